@@ -1,0 +1,386 @@
+//! The event catalog (SPEC §2, §5.7, §7.3) as data.
+//!
+//! Owns every per-event fact: the canonical name, what `matcher` is compared
+//! with, what a block means (the tier), how the answer is encoded, the host's
+//! own timeout. Adding an event is one row in [`CATALOG`]; no other module
+//! may branch on event names.
+
+use std::time::Duration;
+
+/// What a block from a hook means on an event (SPEC §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tier {
+    /// The action does not happen.
+    Block,
+    /// The action already happened; the reason goes to the model.
+    Feedback,
+    /// Received but not enforced; reported as `[hook block ignored]`.
+    Downgraded,
+    /// The hook runs and is reported; it never changes the answer.
+    Ignored,
+}
+
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Block => "block",
+            Tier::Feedback => "feedback",
+            Tier::Downgraded => "downgraded",
+            Tier::Ignored => "ignored",
+        }
+    }
+
+    /// Whether a block from a hook stands on this tier.
+    pub fn enforces_blocks(self) -> bool {
+        matches!(self, Tier::Block | Tier::Feedback)
+    }
+}
+
+/// What `matcher` is compared with (SPEC §2 "match field").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchField {
+    /// The event has none: a `matcher` is ignored (and `doctor` says so).
+    None,
+    /// A top-level string field of the input.
+    Key(&'static str),
+    /// The last path component of a top-level string field.
+    Basename(&'static str),
+}
+
+/// How the aggregated answer is written for an event (SPEC §7.3 rows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    PreToolUse,
+    PermissionRequest,
+    Elicitation,
+    /// UserPromptSubmit, UserPromptExpansion.
+    Prompt,
+    /// PostToolUse, PostToolUseFailure.
+    PostTool,
+    PostToolBatch,
+    /// PreCompact, ConfigChange, TaskCreated: `{"decision":"block"}` + exit 2.
+    DecisionBlock,
+    /// Stop, SubagentStop: exit 2 and the reason on stderr, no decision JSON.
+    Stop,
+    /// Exit 2 and stderr only (TeammateIdle, TaskCompleted, LLM-layer events).
+    ExitOnly,
+    /// SessionStart, Setup, SubagentStart.
+    SessionStart,
+    WorktreeCreate,
+    /// CwdChanged, FileChanged: `HSO{watchPaths}`.
+    WatchPaths,
+    PermissionDenied,
+    MessageDisplay,
+    /// Universal fields only.
+    Plain,
+    /// Not in the catalog: blocks as exit 2, hooks' HSO keys merged verbatim.
+    Unknown,
+}
+
+/// One row of the catalog.
+#[derive(Debug)]
+pub struct EventSpec {
+    /// Canonical PascalCase name, used in output and in `hook_event_name`.
+    pub name: &'static str,
+    pub match_field: MatchField,
+    pub tier: Tier,
+    pub encoding: Encoding,
+    /// The host's own timeout for the whole hook run (SPEC §5.7).
+    pub host_timeout: Duration,
+    /// The default timeout of one hook (SPEC §3.2).
+    pub default_hook_timeout: Duration,
+    /// Plain stdout on exit 0 becomes additional context (SPEC §6.1).
+    pub plain_stdout_is_context: bool,
+    /// The host discards `systemMessage` here; warnings go to report and log.
+    pub discards_system_message: bool,
+    /// The host may set `CLAUDE_ENV_FILE` for this event (SPEC §5.2).
+    pub env_file: bool,
+    /// Matcher lists may only hold letters, digits and `_` (SPEC §4.2 rule 2).
+    pub strict_matcher_chars: bool,
+}
+
+const TEN_MINUTES: Duration = Duration::from_secs(600);
+
+const fn row(name: &'static str, match_field: MatchField, tier: Tier, encoding: Encoding) -> EventSpec {
+    EventSpec {
+        name,
+        match_field,
+        tier,
+        encoding,
+        host_timeout: TEN_MINUTES,
+        default_hook_timeout: TEN_MINUTES,
+        plain_stdout_is_context: false,
+        discards_system_message: false,
+        env_file: false,
+        strict_matcher_chars: false,
+    }
+}
+
+const fn timeouts(mut spec: EventSpec, host: Duration, hook: Duration) -> EventSpec {
+    spec.host_timeout = host;
+    spec.default_hook_timeout = hook;
+    spec
+}
+
+const fn plain_context(mut spec: EventSpec) -> EventSpec {
+    spec.plain_stdout_is_context = true;
+    spec
+}
+
+const fn discards_message(mut spec: EventSpec) -> EventSpec {
+    spec.discards_system_message = true;
+    spec
+}
+
+const fn env_file(mut spec: EventSpec) -> EventSpec {
+    spec.env_file = true;
+    spec
+}
+
+const fn strict_matcher(mut spec: EventSpec) -> EventSpec {
+    spec.strict_matcher_chars = true;
+    spec
+}
+
+use Encoding as E;
+use MatchField::{Basename, Key, None as NoField};
+use Tier::{Block, Downgraded, Feedback, Ignored};
+
+/// The catalog, in the order of SPEC §2.
+pub static CATALOG: &[EventSpec] = &[
+    row("PreToolUse", Key("tool_name"), Block, E::PreToolUse),
+    row("PermissionRequest", Key("tool_name"), Block, E::PermissionRequest),
+    row("PermissionDenied", Key("tool_name"), Ignored, E::PermissionDenied),
+    row("PostToolUse", Key("tool_name"), Feedback, E::PostTool),
+    row("PostToolUseFailure", Key("tool_name"), Feedback, E::PostTool),
+    row("PostToolBatch", NoField, Block, E::PostToolBatch),
+    plain_context(timeouts(
+        row("UserPromptSubmit", NoField, Block, E::Prompt),
+        Duration::from_secs(30),
+        Duration::from_secs(30),
+    )),
+    plain_context(row("UserPromptExpansion", Key("command_name"), Block, E::Prompt)),
+    timeouts(
+        row("MessageDisplay", NoField, Ignored, E::MessageDisplay),
+        Duration::from_secs(10),
+        Duration::from_secs(10),
+    ),
+    row("Stop", NoField, Feedback, E::Stop),
+    row("SubagentStop", Key("agent_type"), Feedback, E::Stop),
+    discards_message(strict_matcher(row("StopFailure", Key("error"), Ignored, E::Plain))),
+    row("SubagentStart", Key("agent_type"), Downgraded, E::SessionStart),
+    env_file(plain_context(row("SessionStart", Key("source"), Downgraded, E::SessionStart))),
+    discards_message(timeouts(
+        row("SessionEnd", Key("reason"), Ignored, E::Plain),
+        Duration::from_millis(1500),
+        TEN_MINUTES,
+    )),
+    env_file(row("Setup", Key("trigger"), Downgraded, E::SessionStart)),
+    discards_message(row("InstructionsLoaded", Key("load_reason"), Ignored, E::Plain)),
+    row("PreCompact", Key("trigger"), Block, E::DecisionBlock),
+    row("PostCompact", Key("trigger"), Ignored, E::Plain),
+    discards_message(row("Notification", Key("notification_type"), Ignored, E::Plain)),
+    row("ConfigChange", Key("source"), Block, E::DecisionBlock),
+    env_file(row("CwdChanged", NoField, Ignored, E::WatchPaths)),
+    row("DirectoryAdded", Key("source"), Ignored, E::Plain),
+    env_file(strict_matcher(row("FileChanged", Basename("file_path"), Ignored, E::WatchPaths))),
+    row("TeammateIdle", NoField, Feedback, E::ExitOnly),
+    row("TaskCreated", NoField, Feedback, E::DecisionBlock),
+    row("TaskCompleted", NoField, Feedback, E::ExitOnly),
+    row("Elicitation", Key("mcp_server_name"), Block, E::Elicitation),
+    row("ElicitationResult", Key("mcp_server_name"), Block, E::Elicitation),
+    row("WorktreeCreate", NoField, Block, E::WorktreeCreate),
+    row("WorktreeRemove", NoField, Ignored, E::Plain),
+    row("BeforeModel", NoField, Block, E::ExitOnly),
+    row("AfterModel", NoField, Block, E::ExitOnly),
+    row("AfterAgent", NoField, Feedback, E::ExitOnly),
+];
+
+/// Events whose input carries a tool (`tool_name` + `tool_input`), the only
+/// events on which an `if` rule can be evaluated (SPEC §4.3).
+const TOOL_EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "PermissionDenied",
+];
+
+/// The key used for lenient comparison: `_` and `-` removed, lower-cased.
+pub fn fold_name(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Looks an event up leniently (`pre_tool_use` = `PreToolUse` = `pre-tool-use`).
+pub fn lookup(name: &str) -> Option<&'static EventSpec> {
+    let folded = fold_name(name);
+    CATALOG.iter().find(|spec| fold_name(spec.name) == folded)
+}
+
+/// The catalog event nearest to a name that is not in it (for `doctor`).
+pub fn nearest(name: &str) -> Option<&'static str> {
+    let folded = fold_name(name);
+    CATALOG
+        .iter()
+        .map(|spec| (edit_distance(&fold_name(spec.name), &folded), spec.name))
+        .filter(|(distance, _)| *distance <= folded.len().max(4) / 2)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, name)| name)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// The event a fire is about: a catalog row, or a name the catalog does not
+/// know, which passes through verbatim with tier block (SPEC §2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EventId {
+    Known(&'static str),
+    Unknown(String),
+}
+
+impl EventId {
+    pub fn resolve(name: &str) -> EventId {
+        match lookup(name) {
+            Some(spec) => EventId::Known(spec.name),
+            None => EventId::Unknown(name.to_owned()),
+        }
+    }
+
+    /// The name used in output and in `hook_event_name`.
+    pub fn name(&self) -> &str {
+        match self {
+            EventId::Known(name) => name,
+            EventId::Unknown(name) => name,
+        }
+    }
+
+    pub fn spec(&self) -> Option<&'static EventSpec> {
+        match self {
+            EventId::Known(name) => lookup(name),
+            EventId::Unknown(_) => None,
+        }
+    }
+
+    pub fn tier(&self) -> Tier {
+        self.spec().map_or(Tier::Block, |spec| spec.tier)
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        self.spec().map_or(Encoding::Unknown, |spec| spec.encoding)
+    }
+
+    pub fn match_field(&self) -> MatchField {
+        self.spec().map_or(MatchField::None, |spec| spec.match_field)
+    }
+
+    pub fn host_timeout(&self) -> Duration {
+        self.spec().map_or(TEN_MINUTES, |spec| spec.host_timeout)
+    }
+
+    pub fn default_hook_timeout(&self) -> Duration {
+        self.spec().map_or(TEN_MINUTES, |spec| spec.default_hook_timeout)
+    }
+
+    /// Whether the input carries a tool an `if` rule can test.
+    pub fn has_tool(&self) -> bool {
+        TOOL_EVENTS.contains(&self.name()) && self.spec().is_some()
+    }
+
+    /// Whether a hook that blocks makes hookrun exit 2 (SPEC §7.2).
+    pub fn blocks_by_exit_code(&self) -> bool {
+        self.tier().enforces_blocks()
+            && !matches!(self.encoding(), Encoding::PermissionRequest | Encoding::Elicitation)
+    }
+
+    /// Whether `additionalContext` reaches the model on this event.
+    pub fn accepts_context(&self) -> bool {
+        matches!(
+            self.encoding(),
+            Encoding::PreToolUse
+                | Encoding::Prompt
+                | Encoding::PostTool
+                | Encoding::PostToolBatch
+                | Encoding::Stop
+                | Encoding::SessionStart
+        )
+    }
+
+    pub fn plain_stdout_is_context(&self) -> bool {
+        self.spec().is_some_and(|spec| spec.plain_stdout_is_context)
+    }
+
+    pub fn discards_system_message(&self) -> bool {
+        self.spec().is_some_and(|spec| spec.discards_system_message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lenient_names_fold_to_one_event() {
+        for name in ["pre_tool_use", "PreToolUse", "pre-tool-use", "preToolUse", "PRETOOLUSE"] {
+            assert_eq!(lookup(name).map(|s| s.name), Some("PreToolUse"), "{name}");
+        }
+        assert_eq!(lookup("session_end").map(|s| s.name), Some("SessionEnd"));
+        assert!(lookup("PreToolUsed").is_none());
+    }
+
+    #[test]
+    fn catalog_has_every_event_once() {
+        assert_eq!(CATALOG.len(), 34);
+        for (i, a) in CATALOG.iter().enumerate() {
+            for b in &CATALOG[i + 1..] {
+                assert_ne!(fold_name(a.name), fold_name(b.name));
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_events_block_and_pass_through() {
+        let id = EventId::resolve("MyCustomEvent");
+        assert_eq!(id.name(), "MyCustomEvent");
+        assert_eq!(id.tier(), Tier::Block);
+        assert_eq!(id.match_field(), MatchField::None);
+        assert_eq!(id.encoding(), Encoding::Unknown);
+        assert!(id.blocks_by_exit_code());
+    }
+
+    #[test]
+    fn exit_code_blocks_follow_tier_and_encoding() {
+        let blocks = |name: &str| EventId::resolve(name).blocks_by_exit_code();
+        assert!(blocks("PreToolUse"));
+        assert!(blocks("Stop"));
+        assert!(blocks("PostToolUse"));
+        assert!(!blocks("PermissionRequest"));
+        assert!(!blocks("Elicitation"));
+        assert!(!blocks("SessionStart"));
+        assert!(!blocks("Notification"));
+    }
+
+    #[test]
+    fn nearest_names_typos() {
+        assert_eq!(nearest("PreToolUSe"), Some("PreToolUse"));
+        assert_eq!(nearest("PreTooluse"), Some("PreToolUse"));
+        assert_eq!(nearest("PostToolUs"), Some("PostToolUse"));
+        assert_eq!(nearest("Stopp"), Some("Stop"));
+        assert_eq!(nearest("SessionStarted"), Some("SessionStart"));
+        assert_eq!(nearest("zzzzzzzzzzzzzzzzz"), None);
+    }
+}

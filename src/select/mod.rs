@@ -1,0 +1,4 @@
+//! Selection: the matcher funnel (SPEC §4).
+
+pub mod matcher;
+pub mod rule;
