@@ -101,7 +101,12 @@ pub struct EventSpec {
 
 const TEN_MINUTES: Duration = Duration::from_secs(600);
 
-const fn row(name: &'static str, match_field: MatchField, tier: Tier, encoding: Encoding) -> EventSpec {
+const fn row(
+    name: &'static str,
+    match_field: MatchField,
+    tier: Tier,
+    encoding: Encoding,
+) -> EventSpec {
     EventSpec {
         name,
         match_field,
@@ -149,17 +154,37 @@ use Tier::{Block, Downgraded, Feedback, Ignored};
 /// The catalog, in the order of SPEC §2.
 pub static CATALOG: &[EventSpec] = &[
     row("PreToolUse", Key("tool_name"), Block, E::PreToolUse),
-    row("PermissionRequest", Key("tool_name"), Block, E::PermissionRequest),
-    row("PermissionDenied", Key("tool_name"), Ignored, E::PermissionDenied),
+    row(
+        "PermissionRequest",
+        Key("tool_name"),
+        Block,
+        E::PermissionRequest,
+    ),
+    row(
+        "PermissionDenied",
+        Key("tool_name"),
+        Ignored,
+        E::PermissionDenied,
+    ),
     row("PostToolUse", Key("tool_name"), Feedback, E::PostTool),
-    row("PostToolUseFailure", Key("tool_name"), Feedback, E::PostTool),
+    row(
+        "PostToolUseFailure",
+        Key("tool_name"),
+        Feedback,
+        E::PostTool,
+    ),
     row("PostToolBatch", NoField, Block, E::PostToolBatch),
     plain_context(timeouts(
         row("UserPromptSubmit", NoField, Block, E::Prompt),
         Duration::from_secs(30),
         Duration::from_secs(30),
     )),
-    plain_context(row("UserPromptExpansion", Key("command_name"), Block, E::Prompt)),
+    plain_context(row(
+        "UserPromptExpansion",
+        Key("command_name"),
+        Block,
+        E::Prompt,
+    )),
     timeouts(
         row("MessageDisplay", NoField, Ignored, E::MessageDisplay),
         Duration::from_secs(10),
@@ -167,28 +192,63 @@ pub static CATALOG: &[EventSpec] = &[
     ),
     row("Stop", NoField, Feedback, E::Stop),
     row("SubagentStop", Key("agent_type"), Feedback, E::Stop),
-    discards_message(strict_matcher(row("StopFailure", Key("error"), Ignored, E::Plain))),
-    row("SubagentStart", Key("agent_type"), Downgraded, E::SessionStart),
-    env_file(plain_context(row("SessionStart", Key("source"), Downgraded, E::SessionStart))),
+    discards_message(strict_matcher(row(
+        "StopFailure",
+        Key("error"),
+        Ignored,
+        E::Plain,
+    ))),
+    row(
+        "SubagentStart",
+        Key("agent_type"),
+        Downgraded,
+        E::SessionStart,
+    ),
+    env_file(plain_context(row(
+        "SessionStart",
+        Key("source"),
+        Downgraded,
+        E::SessionStart,
+    ))),
     discards_message(timeouts(
         row("SessionEnd", Key("reason"), Ignored, E::Plain),
         Duration::from_millis(1500),
         TEN_MINUTES,
     )),
     env_file(row("Setup", Key("trigger"), Downgraded, E::SessionStart)),
-    discards_message(row("InstructionsLoaded", Key("load_reason"), Ignored, E::Plain)),
+    discards_message(row(
+        "InstructionsLoaded",
+        Key("load_reason"),
+        Ignored,
+        E::Plain,
+    )),
     row("PreCompact", Key("trigger"), Block, E::DecisionBlock),
     row("PostCompact", Key("trigger"), Ignored, E::Plain),
-    discards_message(row("Notification", Key("notification_type"), Ignored, E::Plain)),
+    discards_message(row(
+        "Notification",
+        Key("notification_type"),
+        Ignored,
+        E::Plain,
+    )),
     row("ConfigChange", Key("source"), Block, E::DecisionBlock),
     env_file(row("CwdChanged", NoField, Ignored, E::WatchPaths)),
     row("DirectoryAdded", Key("source"), Ignored, E::Plain),
-    env_file(strict_matcher(row("FileChanged", Basename("file_path"), Ignored, E::WatchPaths))),
+    env_file(strict_matcher(row(
+        "FileChanged",
+        Basename("file_path"),
+        Ignored,
+        E::WatchPaths,
+    ))),
     row("TeammateIdle", NoField, Feedback, E::ExitOnly),
     row("TaskCreated", NoField, Feedback, E::DecisionBlock),
     row("TaskCompleted", NoField, Feedback, E::ExitOnly),
     row("Elicitation", Key("mcp_server_name"), Block, E::Elicitation),
-    row("ElicitationResult", Key("mcp_server_name"), Block, E::Elicitation),
+    row(
+        "ElicitationResult",
+        Key("mcp_server_name"),
+        Block,
+        E::Elicitation,
+    ),
     row("WorktreeCreate", NoField, Block, E::WorktreeCreate),
     row("WorktreeRemove", NoField, Ignored, E::Plain),
     row("BeforeModel", NoField, Block, E::ExitOnly),
@@ -231,7 +291,8 @@ pub fn nearest(name: &str) -> Option<&'static str> {
         .map(|(_, name)| name)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance, for "did you mean" hints.
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -285,7 +346,8 @@ impl EventId {
     }
 
     pub fn match_field(&self) -> MatchField {
-        self.spec().map_or(MatchField::None, |spec| spec.match_field)
+        self.spec()
+            .map_or(MatchField::None, |spec| spec.match_field)
     }
 
     pub fn host_timeout(&self) -> Duration {
@@ -293,7 +355,8 @@ impl EventId {
     }
 
     pub fn default_hook_timeout(&self) -> Duration {
-        self.spec().map_or(TEN_MINUTES, |spec| spec.default_hook_timeout)
+        self.spec()
+            .map_or(TEN_MINUTES, |spec| spec.default_hook_timeout)
     }
 
     /// Whether the input carries a tool an `if` rule can test.
@@ -304,7 +367,10 @@ impl EventId {
     /// Whether a hook that blocks makes hookrun exit 2 (SPEC §7.2).
     pub fn blocks_by_exit_code(&self) -> bool {
         self.tier().enforces_blocks()
-            && !matches!(self.encoding(), Encoding::PermissionRequest | Encoding::Elicitation)
+            && !matches!(
+                self.encoding(),
+                Encoding::PermissionRequest | Encoding::Elicitation
+            )
     }
 
     /// Whether `additionalContext` reaches the model on this event.
@@ -335,7 +401,13 @@ mod tests {
 
     #[test]
     fn lenient_names_fold_to_one_event() {
-        for name in ["pre_tool_use", "PreToolUse", "pre-tool-use", "preToolUse", "PRETOOLUSE"] {
+        for name in [
+            "pre_tool_use",
+            "PreToolUse",
+            "pre-tool-use",
+            "preToolUse",
+            "PRETOOLUSE",
+        ] {
             assert_eq!(lookup(name).map(|s| s.name), Some("PreToolUse"), "{name}");
         }
         assert_eq!(lookup("session_end").map(|s| s.name), Some("SessionEnd"));

@@ -1,0 +1,223 @@
+//! The command line (clap derive). Doc comments are the help text.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::settings::SourceOptions;
+
+/// A hook runner for AI coding agents.
+///
+/// hookrun is the one command an agent host (Claude Code, Gemini CLI, Cursor,
+/// a home-made loop, a CI script) runs per lifecycle event. It reads the event
+/// JSON on stdin, picks the hooks that apply from your settings files, runs
+/// them with real timeouts, and answers in the hook protocol the host already
+/// speaks: an exit code, one JSON object on stdout, the block reason on
+/// stderr. Nothing fails silently: a broken setting, a hook that crashed or
+/// timed out, a filter that could not be evaluated all show up as a warning.
+#[derive(Debug, Parser)]
+#[command(
+    name = "hookrun",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace).
+    /// `RUST_LOG` works too. Without either, stderr carries only the block
+    /// reason.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the hooks of one event and answer in the hook protocol.
+    ///
+    /// Reads the event JSON on stdin. The event name comes from the argument,
+    /// or from the input's `hook_event_name` when omitted, so one host entry
+    /// (`"command": "hookrun fire"`) serves every event. Names are lenient:
+    /// pre_tool_use = PreToolUse = pre-tool-use.
+    ///
+    /// Exit 0: no block (the decision, if any, is in the JSON on stdout).
+    /// Exit 2: a block stands; stderr holds exactly the reason.
+    /// Exit 1: the input is unusable (not a JSON object, no event name).
+    ///
+    /// Example:
+    ///   hookrun fire pre_tool_use --settings hooks.json < event.json
+    #[command(verbatim_doc_comment)]
+    Fire(FireArgs),
+}
+
+/// Which settings files to load (SPEC §3.1).
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Settings")]
+pub struct SettingsArgs {
+    /// Load this settings file after the user, project and local files
+    /// (repeatable, in order). A file inside a `.claude/` folder is read as
+    /// a Claude Code settings file.
+    #[arg(long = "settings", value_name = "PATH")]
+    pub settings: Vec<PathBuf>,
+
+    /// Load a Claude Code settings file: only its `hooks` and
+    /// `disableAllHooks` are used (repeatable).
+    #[arg(long = "claude-settings", value_name = "PATH")]
+    pub claude_settings: Vec<PathBuf>,
+
+    /// Skip the user, project and local settings files; load only the
+    /// `--settings` files and managed settings.
+    #[arg(long)]
+    pub no_default_settings: bool,
+
+    /// The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest
+    /// ancestor of the event's `cwd` with a `.hookrun/` folder, else `cwd`).
+    #[arg(long, value_name = "DIR", env = "HOOKRUN_PROJECT_DIR")]
+    pub project_dir: Option<PathBuf>,
+}
+
+impl SettingsArgs {
+    pub fn source_options(&self) -> SourceOptions {
+        SourceOptions {
+            settings: self.settings.clone(),
+            claude_settings: self.claude_settings.clone(),
+            no_default_settings: self.no_default_settings,
+        }
+    }
+}
+
+/// What `fire` prints on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FireFormat {
+    /// The hook protocol: one JSON object (what hosts read).
+    Protocol,
+    /// A full JSON report: every hook, where the funnel stopped it, how it
+    /// ended, its output, every warning. For debugging by hand.
+    Report,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct FireArgs {
+    /// The event (default: the input's `hook_event_name`).
+    #[arg(value_name = "EVENT")]
+    pub event: Option<String>,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FireFormat::Protocol)]
+    pub format: FireFormat,
+
+    /// Turn problems into blocks: unusable input, and settings that could not
+    /// be loaded, block instead of warning (on events that can block).
+    #[arg(long, env = "HOOKRUN_FAIL_CLOSED", value_parser = clap::builder::BoolishValueParser::new(), default_value_t = false, action = clap::ArgAction::SetTrue)]
+    pub fail_closed: bool,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Timeouts and limits of hook processes.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Limits")]
+pub struct LimitArgs {
+    /// After a hook's timeout, SIGTERM its process group, then SIGKILL it
+    /// after this grace if anything is still alive (e.g. 2s, 500ms).
+    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration, env = "HOOKRUN_KILL_GRACE")]
+    pub kill_grace: Duration,
+
+    /// After a hook exits, read its remaining output for at most this long;
+    /// background processes still holding its pipes then are reported, not
+    /// waited for.
+    #[arg(long, value_name = "DURATION", default_value = "100ms", value_parser = parse_duration)]
+    pub leak_timeout: Duration,
+
+    /// Answer within this time (default: the host's timeout for the event
+    /// minus 1 s; 1.2 s for SessionEnd). Hooks still running then are
+    /// stopped and reported.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = "HOOKRUN_DEADLINE")]
+    pub deadline: Option<Duration>,
+
+    /// Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the
+    /// rest is read and counted, never parsed.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    pub output_cap: usize,
+}
+
+/// Parses `1.5`, `1.5s`, `100ms`, `2m` into a duration.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = text.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (text, 1.0)
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration (examples: 2, 1.5s, 100ms, 1m)"))?;
+    if !value.is_finite() || value < 0.0 || value * scale > 1e9 {
+        return Err(format!("`{text}` is out of range"));
+    }
+    Ok(Duration::from_secs_f64(value * scale))
+}
+
+/// Parses `65536`, `64KiB`, `1MiB`, `1M`.
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let lower = text.to_ascii_lowercase();
+    let (number, scale) = [
+        ("kib", 1024),
+        ("kb", 1000),
+        ("k", 1024),
+        ("mib", 1 << 20),
+        ("mb", 1_000_000),
+        ("m", 1 << 20),
+        ("b", 1),
+    ]
+    .iter()
+    .find_map(|(suffix, scale)| lower.strip_suffix(suffix).map(|n| (n.to_owned(), *scale)))
+    .unwrap_or((lower.clone(), 1));
+    let value: usize = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (examples: 65536, 64KiB, 1MiB)"))?;
+    value
+        .checked_mul(scale)
+        .filter(|v| *v > 0)
+        .ok_or_else(|| format!("`{text}` is out of range"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn durations_and_sizes() {
+        assert_eq!(parse_duration("2").unwrap(), Duration::from_secs(2));
+        assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
+        assert_eq!(parse_duration("100ms").unwrap(), Duration::from_millis(100));
+        assert_eq!(parse_duration("1m").unwrap(), Duration::from_secs(60));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("-1").is_err());
+        assert_eq!(parse_size("1MiB").unwrap(), 1 << 20);
+        assert_eq!(parse_size("64kib").unwrap(), 65536);
+        assert_eq!(parse_size("100").unwrap(), 100);
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("lots").is_err());
+    }
+}

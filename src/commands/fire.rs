@@ -1,0 +1,95 @@
+//! `hookrun fire`: stdin → event, settings, the fire pipeline, the answer.
+
+use std::io::{IsTerminal as _, Read as _};
+
+use crate::cli::{FireArgs, FireFormat};
+use crate::event::{Event, InputError};
+use crate::exec::Limits;
+use crate::exit::Exit;
+use crate::fire::{self, FireConfig};
+use crate::settings::{self, Environment, discover};
+
+/// What `fire` prints, for `lib.rs` to write.
+pub struct Printed {
+    pub stdout: String,
+    pub stderr: String,
+    pub exit: Exit,
+}
+
+pub fn run(args: &FireArgs) -> Printed {
+    let input = read_stdin();
+    let event = input.and_then(|bytes| Event::parse(&bytes, args.event.as_deref()));
+    let event = match event {
+        Ok(event) => event,
+        Err(err) => return unusable_input(&err, args.fail_closed),
+    };
+    let mut env = Environment::from_process();
+    if let Some(dir) = &args.settings.project_dir {
+        env.hookrun_project_dir = Some(dir.clone());
+    }
+    let project_dir = discover::project_dir(&env, event.cwd().as_deref());
+    tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
+    let loaded = settings::load(&args.settings.source_options(), &env, &project_dir);
+    for problem in &loaded.problems {
+        tracing::info!(%problem, severity = problem.severity.as_str(), "settings problem");
+    }
+    let config = FireConfig {
+        fail_closed: args.fail_closed,
+        limits: Limits {
+            kill_grace: args.limits.kill_grace,
+            leak_timeout: args.limits.leak_timeout,
+            output_cap: args.limits.output_cap,
+        },
+        deadline: args.limits.deadline,
+        home: env.home.clone(),
+        inherited_env: std::env::vars_os().collect(),
+    };
+    let result = fire::fire(event, &loaded, &project_dir, &config);
+    if let Some(signal) = result.interrupted {
+        let name = nix::sys::signal::Signal::try_from(signal)
+            .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned());
+        return Printed {
+            stdout: String::new(),
+            stderr: format!("hookrun: interrupted by {name}; running hooks were stopped\n"),
+            exit: Exit::Signal(signal),
+        };
+    }
+    let stdout = match args.format {
+        FireFormat::Protocol => result.rendered.stdout,
+        FireFormat::Report => {
+            let mut text = serde_json::to_string_pretty(&result.report).expect("reports serialise");
+            text.push('\n');
+            text
+        }
+    };
+    Printed {
+        stdout,
+        stderr: result.rendered.stderr,
+        exit: Exit::Code(result.rendered.exit_code),
+    }
+}
+
+fn read_stdin() -> Result<Vec<u8>, InputError> {
+    let mut stdin = std::io::stdin().lock();
+    if stdin.is_terminal() {
+        return Err(InputError::Unreadable(std::io::Error::other(
+            "stdin is a terminal; pipe the event JSON in (hookrun fire pre_tool_use < event.json)",
+        )));
+    }
+    let mut bytes = Vec::new();
+    stdin
+        .read_to_end(&mut bytes)
+        .map_err(InputError::Unreadable)?;
+    Ok(bytes)
+}
+
+/// Exit 1 with one line naming the cause; `--fail-closed`: exit 2 with that
+/// line as the block reason.
+fn unusable_input(err: &InputError, fail_closed: bool) -> Printed {
+    let line = format!("hookrun: {err}");
+    Printed {
+        stdout: String::new(),
+        stderr: format!("{line}\n"),
+        exit: Exit::Code(if fail_closed { 2 } else { 1 }),
+    }
+}

@@ -1,0 +1,3 @@
+//! Subcommands: each a thin layer over the stages.
+
+pub mod fire;

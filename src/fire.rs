@@ -1,0 +1,686 @@
+//! The fire pipeline: event + settings → selection → execution → verdicts →
+//! aggregate → rendered answer and report.
+//!
+//! Used by `hookrun fire` and by `hookrun test`, so a policy test exercises
+//! exactly what a host would get. Only this module turns selected hooks into
+//! [`Job`]s; only `exec` touches processes.
+
+use std::ffi::OsString;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::aggregate::{self, Decision, Entry};
+use crate::catalog::EventId;
+use crate::event::Event;
+use crate::exec::{Job, JobReport, Limits, Program, Supervisor, Termination};
+use crate::hookenv::HookEnv;
+use crate::output::{self, Rendered};
+use crate::report::{self, FileReport, HookReport, Report, RunReport};
+use crate::select::{self, Considered, SelectContext, Stage};
+use crate::settings::model::FileState;
+use crate::settings::{HookDef, HookType, OnError, Settings, Severity, ShellKind};
+use crate::verdict::{self, Ending, HookOutput, Outcome, Verdict};
+
+/// How one fire runs.
+#[derive(Debug, Clone)]
+pub struct FireConfig {
+    pub fail_closed: bool,
+    pub limits: Limits,
+    /// Overrides the default deadline (the host's timeout minus 1 s).
+    pub deadline: Option<Duration>,
+    pub home: Option<PathBuf>,
+    /// hookrun's own environment, the base of every hook's.
+    pub inherited_env: Vec<(OsString, OsString)>,
+}
+
+/// The answer of one fire.
+#[derive(Debug)]
+pub struct FireResult {
+    pub decision: Decision,
+    pub rendered: Rendered,
+    pub report: Report,
+    /// hookrun was signalled while hooks ran (exit 128 + signal).
+    pub interrupted: Option<i32>,
+}
+
+/// The default deadline: the host's own timeout for the event minus a
+/// margin, so hookrun answers before the host throws the answer away.
+pub fn default_deadline(event: &EventId) -> Duration {
+    let host = event.host_timeout();
+    if host <= Duration::from_secs(2) {
+        Duration::from_millis(1200).min(host)
+    } else {
+        host.saturating_sub(Duration::from_secs(1))
+    }
+}
+
+/// A selected hook and what will be done with it.
+struct Planned {
+    /// Index into `considered`.
+    slot: usize,
+    hook: usize,
+    name: String,
+    timeout: Duration,
+    /// The timeout was shortened to fit the deadline.
+    capped_by_deadline: bool,
+    /// `None`: not runnable by hookrun (warning already recorded).
+    program: Option<Program>,
+    config_dir: PathBuf,
+}
+
+/// What became of a planned hook that ran.
+struct Ran {
+    report: JobReport,
+    verdict: Verdict,
+}
+
+/// Runs one event against loaded settings.
+pub fn fire(
+    mut event: Event,
+    settings: &Settings,
+    project_dir: &Path,
+    config: &FireConfig,
+) -> FireResult {
+    let started = Instant::now();
+    let deadline = config
+        .deadline
+        .unwrap_or_else(|| default_deadline(&event.id));
+    let cx = SelectContext {
+        event: &event,
+        project_dir,
+        home: config.home.as_deref(),
+    };
+    let mut considered = select::select(settings, &cx);
+
+    let mut warnings: Vec<String> = settings
+        .problems
+        .iter()
+        .filter(|p| p.severity >= Severity::Warning)
+        .map(ToString::to_string)
+        .collect();
+    let mut notes: Vec<String> = settings
+        .problems
+        .iter()
+        .filter(|p| p.severity == Severity::Note)
+        .map(ToString::to_string)
+        .collect();
+    for c in &considered {
+        warnings.extend(c.warnings.iter().cloned());
+    }
+
+    let mut planned = plan(settings, &mut considered, &event, deadline);
+    for p in &planned {
+        if p.program.is_none() {
+            warnings.extend(considered[p.slot].warnings.iter().cloned());
+        }
+    }
+    let sequential = planned
+        .iter()
+        .any(|p| p.program.is_some() && settings.hooks[p.hook].sequential);
+
+    let runnable = planned.iter().any(|p| p.program.is_some());
+    let original_input = event.tool_input().cloned();
+    let mut interrupted = None;
+    let mut ran: Vec<Option<Ran>> = planned.iter().map(|_| None).collect();
+    if runnable {
+        let env_files = EnvFiles::new(&event, config);
+        let base_env =
+            HookEnv::for_event(config.inherited_env.iter().cloned(), &event, project_dir);
+        let cwd = event
+            .cwd()
+            .filter(|dir| dir.is_dir())
+            .unwrap_or_else(|| project_dir.to_path_buf());
+        match Supervisor::new() {
+            Err(err) => warnings.push(format!(
+                "hookrun could not set up signal handling ({err}); no hook ran"
+            )),
+            Ok(mut supervisor) => {
+                let mut ctx = RunContext {
+                    settings,
+                    config,
+                    base_env,
+                    cwd,
+                    env_files: env_files.as_ref(),
+                };
+                if sequential {
+                    run_sequential(
+                        &mut ctx,
+                        &mut supervisor,
+                        &mut event,
+                        &mut planned,
+                        &mut ran,
+                        started,
+                        deadline,
+                    );
+                } else {
+                    run_parallel(&mut ctx, &mut supervisor, &event, &planned, &mut ran);
+                }
+                interrupted = supervisor.interrupted_by();
+            }
+        }
+        if let Some(files) = env_files {
+            if let Err(err) = files.deliver() {
+                warnings.push(format!(
+                    "could not append the hooks' environment to CLAUDE_ENV_FILE: {err}"
+                ));
+            }
+        }
+    }
+
+    // Verdicts in load order, whatever order the hooks finished in.
+    let mut entries = Vec::new();
+    for (p, ran) in planned.iter().zip(&ran) {
+        if let Some(ran) = ran {
+            entries.push(Entry {
+                name: &p.name,
+                verdict: &ran.verdict,
+            });
+        }
+    }
+    let final_input = if sequential && event.tool_input().cloned() != original_input {
+        event.tool_input().cloned()
+    } else {
+        None
+    };
+    let mut decision = aggregate::aggregate(&event.id, &entries, final_input);
+    let mut run_warnings = Vec::new();
+    for (p, ran) in planned.iter().zip(&ran) {
+        let Some(ran) = ran else { continue };
+        if ran.report.leaked {
+            run_warnings.push(format!(
+                "hook {} left processes holding its output; hookrun stopped reading after {} ms and did not kill them",
+                p.name,
+                config.limits.leak_timeout.as_millis()
+            ));
+        }
+        if ran.report.timed_out && p.capped_by_deadline {
+            run_warnings.push(format!(
+                "hook {} was cut by the deadline ({:.1} s for {}): the host would have discarded a later answer",
+                p.name,
+                deadline.as_secs_f64(),
+                event.id.name()
+            ));
+        }
+    }
+
+    if config.fail_closed && event.id.tier().enforces_blocks() && settings.has_errors() {
+        let problems: Vec<String> = settings
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .map(ToString::to_string)
+            .collect();
+        let reason = format!(
+            "hookrun --fail-closed: settings problems:\n{}",
+            problems.join("\n")
+        );
+        decision.block = Some(match decision.block.take() {
+            Some(existing) => format!("{existing}\n{reason}"),
+            None => reason,
+        });
+        decision.permission = None;
+        decision.updated_input = None;
+    }
+
+    warnings.append(&mut decision.warnings);
+    warnings.extend(run_warnings);
+    decision.warnings = warnings;
+    notes.append(&mut decision.notes);
+    decision.notes = notes;
+    if event.id.discards_system_message() && !decision.warnings.is_empty() {
+        decision.notes.push(format!(
+            "{} discards systemMessage: the warnings above reach only this report and the log",
+            event.id.name()
+        ));
+    }
+
+    let rendered = output::render(&event.id, &decision);
+    let report = build_report(
+        &event,
+        settings,
+        project_dir,
+        &considered,
+        &planned,
+        &ran,
+        &decision,
+        &rendered,
+        sequential,
+        started,
+    );
+    FireResult {
+        decision,
+        rendered,
+        report,
+        interrupted,
+    }
+}
+
+/// Turns the funnel's survivors into planned runs, recording why a hook
+/// cannot run.
+fn plan(
+    settings: &Settings,
+    considered: &mut [Considered],
+    event: &Event,
+    deadline: Duration,
+) -> Vec<Planned> {
+    let mut planned = Vec::new();
+    for (slot, c) in considered.iter_mut().enumerate() {
+        if !c.runs() {
+            continue;
+        }
+        let hook = &settings.hooks[c.hook];
+        let name = hook.display_name();
+        let wanted = hook
+            .timeout
+            .unwrap_or_else(|| event.id.default_hook_timeout());
+        let (timeout, capped_by_deadline) = if wanted > deadline {
+            (deadline, true)
+        } else {
+            (wanted, false)
+        };
+        let config_dir = settings.file_of(hook).dir.clone();
+        let program = match program_for(hook, &config_dir) {
+            Ok(program) => {
+                if hook.run_async {
+                    c.warnings.push(format!(
+                        "hook {name}: `async` is not supported by this version of hookrun; it ran synchronously"
+                    ));
+                }
+                if hook.once {
+                    c.warnings.push(format!(
+                        "hook {name}: `once` is not supported by this version of hookrun; it ran on this fire"
+                    ));
+                }
+                Some(program)
+            }
+            Err(why) => {
+                c.warnings
+                    .push(format!("hook {name}: {why}; it did not run"));
+                None
+            }
+        };
+        planned.push(Planned {
+            slot,
+            hook: c.hook,
+            name,
+            timeout,
+            capped_by_deadline,
+            program,
+            config_dir,
+        });
+    }
+    planned
+}
+
+fn program_for(hook: &HookDef, config_dir: &Path) -> Result<Program, String> {
+    match &hook.hook_type {
+        HookType::Command => {}
+        HookType::Http => {
+            return Err("http hooks are not supported by this version of hookrun".into());
+        }
+        HookType::Unsupported(kind) => {
+            return Err(format!("type {kind:?} is not supported by hookrun"));
+        }
+    }
+    let command = hook.command.clone().unwrap_or_default();
+    if let Some(args) = &hook.args {
+        let dir = config_dir.to_string_lossy();
+        let substitute = |text: &str| substitute_exec_vars(text, &dir);
+        return Ok(Program::Exec {
+            program: substitute(&command),
+            args: args.iter().map(|a| substitute(a)).collect(),
+        });
+    }
+    match &hook.shell {
+        ShellKind::Sh => Ok(Program::Shell {
+            shell: "sh".into(),
+            script: command,
+        }),
+        ShellKind::Bash => Ok(Program::Shell {
+            shell: "bash".into(),
+            script: command,
+        }),
+        ShellKind::Unsupported(shell) => Err(format!(
+            "shell {shell:?} is not supported (use \"sh\" or \"bash\")"
+        )),
+    }
+}
+
+/// Exec form: `${HOOKRUN_CONFIG_DIR}`, `${CLAUDE_PROJECT_DIR}` and
+/// `${CLAUDE_PLUGIN_ROOT}` (if set) are substituted as plain strings.
+fn substitute_exec_vars(text: &str, config_dir: &str) -> String {
+    let mut out = text.replace("${HOOKRUN_CONFIG_DIR}", config_dir);
+    for var in ["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT"] {
+        let pattern = format!("${{{var}}}");
+        if out.contains(&pattern) {
+            if let Some(value) = std::env::var_os(var) {
+                out = out.replace(&pattern, &value.to_string_lossy());
+            }
+        }
+    }
+    out
+}
+
+struct RunContext<'a> {
+    settings: &'a Settings,
+    config: &'a FireConfig,
+    base_env: HookEnv,
+    cwd: PathBuf,
+    env_files: Option<&'a EnvFiles>,
+}
+
+impl RunContext<'_> {
+    fn job(
+        &self,
+        p: &Planned,
+        index: usize,
+        stdin: &Arc<[u8]>,
+        program: Program,
+        timeout: Duration,
+    ) -> Job {
+        let mut env = self.base_env.clone();
+        env.set("HOOKRUN_CONFIG_DIR", p.config_dir.as_os_str());
+        env.set("HOOKRUN_HOOK_NAME", &p.name);
+        if let Some(files) = self.env_files {
+            env.set("CLAUDE_ENV_FILE", files.path_for(index));
+        }
+        Job {
+            program,
+            env: env.into_vars(),
+            cwd: self.cwd.clone(),
+            stdin: Arc::clone(stdin),
+            timeout,
+        }
+    }
+
+    fn read(
+        &self,
+        event: &Event,
+        p: &Planned,
+        report: JobReport,
+        tool_input: Option<&serde_json::Value>,
+    ) -> Ran {
+        let hook = &self.settings.hooks[p.hook];
+        let ending = ending_of(&report, p.timeout);
+        let verdict = verdict::read(
+            &event.id,
+            &HookOutput {
+                name: &p.name,
+                ending: &ending,
+                stdout: &report.stdout.bytes,
+                stdout_truncated: report.stdout.truncated(),
+                stderr: &report.stderr.bytes,
+                fail_closed: hook.on_error == OnError::Block,
+                tool_input,
+            },
+        );
+        Ran { report, verdict }
+    }
+}
+
+fn ending_of(report: &JobReport, timeout: Duration) -> Ending {
+    if report.timed_out {
+        return Ending::TimedOut {
+            seconds: timeout.as_secs_f64(),
+        };
+    }
+    match &report.termination {
+        Termination::Exited(code) => Ending::Exited(*code),
+        Termination::Signaled(signal) => Ending::Signaled(*signal),
+        Termination::SpawnFailed(why) => Ending::NotStarted(why.clone()),
+    }
+}
+
+fn run_parallel(
+    ctx: &mut RunContext<'_>,
+    supervisor: &mut Supervisor,
+    event: &Event,
+    planned: &[Planned],
+    ran: &mut [Option<Ran>],
+) {
+    // Serialised once, the same bytes for every hook.
+    let stdin: Arc<[u8]> = Arc::from(event.to_hook_bytes());
+    let mut indices = Vec::new();
+    let mut jobs = Vec::new();
+    for (i, p) in planned.iter().enumerate() {
+        if let Some(program) = &p.program {
+            jobs.push(ctx.job(p, i, &stdin, program.clone(), p.timeout));
+            indices.push(i);
+        }
+    }
+    let reports = supervisor.run(jobs, &ctx.config.limits);
+    let tool_input = event.tool_input();
+    for (i, report) in indices.into_iter().zip(reports) {
+        ran[i] = Some(ctx.read(event, &planned[i], report, tool_input));
+    }
+}
+
+/// One after another in load order; after a hook changes `tool_input`, the
+/// next hooks get the event re-serialised with it (SPEC §5.1). Every matched
+/// hook runs, even after a block or a timeout.
+fn run_sequential(
+    ctx: &mut RunContext<'_>,
+    supervisor: &mut Supervisor,
+    event: &mut Event,
+    planned: &mut [Planned],
+    ran: &mut [Option<Ran>],
+    started: Instant,
+    deadline: Duration,
+) {
+    let mut stdin: Arc<[u8]> = Arc::from(event.to_hook_bytes());
+    for i in 0..planned.len() {
+        let Some(program) = planned[i].program.clone() else {
+            continue;
+        };
+        if supervisor.interrupted_by().is_some() {
+            break;
+        }
+        let left = deadline.saturating_sub(started.elapsed());
+        if planned[i].timeout > left {
+            planned[i].timeout = left.max(Duration::from_millis(1));
+            planned[i].capped_by_deadline = true;
+        }
+        let job = ctx.job(&planned[i], i, &stdin, program, planned[i].timeout);
+        let report = supervisor
+            .run(vec![job], &ctx.config.limits)
+            .into_iter()
+            .next();
+        let Some(report) = report else { continue };
+        let result = ctx.read(event, &planned[i], report, event.tool_input());
+        if let Some(input) = &result.verdict.updated_input {
+            if !result.verdict.blocks() && Some(input) != event.tool_input() {
+                event.set_tool_input(input.clone());
+                ctx.base_env.set_tool_input(event);
+                stdin = Arc::from(event.to_hook_bytes());
+            }
+        }
+        ran[i] = Some(result);
+    }
+}
+
+/// `CLAUDE_ENV_FILE` (SPEC §5.2): each hook writes its own file; afterwards
+/// they are appended to the host's file in load order, so parallel hooks
+/// never interleave or clobber each other.
+struct EnvFiles {
+    host_file: PathBuf,
+    dir: tempfile::TempDir,
+}
+
+impl EnvFiles {
+    fn new(event: &Event, config: &FireConfig) -> Option<EnvFiles> {
+        if !event.id.spec().is_some_and(|spec| spec.env_file) {
+            return None;
+        }
+        let host_file = config
+            .inherited_env
+            .iter()
+            .find(|(k, v)| k == "CLAUDE_ENV_FILE" && !v.is_empty())
+            .map(|(_, v)| PathBuf::from(v))?;
+        let dir = tempfile::Builder::new()
+            .prefix("hookrun-env-")
+            .tempdir()
+            .ok()?;
+        Some(EnvFiles { host_file, dir })
+    }
+
+    fn path_for(&self, index: usize) -> PathBuf {
+        let path = self.dir.path().join(format!("hook-{index}.sh"));
+        // Each hook starts with its own empty file.
+        let _ = std::fs::File::create(&path);
+        path
+    }
+
+    fn deliver(&self) -> std::io::Result<()> {
+        let mut parts: Vec<(usize, PathBuf)> = std::fs::read_dir(self.dir.path())?
+            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let index = name
+                    .strip_prefix("hook-")?
+                    .strip_suffix(".sh")?
+                    .parse()
+                    .ok()?;
+                Some((index, entry.path()))
+            })
+            .collect();
+        parts.sort();
+        let mut combined = Vec::new();
+        for (_, path) in parts {
+            let mut bytes = std::fs::read(path)?;
+            if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+                bytes.push(b'\n');
+            }
+            combined.extend(bytes);
+        }
+        if combined.is_empty() {
+            return Ok(());
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.host_file)?;
+        file.write_all(&combined)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_report(
+    event: &Event,
+    settings: &Settings,
+    project_dir: &Path,
+    considered: &[Considered],
+    planned: &[Planned],
+    ran: &[Option<Ran>],
+    decision: &Decision,
+    rendered: &Rendered,
+    sequential: bool,
+    started: Instant,
+) -> Report {
+    let mut hooks = Vec::with_capacity(considered.len());
+    for (slot, c) in considered.iter().enumerate() {
+        let hook = &settings.hooks[c.hook];
+        let file = settings.file_of(hook);
+        let plan_index = planned.iter().position(|p| p.slot == slot);
+        let (state, run, mut warnings, mut notes) = match (&c.stage, plan_index) {
+            (Stage::Run, Some(i)) => match &ran[i] {
+                Some(r) => (
+                    "ran",
+                    Some(run_report(&r.report, &r.verdict, planned[i].timeout)),
+                    r.verdict.warnings.clone(),
+                    r.verdict.notes.clone(),
+                ),
+                None => ("not run", None, Vec::new(), Vec::new()),
+            },
+            _ => ("stopped", None, Vec::new(), Vec::new()),
+        };
+        warnings.splice(0..0, c.warnings.iter().cloned());
+        notes.splice(0..0, c.notes.iter().cloned());
+        hooks.push(HookReport {
+            name: hook.display_name(),
+            source: file.path().display().to_string(),
+            source_kind: file.kind().as_str(),
+            json_path: hook.json_path.clone(),
+            event: hook.event.name().to_owned(),
+            state,
+            layer: match &c.stage {
+                Stage::Stopped(layer) => Some(layer.as_str()),
+                Stage::Run => None,
+            },
+            detail: c.detail.clone(),
+            run,
+            warnings,
+            notes,
+        });
+    }
+    let output = serde_json::from_str(&rendered.stdout)
+        .unwrap_or_else(|_| serde_json::Value::String(rendered.stdout.clone()));
+    Report {
+        hookrun_version: env!("CARGO_PKG_VERSION"),
+        event: event.id.name().to_owned(),
+        session_id: event.session_id().map(str::to_owned),
+        tool_name: event.tool_name().map(str::to_owned),
+        tool_use_id: event.tool_use_id().map(str::to_owned),
+        project_dir: project_dir.display().to_string(),
+        decision: decision.decision_word().to_owned(),
+        reason: decision
+            .block
+            .clone()
+            .or_else(|| decision.permission_reason.clone()),
+        exit_code: rendered.exit_code,
+        output,
+        sequential,
+        settings: settings
+            .files
+            .iter()
+            .map(|f| FileReport {
+                path: f.path().display().to_string(),
+                source: f.kind().as_str(),
+                state: match f.state {
+                    FileState::Missing => "missing",
+                    FileState::Loaded => "loaded",
+                    FileState::Skipped => "skipped",
+                },
+                claude_mode: f.source.claude_mode,
+            })
+            .collect(),
+        hooks,
+        warnings: decision.warnings.clone(),
+        notes: decision.notes.clone(),
+        duration_ms: report::millis(started.elapsed()),
+    }
+}
+
+fn run_report(report: &JobReport, verdict: &Verdict, timeout: Duration) -> RunReport {
+    const EXCERPT: usize = 4096;
+    let (exit_code, signal) = match &report.termination {
+        Termination::Exited(code) => (Some(*code), None),
+        Termination::Signaled(signal) => (
+            None,
+            Some(
+                nix::sys::signal::Signal::try_from(*signal)
+                    .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned()),
+            ),
+        ),
+        Termination::SpawnFailed(_) => (None, None),
+    };
+    RunReport {
+        outcome: verdict.outcome.unwrap_or(Outcome::Success).as_str(),
+        exit_code,
+        signal,
+        timed_out: report.timed_out,
+        killed: report.killed,
+        leaked: report.leaked,
+        duration_ms: report::millis(report.duration),
+        timeout_ms: report::millis(timeout),
+        block_reason: verdict.block_reason.clone(),
+        failure: verdict.failure.clone(),
+        stdout: report::excerpt(&report.stdout.bytes, EXCERPT),
+        stdout_bytes: report.stdout.total,
+        stdout_truncated: report.stdout.truncated(),
+        stderr: report::excerpt(&report.stderr.bytes, EXCERPT),
+        stderr_bytes: report.stderr.total,
+        stderr_truncated: report.stderr.truncated(),
+    }
+}

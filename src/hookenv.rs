@@ -1,0 +1,149 @@
+//! The environment of a hook process (SPEC §5.2).
+//!
+//! Built once per fire from hookrun's own environment plus the `HOOKRUN_*`
+//! variables, then specialised per hook. Values over 32 KiB are left out and
+//! flagged, because Linux refuses to exec with a single environment string
+//! over 128 KiB (E2BIG) and stdin carries the full data anyway.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::path::Path;
+
+use crate::event::Event;
+
+/// Largest value passed in the environment.
+pub const MAX_VALUE_BYTES: usize = 32 * 1024;
+
+/// An environment under construction.
+#[derive(Debug, Clone, Default)]
+pub struct HookEnv {
+    vars: BTreeMap<OsString, OsString>,
+}
+
+impl HookEnv {
+    /// hookrun's own environment, plus what every hook of this event gets.
+    pub fn for_event(
+        inherited: impl IntoIterator<Item = (OsString, OsString)>,
+        event: &Event,
+        project_dir: &Path,
+    ) -> HookEnv {
+        let mut env = HookEnv {
+            vars: inherited.into_iter().collect(),
+        };
+        env.set("HOOKRUN_HOOK_EVENT", event.id.name());
+        env.set("HOOKRUN_PROJECT_DIR", project_dir.as_os_str());
+        if let Some(session) = event.session_id() {
+            env.set("HOOKRUN_SESSION_ID", session);
+        }
+        if let Some(tool) = event.tool_name() {
+            env.set("HOOKRUN_TOOL_NAME", tool);
+        }
+        env.set_tool_input(event);
+        // An inherited value (the host's own) passes through unchanged.
+        if !env.vars.contains_key(OsStr::new("CLAUDE_PROJECT_DIR")) {
+            env.set("CLAUDE_PROJECT_DIR", project_dir.as_os_str());
+        }
+        env
+    }
+
+    pub fn set(&mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) {
+        self.vars
+            .insert(key.as_ref().to_owned(), value.as_ref().to_owned());
+    }
+
+    pub fn get(&self, key: &str) -> Option<&OsStr> {
+        self.vars.get(OsStr::new(key)).map(OsString::as_os_str)
+    }
+
+    pub fn remove(&mut self, key: &str) {
+        self.vars.remove(OsStr::new(key));
+    }
+
+    /// `HOOKRUN_TOOL_INPUT` follows `tool_input` (also after sequential
+    /// `updatedInput` chaining).
+    pub fn set_tool_input(&mut self, event: &Event) {
+        match event.tool_input() {
+            Some(input) => {
+                let text = serde_json::to_string(input).unwrap_or_default();
+                self.set("HOOKRUN_TOOL_INPUT", text);
+            }
+            None => self.remove("HOOKRUN_TOOL_INPUT"),
+        }
+    }
+
+    /// The final list for exec: oversized values replaced by
+    /// `NAME_TRUNCATED=1`.
+    pub fn into_vars(self) -> Vec<(OsString, OsString)> {
+        let mut out = Vec::with_capacity(self.vars.len());
+        for (key, value) in self.vars {
+            if value.len() > MAX_VALUE_BYTES {
+                let mut flag = key.clone();
+                flag.push("_TRUNCATED");
+                out.push((flag, OsString::from("1")));
+            } else {
+                out.push((key, value));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(json: &str) -> Event {
+        Event::parse(json.as_bytes(), None).unwrap()
+    }
+
+    fn lookup<'a>(vars: &'a [(OsString, OsString)], key: &str) -> Option<&'a str> {
+        vars.iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.to_str())
+    }
+
+    #[test]
+    fn hookrun_variables() {
+        let e = event(
+            r#"{"hook_event_name":"pre_tool_use","session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+        );
+        let vars = HookEnv::for_event(
+            vec![(OsString::from("PATH"), OsString::from("/bin"))],
+            &e,
+            Path::new("/p"),
+        )
+        .into_vars();
+        assert_eq!(lookup(&vars, "HOOKRUN_HOOK_EVENT"), Some("PreToolUse"));
+        assert_eq!(lookup(&vars, "HOOKRUN_SESSION_ID"), Some("s1"));
+        assert_eq!(lookup(&vars, "HOOKRUN_TOOL_NAME"), Some("Bash"));
+        assert_eq!(
+            lookup(&vars, "HOOKRUN_TOOL_INPUT"),
+            Some(r#"{"command":"ls"}"#)
+        );
+        assert_eq!(lookup(&vars, "HOOKRUN_PROJECT_DIR"), Some("/p"));
+        assert_eq!(lookup(&vars, "CLAUDE_PROJECT_DIR"), Some("/p"));
+        assert_eq!(lookup(&vars, "PATH"), Some("/bin"));
+    }
+
+    #[test]
+    fn inherited_claude_project_dir_passes_through() {
+        let e = event(r#"{"hook_event_name":"Stop"}"#);
+        let inherited = vec![(
+            OsString::from("CLAUDE_PROJECT_DIR"),
+            OsString::from("/host"),
+        )];
+        let vars = HookEnv::for_event(inherited, &e, Path::new("/p")).into_vars();
+        assert_eq!(lookup(&vars, "CLAUDE_PROJECT_DIR"), Some("/host"));
+    }
+
+    #[test]
+    fn big_values_are_left_out_and_flagged() {
+        let big = "x".repeat(300 * 1024);
+        let e = event(&format!(
+            r#"{{"hook_event_name":"PreToolUse","tool_input":{{"content":"{big}"}}}}"#
+        ));
+        let vars = HookEnv::for_event(Vec::new(), &e, Path::new("/p")).into_vars();
+        assert_eq!(lookup(&vars, "HOOKRUN_TOOL_INPUT"), None);
+        assert_eq!(lookup(&vars, "HOOKRUN_TOOL_INPUT_TRUNCATED"), Some("1"));
+    }
+}

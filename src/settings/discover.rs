@@ -1,0 +1,250 @@
+//! Which settings files a run loads, in order (SPEC §3.1), and where the
+//! project is.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::model::{Source, SourceKind};
+
+/// The parts of the process environment discovery depends on, read once so
+/// the logic stays testable.
+#[derive(Debug, Clone, Default)]
+pub struct Environment {
+    pub current_dir: PathBuf,
+    pub home: Option<PathBuf>,
+    pub xdg_config_home: Option<PathBuf>,
+    pub hookrun_project_dir: Option<PathBuf>,
+    pub claude_project_dir: Option<PathBuf>,
+    pub managed_settings: Option<PathBuf>,
+}
+
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+impl Environment {
+    pub fn from_process() -> Environment {
+        Environment {
+            current_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
+            home: env_path("HOME"),
+            xdg_config_home: env_path("XDG_CONFIG_HOME"),
+            hookrun_project_dir: env_path("HOOKRUN_PROJECT_DIR"),
+            claude_project_dir: env_path("CLAUDE_PROJECT_DIR"),
+            managed_settings: env_path("HOOKRUN_MANAGED_SETTINGS"),
+        }
+    }
+
+    /// `$XDG_CONFIG_HOME/hookrun`, default `~/.config/hookrun`.
+    pub fn config_dir(&self) -> Option<PathBuf> {
+        self.xdg_config_home
+            .clone()
+            .filter(|p| p.is_absolute())
+            .or_else(|| self.home.as_ref().map(|home| home.join(".config")))
+            .map(|base| base.join("hookrun"))
+    }
+
+    /// Makes a path absolute against the current directory, lexically.
+    pub fn absolute(&self, path: &Path) -> PathBuf {
+        normalize(&self.current_dir.join(path))
+    }
+}
+
+/// Command-line choices that shape the source list.
+#[derive(Debug, Clone, Default)]
+pub struct SourceOptions {
+    pub settings: Vec<PathBuf>,
+    pub claude_settings: Vec<PathBuf>,
+    pub no_default_settings: bool,
+}
+
+/// `<project>`: `$HOOKRUN_PROJECT_DIR`, else `$CLAUDE_PROJECT_DIR`, else the
+/// nearest ancestor of the event's `cwd` with a `.hookrun/` folder, else the
+/// event's `cwd`, else the current directory.
+pub fn project_dir(env: &Environment, event_cwd: Option<&Path>) -> PathBuf {
+    if let Some(dir) = env
+        .hookrun_project_dir
+        .as_ref()
+        .or(env.claude_project_dir.as_ref())
+    {
+        return env.absolute(dir);
+    }
+    if let Some(cwd) = event_cwd {
+        let cwd = env.absolute(cwd);
+        if let Some(found) = cwd.ancestors().find(|dir| dir.join(".hookrun").is_dir()) {
+            return found.to_path_buf();
+        }
+        return cwd;
+    }
+    env.current_dir.clone()
+}
+
+/// The files to load, in load order.
+pub fn sources(options: &SourceOptions, env: &Environment, project: &Path) -> Vec<Source> {
+    let mut sources = Vec::new();
+    if !options.no_default_settings {
+        if let Some(config) = env.config_dir() {
+            sources.push(Source {
+                path: config.join("settings.json"),
+                kind: SourceKind::User,
+                claude_mode: false,
+            });
+        }
+        sources.push(Source {
+            path: project.join(".hookrun").join("settings.json"),
+            kind: SourceKind::Project,
+            claude_mode: false,
+        });
+        sources.push(Source {
+            path: project.join(".hookrun").join("settings.local.json"),
+            kind: SourceKind::Local,
+            claude_mode: false,
+        });
+    }
+    for path in &options.settings {
+        let path = env.absolute(path);
+        let claude_mode = is_inside_claude_folder(&path);
+        sources.push(Source {
+            path,
+            kind: SourceKind::Cli,
+            claude_mode,
+        });
+    }
+    for path in &options.claude_settings {
+        sources.push(Source {
+            path: env.absolute(path),
+            kind: SourceKind::Cli,
+            claude_mode: true,
+        });
+    }
+    sources.push(Source {
+        path: env.managed_settings.as_ref().map_or_else(
+            || PathBuf::from("/etc/hookrun/managed-settings.json"),
+            |p| env.absolute(p),
+        ),
+        kind: SourceKind::Managed,
+        claude_mode: false,
+    });
+    sources
+}
+
+/// A file directly inside a `.claude/` folder is a Claude Code settings file.
+pub fn is_inside_claude_folder(path: &Path) -> bool {
+    path.parent()
+        .and_then(Path::file_name)
+        .is_some_and(|name| name == ".claude")
+}
+
+/// Removes `.` and resolves `..` without touching the filesystem.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(component);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env() -> Environment {
+        Environment {
+            current_dir: PathBuf::from("/work"),
+            home: Some(PathBuf::from("/home/u")),
+            ..Environment::default()
+        }
+    }
+
+    #[test]
+    fn project_dir_prefers_the_hosts_root_over_the_event_cwd() {
+        let mut env = env();
+        assert_eq!(project_dir(&env, None), PathBuf::from("/work"));
+        assert_eq!(
+            project_dir(&env, Some(Path::new("/nonexistent/a/b"))),
+            PathBuf::from("/nonexistent/a/b")
+        );
+        env.claude_project_dir = Some(PathBuf::from("/repo"));
+        assert_eq!(
+            project_dir(&env, Some(Path::new("/repo/sub"))),
+            PathBuf::from("/repo")
+        );
+        env.hookrun_project_dir = Some(PathBuf::from("other"));
+        assert_eq!(
+            project_dir(&env, Some(Path::new("/repo/sub"))),
+            PathBuf::from("/work/other")
+        );
+    }
+
+    #[test]
+    fn project_dir_finds_the_nearest_hookrun_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("repo/.hookrun")).unwrap();
+        std::fs::create_dir_all(dir.path().join("repo/a/b")).unwrap();
+        let found = project_dir(&env(), Some(&dir.path().join("repo/a/b")));
+        assert_eq!(found, dir.path().join("repo"));
+    }
+
+    #[test]
+    fn sources_are_in_spec_order() {
+        let options = SourceOptions {
+            settings: vec![
+                PathBuf::from("x.json"),
+                PathBuf::from("/p/.claude/settings.json"),
+            ],
+            claude_settings: vec![PathBuf::from("/c.json")],
+            no_default_settings: false,
+        };
+        let list = sources(&options, &env(), Path::new("/proj"));
+        let got: Vec<_> = list
+            .iter()
+            .map(|s| (s.path.display().to_string(), s.kind, s.claude_mode))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "/home/u/.config/hookrun/settings.json".into(),
+                    SourceKind::User,
+                    false
+                ),
+                (
+                    "/proj/.hookrun/settings.json".into(),
+                    SourceKind::Project,
+                    false
+                ),
+                (
+                    "/proj/.hookrun/settings.local.json".into(),
+                    SourceKind::Local,
+                    false
+                ),
+                ("/work/x.json".into(), SourceKind::Cli, false),
+                ("/p/.claude/settings.json".into(), SourceKind::Cli, true),
+                ("/c.json".into(), SourceKind::Cli, true),
+                (
+                    "/etc/hookrun/managed-settings.json".into(),
+                    SourceKind::Managed,
+                    false
+                ),
+            ]
+        );
+        let options = SourceOptions {
+            no_default_settings: true,
+            ..SourceOptions::default()
+        };
+        assert_eq!(sources(&options, &env(), Path::new("/proj")).len(), 1);
+    }
+
+    #[test]
+    fn normalize_is_lexical() {
+        assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
+    }
+}

@@ -1,0 +1,828 @@
+//! Parsing one settings file: both hook shapes, precise locations, and the
+//! rule that a problem skips only what it touches (SPEC §3.1–3.3).
+//!
+//! Two steps: the file becomes a `serde_json::Value` (a syntax error skips the
+//! whole file), then each top-level key and each hook entry is parsed on its
+//! own, so one bad entry never takes its neighbours with it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::model::{
+    FileState, HookDef, HookType, OnError, Problem, Settings, SettingsFile, Severity, ShellKind,
+    Source,
+};
+use crate::catalog::{self, EventId};
+use crate::event::json_type_name;
+
+/// Top-level keys hookrun understands, and whether they are managed-only.
+const TOP_LEVEL_KEYS: &[&str] = &[
+    "$schema",
+    "hooks",
+    "disableAllHooks",
+    "permissions",
+    "env",
+    "log",
+    "allowedHttpHookUrls",
+    "allowPrivateNetworkHooks",
+    "allowedHookNetworks",
+    "allowManagedHooksOnly",
+    "allowedHookSources",
+    "blockedCommands",
+    "httpHookAllowedEnvVars",
+    "maxHookTimeout",
+];
+
+/// Keys this version reads but does not enforce yet: saying so is better
+/// than a setting that silently does nothing.
+const NOT_YET_ENFORCED: &[&str] = &[
+    "permissions",
+    "env",
+    "log",
+    "allowedHttpHookUrls",
+    "allowPrivateNetworkHooks",
+    "allowedHookNetworks",
+    "allowManagedHooksOnly",
+    "allowedHookSources",
+    "blockedCommands",
+    "httpHookAllowedEnvVars",
+    "maxHookTimeout",
+];
+
+/// A hook entry as written (flat shape, or an inner hook of the nested one).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawHook {
+    #[serde(rename = "type")]
+    hook_type: Option<String>,
+    command: Option<String>,
+    args: Option<Vec<String>>,
+    shell: Option<String>,
+    matcher: Option<String>,
+    #[serde(rename = "if")]
+    if_rule: Option<String>,
+    timeout: Option<Seconds>,
+    name: Option<String>,
+    sequential: Option<bool>,
+    on_error: Option<RawOnError>,
+    #[serde(rename = "async")]
+    run_async: Option<bool>,
+    once: Option<bool>,
+    status_message: Option<String>,
+    url: Option<String>,
+    headers: Option<BTreeMap<String, String>>,
+    allowed_env_vars: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum RawOnError {
+    Allow,
+    Block,
+}
+
+/// A timeout in seconds: a positive, finite number.
+#[derive(Debug)]
+struct Seconds(Duration);
+
+impl<'de> Deserialize<'de> for Seconds {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Seconds;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a positive number of seconds")
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Seconds, E> {
+                if v.is_finite() && v > 0.0 && v < 1e9 {
+                    Ok(Seconds(Duration::from_secs_f64(v)))
+                } else {
+                    Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Seconds, E> {
+                if v > 0 && v < 1_000_000_000 {
+                    Ok(Seconds(Duration::from_secs(v)))
+                } else {
+                    Err(E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+                }
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Seconds, E> {
+                Err(E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// Collects problems for one file.
+struct Reporter<'a> {
+    file: &'a Path,
+    problems: &'a mut Vec<Problem>,
+}
+
+impl Reporter<'_> {
+    fn push(
+        &mut self,
+        severity: Severity,
+        json_path: impl Into<String>,
+        message: impl Into<String>,
+    ) {
+        self.problems.push(Problem {
+            severity,
+            file: self.file.to_path_buf(),
+            json_path: json_path.into(),
+            message: message.into(),
+        });
+    }
+}
+
+/// Loads one file into `settings` (appending to files, hooks and problems).
+pub fn load_file(settings: &mut Settings, source: Source, dir: std::path::PathBuf) {
+    let text = match std::fs::read(&source.path) {
+        Ok(bytes) => Some(bytes),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Err(err) => {
+            settings.problems.push(Problem {
+                severity: Severity::Error,
+                file: source.path.clone(),
+                json_path: String::new(),
+                message: format!("cannot be read ({err}); its hooks are skipped"),
+            });
+            push_file(settings, source, dir, FileState::Skipped);
+            return;
+        }
+    };
+    let Some(bytes) = text else {
+        push_file(settings, source, dir, FileState::Missing);
+        return;
+    };
+    load_bytes(settings, source, dir, &bytes);
+}
+
+fn push_file(
+    settings: &mut Settings,
+    source: Source,
+    dir: std::path::PathBuf,
+    state: FileState,
+) -> usize {
+    settings.files.push(SettingsFile {
+        source,
+        dir,
+        state,
+        disable_all_hooks: None,
+    });
+    settings.files.len() - 1
+}
+
+/// Loads a file's contents (also used for inline settings of test cases).
+pub fn load_bytes(settings: &mut Settings, source: Source, dir: std::path::PathBuf, bytes: &[u8]) {
+    let path = source.path.clone();
+    let parsed: Result<Value, _> = serde_json::from_slice(bytes);
+    let value = match parsed {
+        Ok(value) => value,
+        Err(err) => {
+            settings.problems.push(Problem {
+                severity: Severity::Error,
+                file: path,
+                json_path: String::new(),
+                message: format!("is not valid JSON ({err}); its hooks are skipped"),
+            });
+            push_file(settings, source, dir, FileState::Skipped);
+            return;
+        }
+    };
+    let Value::Object(top) = value else {
+        settings.problems.push(Problem {
+            severity: Severity::Error,
+            file: path,
+            json_path: String::new(),
+            message: format!(
+                "must be a JSON object, found {}; its hooks are skipped",
+                json_type_name(&value)
+            ),
+        });
+        push_file(settings, source, dir, FileState::Skipped);
+        return;
+    };
+    load_object(settings, source, dir, &top);
+}
+
+pub fn load_object(
+    settings: &mut Settings,
+    source: Source,
+    dir: std::path::PathBuf,
+    top: &Map<String, Value>,
+) {
+    let claude_mode = source.claude_mode;
+    let path = source.path.clone();
+    let index = push_file(settings, source, dir, FileState::Loaded);
+    let mut hooks = Vec::new();
+    let mut disable_all_hooks = None;
+    {
+        let mut report = Reporter {
+            file: &path,
+            problems: &mut settings.problems,
+        };
+        for (key, value) in top {
+            match key.as_str() {
+                "hooks" => parse_hooks(value, index, claude_mode, &mut hooks, &mut report),
+                "disableAllHooks" => match value {
+                    Value::Bool(flag) => disable_all_hooks = Some(*flag),
+                    other => report.push(
+                        Severity::Error,
+                        key.clone(),
+                        format!(
+                            "expected true or false, found {}; ignored",
+                            json_type_name(other)
+                        ),
+                    ),
+                },
+                _ if claude_mode => {
+                    if key == "env" || key == "permissions" {
+                        report.push(
+                            Severity::Note,
+                            key.clone(),
+                            "ignored in a Claude Code settings file (Claude Code applies it itself)",
+                        );
+                    }
+                }
+                "$schema" => {}
+                _ if NOT_YET_ENFORCED.contains(&key.as_str()) => report.push(
+                    Severity::Warning,
+                    key.clone(),
+                    "is not enforced by this version of hookrun; it has no effect",
+                ),
+                _ => {
+                    let hint = nearest_key(key)
+                        .map(|k| format!(" (did you mean `{k}`?)"))
+                        .unwrap_or_default();
+                    report.push(
+                        Severity::Warning,
+                        key.clone(),
+                        format!("unknown key, ignored{hint}"),
+                    );
+                }
+            }
+        }
+    }
+    settings.files[index].disable_all_hooks = disable_all_hooks;
+    settings.hooks.extend(hooks);
+}
+
+fn nearest_key(key: &str) -> Option<&'static str> {
+    let folded = catalog::fold_name(key);
+    TOP_LEVEL_KEYS
+        .iter()
+        .map(|known| {
+            (
+                catalog::edit_distance(&catalog::fold_name(known), &folded),
+                *known,
+            )
+        })
+        .filter(|(distance, _)| *distance <= 2)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, known)| known)
+}
+
+fn parse_hooks(
+    value: &Value,
+    file: usize,
+    claude_mode: bool,
+    out: &mut Vec<HookDef>,
+    report: &mut Reporter<'_>,
+) {
+    let Value::Object(events) = value else {
+        report.push(
+            Severity::Error,
+            "hooks",
+            format!(
+                "expected an object mapping event names to lists of hooks, found {}; no hooks loaded from this file",
+                json_type_name(value)
+            ),
+        );
+        return;
+    };
+    for (event_key, entries) in events {
+        let base = event_path(event_key);
+        let event = EventId::resolve(event_key);
+        if let EventId::Unknown(_) = event {
+            let hint = catalog::nearest(event_key).map_or_else(
+                || " (hookrun passes unknown events through; is this a custom event?)".to_owned(),
+                |near| format!(" (did you mean `{near}`?)"),
+            );
+            report.push(
+                Severity::Warning,
+                base.clone(),
+                format!("`{event_key}` is not a known event{hint}"),
+            );
+        }
+        let Value::Array(entries) = entries else {
+            report.push(
+                Severity::Error,
+                base,
+                format!(
+                    "expected a list of hooks, found {}; skipped",
+                    json_type_name(entries)
+                ),
+            );
+            continue;
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            let entry_path = format!("{base}[{i}]");
+            let ctx = EntryContext {
+                file,
+                event_key,
+                event: &event,
+                claude_mode,
+            };
+            parse_entry(entry, &entry_path, &ctx, out, report);
+        }
+    }
+}
+
+/// `hooks.PreToolUse`, or `hooks["odd key"]` when the key is not a word.
+fn event_path(key: &str) -> String {
+    if !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        format!("hooks.{key}")
+    } else {
+        format!("hooks[{}]", Value::String(key.to_owned()))
+    }
+}
+
+struct EntryContext<'a> {
+    file: usize,
+    event_key: &'a str,
+    event: &'a EventId,
+    claude_mode: bool,
+}
+
+fn parse_entry(
+    entry: &Value,
+    path: &str,
+    ctx: &EntryContext<'_>,
+    out: &mut Vec<HookDef>,
+    report: &mut Reporter<'_>,
+) {
+    let Value::Object(object) = entry else {
+        report.push(
+            Severity::Error,
+            path,
+            format!(
+                "expected a hook object, found {}; skipped",
+                json_type_name(entry)
+            ),
+        );
+        return;
+    };
+    let Some(inner) = object.get("hooks") else {
+        if let Some(hook) = parse_hook(entry, path, None, ctx, report) {
+            out.push(hook);
+        }
+        return;
+    };
+    // The Claude Code nested shape: {"matcher": M, "hooks": [ ... ]}.
+    let hook_fields: Vec<&String> = object
+        .keys()
+        .filter(|k| *k != "hooks" && *k != "matcher")
+        .collect();
+    if hook_fields
+        .iter()
+        .any(|k| matches!(k.as_str(), "command" | "type" | "url" | "args"))
+    {
+        report.push(
+            Severity::Error,
+            path,
+            "mixes the nested shape (`hooks`) with hook fields (`command`, `type`…); put them inside `hooks` or drop `hooks`; skipped",
+        );
+        return;
+    }
+    for key in hook_fields {
+        report.push(
+            Severity::Warning,
+            format!("{path}.{key}"),
+            "unknown key in a matcher group (a group has `matcher` and `hooks`), ignored",
+        );
+    }
+    let matcher = match object.get("matcher") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(m)) => Some(m.clone()),
+        Some(other) => {
+            report.push(
+                Severity::Error,
+                format!("{path}.matcher"),
+                format!(
+                    "expected a string, found {}; the group is skipped",
+                    json_type_name(other)
+                ),
+            );
+            return;
+        }
+    };
+    let Value::Array(list) = inner else {
+        report.push(
+            Severity::Error,
+            format!("{path}.hooks"),
+            format!(
+                "expected a list of hooks, found {}; the group is skipped",
+                json_type_name(inner)
+            ),
+        );
+        return;
+    };
+    if list.is_empty() {
+        report.push(
+            Severity::Warning,
+            format!("{path}.hooks"),
+            "is empty: this group runs nothing",
+        );
+    }
+    for (j, hook) in list.iter().enumerate() {
+        let hook_path = format!("{path}.hooks[{j}]");
+        if !hook.is_object() {
+            report.push(
+                Severity::Error,
+                &hook_path,
+                format!(
+                    "expected a hook object, found {}; skipped",
+                    json_type_name(hook)
+                ),
+            );
+            continue;
+        }
+        if let Some(def) = parse_hook(hook, &hook_path, Some(matcher.clone()), ctx, report) {
+            out.push(def);
+        }
+    }
+}
+
+/// Parses one hook object. `group_matcher` is `Some` for inner hooks of the
+/// nested shape (whose own `matcher` is not a field).
+fn parse_hook(
+    value: &Value,
+    path: &str,
+    group_matcher: Option<Option<String>>,
+    ctx: &EntryContext<'_>,
+    report: &mut Reporter<'_>,
+) -> Option<HookDef> {
+    let mut unknown = Vec::new();
+    let mut track = |ignored: serde_ignored::Path<'_>| unknown.push(ignored.to_string());
+    let deserializer = serde_ignored::Deserializer::new(value, &mut track);
+    let raw: Result<RawHook, _> = serde_path_to_error::deserialize(deserializer);
+    let raw = match raw {
+        Ok(raw) => raw,
+        Err(err) => {
+            let field = err.path().to_string();
+            let at = if field == "." {
+                path.to_owned()
+            } else {
+                format!("{path}.{field}")
+            };
+            report.push(
+                Severity::Error,
+                at,
+                format!("{}; this hook is skipped", err.inner()),
+            );
+            return None;
+        }
+    };
+    for key in unknown {
+        report.push(
+            Severity::Warning,
+            format!("{path}.{key}"),
+            "unknown field, ignored",
+        );
+    }
+
+    let hook_type = match raw.hook_type.as_deref() {
+        None | Some("command") => HookType::Command,
+        Some("http") => HookType::Http,
+        Some(other) => HookType::Unsupported(other.to_owned()),
+    };
+    match hook_type {
+        HookType::Command => match raw.command.as_deref() {
+            Some(command) if !command.trim().is_empty() => {}
+            Some(_) => {
+                report.push(
+                    Severity::Error,
+                    format!("{path}.command"),
+                    "is empty; this hook is skipped",
+                );
+                return None;
+            }
+            None => {
+                report.push(
+                    Severity::Error,
+                    path,
+                    "a command hook needs `command`; this hook is skipped",
+                );
+                return None;
+            }
+        },
+        HookType::Http => {
+            if raw.url.as_deref().is_none_or(|u| u.trim().is_empty()) {
+                report.push(
+                    Severity::Error,
+                    path,
+                    "an http hook needs `url`; this hook is skipped",
+                );
+                return None;
+            }
+        }
+        HookType::Unsupported(_) => {}
+    }
+    if raw.args.is_some() && hook_type != HookType::Command {
+        report.push(
+            Severity::Warning,
+            format!("{path}.args"),
+            "is only used by command hooks, ignored",
+        );
+    }
+    if raw.shell.is_some() && raw.args.is_some() {
+        report.push(
+            Severity::Warning,
+            format!("{path}.shell"),
+            "is ignored in exec form (`args` runs the program without a shell)",
+        );
+    }
+    let shell = match raw.shell.as_deref() {
+        None | Some("sh") => ShellKind::Sh,
+        Some("bash") => ShellKind::Bash,
+        Some(other) => ShellKind::Unsupported(other.to_owned()),
+    };
+    let matcher = match group_matcher {
+        Some(group) => {
+            if raw.matcher.is_some() {
+                report.push(
+                    Severity::Warning,
+                    format!("{path}.matcher"),
+                    "is ignored inside a matcher group: the group's `matcher` applies (as in Claude Code)",
+                );
+            }
+            group
+        }
+        None => raw.matcher,
+    };
+    let once = raw.once.unwrap_or(false);
+    let once = if once && ctx.claude_mode {
+        report.push(
+            Severity::Note,
+            format!("{path}.once"),
+            "ignored in a Claude Code settings file, as Claude Code ignores it there",
+        );
+        false
+    } else {
+        once
+    };
+    Some(HookDef {
+        file: ctx.file,
+        json_path: path.to_owned(),
+        event_key: ctx.event_key.to_owned(),
+        event: ctx.event.clone(),
+        hook_type,
+        command: raw.command,
+        args: raw.args,
+        shell,
+        matcher,
+        if_rule: raw.if_rule,
+        timeout: raw.timeout.map(|s| s.0),
+        name: raw.name,
+        sequential: raw.sequential.unwrap_or(false),
+        on_error: match raw.on_error {
+            Some(RawOnError::Block) => OnError::Block,
+            Some(RawOnError::Allow) | None => OnError::Allow,
+        },
+        run_async: raw.run_async.unwrap_or(false),
+        once,
+        status_message: raw.status_message,
+        url: raw.url,
+        headers: raw
+            .headers
+            .map(|h| h.into_iter().collect())
+            .unwrap_or_default(),
+        allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::settings::model::SourceKind;
+
+    fn load(json: &str) -> Settings {
+        load_as(json, false)
+    }
+
+    fn load_as(json: &str, claude_mode: bool) -> Settings {
+        let mut settings = Settings::default();
+        let source = Source {
+            path: PathBuf::from("/cfg/settings.json"),
+            kind: SourceKind::Cli,
+            claude_mode,
+        };
+        load_bytes(
+            &mut settings,
+            source,
+            PathBuf::from("/cfg"),
+            json.as_bytes(),
+        );
+        settings
+    }
+
+    fn messages(settings: &Settings) -> Vec<String> {
+        settings.problems.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn flat_and_nested_shapes_mix_in_load_order() {
+        let settings = load(
+            r#"{"hooks":{"pre_tool_use":[
+                {"command":"a","matcher":"Bash"},
+                {"matcher":"Edit|Write","hooks":[{"type":"command","command":"b"},{"command":"c","timeout":5}]},
+                {"command":"d"}
+            ]}}"#,
+        );
+        assert!(settings.problems.is_empty(), "{:?}", messages(&settings));
+        let got: Vec<_> = settings
+            .hooks
+            .iter()
+            .map(|h| {
+                (
+                    h.command.clone().unwrap(),
+                    h.matcher.clone(),
+                    h.json_path.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "a".into(),
+                    Some("Bash".into()),
+                    "hooks.pre_tool_use[0]".into()
+                ),
+                (
+                    "b".into(),
+                    Some("Edit|Write".into()),
+                    "hooks.pre_tool_use[1].hooks[0]".into()
+                ),
+                (
+                    "c".into(),
+                    Some("Edit|Write".into()),
+                    "hooks.pre_tool_use[1].hooks[1]".into()
+                ),
+                ("d".into(), None, "hooks.pre_tool_use[2]".into()),
+            ]
+        );
+        assert_eq!(settings.hooks[2].timeout, Some(Duration::from_secs(5)));
+        assert!(
+            settings
+                .hooks
+                .iter()
+                .all(|h| h.event.name() == "PreToolUse")
+        );
+    }
+
+    #[test]
+    fn a_bad_entry_is_skipped_alone_with_its_path() {
+        let settings = load(
+            r#"{"hooks":{"PreToolUse":[
+                {"matcher":"Bash","hooks":[{"command":"ok1"},{"command":"bad","timeout":"10"}]},
+                {"command":"ok2"}
+            ]}}"#,
+        );
+        let commands: Vec<_> = settings
+            .hooks
+            .iter()
+            .map(|h| h.command.clone().unwrap())
+            .collect();
+        assert_eq!(commands, ["ok1", "ok2"]);
+        let problems = messages(&settings);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with("/cfg/settings.json: hooks.PreToolUse[0].hooks[1].timeout: invalid type: string \"10\", expected a positive number of seconds"),
+            "{}",
+            problems[0]
+        );
+        assert_eq!(settings.problems[0].severity, Severity::Error);
+    }
+
+    #[test]
+    fn invalid_json_skips_the_file() {
+        let settings = load(r#"{"hooks": {"#);
+        assert!(settings.hooks.is_empty());
+        assert_eq!(settings.files[0].state, FileState::Skipped);
+        assert!(messages(&settings)[0].contains("is not valid JSON"));
+    }
+
+    #[test]
+    fn unknown_keys_fields_and_events_are_warnings() {
+        let settings = load(
+            r#"{"hoks": {}, "hooks":{"PreToolUsed":[{"command":"x","comand":"y"}]}, "disableAllHooks": false}"#,
+        );
+        assert_eq!(settings.hooks.len(), 1);
+        let problems = messages(&settings);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("hoks: unknown key, ignored (did you mean `hooks`?)")),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("did you mean `PreToolUse`")),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("hooks.PreToolUsed[0].comand: unknown field")),
+            "{problems:?}"
+        );
+        assert!(
+            settings
+                .problems
+                .iter()
+                .all(|p| p.severity == Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn shape_errors_name_the_path() {
+        let settings = load(
+            r#"{"hooks":{"Stop":{"command":"x"},"PreToolUse":["echo",{"matcher":3,"hooks":[]},{"hooks":"x"},{"type":"http"},{"command":""},{"command":"ok","onError":"explode"}]}}"#,
+        );
+        assert!(settings.hooks.is_empty());
+        let problems = messages(&settings);
+        for expected in [
+            "hooks.Stop: expected a list of hooks, found an object",
+            "hooks.PreToolUse[0]: expected a hook object, found a string",
+            "hooks.PreToolUse[1].matcher: expected a string, found a number",
+            "hooks.PreToolUse[2].hooks: expected a list of hooks, found a string",
+            "hooks.PreToolUse[3]: an http hook needs `url`",
+            "hooks.PreToolUse[4].command: is empty",
+            "hooks.PreToolUse[5].onError: unknown variant `explode`",
+        ] {
+            assert!(
+                problems.iter().any(|p| p.contains(expected)),
+                "missing {expected:?} in {problems:#?}"
+            );
+        }
+    }
+
+    #[test]
+    fn unsupported_types_and_shells_still_load() {
+        let settings = load(
+            r#"{"hooks":{"Stop":[{"type":"prompt","prompt":"x"},{"command":"x","shell":"zsh"}]}}"#,
+        );
+        assert_eq!(settings.hooks.len(), 2);
+        assert_eq!(
+            settings.hooks[0].hook_type,
+            HookType::Unsupported("prompt".into())
+        );
+        assert_eq!(
+            settings.hooks[1].shell,
+            ShellKind::Unsupported("zsh".into())
+        );
+    }
+
+    #[test]
+    fn claude_mode_uses_hooks_only() {
+        let settings = load_as(
+            r#"{"model":"x","env":{"A":"1"},"permissions":{},"hooks":{"Stop":[{"hooks":[{"command":"x","once":true}]}]}}"#,
+            true,
+        );
+        assert_eq!(settings.hooks.len(), 1);
+        assert!(!settings.hooks[0].once);
+        assert!(
+            settings
+                .problems
+                .iter()
+                .all(|p| p.severity == Severity::Note)
+        );
+        assert_eq!(settings.problems.len(), 3, "{:?}", messages(&settings));
+    }
+
+    #[test]
+    fn inner_matcher_is_ignored_with_a_warning() {
+        let settings = load(
+            r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"command":"x","matcher":"Edit"}]}]}}"#,
+        );
+        assert_eq!(settings.hooks[0].matcher.as_deref(), Some("Bash"));
+        assert!(
+            messages(&settings)[0].contains("hooks.PreToolUse[0].hooks[0].matcher: is ignored")
+        );
+    }
+}

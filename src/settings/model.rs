@@ -1,0 +1,251 @@
+//! Settings as loaded: files, hooks in load order, and every problem found.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::catalog::EventId;
+
+/// Where a settings file comes from (SPEC §3.1), in load order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SourceKind {
+    User,
+    Project,
+    Local,
+    Cli,
+    Managed,
+}
+
+impl SourceKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::User => "user",
+            SourceKind::Project => "project",
+            SourceKind::Local => "local",
+            SourceKind::Cli => "cli",
+            SourceKind::Managed => "managed",
+        }
+    }
+
+    /// Project and local settings anchor `/x` path rules at the project root.
+    pub fn is_project_scoped(self) -> bool {
+        matches!(self, SourceKind::Project | SourceKind::Local)
+    }
+}
+
+impl fmt::Display for SourceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A settings file to load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    pub path: PathBuf,
+    pub kind: SourceKind,
+    /// Read in Claude Code mode (SPEC §3.3).
+    pub claude_mode: bool,
+}
+
+/// What became of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileState {
+    /// Not there: fine.
+    Missing,
+    Loaded,
+    /// Unreadable or unparseable: skipped as a whole (the reason is a problem).
+    Skipped,
+}
+
+/// One settings file and its non-hook settings.
+#[derive(Debug, Clone)]
+pub struct SettingsFile {
+    pub source: Source,
+    /// The directory `HOOKRUN_CONFIG_DIR` names for this file's hooks.
+    pub dir: PathBuf,
+    pub state: FileState,
+    pub disable_all_hooks: Option<bool>,
+}
+
+impl SettingsFile {
+    pub fn path(&self) -> &Path {
+        &self.source.path
+    }
+
+    pub fn kind(&self) -> SourceKind {
+        self.source.kind
+    }
+}
+
+/// `type` of a hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HookType {
+    Command,
+    Http,
+    /// Loaded but not run by hookrun (`prompt`, `agent`, `mcp_tool`, typos):
+    /// reported on every fire that would run it.
+    Unsupported(String),
+}
+
+impl HookType {
+    pub fn as_str(&self) -> &str {
+        match self {
+            HookType::Command => "command",
+            HookType::Http => "http",
+            HookType::Unsupported(name) => name,
+        }
+    }
+}
+
+/// `shell` of a shell-form command hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShellKind {
+    Sh,
+    Bash,
+    Unsupported(String),
+}
+
+impl ShellKind {
+    pub fn as_str(&self) -> &str {
+        match self {
+            ShellKind::Sh => "sh",
+            ShellKind::Bash => "bash",
+            ShellKind::Unsupported(name) => name,
+        }
+    }
+}
+
+/// `onError`: what a failure of the hook itself means (SPEC §6.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnError {
+    #[default]
+    Allow,
+    Block,
+}
+
+/// One hook, flattened from either settings shape.
+#[derive(Debug, Clone)]
+pub struct HookDef {
+    /// Index of the declaring file in [`Settings::files`].
+    pub file: usize,
+    /// JSON path of the entry, e.g. `hooks.PreToolUse[1].hooks[0]`.
+    pub json_path: String,
+    /// The event key as written in the file.
+    pub event_key: String,
+    pub event: EventId,
+    pub hook_type: HookType,
+    pub command: Option<String>,
+    pub args: Option<Vec<String>>,
+    pub shell: ShellKind,
+    pub matcher: Option<String>,
+    pub if_rule: Option<String>,
+    pub timeout: Option<Duration>,
+    pub name: Option<String>,
+    pub sequential: bool,
+    pub on_error: OnError,
+    pub run_async: bool,
+    pub once: bool,
+    pub status_message: Option<String>,
+    pub url: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub allowed_env_vars: Vec<String>,
+}
+
+impl HookDef {
+    /// The name shown in reports: `name`, else the command (or url),
+    /// shortened to one line.
+    pub fn display_name(&self) -> String {
+        if let Some(name) = self.name.as_deref().filter(|n| !n.trim().is_empty()) {
+            return name.to_owned();
+        }
+        let base = match (&self.command, &self.args, &self.url) {
+            (Some(command), Some(args), _) if !args.is_empty() => {
+                format!("{command} {}", args.join(" "))
+            }
+            (Some(command), _, _) => command.clone(),
+            (None, _, Some(url)) => url.clone(),
+            _ => format!("{} hook", self.hook_type.as_str()),
+        };
+        shorten(&base, 60)
+    }
+}
+
+/// One line, at most `max` characters, with an ellipsis when cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= max {
+        one_line
+    } else {
+        let mut cut: String = one_line.chars().take(max.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// How bad a settings problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Shown in the report only.
+    Note,
+    /// Shown in `systemMessage` and the report; nothing was dropped.
+    Warning,
+    /// Something was skipped (a file, an entry): `systemMessage`, report,
+    /// and a block under `--fail-closed`.
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// A problem found while loading settings, located by file and JSON path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub severity: Severity,
+    pub file: PathBuf,
+    /// JSON path (`hooks.PreToolUse[1].timeout`); empty for the whole file.
+    pub json_path: String,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.json_path.is_empty() {
+            write!(f, "{}: {}", self.file.display(), self.message)
+        } else {
+            write!(
+                f,
+                "{}: {}: {}",
+                self.file.display(),
+                self.json_path,
+                self.message
+            )
+        }
+    }
+}
+
+/// Everything loaded for one run.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    pub files: Vec<SettingsFile>,
+    /// In load order: file order, then order within the file.
+    pub hooks: Vec<HookDef>,
+    pub problems: Vec<Problem>,
+}
+
+impl Settings {
+    pub fn file_of(&self, hook: &HookDef) -> &SettingsFile {
+        &self.files[hook.file]
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.problems.iter().any(|p| p.severity == Severity::Error)
+    }
+}

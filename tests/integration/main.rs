@@ -1,0 +1,3 @@
+//! Integration tests: the real `hookrun` binary against `fixtures/`.
+
+mod support;
