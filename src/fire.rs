@@ -128,10 +128,7 @@ pub fn fire(
         let env_files = EnvFiles::new(&event, config);
         let base_env =
             HookEnv::for_event(config.inherited_env.iter().cloned(), &event, project_dir);
-        let cwd = event
-            .cwd()
-            .filter(|dir| dir.is_dir())
-            .unwrap_or_else(|| project_dir.to_path_buf());
+        let cwd = hook_cwd(&event, project_dir);
         match Supervisor::new() {
             Err(err) => warnings.push(format!(
                 "hookrun could not set up signal handling ({err}); no hook ran"
@@ -255,6 +252,18 @@ pub fn fire(
         report,
         interrupted,
     }
+}
+
+/// The event's `cwd` if it exists, else the project, else hookrun's own
+/// directory (a fixture replayed on another machine names paths that are
+/// not there).
+fn hook_cwd(event: &Event, project_dir: &Path) -> PathBuf {
+    event
+        .cwd()
+        .filter(|dir| dir.is_dir())
+        .or_else(|| project_dir.is_dir().then(|| project_dir.to_path_buf()))
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("/"))
 }
 
 /// Turns the funnel's survivors into planned runs, recording why a hook

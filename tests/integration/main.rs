@@ -1,3 +1,8 @@
-//! Integration tests: the real `hookrun` binary against `fixtures/`.
+//! Integration tests: the real `hookrun` binary against `fixtures/`, in a
+//! temporary HOME and project (one test binary, one file per area).
 
 mod support;
+
+mod fire;
+mod funnel;
+mod protocol;

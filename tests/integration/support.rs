@@ -1,1 +1,255 @@
-//! Shared helpers for the integration tests.
+//! Shared helpers: a sandbox (temporary HOME and project) and a runner for
+//! the real binary that never inherits the developer's or CI's own hook
+//! environment.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_hookrun");
+
+/// Repository root, for `fixtures/`.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn fixture(rel: &str) -> PathBuf {
+    repo().join("fixtures").join(rel)
+}
+
+/// A throwaway HOME, project and settings folder.
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+    pub home: PathBuf,
+    pub project: PathBuf,
+    counter: std::cell::Cell<usize>,
+    extra_env: Vec<(String, String)>,
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let dir = tempfile::Builder::new()
+            .prefix("hookrun-it-")
+            .tempdir()
+            .unwrap();
+        let home = dir.path().join("home");
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        Sandbox {
+            dir,
+            home,
+            project,
+            counter: std::cell::Cell::new(0),
+            extra_env: Vec::new(),
+        }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// Writes a file (creating folders) and returns its path.
+    pub fn write(&self, rel: &str, content: &str) -> PathBuf {
+        let path = self.path(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, content).unwrap();
+        path
+    }
+
+    /// Writes an executable script.
+    pub fn script(&self, rel: &str, content: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt as _;
+        let path = self.write(rel, content);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// Writes a settings file under `cli/` and returns its path.
+    pub fn settings(&self, value: &Value) -> PathBuf {
+        let n = self.counter.get();
+        self.counter.set(n + 1);
+        self.write(
+            &format!("cli/settings-{n}.json"),
+            &serde_json::to_string_pretty(value).unwrap(),
+        )
+    }
+
+    pub fn env(&mut self, key: &str, value: &str) -> &mut Self {
+        self.extra_env.push((key.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// The binary with a clean environment: PATH, the sandbox HOME and
+    /// config/state dirs, managed settings pointing nowhere.
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new(BIN);
+        cmd.env_clear()
+            .env(
+                "PATH",
+                std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
+            )
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("XDG_STATE_HOME", self.home.join(".state"))
+            .env(
+                "HOOKRUN_MANAGED_SETTINGS",
+                self.path("managed-settings.json"),
+            )
+            .current_dir(&self.project);
+        for (k, v) in &self.extra_env {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+
+    /// Runs `hookrun ARGS` with `stdin`.
+    pub fn run(&self, args: &[&str], stdin: &[u8]) -> Run {
+        run_command(self.command().args(args), stdin)
+    }
+
+    /// `hookrun fire EVENT --no-default-settings --settings FILE` with an
+    /// event built by [`Sandbox::event`].
+    pub fn fire(&self, event: &str, settings: &Value, fields: &Value) -> Run {
+        let file = self.settings(settings);
+        let file = file.to_str().unwrap();
+        self.run(
+            &["fire", event, "--no-default-settings", "--settings", file],
+            &self.event(event, fields),
+        )
+    }
+
+    /// Same, with `--format report`.
+    pub fn report(&self, event: &str, settings: &Value, fields: &Value) -> Run {
+        let file = self.settings(settings);
+        let file = file.to_str().unwrap();
+        self.run(
+            &[
+                "fire",
+                event,
+                "--no-default-settings",
+                "--settings",
+                file,
+                "--format",
+                "report",
+            ],
+            &self.event(event, fields),
+        )
+    }
+
+    /// A compact event line: common fields, `cwd` = the project, then
+    /// `fields`.
+    pub fn event(&self, event: &str, fields: &Value) -> Vec<u8> {
+        let mut object = json!({
+            "session_id": "it-session",
+            "transcript_path": "/tmp/transcript.jsonl",
+            "cwd": self.project.to_str().unwrap(),
+            "hook_event_name": event,
+        });
+        if let (Some(target), Some(extra)) = (object.as_object_mut(), fields.as_object()) {
+            for (k, v) in extra {
+                target.insert(k.clone(), v.clone());
+            }
+        }
+        let mut bytes = serde_json::to_vec(&object).unwrap();
+        bytes.push(b'\n');
+        bytes
+    }
+}
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+impl Run {
+    /// Stdout parsed as JSON (panics with the output when it is not).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|err| {
+            panic!(
+                "stdout is not JSON ({err}):\n{}\nstderr:\n{}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+
+    pub fn system_message(&self) -> String {
+        self.json()["systemMessage"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// In `--format report`: the hook named `name`.
+    pub fn hook(&self, name: &str) -> Value {
+        let report = self.json();
+        report["hooks"]
+            .as_array()
+            .and_then(|hooks| hooks.iter().find(|h| h["name"] == name).cloned())
+            .unwrap_or_else(|| panic!("no hook {name:?} in report:\n{}", self.stdout))
+    }
+
+    /// In `--format report`: names of the hooks that ran.
+    pub fn ran(&self) -> Vec<String> {
+        self.json()["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|h| h["state"] == "ran")
+            .map(|h| h["name"].as_str().unwrap().to_owned())
+            .collect()
+    }
+}
+
+pub fn run_command(cmd: &mut Command, stdin: &[u8]) -> Run {
+    let started = Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn hookrun");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("wait for hookrun");
+    let _ = writer.join();
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        elapsed: started.elapsed(),
+    }
+}
+
+/// A flat settings object with the given hooks under one event.
+pub fn hooks(event: &str, list: Value) -> Value {
+    json!({ "hooks": { event: list } })
+}
+
+/// Reads a file the hook wrote, waiting briefly for it to appear.
+pub fn read_when_ready(path: &Path) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            if !text.is_empty() {
+                return text;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
