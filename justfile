@@ -1,0 +1,26 @@
+# hookrun's tasks. `just` lists them.
+
+# List the recipes.
+default:
+    @just --list
+
+# Build an optimised binary (target/release/hookrun).
+build:
+    cargo build --release --locked
+
+# The test suite, as CI runs it.
+test:
+    cargo test --locked
+
+# Formatting and lints (clippy with warnings as errors).
+lint:
+    cargo fmt --all -- --check
+    cargo clippy --all-targets --locked -- -D warnings
+
+# What .ci/run runs.
+ci:
+    .ci/run
+
+# Fire the bundled example: a PreToolUse `git push origin main` against the flat settings.
+example:
+    cargo run --quiet --release -- fire pre_tool_use --settings fixtures/settings/flat.json < fixtures/events/pre_tool_use__git_push.json; echo "exit $?"
