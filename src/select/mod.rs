@@ -1,4 +1,5 @@
 //! Selection: the matcher funnel (SPEC §4).
 
+pub mod bash;
 pub mod matcher;
 pub mod rule;
