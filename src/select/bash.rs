@@ -1129,8 +1129,9 @@ mod tests {
         fn never_panics_on_shell_syntax(command in "[a-c $()`'\"\\\\;&|<>{}#\n-]{0,60}") {
             if let Ok(split) = split_command(&command) {
                 for part in split.parts {
+                    // Whitespace may end a part only when escaped (`ls \ `).
                     proptest::prop_assert!(!part.text.is_empty());
-                    proptest::prop_assert_eq!(part.text.trim(), part.text.as_str());
+                    proptest::prop_assert!(!part.text.starts_with([' ', '\t', '\n']));
                 }
             }
         }
