@@ -316,6 +316,9 @@ struct Splitter<'a> {
     depth: usize,
     dynamic: bool,
     heredocs: Vec<Heredoc>,
+    /// Inside `$((…))` or `((…))`, where `<<` is a shift, not a
+    /// here-document (which would swallow the lines that follow).
+    arithmetic: usize,
 }
 
 impl<'a> Splitter<'a> {
@@ -326,6 +329,7 @@ impl<'a> Splitter<'a> {
             depth,
             dynamic: false,
             heredocs: Vec::new(),
+            arithmetic: 0,
         }
     }
 
@@ -414,6 +418,10 @@ impl<'a> Splitter<'a> {
                     part.word().push_opaque("<<<");
                     self.pos += 3;
                 }
+                '<' if next == Some('<') && self.arithmetic > 0 => {
+                    part.word().push_opaque("<<");
+                    self.pos += 2;
+                }
                 '<' if next == Some('<') => self.heredoc_operator(&mut part)?,
                 '<' | '>' => {
                     // `>&`, `<&` and `>|` belong to the redirection.
@@ -427,9 +435,12 @@ impl<'a> Splitter<'a> {
                 }
                 '(' if part.at_command_position() => {
                     // A subshell: its commands are parts; it has no text of
-                    // its own.
+                    // its own. `((…))` is arithmetic, read the same way.
+                    let arithmetic = usize::from(next == Some('('));
+                    self.arithmetic += arithmetic;
                     self.pos += 1;
                     parts.append(&mut self.list(End::Paren("`(`"))?);
+                    self.arithmetic -= arithmetic;
                 }
                 '(' => self.literal_group(&mut part)?,
                 ')' => {
@@ -561,8 +572,15 @@ impl<'a> Splitter<'a> {
     fn dollar(&mut self, part: &mut PartBuilder) -> Result<(), SplitError> {
         match self.peek_at(1) {
             // `$((…))` is read as a substitution too: arithmetic then shows
-            // up as harmless parts, and a command hidden in it is still seen.
-            Some('(') => self.substitution(part, 2, "`$(`"),
+            // up as harmless parts, and a command hidden in it is still seen
+            // (bash itself runs `$((cmd) )` as a command substitution).
+            Some('(') => {
+                let arithmetic = usize::from(self.peek_at(2) == Some('('));
+                self.arithmetic += arithmetic;
+                let result = self.substitution(part, 2, "`$(`");
+                self.arithmetic -= arithmetic;
+                result
+            }
             Some('{') => self.braced_expansion(part),
             Some('\'') => self.ansi_c_quoted(part.word()),
             Some('"') => {
@@ -1081,6 +1099,13 @@ mod tests {
                 ],
             ),
             ("a <<X; b <<Y\nx\nX\ny\nY\nc", &["a <<X", "b <<Y", "c"]),
+            // Shifts are not here-documents.
+            (
+                "echo $((1<<2))\nreboot",
+                &["echo $((1<<2))", "1<<2", "reboot"],
+            ),
+            ("((x <<= 1))\nreboot", &["x <<= 1", "reboot"]),
+            ("echo $((reboot) )", &["echo $((reboot) )", "reboot"]),
         ];
         for &(command, expected) in cases {
             assert_eq!(texts(command), expected, "{command:?}");
