@@ -16,6 +16,12 @@
 //! data, not commands); and the substitutions `$( )`, backticks, `<( )`,
 //! `>( )`, `${ }`, whose inner commands become parts of their own.
 //!
+//! What it does not understand, and reports as [`SplitError`]: `case`
+//! statements (their `)` looks unbalanced). What it does not see through:
+//! `eval`, `sh -c '…'`, `env`, `sudo`, `exec`, or a script piped into a shell
+//! (`… | sh`): their commands are arguments or data, so a rule about the
+//! inner command does not match them (and an allow rule does not cover them).
+//!
 //! PowerShell is split with the same rules. Its backtick is an escape
 //! character, not a substitution, so a PowerShell command with backticks is
 //! seen as dynamic: the safe side for both rule polarities.

@@ -28,7 +28,10 @@
 //!   even a command that cannot be parsed: it asks no question of the input.
 //! - File paths are resolved lexically; `~/` in a `file_path` is expanded
 //!   when the home directory is known; a `~/` pattern with an unknown home
-//!   fails open (any-part) or does not cover (allow).
+//!   fails open (any-part) or does not cover (allow). As in gitignore, a
+//!   pattern also covers everything below what it names (`Edit(/src/*)`
+//!   covers `/src/a/b.rs`; `Read(secrets)` covers `x/secrets/key`), and a
+//!   trailing `/` (`Read(build/)`) means only what is below.
 //! - A URL without a scheme is read as if it had `https://`; a host that is
 //!   percent-encoded cannot be judged (fails open / does not cover).
 //! - `Agent` and `Task` are different tool names (tool parts are exact); the
