@@ -5,6 +5,8 @@
 //! what they say can never drift apart. Pure: nothing is spawned and no
 //! event JSON is serialised here.
 
+pub mod bash;
+mod file_pattern;
 pub mod matcher;
 pub mod rule;
 

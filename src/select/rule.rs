@@ -3,15 +3,57 @@
 //! One implementation serves `if` filters and `permissions` (allow/ask/deny)
 //! with the two polarities of SPEC §4.3. Pure: no I/O beyond what the caller
 //! passes in (home directory, cwd and anchors are parameters).
+//!
+//! The two polarities err in opposite directions on purpose. "Any part"
+//! ([`Rule::matches_any`], for `if`, deny and ask) fails open: when it cannot
+//! tell, it says "matched", so a guard hook runs and a deny rule denies. Allow
+//! ([`allow_covers`]) fails closed: when it cannot tell, it says "not
+//! covered", and the host asks. Never add a shortcut that makes either one
+//! guess the other way.
+//!
+//! Choices the SPEC leaves open (documented for users in `docs/`):
+//! - Rule text is trimmed. Inside the parentheses `\(` and `\)` are literal
+//!   parentheses; other parentheses must balance.
+//! - `Tool()`, `Tool(*)` and (for Bash-style patterns) `Tool(:*)` mean the
+//!   whole tool, for every tool.
+//! - Bash-style patterns are matched against each part of the command with
+//!   its whitespace collapsed (outside quotes). For the "any part" polarity a
+//!   part also matches when its unquoted form (`"rm" -rf /` → `rm -rf /`) or
+//!   its text before dropping assignments and wrappers matches; allow rules
+//!   only see the part as written, wrappers dropped.
+//! - A Bash call whose input has no string `command` matches no specifier.
+//! - A command with no parts at all (empty, only a comment or assignments)
+//!   matches no specifier and is covered by no allow rule with one.
+//! - A bare tool rule (`Bash`) matches and allows every call of the tool,
+//!   even a command that cannot be parsed: it asks no question of the input.
+//! - File paths are resolved lexically; `~/` in a `file_path` is expanded
+//!   when the home directory is known; a `~/` pattern with an unknown home
+//!   fails open (any-part) or does not cover (allow). As in gitignore, a
+//!   pattern also covers everything below what it names (`Edit(/src/*)`
+//!   covers `/src/a/b.rs`; `Read(secrets)` covers `x/secrets/key`), and a
+//!   trailing `/` (`Read(build/)`) means only what is below.
+//! - A URL without a scheme is read as if it had `https://`; a host that is
+//!   percent-encoded cannot be judged (fails open / does not cover).
+//! - `Agent` and `Task` are different tool names (tool parts are exact); the
+//!   subagent type is compared exactly.
 
 use std::path::Path;
 
+use regex::Regex;
 use serde_json::Value;
+
+use super::bash::{CommandPart, split_command};
+use super::file_pattern::{PathMatch, PathPattern};
 
 /// A parsed rule.
 #[derive(Debug, Clone)]
 pub struct Rule {
     text: String,
+    tool: String,
+    tool_match: ToolMatch,
+    specifier_text: Option<String>,
+    /// `None`: the rule covers every call of the tool.
+    specifier: Option<Specifier>,
 }
 
 /// Why a rule could not be parsed.
@@ -59,10 +101,106 @@ impl RuleMatch {
     }
 }
 
+/// How a rule's tool part selects tool names.
+#[derive(Debug, Clone)]
+enum ToolMatch {
+    /// The name as written, case-sensitive.
+    Exact,
+    /// Every tool of one MCP server: names starting with this prefix
+    /// (`mcp__server__`).
+    McpServer(String),
+}
+
+/// How a tool's specifier is read (SPEC §4.3). One row per tool; every other
+/// tool (MCP tools included) reads it as [`SpecifierKind::FirstField`].
+const TOOL_SPECIFIERS: &[(&str, SpecifierKind)] = &[
+    ("Bash", SpecifierKind::Command),
+    ("PowerShell", SpecifierKind::Command),
+    ("Read", SpecifierKind::Path(&["file_path"])),
+    ("Edit", SpecifierKind::Path(&["file_path"])),
+    ("Write", SpecifierKind::Path(&["file_path"])),
+    ("MultiEdit", SpecifierKind::Path(&["file_path"])),
+    (
+        "NotebookEdit",
+        SpecifierKind::Path(&["notebook_path", "file_path"]),
+    ),
+    ("WebFetch", SpecifierKind::Web),
+    ("Agent", SpecifierKind::Subagent),
+    ("Task", SpecifierKind::Subagent),
+];
+
+/// The `tool_input` fields other tools' specifiers are matched against: the
+/// first one present as a string.
+const OTHER_TOOL_FIELDS: &[&str] = &["command", "file_path", "path", "url", "query", "pattern"];
+
+#[derive(Debug, Clone, Copy)]
+enum SpecifierKind {
+    /// A shell command, split into parts.
+    Command,
+    /// A gitignore-style path over the first of these fields.
+    Path(&'static [&'static str]),
+    /// `domain:HOST`, or a Bash-style pattern over the URL.
+    Web,
+    /// The exact `subagent_type`.
+    Subagent,
+    /// A Bash-style pattern over the first of [`OTHER_TOOL_FIELDS`].
+    FirstField,
+}
+
+#[derive(Debug, Clone)]
+enum Specifier {
+    Command(CommandPattern),
+    Path {
+        fields: &'static [&'static str],
+        pattern: PathPattern,
+    },
+    Domain(DomainPattern),
+    Exact {
+        field: &'static str,
+        value: String,
+    },
+    Field {
+        fields: &'static [&'static str],
+        pattern: CommandPattern,
+    },
+}
+
+/// What a [`RuleMatch::FailOpen`] says when substitutions or variables hide the command.
+const DYNAMIC_REASON: &str =
+    "the command contains `$( )`, backticks or `$VAR`, which hide what it runs";
+
 impl Rule {
     pub fn parse(text: &str) -> Result<Rule, RuleError> {
-        let _ = text;
-        todo!("rule engine")
+        let error = |reason: String| RuleError {
+            rule: text.to_owned(),
+            reason,
+        };
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Err(error("the rule is empty".to_owned()));
+        }
+        let (tool, specifier_text) = split_rule(trimmed).map_err(error)?;
+        let tool_match = parse_tool(tool).map_err(error)?;
+        let kind = match tool_match {
+            ToolMatch::Exact => TOOL_SPECIFIERS
+                .iter()
+                .find(|(name, _)| *name == tool)
+                .map_or(SpecifierKind::FirstField, |&(_, kind)| kind),
+            ToolMatch::McpServer(_) => SpecifierKind::FirstField,
+        };
+        let specifier = match specifier_text {
+            Some(written) => {
+                compile_specifier(kind, &unescape_parentheses(written)).map_err(error)?
+            }
+            None => None,
+        };
+        Ok(Rule {
+            text: text.to_owned(),
+            tool: tool.to_owned(),
+            tool_match,
+            specifier_text: specifier_text.map(str::to_owned),
+            specifier,
+        })
     }
 
     /// The rule as written.
@@ -70,18 +208,1113 @@ impl Rule {
         &self.text
     }
 
+    /// The tool part as written (`Bash`, `mcp__github__*`).
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The text between the parentheses as written, if there are any.
+    pub fn specifier(&self) -> Option<&str> {
+        self.specifier_text.as_deref()
+    }
+
+    /// True when the rule covers every call of its tool(s): no specifier, or
+    /// one that means "everything" (`Bash(*)`, `Bash()`).
+    pub fn is_tool_wide(&self) -> bool {
+        self.specifier.is_none()
+    }
+
+    /// Whether the tool part selects `tool_name` (the first test of every
+    /// match; for `doctor` and `explain`).
+    pub fn applies_to(&self, tool_name: &str) -> bool {
+        match &self.tool_match {
+            ToolMatch::Exact => self.tool == tool_name,
+            ToolMatch::McpServer(prefix) => {
+                tool_name.len() > prefix.len() && tool_name.starts_with(prefix.as_str())
+            }
+        }
+    }
+
     /// `if`, deny and ask polarity: matches when ANY part of a compound
     /// command matches, and fails open (see [`RuleMatch::FailOpen`]).
     pub fn matches_any(&self, call: ToolCall<'_>, paths: &PathContext<'_>) -> RuleMatch {
-        let _ = (call, paths);
-        todo!("rule engine")
+        if !self.applies_to(call.tool_name) {
+            return RuleMatch::NoMatch;
+        }
+        match &self.specifier {
+            None => RuleMatch::Match,
+            Some(specifier) => specifier.judge_any(call.tool_input, paths),
+        }
     }
 }
 
 /// Allow polarity: true only when EVERY part of the call is matched by some
 /// rule of `rules` (each with its own path context); never for a command that
 /// cannot be parsed or that contains `$( )`, backticks or `$VAR`.
+///
+/// A tool-wide rule (`Bash`, `Bash(*)`) covers every call of its tool, even a
+/// command that cannot be parsed: it was written to allow the tool without
+/// conditions. A command with no parts is covered only by such a rule.
 pub fn allow_covers(rules: &[(&Rule, PathContext<'_>)], call: ToolCall<'_>) -> bool {
-    let _ = (rules, call);
-    todo!("rule engine")
+    let applicable: Vec<_> = rules
+        .iter()
+        .filter(|(rule, _)| rule.applies_to(call.tool_name))
+        .collect();
+    if applicable.iter().any(|(rule, _)| rule.is_tool_wide()) {
+        return true;
+    }
+    let command_patterns: Vec<&CommandPattern> = applicable
+        .iter()
+        .filter_map(|(rule, _)| match &rule.specifier {
+            Some(Specifier::Command(pattern)) => Some(pattern),
+            _ => None,
+        })
+        .collect();
+    if command_patterns.is_empty() {
+        return applicable.iter().any(|(rule, paths)| {
+            rule.specifier
+                .as_ref()
+                .is_some_and(|s| s.judge_any(call.tool_input, paths) == RuleMatch::Match)
+        });
+    }
+    let Some(command) = call.tool_input.get("command").and_then(Value::as_str) else {
+        return false;
+    };
+    let Ok(split) = split_command(command) else {
+        return false;
+    };
+    !split.dynamic
+        && !split.parts.is_empty()
+        && split.parts.iter().all(|part| {
+            command_patterns
+                .iter()
+                .any(|pattern| pattern.is_match(&part.text))
+        })
+}
+
+/// Split `Tool(specifier)` into its tool part and the specifier as written.
+fn split_rule(text: &str) -> Result<(&str, Option<&str>), String> {
+    let Some(open) = text.find('(') else {
+        if text.contains(')') {
+            return Err("`)` without `(`".to_owned());
+        }
+        return Ok((text, None));
+    };
+    let mut depth = 0_usize;
+    let mut close = None;
+    let mut chars = text[open..].char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' if matches!(chars.peek(), Some((_, '(' | ')'))) => {
+                chars.next();
+            }
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(open + i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(close) = close else {
+        return Err(
+            "missing `)`: the parentheses do not balance (write `\\(` or `\\)` for a literal one)"
+                .to_owned(),
+        );
+    };
+    let after = text[close + 1..].trim();
+    if !after.is_empty() {
+        return Err(format!(
+            "text after the closing `)`: `{after}` (one rule per `if`; write `\\(` or `\\)` for a literal parenthesis)"
+        ));
+    }
+    Ok((&text[..open], Some(&text[open + 1..close])))
+}
+
+fn unescape_parentheses(specifier: &str) -> String {
+    specifier.replace("\\(", "(").replace("\\)", ")")
+}
+
+fn parse_tool(tool: &str) -> Result<ToolMatch, String> {
+    if tool.is_empty() {
+        return Err("empty tool name before `(`".to_owned());
+    }
+    if tool.chars().any(char::is_whitespace) {
+        return Err(format!(
+            "the tool name `{tool}` contains whitespace (write `Tool(specifier)` with no space before `(`)"
+        ));
+    }
+    if let Some(rest) = tool.strip_prefix("mcp__") {
+        let server = rest.strip_suffix("__*");
+        if let Some(server) = server.or((!rest.contains("__")).then_some(rest)) {
+            if server.is_empty() {
+                return Err(format!("empty MCP server name in `{tool}`"));
+            }
+            if server.contains('*') {
+                return Err(format!(
+                    "`*` in the MCP server name `{server}`: write `mcp__<server>` or `mcp__<server>__*`"
+                ));
+            }
+            return Ok(ToolMatch::McpServer(format!("mcp__{server}__")));
+        }
+    }
+    if tool.contains('*') {
+        return Err(format!(
+            "`*` in the tool name `{tool}`: tool names are exact, except `mcp__<server>__*`"
+        ));
+    }
+    Ok(ToolMatch::Exact)
+}
+
+/// `None`: the specifier means the whole tool.
+fn compile_specifier(kind: SpecifierKind, written: &str) -> Result<Option<Specifier>, String> {
+    let specifier = written.trim();
+    if specifier.is_empty() || specifier == "*" {
+        return Ok(None);
+    }
+    Ok(match kind {
+        SpecifierKind::Command => CommandPattern::compile(specifier)?.map(Specifier::Command),
+        SpecifierKind::Path(fields) => Some(Specifier::Path {
+            fields,
+            pattern: PathPattern::parse(specifier)?,
+        }),
+        SpecifierKind::Web => match specifier.strip_prefix("domain:") {
+            Some(domain) => Some(Specifier::Domain(DomainPattern::parse(domain)?)),
+            None => CommandPattern::compile(specifier)?.map(|pattern| Specifier::Field {
+                fields: &["url"],
+                pattern,
+            }),
+        },
+        SpecifierKind::Subagent => Some(Specifier::Exact {
+            field: "subagent_type",
+            value: specifier.to_owned(),
+        }),
+        SpecifierKind::FirstField => {
+            CommandPattern::compile(specifier)?.map(|pattern| Specifier::Field {
+                fields: OTHER_TOOL_FIELDS,
+                pattern,
+            })
+        }
+    })
+}
+
+/// The first of `fields` present in `input` as a string.
+fn first_string<'a>(input: &'a Value, fields: &[&str]) -> Option<&'a str> {
+    fields
+        .iter()
+        .find_map(|field| input.get(field).and_then(Value::as_str))
+}
+
+fn matched_if(matched: bool) -> RuleMatch {
+    if matched {
+        RuleMatch::Match
+    } else {
+        RuleMatch::NoMatch
+    }
+}
+
+impl Specifier {
+    /// "Any part" polarity for one rule.
+    fn judge_any(&self, input: &Value, paths: &PathContext<'_>) -> RuleMatch {
+        match self {
+            Specifier::Command(pattern) => {
+                let Some(command) = input.get("command").and_then(Value::as_str) else {
+                    return RuleMatch::NoMatch;
+                };
+                let split = match split_command(command) {
+                    Ok(split) => split,
+                    Err(error) => {
+                        return RuleMatch::FailOpen(format!(
+                            "the command cannot be parsed: {error}"
+                        ));
+                    }
+                };
+                if split
+                    .parts
+                    .iter()
+                    .any(|part| pattern.matches_any_view(part))
+                {
+                    RuleMatch::Match
+                } else if split.dynamic && !pattern.bare_name {
+                    RuleMatch::FailOpen(DYNAMIC_REASON.to_owned())
+                } else {
+                    RuleMatch::NoMatch
+                }
+            }
+            Specifier::Path { fields, pattern } => match first_string(input, fields) {
+                None => RuleMatch::NoMatch,
+                Some(file) => match pattern.matches(file, paths) {
+                    PathMatch::Match => RuleMatch::Match,
+                    PathMatch::NoMatch => RuleMatch::NoMatch,
+                    PathMatch::Unknown(reason) => RuleMatch::FailOpen(reason),
+                },
+            },
+            Specifier::Domain(domain) => match first_string(input, &["url"]).and_then(url_host) {
+                None => RuleMatch::NoMatch,
+                Some(host) if host.contains('%') => RuleMatch::FailOpen(
+                    "the URL's host is percent-encoded, which a domain rule does not decode"
+                        .to_owned(),
+                ),
+                Some(host) => matched_if(domain.matches(&host)),
+            },
+            Specifier::Exact { field, value } => {
+                matched_if(first_string(input, &[field]) == Some(value.as_str()))
+            }
+            Specifier::Field { fields, pattern } => {
+                matched_if(first_string(input, fields).is_some_and(|text| pattern.is_match(text)))
+            }
+        }
+    }
+}
+
+/// A Bash-style pattern (`git push *`, `ls:*`, `*--force*`), compiled to an
+/// anchored regex rather than a glob: `[`, `{` and `?` are literal, as shell
+/// users expect.
+#[derive(Debug, Clone)]
+struct CommandPattern {
+    regex: Regex,
+    /// No space and no `*`: a command name alone (`rm`, `./deploy.sh`),
+    /// which is judged on the parts even when variables hide others.
+    bare_name: bool,
+}
+
+impl CommandPattern {
+    /// `None`: the pattern matches everything (`*`, `:*`).
+    fn compile(specifier: &str) -> Result<Option<CommandPattern>, String> {
+        // The legacy prefix form `ls:*` is `ls *`.
+        let specifier = match specifier.trim().strip_suffix(":*") {
+            Some(prefix) => format!("{} *", prefix.trim_end()),
+            None => specifier.trim().to_owned(),
+        };
+        let specifier = specifier.trim();
+        if specifier.is_empty() || specifier == "*" {
+            return Ok(None);
+        }
+        // A space before a trailing `*` is a word boundary: `ls *` matches
+        // `ls` and `ls -la`, never `lsof`.
+        let (body, word_tail) = match specifier.strip_suffix(" *") {
+            Some(body) => (body.trim_end(), true),
+            None => (specifier, false),
+        };
+        let mut source = String::from("(?s)^");
+        for (i, piece) in body.split('*').enumerate() {
+            if i > 0 {
+                source.push_str(".*");
+            }
+            source.push_str(&regex::escape(piece));
+        }
+        if word_tail {
+            source.push_str("(?: .*)?");
+        }
+        source.push('$');
+        let regex = Regex::new(&source)
+            .map_err(|error| format!("the pattern cannot be compiled: {error}"))?;
+        Ok(Some(CommandPattern {
+            regex,
+            bare_name: !specifier.contains([' ', '*']),
+        }))
+    }
+
+    fn is_match(&self, text: &str) -> bool {
+        self.regex.is_match(text)
+    }
+
+    /// "Any part" polarity looks past quoting and wrappers too.
+    fn matches_any_view(&self, part: &CommandPart) -> bool {
+        [&part.text, &part.plain, &part.full]
+            .into_iter()
+            .any(|view| self.is_match(view))
+    }
+}
+
+/// `domain:` patterns of `WebFetch` rules.
+#[derive(Debug, Clone)]
+enum DomainPattern {
+    /// `domain:*`.
+    Any,
+    /// `domain:example.com`.
+    Exact(String),
+    /// `domain:*.example.com`: stored as `.example.com`; the apex is not
+    /// included.
+    Subdomains(String),
+}
+
+impl DomainPattern {
+    fn parse(domain: &str) -> Result<DomainPattern, String> {
+        let domain = domain.trim();
+        if domain.is_empty() {
+            return Err("`domain:` needs a host name, as in `domain:example.com`".to_owned());
+        }
+        if domain.contains(['/', '@', '?', '#']) {
+            return Err(format!(
+                "`domain:{domain}` is not a host name (write `domain:example.com`, without scheme or path)"
+            ));
+        }
+        let host = strip_port(domain);
+        if host == "*" {
+            return Ok(DomainPattern::Any);
+        }
+        if let Some(parent) = host.strip_prefix("*.").map(normalize_host) {
+            if !parent.is_empty() && !parent.contains('*') {
+                return Ok(DomainPattern::Subdomains(format!(".{parent}")));
+            }
+        }
+        let host = normalize_host(host);
+        if host.contains('*') || host.is_empty() {
+            return Err(format!(
+                "`domain:{domain}`: only a leading `*.` wildcard is supported (`domain:*.example.com`)"
+            ));
+        }
+        Ok(DomainPattern::Exact(host))
+    }
+
+    fn matches(&self, host: &str) -> bool {
+        match self {
+            DomainPattern::Any => true,
+            DomainPattern::Exact(exact) => host == exact,
+            DomainPattern::Subdomains(suffix) => host.ends_with(suffix.as_str()),
+        }
+    }
+}
+
+/// Schemes whose URLs always have a host, so that `https:example.com` is
+/// read as a browser (and `WebFetch`) would.
+const SPECIAL_SCHEMES: &[&str] = &["http", "https", "ws", "wss", "ftp"];
+
+/// The host of `url`, lower-cased, without port or trailing dot; read the
+/// way a WHATWG URL parser reads it (backslashes end the authority, the last
+/// `@` ends the user info), so that `https://evil.com\@example.com` is
+/// `evil.com`, as the fetch would see it.
+fn url_host(url: &str) -> Option<String> {
+    let url: String = url
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let after_scheme = match url.split_once(':') {
+        Some((scheme, rest))
+            if is_scheme(scheme)
+                && (SPECIAL_SCHEMES.contains(&scheme.to_ascii_lowercase().as_str())
+                    || rest.starts_with(['/', '\\'])) =>
+        {
+            rest
+        }
+        _ => url.as_str(),
+    };
+    let authority = after_scheme
+        .trim_start_matches(['/', '\\'])
+        .split(['/', '\\', '?', '#'])
+        .next()
+        .unwrap_or_default();
+    let host_and_port = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    let host = normalize_host(strip_port(host_and_port));
+    (!host.is_empty()).then_some(host)
+}
+
+fn is_scheme(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+fn strip_port(host_and_port: &str) -> &str {
+    if host_and_port.starts_with('[') {
+        // `[v6]:port`
+        return host_and_port
+            .find(']')
+            .map_or(host_and_port, |end| &host_and_port[..=end]);
+    }
+    match host_and_port.rsplit_once(':') {
+        Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => host,
+        _ => host_and_port,
+    }
+}
+
+fn normalize_host(host: &str) -> String {
+    host.trim_end_matches('.').to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn context() -> PathContext<'static> {
+        PathContext {
+            cwd: Path::new("/work/proj/sub"),
+            home: Some(Path::new("/home/me")),
+            anchor: Path::new("/work/proj"),
+        }
+    }
+
+    fn rule(text: &str) -> Rule {
+        Rule::parse(text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn any(rule_text: &str, tool_name: &str, input: &Value) -> RuleMatch {
+        let call = ToolCall {
+            tool_name,
+            tool_input: input,
+        };
+        rule(rule_text).matches_any(call, &context())
+    }
+
+    fn bash(command: &str) -> Value {
+        json!({ "command": command, "description": "x" })
+    }
+
+    fn allows(rule_texts: &[&str], tool_name: &str, input: &Value) -> bool {
+        let rules: Vec<Rule> = rule_texts.iter().map(|t| rule(t)).collect();
+        let with_paths: Vec<(&Rule, PathContext<'_>)> =
+            rules.iter().map(|r| (r, context())).collect();
+        allow_covers(
+            &with_paths,
+            ToolCall {
+                tool_name,
+                tool_input: input,
+            },
+        )
+    }
+
+    /// Expected "any part" outcome in tables: `M`atch, `N`o match,
+    /// `F`ail open.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Want {
+        M,
+        N,
+        F,
+    }
+
+    fn want(result: &RuleMatch) -> Want {
+        match result {
+            RuleMatch::Match => Want::M,
+            RuleMatch::NoMatch => Want::N,
+            RuleMatch::FailOpen(_) => Want::F,
+        }
+    }
+
+    #[test]
+    fn parses_and_keeps_parts_as_written() {
+        let r = rule("  Bash(git push *)  ");
+        assert_eq!(r.text(), "  Bash(git push *)  ");
+        assert_eq!(r.tool(), "Bash");
+        assert_eq!(r.specifier(), Some("git push *"));
+        assert!(!r.is_tool_wide());
+        let r = rule("mcp__github__*");
+        assert_eq!(r.tool(), "mcp__github__*");
+        assert_eq!(r.specifier(), None);
+        assert!(r.is_tool_wide());
+        for wide in [
+            "Bash",
+            "Bash(*)",
+            "Bash()",
+            "Bash( * )",
+            "Bash(:*)",
+            "Read(*)",
+        ] {
+            assert!(rule(wide).is_tool_wide(), "{wide}");
+        }
+        let r = rule(r"Bash(echo \(x)");
+        assert_eq!(r.specifier(), Some(r"echo \(x"));
+    }
+
+    #[test]
+    fn parse_errors_say_why() {
+        let cases: &[(&str, &str)] = &[
+            ("", "empty"),
+            ("   ", "empty"),
+            ("Bash(ls", "missing `)`"),
+            ("Bash(ls))", "text after the closing `)`"),
+            ("Bash(ls) x", "text after the closing `)`: `x`"),
+            ("Bash(a) && Bash(b)", "one rule per `if`"),
+            ("(ls)", "empty tool name"),
+            ("Bash)", "`)` without `(`"),
+            ("Bash (ls)", "contains whitespace"),
+            ("Ba sh", "contains whitespace"),
+            ("Bash*", "tool names are exact"),
+            ("*", "tool names are exact"),
+            ("mcp__", "empty MCP server name"),
+            ("mcp____*", "empty MCP server name"),
+            ("mcp__gh*", "`*` in the MCP server name"),
+            ("mcp__gh__get*", "tool names are exact"),
+            ("Read(/src/[a)", "invalid glob"),
+            ("WebFetch(domain:)", "needs a host name"),
+            ("WebFetch(domain:https://x.com/)", "not a host name"),
+            ("WebFetch(domain:a.*.com)", "only a leading `*.`"),
+            ("WebFetch(domain:*.)", "only a leading `*.`"),
+        ];
+        for &(text, reason) in cases {
+            let error = Rule::parse(text).expect_err(text);
+            assert_eq!(error.rule, text);
+            assert!(error.reason.contains(reason), "{text}: {}", error.reason);
+            assert!(error.to_string().starts_with("invalid rule `"));
+        }
+    }
+
+    #[test]
+    fn parentheses_in_specifiers() {
+        let cases: &[(&str, &str)] = &[
+            (r#"Bash(echo "\(")"#, r#"echo "(""#),
+            (r#"Bash(echo "\)")"#, r#"echo ")""#),
+            (r"Bash(echo \\()", r"echo \("),
+            ("Bash(echo (x))", "echo (x)"),
+            (r#"Bash(python -c "print(1)")"#, r#"python -c "print(1)""#),
+        ];
+        for &(text, command) in cases {
+            assert_eq!(
+                any(text, "Bash", &bash(command)),
+                RuleMatch::Match,
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn tool_part() {
+        let input = json!({});
+        let cases: &[(&str, &str, Want)] = &[
+            ("Bash", "Bash", Want::M),
+            ("Bash", "bash", Want::N),
+            ("bash", "Bash", Want::N),
+            ("Read", "Bash", Want::N),
+            ("mcp__memory", "mcp__memory__create_entities", Want::M),
+            ("mcp__memory__*", "mcp__memory__create_entities", Want::M),
+            ("mcp__memory", "mcp__memory", Want::N),
+            ("mcp__memory", "mcp__memoryx__y", Want::N),
+            ("mcp__memory__*", "mcp__memory2__x", Want::N),
+            (
+                "mcp__memory__create_entities",
+                "mcp__memory__create_entities",
+                Want::M,
+            ),
+            (
+                "mcp__memory__create_entities",
+                "mcp__memory__delete",
+                Want::N,
+            ),
+            ("Agent", "Task", Want::N),
+        ];
+        for &(text, tool, expected) in cases {
+            assert_eq!(want(&any(text, tool, &input)), expected, "{text} vs {tool}");
+        }
+    }
+
+    #[test]
+    fn bash_patterns_any_part() {
+        use Want::{F, M, N};
+        // (rule, command, expected)
+        let cases: &[(&str, &str, Want)] = &[
+            // Word boundary, `:*`, `*` anywhere, exact.
+            ("Bash(ls *)", "ls", M),
+            ("Bash(ls *)", "ls -la", M),
+            ("Bash(ls *)", "lsof", N),
+            ("Bash(ls:*)", "ls", M),
+            ("Bash(ls:*)", "ls -la", M),
+            ("Bash(ls:*)", "lsof", N),
+            ("Bash(ls*)", "lsof", M),
+            ("Bash(*)", "anything && at all", M),
+            ("Bash", "anything", M),
+            ("Bash(git * main)", "git push origin main", M),
+            ("Bash(git * main)", "git push origin main2", N),
+            ("Bash(* --force)", "git push --force", M),
+            ("Bash(*--force*)", "git push --force-with-lease", M),
+            ("Bash(rm)", "rm", M),
+            ("Bash(rm)", "rm -rf x", N),
+            ("Bash(npm test)", "npm test", M),
+            ("Bash(npm test)", "npm test --watch", N),
+            ("Bash(npm test)", "npm  test", M),
+            // Glob characters are literal.
+            ("Bash(ls [ab]*)", "ls [ab]x", M),
+            ("Bash(ls [ab]*)", "ls a", N),
+            ("Bash(echo {a,b})", "echo {a,b}", M),
+            ("Bash(echo {a,b})", "echo a", N),
+            ("Bash(echo ?)", "echo x", N),
+            ("Bash(echo a.b)", "echo axb", N),
+            // Any part of a compound command.
+            ("Bash(git push *)", "cd x && git push origin", M),
+            ("Bash(git push *)", "git status; git push", M),
+            ("Bash(git push *)", "git pull | git push", M),
+            ("Bash(git push *)", "echo 'git push'", N),
+            ("Bash(git push *)", "echo \"a && git push\"", N),
+            ("Bash(git push *)", "git pushx", N),
+            // Wrappers and assignments are seen through.
+            ("Bash(git push *)", "timeout 30 git push", M),
+            ("Bash(git push *)", "FOO=1 nohup nice -n 5 git push", M),
+            ("Bash(git push *)", "(cd repo && git push)", M),
+            ("Bash(git push *)", "if true; then git push; fi", M),
+            // ... and so are quotes, for this polarity.
+            ("Bash(rm -rf /)", "\"rm\" -rf '/'", M),
+            // Rules about the wrapper itself still see it.
+            ("Bash(timeout *)", "timeout 5 sleep 10", M),
+            ("Bash(FOO=1 *)", "FOO=1 make", M),
+            // Substitutions: parts of their own; the outer part still counts.
+            ("Bash(date)", "echo $(date)", M),
+            ("Bash(echo *)", "echo $(date)", M),
+            ("Bash(rm -rf *)", "echo `rm -rf /`", M),
+            ("Bash(rm -rf *)", "cat <<EOF\n$(rm -rf /)\nEOF", M),
+            // ... and hide what they run: fail open unless a bare name.
+            ("Bash(git push *)", "$(echo git) push", F),
+            ("Bash(git push *)", "git $CMD", F),
+            ("Bash(git push *)", "git ${CMD}", F),
+            ("Bash(rm)", "echo $(date)", N),
+            ("Bash(rm)", "echo $HOME", N),
+            ("Bash(rm)", "$X rm", N),
+            ("Bash(rm *)", "echo $HOME", F),
+            // Unparseable: fail open, whatever the specifier.
+            ("Bash(git push *)", "echo 'unclosed", F),
+            ("Bash(rm)", "echo $(unclosed", F),
+            ("Bash(rm)", "a)", F),
+            // Heredoc bodies are data.
+            ("Bash(rm *)", "cat <<'EOF'\nrm -rf /\nEOF", N),
+            // Comments are not commands.
+            ("Bash(rm *)", "ls # rm -rf /", N),
+            // Empty command: nothing to match.
+            ("Bash(rm *)", "", N),
+        ];
+        for &(text, command, expected) in cases {
+            let result = any(text, "Bash", &bash(command));
+            assert_eq!(want(&result), expected, "{text} vs {command:?}: {result:?}");
+        }
+    }
+
+    #[test]
+    fn fail_open_says_why() {
+        let RuleMatch::FailOpen(reason) = any("Bash(git push *)", "Bash", &bash("$(x) push"))
+        else {
+            panic!("expected fail open");
+        };
+        assert!(reason.contains("`$( )`"), "{reason}");
+        let RuleMatch::FailOpen(reason) = any("Bash(git *)", "Bash", &bash("echo \"x")) else {
+            panic!("expected fail open");
+        };
+        assert_eq!(reason, "the command cannot be parsed: unclosed `\"` quote");
+    }
+
+    #[test]
+    fn bash_without_a_command_matches_no_specifier() {
+        for input in [json!({}), json!({"command": 5}), json!("ls"), Value::Null] {
+            assert_eq!(
+                any("Bash(ls)", "Bash", &input),
+                RuleMatch::NoMatch,
+                "{input}"
+            );
+            assert_eq!(any("Bash", "Bash", &input), RuleMatch::Match, "{input}");
+            assert!(!allows(&["Bash(ls)"], "Bash", &input), "{input}");
+        }
+    }
+
+    #[test]
+    fn powershell_uses_the_same_rules() {
+        let input = bash("Get-ChildItem; Remove-Item -Recurse C:\\tmp");
+        assert_eq!(
+            any("PowerShell(Remove-Item *)", "PowerShell", &input),
+            RuleMatch::Match
+        );
+        assert_eq!(
+            any("PowerShell(Remove-Item *)", "Bash", &input),
+            RuleMatch::NoMatch
+        );
+        assert!(!allows(
+            &["PowerShell(Get-ChildItem)"],
+            "PowerShell",
+            &input
+        ));
+        assert!(allows(
+            &["PowerShell(Get-ChildItem)", "PowerShell(Remove-Item *)"],
+            "PowerShell",
+            &input
+        ));
+    }
+
+    #[test]
+    fn allow_polarity() {
+        // (allow rules, command, covered)
+        let cases: &[(&[&str], &str, bool)] = &[
+            (&["Bash(npm test *)"], "npm test", true),
+            (&["Bash(npm test *)"], "npm test -- --watch", true),
+            (&["Bash(npm test *)"], "npm test && rm -rf ~", false),
+            (&["Bash(npm test *)"], "npm test $(curl x)", false),
+            (&["Bash(npm test *)"], "npm test `curl x`", false),
+            (&["Bash(npm test *)"], "npm test $HOME", false),
+            (&["Bash(npm test *)"], "npm test \"$HOME\"", false),
+            (&["Bash(npm test *)"], "npm test '$HOME'", true),
+            (&["Bash(npm test *)"], "npm test 'unclosed", false),
+            (
+                &["Bash(npm test *)", "Bash(rm *)"],
+                "npm test && rm -rf x",
+                true,
+            ),
+            (
+                &["Bash(npm test *)", "Bash(rm *)"],
+                "npm test && curl x",
+                false,
+            ),
+            (&["Bash(cd *)", "Bash(make)"], "(cd x && make)", true),
+            (&["Bash(npm test *)"], "timeout 60 npm test", true),
+            (&["Bash(npm test *)"], "CI=1 npm test", true),
+            (&["Bash(npm test *)"], "npm test | tee log", false),
+            (
+                &["Bash(npm test *)", "Bash(tee *)"],
+                "npm test 2>&1 | tee log",
+                true,
+            ),
+            (&["Bash(echo *)"], "echo \"a && rm -rf /\"", true),
+            (&["Bash(git status)"], "git status", true),
+            (&["Bash(git status)"], "git status --short", false),
+            // Quoting is not looked through for allow.
+            (&["Bash(git status)"], "'git' status", false),
+            // Wrapper-named rules do not allow what the wrapper runs.
+            (&["Bash(nohup *)"], "nohup rm -rf /", false),
+            // Tool-wide rules allow everything, even what cannot be parsed.
+            (&["Bash"], "npm test && rm -rf ~", true),
+            (&["Bash(*)"], "npm test $(curl x)", true),
+            (&["Bash"], "echo 'unclosed", true),
+            // Nothing to vouch for.
+            (&["Bash(npm test *)"], "", false),
+            (&["Bash(npm test *)"], "# comment", false),
+            (&[], "ls", false),
+            // Other tools' rules do not apply.
+            (&["Read", "PowerShell(ls)"], "ls", false),
+            // Heredoc bodies need no rule; the command does.
+            (&["Bash(cat *)"], "cat <<'EOF'\nrm -rf /\nEOF", true),
+            (&["Bash(cat *)"], "cat <<EOF\n$(rm -rf /)\nEOF", false),
+        ];
+        for &(rules, command, expected) in cases {
+            assert_eq!(
+                allows(rules, "Bash", &bash(command)),
+                expected,
+                "{rules:?} vs {command:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn allow_for_other_tools_needs_one_real_match() {
+        let read = json!({"file_path": "/work/proj/src/main.rs"});
+        assert!(allows(&["Read(/src/**)"], "Read", &read));
+        assert!(allows(&["Edit(/x)", "Read(*.rs)"], "Read", &read));
+        assert!(!allows(&["Read(/docs/**)"], "Read", &read));
+        assert!(!allows(&["Edit(/src/**)"], "Read", &read));
+        assert!(allows(&["Read"], "Read", &read));
+        // A `~/` rule without a home directory cannot vouch for anything.
+        let rules = [rule("Read(~/**)")];
+        let no_home = PathContext {
+            home: None,
+            ..context()
+        };
+        let home_file = json!({"file_path": "/home/me/x"});
+        let call = ToolCall {
+            tool_name: "Read",
+            tool_input: &home_file,
+        };
+        assert!(!allow_covers(&[(&rules[0], no_home)], call));
+        assert!(rules[0].matches_any(call, &no_home).matched());
+        let fetch = json!({"url": "https://docs.rs/regex"});
+        assert!(allows(&["WebFetch(domain:docs.rs)"], "WebFetch", &fetch));
+        assert!(!allows(&["WebFetch(domain:*.docs.rs)"], "WebFetch", &fetch));
+    }
+
+    #[test]
+    fn each_rule_uses_its_own_path_context() {
+        let project = rule("Edit(/src/**)");
+        let elsewhere = PathContext {
+            anchor: Path::new("/etc/hookrun"),
+            ..context()
+        };
+        let input = json!({"file_path": "/work/proj/src/a.rs"});
+        let call = ToolCall {
+            tool_name: "Edit",
+            tool_input: &input,
+        };
+        assert!(allow_covers(&[(&project, context())], call));
+        assert!(!allow_covers(&[(&project, elsewhere)], call));
+    }
+
+    #[test]
+    fn file_tools() {
+        use Want::{F, M, N};
+        // (rule, tool, input, expected)
+        let cases: &[(&str, &str, Value, Want)] = &[
+            ("Edit(*.ts)", "Edit", json!({"file_path": "/a/b/c.ts"}), M),
+            ("Edit(*.ts)", "Edit", json!({"file_path": "/a/b/c.rs"}), N),
+            (
+                "Read(//etc/**)",
+                "Read",
+                json!({"file_path": "/etc/passwd"}),
+                M,
+            ),
+            (
+                "Read(~/.ssh/**)",
+                "Read",
+                json!({"file_path": "/home/me/.ssh/id"}),
+                M,
+            ),
+            (
+                "Write(/src/**)",
+                "Write",
+                json!({"file_path": "/work/proj/src/x"}),
+                M,
+            ),
+            (
+                "Write(/src/**)",
+                "Write",
+                json!({"file_path": "/work/proj/sub/src/x"}),
+                N,
+            ),
+            (
+                "Write(./x.txt)",
+                "Write",
+                json!({"file_path": "/work/proj/sub/x.txt"}),
+                M,
+            ),
+            (
+                "Write(x/y.txt)",
+                "Write",
+                json!({"file_path": "x/y.txt"}),
+                M,
+            ),
+            (
+                "Write(src/**)",
+                "Write",
+                json!({"file_path": "../src/a"}),
+                N,
+            ),
+            (
+                "MultiEdit(*.md)",
+                "MultiEdit",
+                json!({"file_path": "/r/README.md"}),
+                M,
+            ),
+            (
+                "NotebookEdit(*.ipynb)",
+                "NotebookEdit",
+                json!({"notebook_path": "/n/a.ipynb"}),
+                M,
+            ),
+            (
+                "NotebookEdit(*.ipynb)",
+                "NotebookEdit",
+                json!({"file_path": "/n/a.ipynb"}),
+                M,
+            ),
+            (
+                "NotebookEdit(*.ipynb)",
+                "NotebookEdit",
+                json!({"notebook_path": "/n/a.txt", "file_path": "/n/a.ipynb"}),
+                N,
+            ),
+            ("Read(*.rs)", "Read", json!({}), N),
+            ("Read(*.rs)", "Read", json!({"file_path": 3}), N),
+            ("Read(*.rs)", "Edit", json!({"file_path": "/a.rs"}), N),
+            (
+                "Read(/x/../y/*)",
+                "Read",
+                json!({"file_path": "/work/proj/y/z"}),
+                M,
+            ),
+            (
+                "Read(.env)",
+                "Read",
+                json!({"file_path": "/work/proj/sub/../.env"}),
+                M,
+            ),
+            (
+                "Read(.env)",
+                "Read",
+                json!({"file_path": "/work/proj/.env.example"}),
+                N,
+            ),
+        ];
+        for (text, tool, input, expected) in cases {
+            let result = any(text, tool, input);
+            assert_eq!(want(&result), *expected, "{text} vs {input}: {result:?}");
+        }
+        let no_home = PathContext {
+            home: None,
+            ..context()
+        };
+        let input = json!({"file_path": "/home/me/.ssh/id"});
+        let call = ToolCall {
+            tool_name: "Read",
+            tool_input: &input,
+        };
+        assert_eq!(
+            want(&rule("Read(~/.ssh/**)").matches_any(call, &no_home)),
+            F
+        );
+    }
+
+    #[test]
+    fn web_fetch_domains() {
+        use Want::{F, M, N};
+        let cases: &[(&str, &str, Want)] = &[
+            ("domain:example.com", "https://example.com/x", M),
+            ("domain:example.com", "https://EXAMPLE.com./x", M),
+            ("domain:Example.COM.", "http://example.com", M),
+            ("domain:example.com", "https://example.com:8443/x", M),
+            ("domain:example.com:443", "https://example.com/x", M),
+            ("domain:example.com", "https://user:pw@example.com/x", M),
+            ("domain:example.com", "https://example.com?q=1", M),
+            ("domain:example.com", "https://example.com#top", M),
+            ("domain:example.com", "example.com/path", M),
+            ("domain:example.com", "https:example.com", M),
+            ("domain:example.com", "https://www.example.com/", N),
+            ("domain:example.com", "https://example.com.evil.net/", N),
+            (
+                "domain:example.com",
+                "https://evil.net/?u=https://example.com",
+                N,
+            ),
+            ("domain:example.com", "https://example.com@evil.net/", N),
+            ("domain:example.com", "https://evil.net\\@example.com/", N),
+            ("domain:example.com", "https://notexample.com/", N),
+            ("domain:example.com", "", N),
+            ("domain:*.example.com", "https://a.example.com/", M),
+            ("domain:*.example.com", "https://a.b.example.com/", M),
+            ("domain:*.example.com", "https://example.com/", N),
+            ("domain:*.example.com", "https://badexample.com/", N),
+            ("domain:*", "https://anything.test/", M),
+            ("domain:[::1]", "http://[::1]:8080/", M),
+            ("domain:localhost", "http://localhost:3000/", M),
+            ("domain:example.com", "https://exa%6Dple.com/", F),
+            // Without `domain:` it is a Bash-style pattern over the URL.
+            ("https://docs.rs/*", "https://docs.rs/regex", M),
+            ("https://docs.rs/*", "https://docs.rs.evil/x", N),
+        ];
+        for &(specifier, url, expected) in cases {
+            let text = format!("WebFetch({specifier})");
+            let result = any(&text, "WebFetch", &json!({ "url": url, "prompt": "p" }));
+            assert_eq!(want(&result), expected, "{text} vs {url}: {result:?}");
+        }
+        assert_eq!(
+            any("WebFetch(domain:x.com)", "WebFetch", &json!({})),
+            RuleMatch::NoMatch
+        );
+    }
+
+    #[test]
+    fn agents_and_tasks() {
+        let input = json!({"subagent_type": "Explore", "prompt": "p"});
+        assert_eq!(any("Agent(Explore)", "Agent", &input), RuleMatch::Match);
+        assert_eq!(any("Task(Explore)", "Task", &input), RuleMatch::Match);
+        assert_eq!(any("Agent(explore)", "Agent", &input), RuleMatch::NoMatch);
+        assert_eq!(any("Agent(Explo*)", "Agent", &input), RuleMatch::NoMatch);
+        assert_eq!(
+            any("Agent(Explore)", "Agent", &json!({})),
+            RuleMatch::NoMatch
+        );
+        assert!(allows(&["Agent(Explore)"], "Agent", &input));
+        assert!(!allows(&["Agent(Plan)"], "Agent", &input));
+    }
+
+    #[test]
+    fn other_tools_match_the_first_present_field() {
+        use Want::{M, N};
+        let cases: &[(&str, &str, Value, Want)] = &[
+            (
+                "WebSearch(rust *)",
+                "WebSearch",
+                json!({"query": "rust regex"}),
+                M,
+            ),
+            (
+                "WebSearch(rust *)",
+                "WebSearch",
+                json!({"query": "rusty"}),
+                N,
+            ),
+            ("Grep(TODO*)", "Grep", json!({"pattern": "TODO: x"}), M),
+            // `path` comes before `pattern`.
+            (
+                "Grep(src/*)",
+                "Grep",
+                json!({"pattern": "x", "path": "src/a"}),
+                M,
+            ),
+            (
+                "Grep(TODO*)",
+                "Grep",
+                json!({"pattern": "TODO", "path": "src"}),
+                N,
+            ),
+            // A non-string field is skipped.
+            (
+                "Glob(*.rs)",
+                "Glob",
+                json!({"path": 1, "pattern": "**/*.rs"}),
+                M,
+            ),
+            ("Glob(*.rs)", "Glob", json!({"other": "x.rs"}), N),
+            (
+                "mcp__fs__*(/tmp/*)",
+                "mcp__fs__read",
+                json!({"path": "/tmp/x"}),
+                M,
+            ),
+            (
+                "mcp__fs(/tmp/*)",
+                "mcp__fs__read",
+                json!({"path": "/etc/x"}),
+                N,
+            ),
+            (
+                "mcp__fs__run(ls *)",
+                "mcp__fs__run",
+                json!({"command": "ls -l && rm x"}),
+                M,
+            ),
+            ("Custom(a)", "Custom", json!("a"), N),
+        ];
+        for (text, tool, input, expected) in cases {
+            let result = any(text, tool, input);
+            assert_eq!(want(&result), *expected, "{text} vs {input}: {result:?}");
+        }
+    }
+
+    #[test]
+    fn url_hosts() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("https://Example.COM/x", Some("example.com")),
+            (" https://example.com ", Some("example.com")),
+            ("https://exa\tmple.com", Some("example.com")),
+            ("https:\\\\example.com\\x", Some("example.com")),
+            ("HTTPS://example.com", Some("example.com")),
+            ("ftp://a:b@host:21/x", Some("host")),
+            ("mailto:someone", Some("mailto:someone")),
+            ("https://", None),
+            ("", None),
+        ];
+        for &(url, expected) in cases {
+            assert_eq!(url_host(url).as_deref(), expected, "{url}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Allow is the stricter polarity: whatever one rule allows, the
+        /// same rule matches with "any part" polarity.
+        #[test]
+        fn allow_implies_any(
+            specifier in "[a-c *:]{0,8}",
+            command in "[a-c *;&|$()`'\"]{0,24}",
+        ) {
+            let Ok(rule) = Rule::parse(&format!("Bash({specifier})")) else {
+                return Ok(());
+            };
+            let input = bash(&command);
+            let call = ToolCall { tool_name: "Bash", tool_input: &input };
+            if allow_covers(&[(&rule, context())], call) {
+                proptest::prop_assert!(rule.matches_any(call, &context()).matched());
+            }
+        }
+
+        #[test]
+        fn parsing_never_panics(text in "\\PC{0,40}") {
+            let _ = Rule::parse(&text);
+        }
+    }
 }

@@ -1,0 +1,324 @@
+//! Gitignore-style path patterns for the file tools' rules (SPEC §4.3):
+//! `Read(//etc/**)`, `Edit(~/x)`, `Write(/src/**)`, `Read(./a/*.rs)`,
+//! `Edit(*.ts)`. Pure and lexical: no filesystem access, so symlinks are
+//! not followed and `..` is resolved by text.
+//!
+//! A pattern is split once, at parse time, into where it is anchored, the
+//! literal directories that follow the anchor, and the glob that remains; at
+//! match time only the anchor directory comes from the [`PathContext`]. That
+//! keeps the glob free of the anchor's own characters (a cwd holding `[` or
+//! `*` must not turn into glob syntax) and compiles each glob once.
+
+use std::path::{Component, Path, PathBuf};
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+use super::rule::PathContext;
+
+/// Where a pattern's first component is looked up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Anchor {
+    /// `//abs/path`.
+    FilesystemRoot,
+    /// `~/x`.
+    Home,
+    /// `/x`: project root or settings file's directory.
+    Settings,
+    /// `./x`, or `a/b` (a slash inside).
+    Cwd,
+    /// `x` (no slash): the name matches at any depth.
+    AnyDepth,
+}
+
+/// A compiled file-path pattern.
+#[derive(Debug, Clone)]
+pub(crate) struct PathPattern {
+    anchor: Anchor,
+    /// Literal components after the anchor (may hold `..`).
+    literal: PathBuf,
+    /// What follows the literal components, matched against the rest of the
+    /// path; `None`: the literal directory (or file) and all below it.
+    glob: Option<GlobSet>,
+}
+
+/// Characters that make a component a glob rather than a literal name.
+const GLOB_META: &[char] = &['*', '?', '[', '{', '\\'];
+
+/// The outcome of testing one path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PathMatch {
+    Match,
+    NoMatch,
+    /// The anchor is unknown (no home directory for `~/`).
+    Unknown(String),
+}
+
+impl PathPattern {
+    pub(crate) fn parse(spec: &str) -> Result<PathPattern, String> {
+        let (anchor, rest) = if let Some(rest) = spec.strip_prefix("//") {
+            (Anchor::FilesystemRoot, rest)
+        } else if spec == "~" {
+            (Anchor::Home, "")
+        } else if let Some(rest) = spec.strip_prefix("~/") {
+            (Anchor::Home, rest)
+        } else if let Some(rest) = spec.strip_prefix('/') {
+            (Anchor::Settings, rest)
+        } else if let Some(rest) = spec.strip_prefix("./") {
+            (Anchor::Cwd, rest)
+        } else if spec.trim_end_matches('/').contains('/') {
+            (Anchor::Cwd, spec)
+        } else {
+            (Anchor::AnyDepth, spec)
+        };
+        // A trailing slash means "a directory": only what is below it.
+        let directory_only = rest.ends_with('/');
+        let components: Vec<&str> = rest.split('/').filter(|c| !c.is_empty()).collect();
+        let literal_len = if anchor == Anchor::AnyDepth {
+            0
+        } else {
+            components
+                .iter()
+                .take_while(|c| !c.contains(GLOB_META))
+                .count()
+        };
+        let literal: PathBuf = components[..literal_len].iter().collect();
+        let remainder = components[literal_len..].join("/");
+        let glob = if remainder.is_empty() {
+            None
+        } else {
+            let remainder = if anchor == Anchor::AnyDepth {
+                format!("**/{remainder}")
+            } else {
+                remainder
+            };
+            Some(compile_glob(&remainder, directory_only)?)
+        };
+        Ok(PathPattern {
+            anchor,
+            literal,
+            glob,
+        })
+    }
+
+    /// Test `file_path` (from the tool input; relative to `cwd` when it is
+    /// relative, `~/` under the home directory).
+    pub(crate) fn matches(&self, file_path: &str, paths: &PathContext<'_>) -> PathMatch {
+        let file = resolve_input(file_path, paths);
+        let root: PathBuf = match self.anchor {
+            Anchor::FilesystemRoot | Anchor::AnyDepth => PathBuf::from("/"),
+            Anchor::Home => match paths.home {
+                Some(home) => paths.cwd.join(home),
+                None => {
+                    return PathMatch::Unknown(
+                        "the home directory for a `~/` pattern is unknown".to_owned(),
+                    );
+                }
+            },
+            Anchor::Settings => paths.cwd.join(paths.anchor),
+            Anchor::Cwd => paths.cwd.to_path_buf(),
+        };
+        let base = normalize(&root.join(&self.literal));
+        let Ok(rest) = file.strip_prefix(&base) else {
+            return PathMatch::NoMatch;
+        };
+        let matched = match &self.glob {
+            None => true,
+            Some(glob) => glob.is_match(rest),
+        };
+        if matched {
+            PathMatch::Match
+        } else {
+            PathMatch::NoMatch
+        }
+    }
+}
+
+/// The glob and, as in gitignore, everything below what it names.
+fn compile_glob(glob: &str, directory_only: bool) -> Result<GlobSet, String> {
+    let build = |glob: &str| {
+        GlobBuilder::new(glob)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| format!("invalid glob `{glob}`: {}", e.kind()))
+    };
+    let mut set = GlobSetBuilder::new();
+    if !directory_only {
+        set.add(build(glob)?);
+    }
+    set.add(build(&format!("{glob}/**"))?);
+    set.build().map_err(|e| e.to_string())
+}
+
+fn resolve_input(file_path: &str, paths: &PathContext<'_>) -> PathBuf {
+    let path = match (file_path.strip_prefix("~/"), paths.home) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ => PathBuf::from(file_path),
+    };
+    normalize(&paths.cwd.join(path))
+}
+
+/// Resolve `.` and `..` by text. `..` above the root stays at the root, as
+/// the kernel does.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let popped =
+                    matches!(out.components().next_back(), Some(Component::Normal(_))) && out.pop();
+                if !popped && !out.has_root() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context() -> PathContext<'static> {
+        PathContext {
+            cwd: Path::new("/work/proj/sub"),
+            home: Some(Path::new("/home/me")),
+            anchor: Path::new("/work/proj"),
+        }
+    }
+
+    fn check(pattern: &str, file: &str, paths: &PathContext<'_>) -> PathMatch {
+        PathPattern::parse(pattern)
+            .unwrap_or_else(|e| panic!("{pattern}: {e}"))
+            .matches(file, paths)
+    }
+
+    #[test]
+    fn anchors_and_depth() {
+        let paths = context();
+        // (pattern, file_path, matches)
+        let cases: &[(&str, &str, bool)] = &[
+            // A name without a slash: any depth, and all below it.
+            ("*.ts", "/a/b/c.ts", true),
+            ("*.ts", "/a/b/c.tsx", false),
+            ("*.ts", "c.ts", true),
+            (".env", "/work/proj/.env", true),
+            (".env", "/work/proj/.env.local", false),
+            ("secrets", "/work/proj/secrets/key.pem", true),
+            ("secrets/", "/work/proj/secrets/key.pem", true),
+            ("secrets/", "/work/proj/secrets", false),
+            ("**", "/anything/at/all", true),
+            // `//` is the filesystem root.
+            ("//etc/passwd", "/etc/passwd", true),
+            ("//etc/**", "/etc/ssh/sshd_config", true),
+            ("//etc/*", "/etc/hosts", true),
+            // As in gitignore, what is below a match matches too: `etc/*`
+            // names the directory `etc/ssh`, so its files are covered.
+            ("//etc/*", "/etc/ssh/sshd_config", true),
+            ("//etc/*.conf", "/etc/ssh/sshd_config", false),
+            ("//etc", "/etc/hosts", true),
+            ("//", "/x", true),
+            // `~/` is the home directory.
+            ("~/.ssh/**", "/home/me/.ssh/id_rsa", true),
+            ("~/.ssh/**", "~/.ssh/id_rsa", true),
+            ("~/.ssh/**", "/home/other/.ssh/id_rsa", false),
+            ("~", "/home/me/notes.txt", true),
+            // `/` is the settings anchor (the project root here).
+            ("/src/**", "/work/proj/src/a/b.rs", true),
+            ("/src/**", "/work/proj/sub/src/a/b.rs", false),
+            ("/src/*.rs", "/work/proj/src/main.rs", true),
+            ("/src/*.rs", "/work/proj/src/a/main.rs", false),
+            ("/Cargo.toml", "/work/proj/Cargo.toml", true),
+            ("/", "/work/proj/anything", true),
+            ("/", "/elsewhere", false),
+            // `./x` and `a/b` are relative to cwd.
+            ("./*.rs", "/work/proj/sub/main.rs", true),
+            ("./*.rs", "/work/proj/main.rs", false),
+            ("src/**", "/work/proj/sub/src/x", true),
+            ("src/**", "/work/proj/src/x", false),
+            ("src/*.rs", "src/main.rs", true),
+            ("../*.toml", "/work/proj/Cargo.toml", true),
+            ("./a/../b.rs", "/work/proj/sub/b.rs", true),
+            // Inputs are normalised lexically.
+            ("/src/**", "/work/proj/sub/../src/./x.rs", true),
+            ("//etc/passwd", "/../../etc/passwd", true),
+            ("/src/**", "../src/x.rs", true),
+            // Case-sensitive; `*` does not cross `/`; `{a,b}` and `[..]`.
+            ("*.TS", "/a/b.ts", false),
+            ("//a/*/c", "/a/b/x/c", false),
+            ("//a/**/c", "/a/b/x/c", true),
+            ("*.{js,ts}", "/a/b.ts", true),
+            ("file[0-9].txt", "/a/file7.txt", true),
+        ];
+        for &(pattern, file, expected) in cases {
+            let want = if expected {
+                PathMatch::Match
+            } else {
+                PathMatch::NoMatch
+            };
+            assert_eq!(check(pattern, file, &paths), want, "{pattern} vs {file}");
+        }
+    }
+
+    #[test]
+    fn anchor_directory_characters_are_not_glob_syntax() {
+        let paths = PathContext {
+            cwd: Path::new("/w/[x]{y}*"),
+            home: None,
+            anchor: Path::new("/w/[x]{y}*"),
+        };
+        assert_eq!(
+            check("/src/*.rs", "/w/[x]{y}*/src/a.rs", &paths),
+            PathMatch::Match
+        );
+        assert_eq!(
+            check("/src/*.rs", "/w/x/src/a.rs", &paths),
+            PathMatch::NoMatch
+        );
+    }
+
+    #[test]
+    fn unknown_home_cannot_be_judged() {
+        let paths = PathContext {
+            home: None,
+            ..context()
+        };
+        assert!(matches!(
+            check("~/.ssh/**", "/home/me/.ssh/id_rsa", &paths),
+            PathMatch::Unknown(_)
+        ));
+    }
+
+    #[test]
+    fn relative_anchor_is_taken_from_cwd() {
+        let paths = PathContext {
+            anchor: Path::new("conf"),
+            ..context()
+        };
+        assert_eq!(
+            check("/x.json", "/work/proj/sub/conf/x.json", &paths),
+            PathMatch::Match
+        );
+    }
+
+    #[test]
+    fn invalid_glob_is_a_parse_error() {
+        let error = PathPattern::parse("/src/[a").unwrap_err();
+        assert!(error.contains("invalid glob"), "{error}");
+    }
+
+    #[test]
+    fn normalize_is_lexical() {
+        let cases = [
+            ("/a/b/../c/./d", "/a/c/d"),
+            ("/../x", "/x"),
+            ("a/../../b", "../b"),
+            ("/", "/"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(normalize(Path::new(input)), Path::new(expected), "{input}");
+        }
+    }
+}
