@@ -14,6 +14,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+#[allow(dead_code)] // wired up in a later commit
+mod unix;
+
 /// What to execute.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Program {
