@@ -15,6 +15,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 #[allow(dead_code)] // wired up in a later commit
+mod capture;
+#[allow(dead_code)] // wired up in a later commit
 mod unix;
 
 /// What to execute.
