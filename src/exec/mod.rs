@@ -17,6 +17,8 @@ use std::time::Duration;
 #[allow(dead_code)] // wired up in a later commit
 mod capture;
 #[allow(dead_code)] // wired up in a later commit
+mod spawn;
+#[allow(dead_code)] // wired up in a later commit
 mod unix;
 
 /// What to execute.
