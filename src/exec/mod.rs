@@ -21,6 +21,8 @@ use std::time::Duration;
 mod capture;
 mod reactor;
 mod spawn;
+#[cfg(test)]
+mod tests;
 mod unit;
 mod unix;
 
