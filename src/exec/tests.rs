@@ -113,7 +113,10 @@ fn wait_for_pid(path: &Path) -> i32 {
 fn is_alive(pid: i32) -> bool {
     match fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
-            let state = stat[stat.rfind(')').unwrap() + 1..].trim_start().chars().next();
+            let state = stat[stat.rfind(')').unwrap() + 1..]
+                .trim_start()
+                .chars()
+                .next();
             !matches!(state, Some('Z' | 'X'))
         }
         Err(_) => false,
@@ -156,13 +159,19 @@ fn each_job_runs_in_its_own_new_process_group() {
     let _lock = shared();
     let sandbox = Sandbox::new();
     let script = r#"read -r pid _ _ _ pgrp _ < /proc/self/stat; echo "$$ $pgrp""#;
-    let (reports, _) = run(vec![sandbox.sh(script), sandbox.sh(script)], &Limits::default());
+    let (reports, _) = run(
+        vec![sandbox.sh(script), sandbox.sh(script)],
+        &Limits::default(),
+    );
     let own_group = nix::unistd::getpgrp().as_raw();
     let mut groups = Vec::new();
     for report in &reports {
         assert_eq!(report.termination, Termination::Exited(0), "{report:?}");
         let text = stdout_text(report);
-        let fields: Vec<i32> = text.split_whitespace().map(|f| f.parse().unwrap()).collect();
+        let fields: Vec<i32> = text
+            .split_whitespace()
+            .map(|f| f.parse().unwrap())
+            .collect();
         // `read` is a builtin: /proc/self is the shell, the group leader.
         assert_eq!(fields[0], fields[1], "the hook leads its own group");
         assert_ne!(fields[1], own_group);
@@ -184,7 +193,11 @@ fn stdio_are_fresh_pipes_never_hookruns_own_descriptors() {
     for (fd, link) in links.iter().enumerate() {
         assert!(link.starts_with("pipe:"), "fd {fd} is {link}");
         let ours = fs::read_link(format!("/proc/self/fd/{fd}")).ok();
-        assert_ne!(ours.as_deref(), Some(Path::new(link)), "fd {fd} is hookrun's own");
+        assert_ne!(
+            ours.as_deref(),
+            Some(Path::new(link)),
+            "fd {fd} is hookrun's own"
+        );
     }
     assert_ne!(links[0], links[1]);
     assert_ne!(links[1], links[2]);
@@ -242,7 +255,10 @@ fn the_environment_is_exactly_the_jobs() {
     });
     job.env.push(("HOOK_VALUE".into(), "a b=c".into()));
     let report = run_one(job, &Limits::default());
-    let mut lines: Vec<&str> = std::str::from_utf8(&report.stdout.bytes).unwrap().lines().collect();
+    let mut lines: Vec<&str> = std::str::from_utf8(&report.stdout.bytes)
+        .unwrap()
+        .lines()
+        .collect();
     lines.sort_unstable();
     assert_eq!(lines, ["HOOK_VALUE=a b=c", &format!("PATH={TEST_PATH}")]);
 }
@@ -262,15 +278,24 @@ fn exec_form_resolves_on_the_jobs_path_and_passes_arguments_verbatim() {
     let sandbox = Sandbox::new();
     let bin = sandbox.path("bin");
     fs::create_dir(&bin).unwrap();
-    write_script(&bin.join("my-hook"), "#!/bin/sh\nprintf '[%s]\\n' \"$0\" \"$@\"\n");
+    write_script(
+        &bin.join("my-hook"),
+        "#!/bin/sh\nprintf '[%s]\\n' \"$0\" \"$@\"\n",
+    );
     let mut job = sandbox.job(Program::Exec {
         program: "my-hook".into(),
         args: vec!["a b".into(), "$HOME".into(), "'q'".into(), String::new()],
     });
-    job.env = vec![("PATH".into(), format!("{}:{TEST_PATH}", bin.display()).into())];
+    job.env = vec![(
+        "PATH".into(),
+        format!("{}:{TEST_PATH}", bin.display()).into(),
+    )];
     let report = run_one(job, &Limits::default());
     assert_eq!(report.termination, Termination::Exited(0), "{report:?}");
-    let expected = format!("[{}]\n[a b]\n[$HOME]\n['q']\n[]\n", bin.join("my-hook").display());
+    let expected = format!(
+        "[{}]\n[a b]\n[$HOME]\n['q']\n[]\n",
+        bin.join("my-hook").display()
+    );
     assert_eq!(stdout_text(&report), expected);
 }
 
@@ -289,7 +314,11 @@ fn shell_form_runs_the_named_shell() {
     );
     assert_eq!(reports[0].termination, Termination::Exited(7));
     assert_eq!(stdout_text(&reports[0]), "bash yes\n");
-    assert_eq!(stdout_text(&reports[1]), "sh \n", "sh is dash here, not bash");
+    assert_eq!(
+        stdout_text(&reports[1]),
+        "sh \n",
+        "sh is dash here, not bash"
+    );
 }
 
 #[test]
@@ -322,21 +351,49 @@ fn a_spawn_failure_is_that_jobs_alone() {
     let good = sandbox.sh("echo fine");
 
     let (reports, _) = run(
-        vec![missing, denied, bad_cwd, no_shell, nul_in_env, unknown_format, good],
+        vec![
+            missing,
+            denied,
+            bad_cwd,
+            no_shell,
+            nul_in_env,
+            unknown_format,
+            good,
+        ],
         &Limits::default(),
     );
     let message = |i: usize| match &reports[i].termination {
         Termination::SpawnFailed(message) => message.clone(),
         other => panic!("job {i}: expected a spawn failure, got {other:?}"),
     };
-    assert!(message(0).contains("no-such-hook-program: command not found"), "{}", message(0));
-    assert!(message(1).ends_with("plain.sh: not executable"), "{}", message(1));
-    assert!(message(2).starts_with("working directory "), "{}", message(2));
+    assert!(
+        message(0).contains("no-such-hook-program: command not found"),
+        "{}",
+        message(0)
+    );
+    assert!(
+        message(1).ends_with("plain.sh: not executable"),
+        "{}",
+        message(1)
+    );
+    assert!(
+        message(2).starts_with("working directory "),
+        "{}",
+        message(2)
+    );
     assert!(message(2).contains("gone"), "{}", message(2));
-    assert!(message(3).contains("sh: command not found"), "{}", message(3));
+    assert!(
+        message(3).contains("sh: command not found"),
+        "{}",
+        message(3)
+    );
     assert!(!message(4).is_empty());
     // No `sh` fallback as execvp has: exec form means exec.
-    assert!(message(5).contains("no-shebang: Exec format error"), "{}", message(5));
+    assert!(
+        message(5).contains("no-shebang: Exec format error"),
+        "{}",
+        message(5)
+    );
     assert_eq!(reports[6].termination, Termination::Exited(0));
     assert_eq!(stdout_text(&reports[6]), "fine\n");
 }
@@ -350,7 +407,10 @@ fn program_lookup_follows_execvp() {
     fs::write(first.join("tool"), "").unwrap(); // not executable: skipped
     write_script(&second.join("tool"), "#!/bin/sh\n");
     let search = std::env::join_paths([&first, &second]).unwrap();
-    assert_eq!(find_program("tool", Some(&search), dir.path()).unwrap(), second.join("tool"));
+    assert_eq!(
+        find_program("tool", Some(&search), dir.path()).unwrap(),
+        second.join("tool")
+    );
 
     // Relative and empty PATH entries are relative to the job's cwd.
     let found = find_program("tool", Some("second".as_ref()), dir.path()).unwrap();
@@ -369,7 +429,10 @@ fn program_lookup_follows_execvp() {
         Err(SpawnError::NotFound { .. })
     ));
     // No PATH at all: the execvp default.
-    assert_eq!(find_program("sh", None, dir.path()).unwrap(), Path::new("/usr/bin/sh"));
+    assert_eq!(
+        find_program("sh", None, dir.path()).unwrap(),
+        Path::new("/usr/bin/sh")
+    );
 }
 
 fn write_script(path: &Path, text: &str) {
@@ -404,7 +467,11 @@ fn hooks_start_with_default_signal_dispositions() {
     ] {
         assert_eq!(ignored & bit(signal), 0, "{signal} is ignored in the hook");
     }
-    assert_eq!(signal_mask(&status, "SigBlk"), 0, "no signal is blocked in the hook");
+    assert_eq!(
+        signal_mask(&status, "SigBlk"),
+        0,
+        "no signal is blocked in the hook"
+    );
 }
 
 fn signal_mask(status: &str, field: &str) -> u64 {
@@ -433,7 +500,10 @@ fn a_timeout_terminates_the_group_without_waiting_out_the_grace() {
     };
     let (reports, elapsed) = run(vec![job], &limits);
     let report = &reports[0];
-    assert!(report.timed_out && !report.killed && !report.leaked, "{report:?}");
+    assert!(
+        report.timed_out && !report.killed && !report.leaked,
+        "{report:?}"
+    );
     assert_eq!(report.termination, Termination::Signaled(SIGTERM));
     // After the timeout; and since SIGTERM emptied the group (sh and its
     // sleep, both zombies now), well before the 5 s grace.
@@ -503,7 +573,10 @@ fn a_group_of_zombies_counts_as_gone() {
     let report = &reports[0];
     assert!(report.timed_out && !report.killed, "{report:?}");
     assert_eq!(report.termination, Termination::Signaled(SIGTERM));
-    assert!(elapsed < secs(3.0), "the zombie must not hold us for the grace: {elapsed:?}");
+    assert!(
+        elapsed < secs(3.0),
+        "the zombie must not hold us for the grace: {elapsed:?}"
+    );
 }
 
 #[test]
@@ -532,11 +605,20 @@ fn a_background_job_holding_the_output_is_reported_leaked_not_killed() {
     let (reports, elapsed) = run(vec![job], &Limits::default());
     let report = &reports[0];
     assert_eq!(report.termination, Termination::Exited(0));
-    assert!(report.leaked && !report.timed_out && !report.killed, "{report:?}");
+    assert!(
+        report.leaked && !report.timed_out && !report.killed,
+        "{report:?}"
+    );
     assert_eq!(stdout_text(report), "ok\n");
-    assert!(report.duration >= secs(0.1), "the leak timeout: {elapsed:?}");
+    assert!(
+        report.duration >= secs(0.1),
+        "the leak timeout: {elapsed:?}"
+    );
     assert!(elapsed < secs(1.5), "{elapsed:?}");
-    assert!(is_alive(sandbox.wait_for_pid("background.pid")), "not ours to kill");
+    assert!(
+        is_alive(sandbox.wait_for_pid("background.pid")),
+        "not ours to kill"
+    );
 }
 
 #[test]
@@ -658,7 +740,10 @@ fn a_flood_of_output_is_capped_and_counted_and_the_hook_finishes() {
     assert_eq!(report.termination, Termination::Exited(0));
     assert_eq!(report.stdout.total, 1_000_000_000);
     assert_eq!(report.stdout.bytes.len(), 64 * 1024);
-    assert!(report.stdout.bytes.capacity() <= 64 * 1024, "memory stays at the cap");
+    assert!(
+        report.stdout.bytes.capacity() <= 64 * 1024,
+        "memory stays at the cap"
+    );
     assert!(report.stdout.truncated());
     assert_eq!(report.stderr.total, 100_000);
     assert_eq!(report.stderr.bytes.len(), 64 * 1024);
@@ -682,12 +767,20 @@ fn jobs_really_run_in_parallel() {
 fn reports_come_back_in_job_order() {
     let _lock = shared();
     let sandbox = Sandbox::new();
-    let jobs = vec![sandbox.sh("sleep 0.3; exit 1"), sandbox.sh("exit 2"), sandbox.sh("exit 3")];
+    let jobs = vec![
+        sandbox.sh("sleep 0.3; exit 1"),
+        sandbox.sh("exit 2"),
+        sandbox.sh("exit 3"),
+    ];
     let (reports, _) = run(jobs, &Limits::default());
     let codes: Vec<_> = reports.iter().map(|r| r.termination.clone()).collect();
     assert_eq!(
         codes,
-        [Termination::Exited(1), Termination::Exited(2), Termination::Exited(3)]
+        [
+            Termination::Exited(1),
+            Termination::Exited(2),
+            Termination::Exited(3)
+        ]
     );
 }
 
@@ -704,7 +797,9 @@ fn a_signal_before_the_run_starts_nothing() {
     let reports = supervisor.run(vec![sandbox.sh("touch started")], &Limits::default());
     assert!(started.elapsed() < secs(1.0));
     assert!(reports[0].interrupted, "{:?}", reports[0]);
-    assert!(matches!(&reports[0].termination, Termination::SpawnFailed(m) if m.starts_with("not started")));
+    assert!(
+        matches!(&reports[0].termination, Termination::SpawnFailed(m) if m.starts_with("not started"))
+    );
     assert_eq!(supervisor.interrupted_by(), Some(Signal::SIGHUP as i32));
     assert!(!sandbox.path("started").exists());
 
@@ -736,12 +831,18 @@ fn a_signal_during_the_run_stops_running_hooks_but_not_finished_ones() {
 
     assert_eq!(supervisor.interrupted_by(), Some(SIGTERM));
     let (running, finished) = (&reports[0], &reports[1]);
-    assert!(running.interrupted && !running.timed_out && !running.killed, "{running:?}");
+    assert!(
+        running.interrupted && !running.timed_out && !running.killed,
+        "{running:?}"
+    );
     assert_eq!(running.termination, Termination::Signaled(SIGTERM));
     assert!(!finished.interrupted && finished.leaked, "{finished:?}");
     assert_eq!(finished.termination, Termination::Exited(0));
     assert!(elapsed < secs(5.0), "{elapsed:?}");
-    assert!(is_alive(sandbox.wait_for_pid("background.pid")), "left alone");
+    assert!(
+        is_alive(sandbox.wait_for_pid("background.pid")),
+        "left alone"
+    );
 }
 
 #[test]
@@ -772,7 +873,10 @@ fn a_second_signal_kills_at_once() {
     signaller.join().unwrap();
 
     let report = &reports[0];
-    assert!(report.interrupted && report.killed && !report.timed_out, "{report:?}");
+    assert!(
+        report.interrupted && report.killed && !report.timed_out,
+        "{report:?}"
+    );
     assert_eq!(report.termination, Termination::Signaled(SIGTERM));
     assert_eq!(supervisor.interrupted_by(), Some(Signal::SIGINT as i32));
     assert!(elapsed < secs(10.0), "not the 60 s grace: {elapsed:?}");

@@ -60,9 +60,13 @@ enum Phase {
         check_every: Duration,
     },
     /// SIGKILL sent to the group.
-    Killing { give_up_at: Instant },
+    Killing {
+        give_up_at: Instant,
+    },
     /// The leader exited on its own: reading what it already wrote.
-    Draining { until: Option<Instant> },
+    Draining {
+        until: Option<Instant>,
+    },
     Done,
 }
 
@@ -318,7 +322,10 @@ impl Unit {
 
     /// The pipes to wait on, and for what.
     pub(crate) fn watched(&self) -> impl Iterator<Item = (Stream, BorrowedFd<'_>)> {
-        let stdin = self.stdin.as_ref().map(|feed| (Stream::Stdin, feed.fd.as_fd()));
+        let stdin = self
+            .stdin
+            .as_ref()
+            .map(|feed| (Stream::Stdin, feed.fd.as_fd()));
         let stdout = self.stdout.as_ref().map(|fd| (Stream::Stdout, fd.as_fd()));
         let stderr = self.stderr.as_ref().map(|fd| (Stream::Stderr, fd.as_fd()));
         stdin.into_iter().chain(stdout).chain(stderr)

@@ -93,7 +93,12 @@ pub(crate) fn spawn(spec: &SpawnSpec<'_>) -> io::Result<Spawned> {
         let _ = leader.child.wait();
         return Err(error);
     }
-    Ok(Spawned { leader, stdin, stdout, stderr })
+    Ok(Spawned {
+        leader,
+        stdin,
+        stdout,
+        stderr,
+    })
 }
 
 fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
@@ -425,6 +430,9 @@ mod tests {
             scan_proc_for_live_member(&dir.path().join("missing"), 1),
             GroupState::Unknown
         );
-        assert_eq!(scan_proc_for_live_member(dir.path(), 1), GroupState::Unknown);
+        assert_eq!(
+            scan_proc_for_live_member(dir.path(), 1),
+            GroupState::Unknown
+        );
     }
 }
