@@ -562,8 +562,9 @@ fn a_timeout_never_waits_on_pipes_held_by_a_process_that_left_the_group() {
 fn a_group_of_zombies_counts_as_gone() {
     let _lock = shared();
     let sandbox = Sandbox::new();
-    // `exec sleep` never reaps the short sleep: a zombie in the group for
-    // good (PID 1 here does not reap orphans either).
+    // `exec sleep` never reaps the short sleep: a zombie in the group until
+    // an init reaps it, if it ever does; and our own leader, unreaped until
+    // we are done signalling, is one too. killpg(0) succeeds on zombies.
     let mut job = sandbox.sh("sleep 0.01 & echo $! > short.pid; exec sleep 300");
     job.timeout = secs(0.7);
     let limits = Limits {
