@@ -8,11 +8,23 @@
 //! [`Job`]s and returns [`JobReport`]s. It must never block on a pipe, never
 //! inherit hookrun's own stdin/stdout/stderr into a hook, and never leave a
 //! timed-out or interrupted hook's process group alive.
+//!
+//! Layout: `spawn` resolves and starts one job, `unit` is one hook's state
+//! machine, `reactor` the single poll loop that drives all of them from one
+//! thread, `capture` the capped output buffers, and `unix` every OS call.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+
+mod capture;
+mod reactor;
+mod spawn;
+#[cfg(test)]
+mod tests;
+mod unit;
+mod unix;
 
 /// What to execute.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +85,10 @@ impl Captured {
 }
 
 /// How the hook's own process (the group leader) ended.
+///
+/// For a timed-out or interrupted hook this is still the leader's real end
+/// (usually `Signaled(15)` or `Signaled(9)`); `timed_out`, `killed` and
+/// `interrupted` in [`JobReport`] say why it ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Termination {
     Exited(i32),
@@ -93,39 +109,59 @@ pub struct JobReport {
     /// After a normal exit, the pipes were still held open after the leak
     /// timeout by processes the hook left behind (not killed).
     pub leaked: bool,
-    /// Stopped because hookrun itself received a termination signal.
+    /// Stopped because hookrun itself received a termination signal (or
+    /// not started at all, see [`Supervisor::run`]). Hooks that had already
+    /// exited, or were already being stopped for their timeout, are not.
     pub interrupted: bool,
-    /// The child closed stdin before taking all of it (EPIPE): normal.
+    /// Not all of `Job.stdin` reached the child: it closed stdin early
+    /// (EPIPE), or exited, timed out or was interrupted first. Normal for a
+    /// hook that ignores its input. Always false for a job never started.
     pub stdin_unread: bool,
     pub stdout: Captured,
     pub stderr: Captured,
-    /// From spawn to done.
+    /// From spawn to done (for a hook that did not start: the attempt).
     pub duration: Duration,
 }
 
 /// Runs batches of jobs; owns hookrun's signal handling while it lives.
+///
+/// Create ONE per process, early, and keep it until hookrun exits: from
+/// `new` on, SIGINT/SIGTERM/SIGHUP no longer kill hookrun but are recorded
+/// (see [`Supervisor::interrupted_by`]) and forwarded to the hooks of a
+/// running batch; the caller exits with 128 + that signal (SPEC §5.6).
+/// Dropping it unregisters the handlers, but signal-hook cannot restore the
+/// default disposition, so after the drop those signals are ignored.
 #[derive(Debug)]
 pub struct Supervisor {
-    interrupted_by: Option<i32>,
+    interrupts: reactor::Interrupts,
+    signals: unix::SignalPipes,
 }
 
 impl Supervisor {
     /// Installs handlers for SIGINT, SIGTERM, SIGHUP (and SIGCHLD) so a
     /// signal to hookrun reaches every hook group instead of orphaning it.
     pub fn new() -> std::io::Result<Supervisor> {
-        todo!("supervisor")
+        Ok(Supervisor {
+            interrupts: reactor::Interrupts::default(),
+            signals: unix::SignalPipes::register()?,
+        })
     }
 
     /// Runs `jobs` in parallel and returns one report per job, in job order.
     /// Returns early (every job stopped, reports marked `interrupted`) when
     /// hookrun is signalled; see [`Supervisor::interrupted_by`].
+    ///
+    /// Once hookrun has been signalled, this and every later call return at
+    /// once without starting anything: each report is
+    /// `Termination::SpawnFailed("not started: …")` with `interrupted` set.
+    /// A job that could not be started is `SpawnFailed` too, alone: the
+    /// other jobs run.
     pub fn run(&mut self, jobs: Vec<Job>, limits: &Limits) -> Vec<JobReport> {
-        let _ = (jobs, limits);
-        todo!("supervisor")
+        reactor::run_batch(&mut self.signals, &mut self.interrupts, jobs, limits)
     }
 
     /// The first termination signal hookrun received, if any.
     pub fn interrupted_by(&self) -> Option<i32> {
-        self.interrupted_by
+        self.interrupts.first
     }
 }

@@ -1,0 +1,226 @@
+//! The one loop that runs a batch: spawn every job from this thread, then
+//! one `poll(2)` over all hooks' pipes and the signal self-pipe, woken at
+//! the nearest deadline, until every unit is done.
+//!
+//! It must never block anywhere but in that poll, and the poll always has a
+//! timeout while any unit has a deadline.
+
+use std::time::{Duration, Instant};
+
+use super::spawn::spawn_job;
+use super::unit::{Stream, Unit};
+use super::unix::{self, Interest, SignalPipes, Watch};
+use super::{Job, JobReport, Limits, Termination};
+
+/// Belt and braces: even with no deadline and no event the loop looks at
+/// its units this often, so a lost wake-up costs a second, not a hang.
+const MAX_SLEEP: Duration = Duration::from_secs(1);
+
+/// One pipe read. Pipes hold 64 KiB by default, so one read usually
+/// empties one.
+const SCRATCH_SIZE: usize = 64 * 1024;
+
+/// hookrun's own termination signals as seen by the loop.
+#[derive(Debug, Default)]
+pub(crate) struct Interrupts {
+    pub first: Option<i32>,
+    pub count: u32,
+}
+
+impl Interrupts {
+    /// Records deliveries; SIGCHLD only wakes the loop. Returns how many
+    /// termination signals were among them.
+    fn record(&mut self, delivered: &[i32]) -> u32 {
+        let mut new = 0;
+        for &signal in delivered {
+            if unix::TERMINATION_SIGNALS.contains(&signal) {
+                self.first.get_or_insert(signal);
+                self.count += 1;
+                new += 1;
+            }
+        }
+        new
+    }
+}
+
+enum Slot {
+    Live(Box<Unit>),
+    Finished(JobReport),
+}
+
+/// Runs `jobs` to completion (or interruption) and reports in job order.
+pub(crate) fn run_batch(
+    signals: &mut SignalPipes,
+    interrupts: &mut Interrupts,
+    jobs: Vec<Job>,
+    limits: &Limits,
+) -> Vec<JobReport> {
+    // A signal that came between batches stops this one before it starts.
+    interrupts.record(&signals.drain());
+    if let Some(signal) = interrupts.first {
+        return jobs.iter().map(|_| not_started(signal)).collect();
+    }
+
+    let mut slots: Vec<Slot> = jobs.into_iter().map(|job| start(job, limits)).collect();
+    let mut scratch = vec![0u8; SCRATCH_SIZE];
+    loop {
+        let now = Instant::now();
+        let mut next_wake: Option<Instant> = None;
+        let mut all_done = true;
+        for slot in &mut slots {
+            if let Slot::Live(unit) = slot {
+                unit.advance(now, limits);
+                if !unit.is_done() {
+                    all_done = false;
+                    next_wake = earliest(next_wake, unit.next_wake());
+                }
+            }
+        }
+        if all_done {
+            break;
+        }
+        let sleep = next_wake
+            .map_or(MAX_SLEEP, |wake| wake.saturating_duration_since(now))
+            .min(MAX_SLEEP);
+
+        let (signals_ready, ready) = wait(signals, &slots, sleep);
+
+        if signals_ready {
+            let before = interrupts.count;
+            let new = interrupts.record(&signals.drain());
+            if new > 0 {
+                let now = Instant::now();
+                for slot in &mut slots {
+                    if let Slot::Live(unit) = slot {
+                        if before == 0 {
+                            unit.interrupt(now, limits);
+                        }
+                        if before + new >= 2 {
+                            unit.kill_now(now);
+                        }
+                    }
+                }
+            }
+        }
+        for (index, stream) in ready {
+            if let Slot::Live(unit) = &mut slots[index] {
+                unit.on_ready(stream, &mut scratch);
+            }
+        }
+    }
+    slots
+        .into_iter()
+        .map(|slot| match slot {
+            Slot::Live(unit) => unit.report(),
+            Slot::Finished(report) => report,
+        })
+        .collect()
+}
+
+fn start(job: Job, limits: &Limits) -> Slot {
+    let started = Instant::now();
+    match spawn_job(&job) {
+        Ok(spawned) => {
+            tracing::debug!(pgid = spawned.leader.pgid().as_raw(), "hook started");
+            Slot::Live(Box::new(Unit::new(
+                spawned,
+                started,
+                job.stdin,
+                job.timeout,
+                limits,
+            )))
+        }
+        Err(error) => {
+            tracing::debug!(%error, "hook did not start");
+            Slot::Finished(failed_report(
+                Termination::SpawnFailed(error.to_string()),
+                started.elapsed(),
+                false,
+            ))
+        }
+    }
+}
+
+/// Waits for I/O, a signal or `sleep`; returns whether the self-pipe is
+/// readable and which hook pipes are ready.
+fn wait(signals: &SignalPipes, slots: &[Slot], sleep: Duration) -> (bool, Vec<(usize, Stream)>) {
+    let mut tags: Vec<Option<(usize, Stream)>> = Vec::new();
+    let mut watches: Vec<Watch<'_>> = Vec::new();
+    for fd in signals.fds() {
+        tags.push(None);
+        watches.push(Watch {
+            fd,
+            interest: Interest::Read,
+            ready: false,
+        });
+    }
+    for (index, slot) in slots.iter().enumerate() {
+        let Slot::Live(unit) = slot else { continue };
+        if unit.is_done() {
+            continue;
+        }
+        for (stream, fd) in unit.watched() {
+            let interest = match stream {
+                Stream::Stdin => Interest::Write,
+                Stream::Stdout | Stream::Stderr => Interest::Read,
+            };
+            tags.push(Some((index, stream)));
+            watches.push(Watch {
+                fd,
+                interest,
+                ready: false,
+            });
+        }
+    }
+    if let Err(error) = unix::wait_ready(&mut watches, Some(sleep)) {
+        // Only resource exhaustion gets here. The deadlines still hold, so
+        // carry on, but without spinning.
+        tracing::warn!(%error, "poll failed");
+        std::thread::sleep(sleep.min(Duration::from_millis(10)));
+        return (false, Vec::new());
+    }
+    let mut signals_ready = false;
+    let mut ready = Vec::new();
+    for (tag, watch) in tags.into_iter().zip(&watches) {
+        if !watch.ready {
+            continue;
+        }
+        match tag {
+            None => signals_ready = true,
+            Some(tag) => ready.push(tag),
+        }
+    }
+    (signals_ready, ready)
+}
+
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+fn not_started(signal: i32) -> JobReport {
+    failed_report(
+        Termination::SpawnFailed(format!(
+            "not started: hookrun was interrupted by signal {signal}"
+        )),
+        Duration::ZERO,
+        true,
+    )
+}
+
+fn failed_report(termination: Termination, duration: Duration, interrupted: bool) -> JobReport {
+    JobReport {
+        termination,
+        timed_out: false,
+        killed: false,
+        leaked: false,
+        interrupted,
+        stdin_unread: false,
+        stdout: super::Captured::default(),
+        stderr: super::Captured::default(),
+        duration,
+    }
+}

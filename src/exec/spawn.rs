@@ -1,0 +1,143 @@
+//! Turning a [`Job`] into something exec can run: the program resolved on
+//! the JOB's PATH (not hookrun's), the arguments, an absolute working
+//! directory. Every way this can fail is a [`SpawnError`] for that job
+//! alone; nothing here may panic.
+
+use std::ffi::{OsStr, OsString};
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::unix::{self, SpawnSpec, Spawned};
+use super::{Job, Program};
+
+/// Used when the job's environment has no PATH: what glibc's `execvp` falls
+/// back to, with `/usr/bin` first as on merged-/usr systems.
+const DEFAULT_PATH: &str = "/usr/bin:/bin";
+
+/// Why a hook never started. The text becomes `Termination::SpawnFailed`.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SpawnError {
+    #[error("working directory {}: {source}", cwd.display())]
+    BadCwd {
+        cwd: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{program}: command not found (PATH={})", search.to_string_lossy())]
+    NotFound { program: String, search: OsString },
+    #[error("{}: no such file", path.display())]
+    NoSuchFile { path: PathBuf },
+    #[error("{}: not executable", path.display())]
+    NotExecutable { path: PathBuf },
+    #[error("{}: {source}", path.display())]
+    Os {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Resolves and starts `job`.
+pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
+    // Absolute, so that a relative program path means the same thing in the
+    // parent and after the child's chdir.
+    let cwd = std::path::absolute(&job.cwd).map_err(|source| SpawnError::BadCwd {
+        cwd: job.cwd.clone(),
+        source,
+    })?;
+    // Checked here only for the message: exec's own ENOENT would not say
+    // whether the program or the directory is missing.
+    match std::fs::metadata(&cwd) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            return Err(SpawnError::BadCwd {
+                cwd,
+                source: io::ErrorKind::NotADirectory.into(),
+            });
+        }
+        Err(source) => return Err(SpawnError::BadCwd { cwd, source }),
+    }
+    let (name, args): (&str, Vec<OsString>) = match &job.program {
+        Program::Shell { shell, script } => (shell, vec!["-c".into(), script.into()]),
+        Program::Exec { program, args } => (program, args.iter().map(Into::into).collect()),
+    };
+    let path = find_program(name, job_path(&job.env), &cwd)?;
+    let spec = SpawnSpec {
+        path: &path,
+        argv0: OsStr::new(name),
+        args: &args,
+        env: &job.env,
+        cwd: &cwd,
+    };
+    unix::spawn(&spec).map_err(|source| SpawnError::Os { path, source })
+}
+
+/// The PATH the child will see (the last one wins, as in `Command::envs`).
+fn job_path(env: &[(OsString, OsString)]) -> Option<&OsStr> {
+    env.iter()
+        .rev()
+        .find(|(key, _)| key == "PATH")
+        .map(|(_, value)| value.as_os_str())
+}
+
+/// `execvp`'s rules, done in the parent so that the child's PATH is used
+/// whatever std's spawn strategy, and a failure says which rule failed: a
+/// name with `/` is a path (relative to the job's cwd); otherwise each PATH
+/// entry in turn (an empty or relative entry is relative to the cwd), the
+/// first executable file wins, and a match that is not executable is
+/// reported only if no later entry has an executable one.
+pub(crate) fn find_program(
+    name: &str,
+    search: Option<&OsStr>,
+    cwd: &Path,
+) -> Result<PathBuf, SpawnError> {
+    if name.contains('/') {
+        let path = cwd.join(name);
+        return match classify(&path) {
+            Candidate::Executable => Ok(path),
+            Candidate::NotExecutable => Err(SpawnError::NotExecutable { path }),
+            Candidate::Missing => Err(SpawnError::NoSuchFile { path }),
+        };
+    }
+    let search = search.unwrap_or(OsStr::new(DEFAULT_PATH));
+    let mut not_executable = None;
+    if !name.is_empty() {
+        for dir in std::env::split_paths(search) {
+            let candidate = cwd.join(dir).join(name);
+            match classify(&candidate) {
+                Candidate::Executable => return Ok(candidate),
+                Candidate::NotExecutable => {
+                    not_executable.get_or_insert(candidate);
+                }
+                Candidate::Missing => {}
+            }
+        }
+    }
+    match not_executable {
+        Some(path) => Err(SpawnError::NotExecutable { path }),
+        None => Err(SpawnError::NotFound {
+            program: name.to_owned(),
+            search: search.to_owned(),
+        }),
+    }
+}
+
+enum Candidate {
+    Executable,
+    NotExecutable,
+    Missing,
+}
+
+fn classify(path: &Path) -> Candidate {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            if unix::is_executable(path) {
+                Candidate::Executable
+            } else {
+                Candidate::NotExecutable
+            }
+        }
+        // A directory of that name is skipped, as execvp does.
+        Ok(_) | Err(_) => Candidate::Missing,
+    }
+}
