@@ -9,9 +9,11 @@ use crate::support::Sandbox;
 /// Fires `event` with `fields` against one hook per matcher (named by the
 /// matcher) and returns the matchers whose hook ran.
 fn matched(sb: &Sandbox, event: &str, matchers: &[&str], fields: &Value) -> Vec<String> {
+    // Distinct commands: identical hooks would be deduplicated (SPEC §4.5).
     let list: Vec<Value> = matchers
         .iter()
-        .map(|m| json!({"name": format!("m:{m}"), "matcher": m, "command": "true"}))
+        .enumerate()
+        .map(|(i, m)| json!({"name": format!("m:{m}"), "matcher": m, "command": format!("true {i}")}))
         .collect();
     let run = sb.report(event, &json!({"hooks": {event: list}}), fields);
     assert_eq!(run.code, Some(0), "{run:?}");
@@ -200,7 +202,8 @@ fn an_invalid_regex_runs_the_hook_and_says_so() {
 fn if_matched(sb: &Sandbox, rules: &[&str], tool_name: &str, input: &Value) -> Vec<String> {
     let list: Vec<Value> = rules
         .iter()
-        .map(|r| json!({"name": format!("if:{r}"), "if": r, "command": "true"}))
+        .enumerate()
+        .map(|(i, r)| json!({"name": format!("if:{r}"), "if": r, "command": format!("true {i}")}))
         .collect();
     let run = sb.report(
         "PreToolUse",
