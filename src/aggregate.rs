@@ -236,7 +236,7 @@ fn fold_passthrough(decision: &mut Decision, entries: &[Entry<'_>]) {
             match (key.as_str(), &mut *existing, value) {
                 ("action", Value::String(old), Value::String(new)) => {
                     if action_rank(new) > action_rank(old) {
-                        *old = new.clone();
+                        old.clone_from(new);
                     }
                 }
                 (_, Value::Array(old), Value::Array(new)) => {
@@ -254,7 +254,7 @@ fn fold_passthrough(decision: &mut Decision, entries: &[Entry<'_>]) {
                             "conflicting `{key}` from hooks {first} and {}; the last in load order wins",
                             entry.name
                         ));
-                        *old = new.clone();
+                        old.clone_from(new);
                         owners.insert(key.clone(), Value::String(entry.name.to_owned()));
                     }
                 }

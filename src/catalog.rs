@@ -53,21 +53,21 @@ pub enum Encoding {
     PreToolUse,
     PermissionRequest,
     Elicitation,
-    /// UserPromptSubmit, UserPromptExpansion.
+    /// `UserPromptSubmit`, `UserPromptExpansion`.
     Prompt,
-    /// PostToolUse, PostToolUseFailure.
+    /// `PostToolUse`, `PostToolUseFailure`.
     PostTool,
     PostToolBatch,
-    /// PreCompact, ConfigChange, TaskCreated: `{"decision":"block"}` + exit 2.
+    /// `PreCompact`, `ConfigChange`, `TaskCreated`: `{"decision":"block"}` + exit 2.
     DecisionBlock,
-    /// Stop, SubagentStop: exit 2 and the reason on stderr, no decision JSON.
+    /// Stop, `SubagentStop`: exit 2 and the reason on stderr, no decision JSON.
     Stop,
-    /// Exit 2 and stderr only (TeammateIdle, TaskCompleted, LLM-layer events).
+    /// Exit 2 and stderr only (`TeammateIdle`, `TaskCompleted`, LLM-layer events).
     ExitOnly,
-    /// SessionStart, Setup, SubagentStart.
+    /// `SessionStart`, Setup, `SubagentStart`.
     SessionStart,
     WorktreeCreate,
-    /// CwdChanged, FileChanged: `HSO{watchPaths}`.
+    /// `CwdChanged`, `FileChanged`: `HSO{watchPaths}`.
     WatchPaths,
     PermissionDenied,
     MessageDisplay,
@@ -80,7 +80,7 @@ pub enum Encoding {
 /// One row of the catalog.
 #[derive(Debug)]
 pub struct EventSpec {
-    /// Canonical PascalCase name, used in output and in `hook_event_name`.
+    /// Canonical `PascalCase` name, used in output and in `hook_event_name`.
     pub name: &'static str,
     pub match_field: MatchField,
     pub tier: Tier,

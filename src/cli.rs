@@ -41,14 +41,14 @@ pub enum Command {
     /// Reads the event JSON on stdin. The event name comes from the argument,
     /// or from the input's `hook_event_name` when omitted, so one host entry
     /// (`"command": "hookrun fire"`) serves every event. Names are lenient:
-    /// pre_tool_use = PreToolUse = pre-tool-use.
+    /// `pre_tool_use` = `PreToolUse` = pre-tool-use.
     ///
     /// Exit 0: no block (the decision, if any, is in the JSON on stdout).
     /// Exit 2: a block stands; stderr holds exactly the reason.
     /// Exit 1: the input is unusable (not a JSON object, no event name).
     ///
     /// Example:
-    ///   hookrun fire pre_tool_use --settings hooks.json < event.json
+    ///   hookrun fire `pre_tool_use` --settings hooks.json < event.json
     #[command(verbatim_doc_comment)]
     Fire(FireArgs),
 }
@@ -137,7 +137,7 @@ pub struct LimitArgs {
     pub leak_timeout: Duration,
 
     /// Answer within this time (default: the host's timeout for the event
-    /// minus 1 s; 1.2 s for SessionEnd). Hooks still running then are
+    /// minus 1 s; 1.2 s for `SessionEnd`). Hooks still running then are
     /// stopped and reported.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = "HOOKRUN_DEADLINE")]
     pub deadline: Option<Duration>,

@@ -71,7 +71,7 @@ impl Event {
             Some(name) if !name.trim().is_empty() => name.trim().to_owned(),
             _ => match fields.get("hook_event_name") {
                 Some(Value::String(name)) if !name.trim().is_empty() => name.trim().to_owned(),
-                Some(Value::String(_)) | None | Some(Value::Null) => {
+                Some(Value::String(_) | Value::Null) | None => {
                     return Err(InputError::NoEventName);
                 }
                 Some(other) => return Err(InputError::EventNameNotString(json_type_name(other))),
@@ -214,7 +214,7 @@ mod tests {
     fn match_values() {
         let event = Event::parse(br#"{"tool_name":"Bash"}"#, Some("PreToolUse")).unwrap();
         assert_eq!(event.match_value(), "Bash");
-        let event = Event::parse(br#"{}"#, Some("PreToolUse")).unwrap();
+        let event = Event::parse(br"{}", Some("PreToolUse")).unwrap();
         assert_eq!(event.match_value(), "");
         let event = Event::parse(br#"{"file_path":"/p/src/.env"}"#, Some("FileChanged")).unwrap();
         assert_eq!(event.match_value(), ".env");

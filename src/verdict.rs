@@ -106,7 +106,7 @@ pub struct Verdict {
     pub updated_input: Option<Value>,
     /// Event-specific fields that pass through (SPEC §7.3), in output order.
     pub passthrough: Map<String, Value>,
-    /// WorktreeCreate: the path this hook produced.
+    /// `WorktreeCreate`: the path this hook produced.
     pub worktree_path: Option<String>,
     /// The failure, in words, when `outcome` is `Failure`.
     pub failure: Option<String>,
@@ -374,7 +374,7 @@ fn fail(event: &EventId, out: &HookOutput<'_>, cause: String, mut verdict: Verdi
     verdict
 }
 
-/// WorktreeCreate: any failure blocks, whatever `onError` says.
+/// `WorktreeCreate`: any failure blocks, whatever `onError` says.
 fn worktree_failure(out: &HookOutput<'_>, cause: String, mut verdict: Verdict) -> Verdict {
     verdict.outcome = Some(Outcome::Block);
     verdict.block_reason = Some(format!(
@@ -695,7 +695,7 @@ fn read_hso(
     }
 }
 
-/// PermissionRequest `decision.{behavior, updatedInput, updatedPermissions,
+/// `PermissionRequest` `decision.{behavior, updatedInput, updatedPermissions,
 /// message, interrupt}`.
 fn read_permission_request(
     name: &str,
@@ -741,10 +741,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    #[allow(clippy::needless_pass_by_value)]
     fn run(event: &str, ending: Ending, stdout: &str, stderr: &str) -> Verdict {
         run_with(event, ending, stdout, stderr, false)
     }
 
+    #[allow(clippy::needless_pass_by_value)]
     fn run_with(
         event: &str,
         ending: Ending,

@@ -384,7 +384,7 @@ fn parse_entry(
         return;
     };
     let Some(inner) = object.get("hooks") else {
-        if let Some(hook) = parse_hook(entry, path, None, ctx, report) {
+        if let Some(hook) = parse_hook(entry, path, MatcherFrom::Own, ctx, report) {
             out.push(hook);
         }
         return;
@@ -458,18 +458,31 @@ fn parse_entry(
             );
             continue;
         }
-        if let Some(def) = parse_hook(hook, &hook_path, Some(matcher.clone()), ctx, report) {
+        if let Some(def) = parse_hook(
+            hook,
+            &hook_path,
+            MatcherFrom::Group(matcher.clone()),
+            ctx,
+            report,
+        ) {
             out.push(def);
         }
     }
 }
 
-/// Parses one hook object. `group_matcher` is `Some` for inner hooks of the
-/// nested shape (whose own `matcher` is not a field).
+/// Where a hook's matcher comes from.
+enum MatcherFrom {
+    /// Flat shape: the hook's own `matcher` field.
+    Own,
+    /// Nested shape: the group's matcher (an inner `matcher` is not a field).
+    Group(Option<String>),
+}
+
+/// Parses one hook object.
 fn parse_hook(
     value: &Value,
     path: &str,
-    group_matcher: Option<Option<String>>,
+    matcher_from: MatcherFrom,
     ctx: &EntryContext<'_>,
     report: &mut Reporter<'_>,
 ) -> Option<HookDef> {
@@ -558,8 +571,8 @@ fn parse_hook(
         Some("bash") => ShellKind::Bash,
         Some(other) => ShellKind::Unsupported(other.to_owned()),
     };
-    let matcher = match group_matcher {
-        Some(group) => {
+    let matcher = match matcher_from {
+        MatcherFrom::Group(group) => {
             if raw.matcher.is_some() {
                 report.push(
                     Severity::Warning,
@@ -569,7 +582,7 @@ fn parse_hook(
             }
             group
         }
-        None => raw.matcher,
+        MatcherFrom::Own => raw.matcher,
     };
     let once = raw.once.unwrap_or(false);
     let once = if once && ctx.claude_mode {

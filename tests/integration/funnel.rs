@@ -198,7 +198,7 @@ fn an_invalid_regex_runs_the_hook_and_says_so() {
     );
 }
 
-/// Fires PreToolUse for `tool`/`input` against one hook per `if` rule.
+/// Fires `PreToolUse` for `tool`/`input` against one hook per `if` rule.
 fn if_matched(sb: &Sandbox, rules: &[&str], tool_name: &str, input: &Value) -> Vec<String> {
     let list: Vec<Value> = rules
         .iter()

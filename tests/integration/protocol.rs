@@ -356,7 +356,7 @@ enum Block {
     DecisionJson,
     /// `{}` + exit 2 (reason on stderr only).
     ExitOnly,
-    /// WorktreeCreate: no path line, exit 2.
+    /// `WorktreeCreate`: no path line, exit 2.
     NoPath,
     /// `[hook block ignored] R` warning, exit 0.
     Ignored,

@@ -232,6 +232,7 @@ pub fn run_command(cmd: &mut Command, stdin: &[u8]) -> Run {
 }
 
 /// A flat settings object with the given hooks under one event.
+#[allow(clippy::needless_pass_by_value)]
 pub fn hooks(event: &str, list: Value) -> Value {
     json!({ "hooks": { event: list } })
 }
