@@ -23,4 +23,4 @@ ci:
 
 # Fire the bundled example: a PreToolUse `git push origin main` against the flat settings.
 example:
-    cargo run --quiet --release -- fire pre_tool_use --settings fixtures/settings/flat.json < fixtures/events/pre_tool_use__git_push.json; echo "exit $?"
+    cargo run --quiet --release -- fire pre_tool_use --trust-project --settings fixtures/settings/flat.json < fixtures/events/pre_tool_use__git_push.json; echo "exit $?"

@@ -1,5 +1,8 @@
 //! The command line (clap derive). Doc comments are the help text.
 
+// Doc comments here are user-facing help, not rustdoc: no Markdown.
+#![allow(clippy::doc_markdown)]
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -51,6 +54,32 @@ pub enum Command {
     ///   hookrun fire `pre_tool_use` --settings hooks.json < event.json
     #[command(verbatim_doc_comment)]
     Fire(FireArgs),
+
+    /// Trust a project's settings files, so their hooks take effect.
+    ///
+    /// Project settings (.hookrun/settings.json, .hookrun/settings.local.json,
+    /// and --settings files inside the project or given as relative paths)
+    /// come with a repository you may have just cloned: nothing in them runs
+    /// until you trust their exact content. hookrun records each file's
+    /// SHA-256 in $XDG_CONFIG_HOME/hookrun/trust.json; after an edit the file
+    /// is untrusted again until you re-run this.
+    ///
+    /// Examples:
+    ///   hookrun trust                 # the current project
+    ///   hookrun trust ~/src/repo      # another project
+    ///   hookrun trust ci/hooks.json   # one settings file
+    #[command(verbatim_doc_comment)]
+    Trust(TrustArgs),
+
+    /// Forget the trust of a project's settings files (see `hookrun trust`).
+    Untrust(TrustArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrustArgs {
+    /// Project folders or settings files (default: the current project).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
 }
 
 /// Which settings files to load (SPEC §3.1).
@@ -77,6 +106,12 @@ pub struct SettingsArgs {
     /// ancestor of the event's `cwd` with a `.hookrun/` folder, else `cwd`).
     #[arg(long, value_name = "DIR", env = "HOOKRUN_PROJECT_DIR")]
     pub project_dir: Option<PathBuf>,
+
+    /// Trust the project's settings files for this run without recording
+    /// them (CI, containers). Otherwise project files take effect only after
+    /// `hookrun trust`.
+    #[arg(long, env = "HOOKRUN_TRUST_PROJECT", value_parser = clap::builder::FalseyValueParser::new())]
+    pub trust_project: bool,
 }
 
 impl SettingsArgs {
@@ -85,6 +120,7 @@ impl SettingsArgs {
             settings: self.settings.clone(),
             claude_settings: self.claude_settings.clone(),
             no_default_settings: self.no_default_settings,
+            trust_project: self.trust_project,
         }
     }
 }
@@ -114,8 +150,14 @@ pub struct FireArgs {
 
     /// Turn problems into blocks: unusable input, and settings that could not
     /// be loaded, block instead of warning (on events that can block).
-    #[arg(long, env = "HOOKRUN_FAIL_CLOSED", value_parser = clap::builder::BoolishValueParser::new(), default_value_t = false, action = clap::ArgAction::SetTrue)]
+    #[arg(long, env = "HOOKRUN_FAIL_CLOSED", value_parser = clap::builder::FalseyValueParser::new())]
     pub fail_closed: bool,
+
+    /// Nobody can answer a permission prompt (CI, headless agents): a final
+    /// "ask" becomes a deny with the reason "approval required, but nobody
+    /// can be asked".
+    #[arg(long, env = "HOOKRUN_NON_INTERACTIVE", value_parser = clap::builder::FalseyValueParser::new())]
+    pub non_interactive: bool,
 
     #[command(flatten)]
     pub limits: LimitArgs,

@@ -12,15 +12,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::aggregate::{self, Decision, Entry};
-use crate::catalog::EventId;
+use crate::catalog::{Encoding, EventId};
 use crate::event::Event;
 use crate::exec::{Job, JobReport, Limits, Program, Supervisor, Termination};
-use crate::hookenv::HookEnv;
+use crate::hookenv::{self, HookEnv};
 use crate::output::{self, Rendered};
+use crate::permissions;
 use crate::report::{self, FileReport, HookReport, Report, RunReport};
-use crate::select::{self, Considered, SelectContext, Stage};
-use crate::settings::model::FileState;
+use crate::select::{self, Considered, Layer, SelectContext, Stage};
 use crate::settings::{HookDef, HookType, OnError, Settings, Severity, ShellKind};
+use crate::state::{self, StateDir};
 use crate::verdict::{self, Ending, HookOutput, Outcome, Verdict};
 
 /// How one fire runs.
@@ -31,8 +32,13 @@ pub struct FireConfig {
     /// Overrides the default deadline (the host's timeout minus 1 s).
     pub deadline: Option<Duration>,
     pub home: Option<PathBuf>,
-    /// hookrun's own environment, the base of every hook's.
+    /// hookrun's own environment, the base of every hook's (secrets are
+    /// scrubbed from it per hook run, SPEC §9.2).
     pub inherited_env: Vec<(OsString, OsString)>,
+    /// `--non-interactive`: a final ask becomes a deny.
+    pub non_interactive: bool,
+    /// Where once-per-session notices are recorded.
+    pub state: Option<StateDir>,
 }
 
 /// The answer of one fire.
@@ -106,16 +112,18 @@ pub fn fire(
         .filter(|p| p.severity == Severity::Note)
         .map(ToString::to_string)
         .collect();
+    let policy = settings.policy();
+    let mut planned = plan(
+        settings,
+        &mut considered,
+        &event,
+        deadline,
+        policy.max_hook_timeout,
+    );
     for c in &considered {
         warnings.extend(c.warnings.iter().cloned());
     }
-
-    let mut planned = plan(settings, &mut considered, &event, deadline);
-    for p in &planned {
-        if p.program.is_none() {
-            warnings.extend(considered[p.slot].warnings.iter().cloned());
-        }
-    }
+    warnings.extend(disabled_summary(settings, &considered, &event));
     let sequential = planned
         .iter()
         .any(|p| p.program.is_some() && settings.hooks[p.hook].sequential);
@@ -126,8 +134,23 @@ pub fn fire(
     let mut ran: Vec<Option<Ran>> = planned.iter().map(|_| None).collect();
     if runnable {
         let env_files = EnvFiles::new(&event, config);
-        let base_env =
-            HookEnv::for_event(config.inherited_env.iter().cloned(), &event, project_dir);
+        let (inherited, scrubbed) =
+            hookenv::scrub(config.inherited_env.iter().cloned(), &settings.env_keep());
+        if !scrubbed.is_empty() {
+            let names = scrubbed.join(", ");
+            notes.push(format!("kept out of the hooks' environment: {names}"));
+            if state::first_time(
+                config.state.as_ref(),
+                event.session_id(),
+                "notice",
+                &format!("scrubbed:{names}"),
+            ) {
+                warnings.push(format!(
+                    "hookrun kept secret-looking variables out of the hooks' environment: {names} (let one through with env.keep in your user settings)"
+                ));
+            }
+        }
+        let base_env = HookEnv::for_event(inherited, &event, project_dir);
         let cwd = hook_cwd(&event, project_dir);
         match Supervisor::new() {
             Err(err) => warnings.push(format!(
@@ -182,6 +205,23 @@ pub fn fire(
         None
     };
     let mut decision = aggregate::aggregate(&event.id, &entries, final_input);
+    if matches!(
+        event.id.encoding(),
+        Encoding::PreToolUse | Encoding::PermissionRequest
+    ) {
+        let rules = permissions::collect(settings, project_dir);
+        warnings.extend(rules.warnings.iter().cloned());
+        let outcome = permissions::apply(
+            &mut decision,
+            &event,
+            &rules,
+            project_dir,
+            config.home.as_deref(),
+            config.non_interactive,
+        );
+        notes.extend(outcome.note);
+        warnings.extend(outcome.overridden);
+    }
     let mut run_warnings = Vec::new();
     for (p, ran) in planned.iter().zip(&ran) {
         let Some(ran) = ran else { continue };
@@ -254,6 +294,28 @@ pub fn fire(
     }
 }
 
+/// One warning for the hooks of this event that `disableAllHooks` stopped.
+fn disabled_summary(
+    settings: &Settings,
+    considered: &[Considered],
+    event: &Event,
+) -> Option<String> {
+    let disabled: Vec<&Considered> = considered
+        .iter()
+        .filter(|c| {
+            c.stage == Stage::Stopped(Layer::Policy) && c.detail.starts_with("disableAllHooks")
+        })
+        .filter(|c| settings.hooks[c.hook].event == event.id)
+        .collect();
+    let first = disabled.first()?;
+    Some(format!(
+        "{} hook(s) for {} did not run: {}",
+        disabled.len(),
+        event.id.name(),
+        first.detail
+    ))
+}
+
 /// The event's `cwd` if it exists, else the project, else hookrun's own
 /// directory (a fixture replayed on another machine names paths that are
 /// not there).
@@ -273,6 +335,7 @@ fn plan(
     considered: &mut [Considered],
     event: &Event,
     deadline: Duration,
+    max_hook_timeout: Option<Duration>,
 ) -> Vec<Planned> {
     let mut planned = Vec::new();
     for (slot, c) in considered.iter_mut().enumerate() {
@@ -281,9 +344,19 @@ fn plan(
         }
         let hook = &settings.hooks[c.hook];
         let name = hook.display_name();
-        let wanted = hook
+        let mut wanted = hook
             .timeout
             .unwrap_or_else(|| event.id.default_hook_timeout());
+        if let Some(max) = max_hook_timeout {
+            if wanted > max {
+                c.notes.push(format!(
+                    "timeout {:.1} s capped at {:.1} s by managed maxHookTimeout",
+                    wanted.as_secs_f64(),
+                    max.as_secs_f64()
+                ));
+                wanted = max;
+            }
+        }
         let (timeout, capped_by_deadline) = if wanted > deadline {
             (deadline, true)
         } else {
@@ -646,11 +719,8 @@ fn build_report(
             .map(|f| FileReport {
                 path: f.path().display().to_string(),
                 source: f.kind().as_str(),
-                state: match f.state {
-                    FileState::Missing => "missing",
-                    FileState::Loaded => "loaded",
-                    FileState::Skipped => "skipped",
-                },
+                state: f.state.as_str(),
+                trust: f.trust.as_str(),
                 claude_mode: f.source.claude_mode,
             })
             .collect(),

@@ -8,11 +8,46 @@
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use crate::event::Event;
 
 /// Largest value passed in the environment.
 pub const MAX_VALUE_BYTES: usize = 32 * 1024;
+
+/// Names that look like secrets (SPEC §9.2).
+static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)api[_-]?key|secret|token|password|passwd|credential|private[_-]?key")
+        .expect("valid regex")
+});
+
+/// Whether a variable is kept out of hooks unless `env.keep` lists it.
+/// `CLAUDE_*` and `HOOKRUN_*` are the host's own plumbing: never scrubbed.
+pub fn is_secret_name(name: &str) -> bool {
+    !name.starts_with("CLAUDE_") && !name.starts_with("HOOKRUN_") && SECRET_NAME.is_match(name)
+}
+
+/// Removes secret-looking variables not listed in `keep`; returns what is
+/// left and the names removed (sorted).
+pub fn scrub(
+    vars: impl IntoIterator<Item = (OsString, OsString)>,
+    keep: &[String],
+) -> (Vec<(OsString, OsString)>, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut removed = Vec::new();
+    for (key, value) in vars {
+        let name = key.to_string_lossy();
+        if is_secret_name(&name) && !keep.iter().any(|k| *k == name) {
+            removed.push(name.into_owned());
+        } else {
+            kept.push((key, value));
+        }
+    }
+    removed.sort();
+    (kept, removed)
+}
 
 /// An environment under construction.
 #[derive(Debug, Clone, Default)]
@@ -134,6 +169,48 @@ mod tests {
         )];
         let vars = HookEnv::for_event(inherited, &e, Path::new("/p")).into_vars();
         assert_eq!(lookup(&vars, "CLAUDE_PROJECT_DIR"), Some("/host"));
+    }
+
+    #[test]
+    fn secrets_are_scrubbed_unless_kept() {
+        let vars = [
+            "GITHUB_TOKEN",
+            "OPENAI_API_KEY",
+            "DB_PASSWORD",
+            "AWS_SECRET_ACCESS_KEY",
+            "my_private-key",
+            "CLAUDE_CODE_MESSAGING_TOKEN",
+            "HOOKRUN_API_KEY",
+            "PATH",
+            "HOME",
+            "TOKENIZERS_PARALLELISM",
+        ]
+        .map(|name| (OsString::from(name), OsString::from("v")));
+        let (kept, removed) = scrub(vars, &["GITHUB_TOKEN".to_owned()]);
+        assert_eq!(
+            removed,
+            [
+                "AWS_SECRET_ACCESS_KEY",
+                "DB_PASSWORD",
+                "OPENAI_API_KEY",
+                "TOKENIZERS_PARALLELISM",
+                "my_private-key"
+            ]
+        );
+        let kept: Vec<_> = kept
+            .iter()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                "GITHUB_TOKEN",
+                "CLAUDE_CODE_MESSAGING_TOKEN",
+                "HOOKRUN_API_KEY",
+                "PATH",
+                "HOME"
+            ]
+        );
     }
 
     #[test]

@@ -22,9 +22,11 @@ pub mod exit;
 pub mod fire;
 pub mod hookenv;
 pub mod output;
+pub mod permissions;
 pub mod report;
 pub mod select;
 pub mod settings;
+pub mod state;
 pub mod verdict;
 
 use std::io::Write as _;
@@ -41,6 +43,8 @@ pub fn run() -> ExitCode {
     init_tracing(cli.verbose);
     let printed = match &cli.command {
         Command::Fire(args) => commands::fire::run(args),
+        Command::Trust(args) => commands::trust::run(args, true),
+        Command::Untrust(args) => commands::trust::run(args, false),
     };
     write_all(&printed.stdout, &printed.stderr);
     printed.exit.into()

@@ -36,6 +36,7 @@ pub struct FileReport {
     pub path: String,
     pub source: &'static str,
     pub state: &'static str,
+    pub trust: &'static str,
     pub claude_mode: bool,
 }
 

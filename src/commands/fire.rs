@@ -3,18 +3,13 @@
 use std::io::{IsTerminal as _, Read as _};
 
 use crate::cli::{FireArgs, FireFormat};
+use crate::commands::Printed;
 use crate::event::{Event, InputError};
 use crate::exec::Limits;
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig};
 use crate::settings::{self, Environment, discover};
-
-/// What `fire` prints, for `lib.rs` to write.
-pub struct Printed {
-    pub stdout: String,
-    pub stderr: String,
-    pub exit: Exit,
-}
+use crate::state::StateDir;
 
 pub fn run(args: &FireArgs) -> Printed {
     let input = read_stdin();
@@ -43,6 +38,8 @@ pub fn run(args: &FireArgs) -> Printed {
         deadline: args.limits.deadline,
         home: env.home.clone(),
         inherited_env: std::env::vars_os().collect(),
+        non_interactive: args.non_interactive,
+        state: StateDir::from_process(),
     };
     let result = fire::fire(event, &loaded, &project_dir, &config);
     if let Some(signal) = result.interrupted {

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::catalog::MatchField;
 use crate::event::Event;
+use crate::settings::model::Policy;
 use crate::settings::{HookDef, HookType, Settings, SourceKind};
 use matcher::Matcher;
 use rule::{PathContext, Rule, RuleMatch, ToolCall};
@@ -142,6 +143,15 @@ fn funnel(
 ) -> Option<(Layer, String)> {
     let file = settings.file_of(hook);
     if let Some(why) = disabled.reason(settings, file.kind()) {
+        return Some((Layer::Policy, why));
+    }
+    if let Some(why) = managed_policy_drop(settings, &disabled.policy, hook) {
+        // Reported in the fire's warnings when it would have run here.
+        if hook.event == cx.event.id {
+            considered
+                .warnings
+                .push(format!("hook {} did not run: {why}", hook.display_name()));
+        }
         return Some((Layer::Policy, why));
     }
     let event = &cx.event.id;
@@ -311,11 +321,47 @@ pub fn dedup_key(hook: &HookDef, config_dir: &Path) -> String {
     )
 }
 
+/// The managed policy keys of SPEC §9.4 that drop individual hooks.
+fn managed_policy_drop(settings: &Settings, policy: &Policy, hook: &HookDef) -> Option<String> {
+    let kind = settings.file_of(hook).kind();
+    if policy.allow_managed_hooks_only && kind != SourceKind::Managed {
+        return Some(format!(
+            "managed settings allow only managed hooks (allowManagedHooksOnly), and this one is from {} settings",
+            kind.as_str()
+        ));
+    }
+    if let Some(sources) = &policy.allowed_hook_sources {
+        if !sources.contains(&kind) {
+            let allowed: Vec<&str> = sources.iter().map(|k| k.as_str()).collect();
+            return Some(format!(
+                "managed allowedHookSources [{}] does not include {} settings",
+                allowed.join(", "),
+                kind.as_str()
+            ));
+        }
+    }
+    let haystack = [
+        hook.command.as_deref().unwrap_or_default().to_owned(),
+        hook.args.as_ref().map(|a| a.join(" ")).unwrap_or_default(),
+        hook.url.as_deref().unwrap_or_default().to_owned(),
+    ]
+    .join(" ");
+    policy
+        .blocked_commands
+        .iter()
+        .find(|blocked| !blocked.is_empty() && haystack.contains(blocked.as_str()))
+        .map(|blocked| {
+            format!("its command contains {blocked:?}, listed in managed blockedCommands")
+        })
+}
+
 /// `disableAllHooks` (SPEC §9.4): a managed `true` disables everything; in
 /// other files the last one that sets the key decides for non-managed hooks.
 struct DisableAll {
     managed: Option<usize>,
     others: Option<usize>,
+    /// The managed policy, read once per selection.
+    policy: Policy,
 }
 
 impl DisableAll {
@@ -334,7 +380,11 @@ impl DisableAll {
                 others = flag.then_some(index);
             }
         }
-        DisableAll { managed, others }
+        DisableAll {
+            managed,
+            others,
+            policy: settings.policy(),
+        }
     }
 
     fn reason(&self, settings: &Settings, kind: SourceKind) -> Option<String> {

@@ -56,6 +56,8 @@ pub struct SourceOptions {
     pub settings: Vec<PathBuf>,
     pub claude_settings: Vec<PathBuf>,
     pub no_default_settings: bool,
+    /// `--trust-project`: project files count as trusted for this run.
+    pub trust_project: bool,
 }
 
 /// `<project>`: `$HOOKRUN_PROJECT_DIR`, else `$CLAUDE_PROJECT_DIR`, else the
@@ -88,33 +90,38 @@ pub fn sources(options: &SourceOptions, env: &Environment, project: &Path) -> Ve
                 path: config.join("settings.json"),
                 kind: SourceKind::User,
                 claude_mode: false,
+                trust_required: false,
             });
         }
         sources.push(Source {
             path: project.join(".hookrun").join("settings.json"),
             kind: SourceKind::Project,
             claude_mode: false,
+            trust_required: true,
         });
         sources.push(Source {
             path: project.join(".hookrun").join("settings.local.json"),
             kind: SourceKind::Local,
             claude_mode: false,
+            trust_required: true,
         });
     }
-    for path in &options.settings {
-        let path = env.absolute(path);
-        let claude_mode = is_inside_claude_folder(&path);
+    for (given, claude) in options
+        .settings
+        .iter()
+        .map(|p| (p, false))
+        .chain(options.claude_settings.iter().map(|p| (p, true)))
+    {
+        let path = env.absolute(given);
+        // A relative path, or one inside the project, came with the project:
+        // it is a project file for trust (SPEC §9.1).
+        let trust_required = given.is_relative() || path.starts_with(project);
+        let claude_mode = claude || is_inside_claude_folder(&path);
         sources.push(Source {
             path,
             kind: SourceKind::Cli,
             claude_mode,
-        });
-    }
-    for path in &options.claude_settings {
-        sources.push(Source {
-            path: env.absolute(path),
-            kind: SourceKind::Cli,
-            claude_mode: true,
+            trust_required,
         });
     }
     sources.push(Source {
@@ -124,6 +131,7 @@ pub fn sources(options: &SourceOptions, env: &Environment, project: &Path) -> Ve
         ),
         kind: SourceKind::Managed,
         claude_mode: false,
+        trust_required: false,
     });
     sources
 }
@@ -199,43 +207,60 @@ mod tests {
             settings: vec![
                 PathBuf::from("x.json"),
                 PathBuf::from("/p/.claude/settings.json"),
+                PathBuf::from("/proj/inside.json"),
             ],
             claude_settings: vec![PathBuf::from("/c.json")],
             no_default_settings: false,
+            trust_project: false,
         };
         let list = sources(&options, &env(), Path::new("/proj"));
         let got: Vec<_> = list
             .iter()
-            .map(|s| (s.path.display().to_string(), s.kind, s.claude_mode))
+            .map(|s| {
+                (
+                    s.path.display().to_string(),
+                    s.kind,
+                    s.claude_mode,
+                    s.trust_required,
+                )
+            })
             .collect();
-        assert_eq!(
-            got,
-            vec![
-                (
-                    "/home/u/.config/hookrun/settings.json".into(),
-                    SourceKind::User,
-                    false
-                ),
-                (
-                    "/proj/.hookrun/settings.json".into(),
-                    SourceKind::Project,
-                    false
-                ),
-                (
-                    "/proj/.hookrun/settings.local.json".into(),
-                    SourceKind::Local,
-                    false
-                ),
-                ("/work/x.json".into(), SourceKind::Cli, false),
-                ("/p/.claude/settings.json".into(), SourceKind::Cli, true),
-                ("/c.json".into(), SourceKind::Cli, true),
-                (
-                    "/etc/hookrun/managed-settings.json".into(),
-                    SourceKind::Managed,
-                    false
-                ),
-            ]
-        );
+        let want: Vec<(String, SourceKind, bool, bool)> = vec![
+            (
+                "/home/u/.config/hookrun/settings.json".into(),
+                SourceKind::User,
+                false,
+                false,
+            ),
+            (
+                "/proj/.hookrun/settings.json".into(),
+                SourceKind::Project,
+                false,
+                true,
+            ),
+            (
+                "/proj/.hookrun/settings.local.json".into(),
+                SourceKind::Local,
+                false,
+                true,
+            ),
+            ("/work/x.json".into(), SourceKind::Cli, false, true),
+            (
+                "/p/.claude/settings.json".into(),
+                SourceKind::Cli,
+                true,
+                false,
+            ),
+            ("/proj/inside.json".into(), SourceKind::Cli, false, true),
+            ("/c.json".into(), SourceKind::Cli, true, false),
+            (
+                "/etc/hookrun/managed-settings.json".into(),
+                SourceKind::Managed,
+                false,
+                false,
+            ),
+        ];
+        assert_eq!(got, want);
         let options = SourceOptions {
             no_default_settings: true,
             ..SourceOptions::default()

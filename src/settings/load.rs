@@ -6,16 +6,17 @@
 //! own, so one bad entry never takes its neighbours with it.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::model::{
-    FileState, HookDef, HookType, OnError, Problem, Settings, SettingsFile, Severity, ShellKind,
-    Source,
+    FileState, HookDef, HookType, OnError, Permissions, Policy, Problem, RuleEntry, Settings,
+    SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
 };
+use super::trust::{TrustState, TrustStore};
 use crate::catalog::{self, EventId};
 use crate::event::json_type_name;
 
@@ -40,16 +41,18 @@ const TOP_LEVEL_KEYS: &[&str] = &[
 /// Keys this version reads but does not enforce yet: saying so is better
 /// than a setting that silently does nothing.
 const NOT_YET_ENFORCED: &[&str] = &[
-    "permissions",
-    "env",
     "log",
     "allowedHttpHookUrls",
     "allowPrivateNetworkHooks",
     "allowedHookNetworks",
+    "httpHookAllowedEnvVars",
+];
+
+/// Policy keys honoured only in managed settings (SPEC §9.4).
+const MANAGED_ONLY: &[&str] = &[
     "allowManagedHooksOnly",
     "allowedHookSources",
     "blockedCommands",
-    "httpHookAllowedEnvVars",
     "maxHookTimeout",
 ];
 
@@ -141,11 +144,73 @@ impl Reporter<'_> {
     }
 }
 
+/// How project files are judged (SPEC §9.1).
+#[derive(Debug)]
+pub struct TrustGate {
+    /// `--trust-project`: every project file is trusted for this run.
+    pub trust_all: bool,
+    /// Where the store lives; `None` when no config directory is known.
+    pub store_path: Option<PathBuf>,
+    /// The project root, named in the "how to trust" hint.
+    pub project: PathBuf,
+    store: Option<TrustStore>,
+}
+
+impl TrustGate {
+    pub fn new(trust_all: bool, store_path: Option<PathBuf>, project: PathBuf) -> TrustGate {
+        TrustGate {
+            trust_all,
+            store_path,
+            project,
+            store: None,
+        }
+    }
+
+    /// The store is read on first use: runs without project files never
+    /// touch it.
+    fn judge(&mut self, file: &Path, bytes: &[u8], problems: &mut Vec<Problem>) -> Trust {
+        if self.trust_all {
+            return Trust::TrustedForRun;
+        }
+        let Some(store_path) = self.store_path.clone() else {
+            return Trust::New;
+        };
+        let store = self
+            .store
+            .get_or_insert_with(|| match TrustStore::load(&store_path) {
+                Ok(store) => store,
+                Err(err) => {
+                    problems.push(Problem {
+                        severity: Severity::Warning,
+                        file: store_path.clone(),
+                        json_path: String::new(),
+                        message: err.to_string(),
+                    });
+                    TrustStore::empty(store_path.clone())
+                }
+            });
+        match store.state(file, bytes) {
+            TrustState::Trusted => Trust::Trusted,
+            TrustState::New => Trust::New,
+            TrustState::Changed => Trust::Changed,
+        }
+    }
+}
+
 /// Loads one file into `settings` (appending to files, hooks and problems).
-pub fn load_file(settings: &mut Settings, source: Source, dir: std::path::PathBuf) {
-    let text = match std::fs::read(&source.path) {
-        Ok(bytes) => Some(bytes),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &mut TrustGate) {
+    let bytes = match std::fs::read(&source.path) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            push_file(
+                settings,
+                source,
+                dir,
+                FileState::Missing,
+                Trust::NotRequired,
+            );
+            return;
+        }
         Err(err) => {
             settings.problems.push(Problem {
                 severity: Severity::Error,
@@ -153,34 +218,94 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: std::path::PathBu
                 json_path: String::new(),
                 message: format!("cannot be read ({err}); its hooks are skipped"),
             });
-            push_file(settings, source, dir, FileState::Skipped);
+            push_file(
+                settings,
+                source,
+                dir,
+                FileState::Skipped,
+                Trust::NotRequired,
+            );
             return;
         }
     };
-    let Some(bytes) = text else {
-        push_file(settings, source, dir, FileState::Missing);
-        return;
+    let trust = if source.trust_required {
+        gate.judge(&source.path, &bytes, &mut settings.problems)
+    } else {
+        Trust::NotRequired
     };
-    load_bytes(settings, source, dir, &bytes);
+    if !trust.is_trusted() {
+        // Hashed, not parsed.
+        let target = if source.kind.is_project_scoped() {
+            gate.project.display().to_string()
+        } else {
+            source.path.display().to_string()
+        };
+        let why = if trust == Trust::Changed {
+            "changed since it was trusted"
+        } else {
+            "is not trusted"
+        };
+        settings.problems.push(Problem {
+            severity: Severity::Warning,
+            file: source.path.clone(),
+            json_path: String::new(),
+            message: format!(
+                "{why}: its hooks, permissions and env do not take effect; review it, then run `hookrun trust {}`",
+                shell_quote(&target)
+            ),
+        });
+        push_file(settings, source, dir, FileState::Untrusted, trust);
+        return;
+    }
+    load_bytes_as(settings, source, dir, &bytes, trust);
+}
+
+/// Quotes a path for a command the user may paste.
+pub fn shell_quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c))
+    {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
 }
 
 fn push_file(
     settings: &mut Settings,
     source: Source,
-    dir: std::path::PathBuf,
+    dir: PathBuf,
     state: FileState,
+    trust: Trust,
 ) -> usize {
     settings.files.push(SettingsFile {
         source,
         dir,
         state,
+        trust,
         disable_all_hooks: None,
+        permissions: Permissions::default(),
+        env_keep: Vec::new(),
+        policy: Policy::default(),
     });
     settings.files.len() - 1
 }
 
-/// Loads a file's contents (also used for inline settings of test cases).
-pub fn load_bytes(settings: &mut Settings, source: Source, dir: std::path::PathBuf, bytes: &[u8]) {
+/// Loads a file's contents (also used for inline settings of test cases);
+/// the caller vouches for its trust.
+pub fn load_bytes(settings: &mut Settings, source: Source, dir: PathBuf, bytes: &[u8]) {
+    load_bytes_as(settings, source, dir, bytes, Trust::NotRequired);
+}
+
+fn load_bytes_as(
+    settings: &mut Settings,
+    source: Source,
+    dir: PathBuf,
+    bytes: &[u8],
+    trust: Trust,
+) {
     let path = source.path.clone();
     let parsed: Result<Value, _> = serde_json::from_slice(bytes);
     let value = match parsed {
@@ -192,7 +317,7 @@ pub fn load_bytes(settings: &mut Settings, source: Source, dir: std::path::PathB
                 json_path: String::new(),
                 message: format!("is not valid JSON ({err}); its hooks are skipped"),
             });
-            push_file(settings, source, dir, FileState::Skipped);
+            push_file(settings, source, dir, FileState::Skipped, trust);
             return;
         }
     };
@@ -206,23 +331,38 @@ pub fn load_bytes(settings: &mut Settings, source: Source, dir: std::path::PathB
                 json_type_name(&value)
             ),
         });
-        push_file(settings, source, dir, FileState::Skipped);
+        push_file(settings, source, dir, FileState::Skipped, trust);
         return;
     };
-    load_object(settings, source, dir, &top);
+    load_object_as(settings, source, dir, &top, trust);
 }
 
+/// Loads an already parsed object (inline settings of test cases).
 pub fn load_object(
     settings: &mut Settings,
     source: Source,
-    dir: std::path::PathBuf,
+    dir: PathBuf,
     top: &Map<String, Value>,
 ) {
+    load_object_as(settings, source, dir, top, Trust::NotRequired);
+}
+
+fn load_object_as(
+    settings: &mut Settings,
+    source: Source,
+    dir: PathBuf,
+    top: &Map<String, Value>,
+    trust: Trust,
+) {
     let claude_mode = source.claude_mode;
+    let kind = source.kind;
     let path = source.path.clone();
-    let index = push_file(settings, source, dir, FileState::Loaded);
+    let index = push_file(settings, source, dir, FileState::Loaded, trust);
     let mut hooks = Vec::new();
     let mut disable_all_hooks = None;
+    let mut permissions = Permissions::default();
+    let mut env_keep = Vec::new();
+    let mut policy = Policy::default();
     {
         let mut report = Reporter {
             file: &path,
@@ -252,6 +392,22 @@ pub fn load_object(
                     }
                 }
                 "$schema" => {}
+                "permissions" => permissions = parse_permissions(value, &mut report),
+                "env" => env_keep = parse_env(value, kind, &mut report),
+                _ if MANAGED_ONLY.contains(&key.as_str()) => {
+                    if kind == SourceKind::Managed {
+                        parse_policy_key(key, value, &mut policy, &mut report);
+                    } else {
+                        report.push(
+                            Severity::Warning,
+                            key.clone(),
+                            format!(
+                                "is honoured only in managed settings; ignored in {} settings",
+                                kind.as_str()
+                            ),
+                        );
+                    }
+                }
                 _ if NOT_YET_ENFORCED.contains(&key.as_str()) => report.push(
                     Severity::Warning,
                     key.clone(),
@@ -270,8 +426,181 @@ pub fn load_object(
             }
         }
     }
-    settings.files[index].disable_all_hooks = disable_all_hooks;
+    let file = &mut settings.files[index];
+    file.disable_all_hooks = disable_all_hooks;
+    file.permissions = permissions;
+    file.env_keep = env_keep;
+    file.policy = policy;
     settings.hooks.extend(hooks);
+}
+
+/// A list of strings at `path`; anything else is an error naming the item.
+fn string_list(value: &Value, path: &str, report: &mut Reporter<'_>) -> Vec<String> {
+    let Value::Array(items) = value else {
+        report.push(
+            Severity::Error,
+            path,
+            format!(
+                "expected a list of strings, found {}; ignored",
+                json_type_name(value)
+            ),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Value::String(text) => out.push(text.clone()),
+            other => report.push(
+                Severity::Error,
+                format!("{path}[{i}]"),
+                format!(
+                    "expected a string, found {}; ignored",
+                    json_type_name(other)
+                ),
+            ),
+        }
+    }
+    out
+}
+
+/// `permissions: {allow, ask, deny}` (SPEC §9.3).
+fn parse_permissions(value: &Value, report: &mut Reporter<'_>) -> Permissions {
+    let mut permissions = Permissions::default();
+    let Value::Object(object) = value else {
+        report.push(
+            Severity::Error,
+            "permissions",
+            format!(
+                "expected an object with allow, ask and deny lists, found {}; ignored",
+                json_type_name(value)
+            ),
+        );
+        return permissions;
+    };
+    for (key, list) in object {
+        let path = format!("permissions.{key}");
+        let target = match key.as_str() {
+            "allow" => &mut permissions.allow,
+            "ask" => &mut permissions.ask,
+            "deny" => &mut permissions.deny,
+            _ => {
+                report.push(
+                    Severity::Warning,
+                    path,
+                    "unknown key (expected allow, ask or deny), ignored",
+                );
+                continue;
+            }
+        };
+        let Value::Array(items) = list else {
+            report.push(
+                Severity::Error,
+                path,
+                format!(
+                    "expected a list of rules, found {}; ignored",
+                    json_type_name(list)
+                ),
+            );
+            continue;
+        };
+        for (i, item) in items.iter().enumerate() {
+            match item {
+                Value::String(text) => target.push(RuleEntry {
+                    text: text.clone(),
+                    json_path: format!("{path}[{i}]"),
+                }),
+                other => report.push(
+                    Severity::Error,
+                    format!("{path}[{i}]"),
+                    format!(
+                        "expected a rule string such as \"Bash(git push *)\", found {}; ignored",
+                        json_type_name(other)
+                    ),
+                ),
+            }
+        }
+    }
+    permissions
+}
+
+/// `env: {keep: [NAMES]}` (SPEC §9.2). A project file cannot ask for the
+/// user's secrets.
+fn parse_env(value: &Value, kind: SourceKind, report: &mut Reporter<'_>) -> Vec<String> {
+    let Value::Object(object) = value else {
+        report.push(
+            Severity::Error,
+            "env",
+            format!(
+                "expected an object such as {{\"keep\": [\"GITHUB_TOKEN\"]}}, found {}; ignored",
+                json_type_name(value)
+            ),
+        );
+        return Vec::new();
+    };
+    let mut keep = Vec::new();
+    for (key, item) in object {
+        if key == "keep" {
+            keep = string_list(item, "env.keep", report);
+        } else {
+            report.push(
+                Severity::Warning,
+                format!("env.{key}"),
+                "unknown key (expected keep), ignored",
+            );
+        }
+    }
+    if !keep.is_empty() && kind.is_project_scoped() {
+        report.push(
+            Severity::Warning,
+            "env.keep",
+            "is ignored in project settings: a project cannot ask for your secrets (put it in your user settings)",
+        );
+        return Vec::new();
+    }
+    keep
+}
+
+fn parse_policy_key(key: &str, value: &Value, policy: &mut Policy, report: &mut Reporter<'_>) {
+    match key {
+        "allowManagedHooksOnly" => match value {
+            Value::Bool(flag) => policy.allow_managed_hooks_only = *flag,
+            other => report.push(
+                Severity::Error,
+                key,
+                format!(
+                    "expected true or false, found {}; ignored",
+                    json_type_name(other)
+                ),
+            ),
+        },
+        "allowedHookSources" => {
+            let mut kinds = Vec::new();
+            for (i, name) in string_list(value, key, report).into_iter().enumerate() {
+                match SourceKind::parse(&name) {
+                    Some(kind) => kinds.push(kind),
+                    None => report.push(
+                        Severity::Error,
+                        format!("{key}[{i}]"),
+                        format!("unknown source {name:?} (expected user, project, local, cli or managed); ignored"),
+                    ),
+                }
+            }
+            policy.allowed_hook_sources = Some(kinds);
+        }
+        "blockedCommands" => policy.blocked_commands = string_list(value, key, report),
+        "maxHookTimeout" => match value.as_f64() {
+            Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+                policy.max_hook_timeout = Some(Duration::from_secs_f64(seconds.min(1e9)));
+            }
+            _ => report.push(
+                Severity::Error,
+                key,
+                format!("expected a positive number of seconds, found {value}; ignored"),
+            ),
+        },
+        _ => {}
+    }
 }
 
 fn nearest_key(key: &str) -> Option<&'static str> {
@@ -642,6 +971,7 @@ mod tests {
             path: PathBuf::from("/cfg/settings.json"),
             kind: SourceKind::Cli,
             claude_mode,
+            trust_required: false,
         };
         load_bytes(
             &mut settings,

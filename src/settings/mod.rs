@@ -1,27 +1,39 @@
-//! Settings: discovery (which files, in which order), the model, and loading
-//! with precise, non-destructive error handling (SPEC §3).
+//! Settings: discovery (which files, in which order), trust of project
+//! files, the model, and loading with precise, non-destructive error
+//! handling (SPEC §3, §9.1).
 
 pub mod discover;
 pub mod load;
 pub mod model;
+pub mod trust;
 
 pub use discover::{Environment, SourceOptions};
 pub use model::{
     HookDef, HookType, OnError, Problem, Settings, SettingsFile, Severity, ShellKind, Source,
-    SourceKind,
+    SourceKind, Trust,
 };
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Where the trust store lives: `$XDG_CONFIG_HOME/hookrun/trust.json`.
+pub fn trust_store_path(env: &Environment) -> Option<PathBuf> {
+    env.config_dir().map(|dir| dir.join("trust.json"))
+}
 
 /// Loads every source for a run, in order.
 pub fn load(options: &SourceOptions, env: &Environment, project: &Path) -> Settings {
     let mut settings = Settings::default();
+    let mut gate = load::TrustGate::new(
+        options.trust_project,
+        trust_store_path(env),
+        project.to_path_buf(),
+    );
     for source in discover::sources(options, env, project) {
         let dir = source
             .path
             .parent()
             .map_or_else(|| env.current_dir.clone(), Path::to_path_buf);
-        load::load_file(&mut settings, source, dir);
+        load::load_file(&mut settings, source, dir, &mut gate);
     }
     settings
 }

@@ -27,6 +27,18 @@ impl SourceKind {
         }
     }
 
+    pub fn parse(text: &str) -> Option<SourceKind> {
+        [
+            SourceKind::User,
+            SourceKind::Project,
+            SourceKind::Local,
+            SourceKind::Cli,
+            SourceKind::Managed,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == text)
+    }
+
     /// Project and local settings anchor `/x` path rules at the project root.
     pub fn is_project_scoped(self) -> bool {
         matches!(self, SourceKind::Project | SourceKind::Local)
@@ -46,16 +58,99 @@ pub struct Source {
     pub kind: SourceKind,
     /// Read in Claude Code mode (SPEC §3.3).
     pub claude_mode: bool,
+    /// Comes with the project (project, local, or a `--settings` path that is
+    /// relative or inside the project): nothing in it takes effect unless
+    /// its content is trusted (SPEC §9.1).
+    pub trust_required: bool,
 }
 
 /// What became of a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileState {
     /// Not there: fine.
     Missing,
     Loaded,
     /// Unreadable or unparseable: skipped as a whole (the reason is a problem).
     Skipped,
+    /// A project file whose content is not trusted: hashed, not parsed.
+    Untrusted,
+}
+
+impl FileState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileState::Missing => "missing",
+            FileState::Loaded => "loaded",
+            FileState::Skipped => "skipped",
+            FileState::Untrusted => "untrusted",
+        }
+    }
+}
+
+/// The trust state of a file (SPEC §9.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trust {
+    /// User, managed and outside-the-project `--settings` files.
+    NotRequired,
+    /// Its current content was trusted with `hookrun trust`.
+    Trusted,
+    /// Trusted for this run only (`--trust-project`).
+    TrustedForRun,
+    /// Never trusted.
+    New,
+    /// Trusted once, changed since.
+    Changed,
+}
+
+impl Trust {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Trust::NotRequired => "not required",
+            Trust::Trusted => "trusted",
+            Trust::TrustedForRun => "trusted for this run",
+            Trust::New => "untrusted (new)",
+            Trust::Changed => "untrusted (changed since trusted)",
+        }
+    }
+
+    pub fn is_trusted(self) -> bool {
+        matches!(
+            self,
+            Trust::NotRequired | Trust::Trusted | Trust::TrustedForRun
+        )
+    }
+}
+
+/// One permission rule as written, located for messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleEntry {
+    pub text: String,
+    pub json_path: String,
+}
+
+/// `permissions` of one file (SPEC §9.3).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Permissions {
+    pub allow: Vec<RuleEntry>,
+    pub ask: Vec<RuleEntry>,
+    pub deny: Vec<RuleEntry>,
+}
+
+impl Permissions {
+    pub fn is_empty(&self) -> bool {
+        self.allow.is_empty() && self.ask.is_empty() && self.deny.is_empty()
+    }
+}
+
+/// Policy keys honoured only in managed settings (SPEC §9.4).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Policy {
+    pub allow_managed_hooks_only: bool,
+    pub allowed_hook_sources: Option<Vec<SourceKind>>,
+    /// Substrings: a hook whose command contains one does not run. A guard
+    /// against mistakes, not against adversaries.
+    pub blocked_commands: Vec<String>,
+    pub max_hook_timeout: Option<Duration>,
 }
 
 /// One settings file and its non-hook settings.
@@ -65,7 +160,14 @@ pub struct SettingsFile {
     /// The directory `HOOKRUN_CONFIG_DIR` names for this file's hooks.
     pub dir: PathBuf,
     pub state: FileState,
+    pub trust: Trust,
     pub disable_all_hooks: Option<bool>,
+    pub permissions: Permissions,
+    /// `env.keep`: secret-looking variables this file lets through (honoured
+    /// only from user, managed and trusted-by-default `--settings` files).
+    pub env_keep: Vec<String>,
+    /// Honoured only when this is the managed file.
+    pub policy: Policy,
 }
 
 impl SettingsFile {
@@ -243,6 +345,34 @@ pub struct Settings {
 impl Settings {
     pub fn file_of(&self, hook: &HookDef) -> &SettingsFile {
         &self.files[hook.file]
+    }
+
+    /// `env.keep` of the files allowed to let secrets through: user,
+    /// managed, and `--settings` files that are not project files.
+    pub fn env_keep(&self) -> Vec<String> {
+        self.files
+            .iter()
+            .filter(|f| {
+                f.state == FileState::Loaded && !f.source.claude_mode && !f.source.trust_required
+            })
+            .filter(|f| {
+                matches!(
+                    f.kind(),
+                    SourceKind::User | SourceKind::Managed | SourceKind::Cli
+                )
+            })
+            .flat_map(|f| f.env_keep.iter().cloned())
+            .collect()
+    }
+
+    /// The managed policy in effect (from the managed file, if loaded).
+    pub fn policy(&self) -> Policy {
+        self.files
+            .iter()
+            .filter(|f| f.kind() == SourceKind::Managed && f.state == FileState::Loaded)
+            .map(|f| f.policy.clone())
+            .next_back()
+            .unwrap_or_default()
     }
 
     pub fn has_errors(&self) -> bool {

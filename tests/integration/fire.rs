@@ -396,6 +396,10 @@ fn default_sources_load_in_order() {
     let cli = sb.settings(&hook("cli"));
     sb.write("managed-settings.json", &hook("managed").to_string());
 
+    // Project files take effect once trusted (SPEC §9.1).
+    let trust = sb.run(&["trust", sb.project.to_str().unwrap()], b"");
+    assert_eq!(trust.code, Some(0), "{trust:?}");
+
     // The event's cwd is below the project: the nearest `.hookrun/` wins.
     let run = sb.run(
         &[
@@ -755,4 +759,33 @@ fn diagnostics_reach_stderr_only_when_asked() {
         &sb.event("Stop", &json!({})),
     );
     assert!(run.stderr.contains("typo_key"), "{run:?}");
+}
+
+/// The README's "run the main job" command, exactly as written there.
+#[test]
+fn the_readme_example_blocks_the_push() {
+    let readme = std::fs::read_to_string(crate::support::repo().join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.trim_start().starts_with("cargo run --release -- fire"))
+        .expect("README shows the fire command");
+    let (command, input) = line
+        .split_once(" < ")
+        .expect("the command reads a fixture on stdin");
+    let args = shlex::split(command.trim().trim_start_matches("cargo run --release --")).unwrap();
+    let sb = Sandbox::new();
+    let mut cmd = sb.command();
+    cmd.current_dir(crate::support::repo());
+    let stdin = std::fs::read(crate::support::repo().join(input.trim())).unwrap();
+    let run = crate::support::run_command(cmd.args(&args), &stdin);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "Pushing to main is not allowed: open a pull request instead.\n"
+    );
+    assert!(
+        readme.contains(run.stdout.trim()),
+        "the README shows the real output:\n{}",
+        run.stdout
+    );
 }

@@ -1,0 +1,110 @@
+//! `hookrun trust` / `hookrun untrust` (SPEC §9.1): record or forget the
+//! SHA-256 of project settings files.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::cli::TrustArgs;
+use crate::commands::Printed;
+use crate::exit::Exit;
+use crate::settings::trust::{TrustStore, sha256_hex};
+use crate::settings::{self, Environment, discover};
+
+/// The settings files a path stands for: a file itself, or the project
+/// files (`.hookrun/settings.json`, `.hookrun/settings.local.json`) of a
+/// project folder.
+fn files_of(path: &Path) -> Vec<PathBuf> {
+    if path.is_file() {
+        return vec![path.to_path_buf()];
+    }
+    ["settings.json", "settings.local.json"]
+        .iter()
+        .map(|name| path.join(".hookrun").join(name))
+        .filter(|file| file.is_file())
+        .collect()
+}
+
+pub fn run(args: &TrustArgs, trust: bool) -> Printed {
+    let env = Environment::from_process();
+    let Some(store_path) = settings::trust_store_path(&env) else {
+        return Printed::error("cannot find the config directory: set HOME or XDG_CONFIG_HOME");
+    };
+    let mut store = match TrustStore::load(&store_path) {
+        Ok(store) => store,
+        // Trusting rewrites a corrupt store; untrusting has nothing to remove.
+        Err(err) if trust => {
+            tracing::warn!(%err, "starting a new trust store");
+            TrustStore::empty(store_path.clone())
+        }
+        Err(err) => return Printed::error(&err.to_string()),
+    };
+    let targets: Vec<PathBuf> = if args.paths.is_empty() {
+        vec![discover::project_dir(&env, Some(&env.current_dir))]
+    } else {
+        args.paths.iter().map(|p| env.absolute(p)).collect()
+    };
+    let mut out = String::new();
+    let mut failed = Vec::new();
+    for target in &targets {
+        let files = files_of(target);
+        if files.is_empty() && trust {
+            failed.push(format!(
+                "no settings to trust at {} (expected a settings file, or a folder with .hookrun/settings.json or .hookrun/settings.local.json)",
+                target.display()
+            ));
+            continue;
+        }
+        let files = if trust {
+            files
+        } else {
+            untrust_candidates(target, &store)
+        };
+        for file in files {
+            if trust {
+                match std::fs::read(&file) {
+                    Ok(bytes) => {
+                        store.trust(&file, &bytes);
+                        let _ = writeln!(
+                            out,
+                            "trusted {} (sha256 {})",
+                            file.display(),
+                            &sha256_hex(&bytes)[..16]
+                        );
+                    }
+                    Err(err) => failed.push(format!("cannot read {}: {err}", file.display())),
+                }
+            } else if store.untrust(&file) {
+                let _ = writeln!(out, "untrusted {}", file.display());
+            }
+        }
+    }
+    if !trust && out.is_empty() && failed.is_empty() {
+        out.push_str("nothing was trusted there; nothing to do\n");
+    }
+    if let Err(err) = store.save() {
+        failed.push(err.to_string());
+    }
+    let mut stderr = String::new();
+    for line in &failed {
+        let _ = writeln!(stderr, "hookrun: {line}");
+    }
+    Printed {
+        stdout: out,
+        stderr,
+        exit: Exit::Code(u8::from(!failed.is_empty())),
+    }
+}
+
+/// For `untrust`: the file itself, or every trusted file of the project
+/// folder (also ones deleted since).
+fn untrust_candidates(target: &Path, store: &TrustStore) -> Vec<PathBuf> {
+    if target.is_file() {
+        return vec![target.to_path_buf()];
+    }
+    ["settings.json", "settings.local.json"]
+        .iter()
+        .map(|name| target.join(".hookrun").join(name))
+        .chain(std::iter::once(target.to_path_buf()))
+        .filter(|file| store.entry(file).is_some())
+        .collect()
+}

@@ -1,0 +1,395 @@
+//! `permissions` (SPEC §9.3): allow / ask / deny rules applied after the
+//! hooks ran, against the UPDATED input, so a hook cannot smuggle a command
+//! past the rules by rewriting it.
+//!
+//! The rules are the `if` syntax and engine ([`crate::select::rule`]) — one
+//! implementation — with the polarity of SPEC §4.3: deny and ask rules match
+//! when ANY part of a command matches (and fail open toward matching), allow
+//! rules only when EVERY part is covered. Pure over its inputs.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::aggregate::Decision;
+use crate::catalog::Encoding;
+use crate::event::Event;
+use crate::select::rule::{self, PathContext, Rule, RuleMatch, ToolCall};
+use crate::settings::model::{FileState, RuleEntry};
+use crate::settings::{Settings, SettingsFile};
+use crate::verdict::Permission;
+
+/// The reason of a final ask that nobody can answer (`--non-interactive`).
+pub const NOBODY_TO_ASK: &str = "approval required, but nobody can be asked";
+
+/// One parsed rule and where it was written.
+#[derive(Debug)]
+struct Loaded {
+    rule: Rule,
+    /// `permissions.deny[0]` in `/path/settings.json`.
+    origin: String,
+    anchor: PathBuf,
+}
+
+/// Every rule of the trusted settings, by list.
+#[derive(Debug, Default)]
+pub struct RuleSets {
+    deny: Vec<Loaded>,
+    ask: Vec<Loaded>,
+    allow: Vec<Loaded>,
+    /// Rules that do not parse: shown on every fire that uses the rules.
+    pub warnings: Vec<String>,
+}
+
+impl RuleSets {
+    pub fn is_empty(&self) -> bool {
+        self.deny.is_empty() && self.ask.is_empty() && self.allow.is_empty()
+    }
+}
+
+/// Parses the rules of every loaded (so: trusted, hookrun-mode) file.
+pub fn collect(settings: &Settings, project_dir: &Path) -> RuleSets {
+    let mut sets = RuleSets::default();
+    for file in &settings.files {
+        if file.state != FileState::Loaded || file.source.claude_mode || file.permissions.is_empty()
+        {
+            continue;
+        }
+        let anchor = anchor_of(file, project_dir);
+        for (entries, target) in [
+            (&file.permissions.deny, &mut sets.deny),
+            (&file.permissions.ask, &mut sets.ask),
+            (&file.permissions.allow, &mut sets.allow),
+        ] {
+            for entry in entries {
+                push_rule(file, entry, &anchor, target, &mut sets.warnings);
+            }
+        }
+    }
+    sets
+}
+
+fn anchor_of(file: &SettingsFile, project_dir: &Path) -> PathBuf {
+    if file.kind().is_project_scoped() {
+        project_dir.to_path_buf()
+    } else {
+        file.dir.clone()
+    }
+}
+
+fn push_rule(
+    file: &SettingsFile,
+    entry: &RuleEntry,
+    anchor: &Path,
+    target: &mut Vec<Loaded>,
+    warnings: &mut Vec<String>,
+) {
+    let origin = format!("{} in {}", entry.json_path, file.path().display());
+    match Rule::parse(&entry.text) {
+        Ok(rule) => target.push(Loaded {
+            rule,
+            origin,
+            anchor: anchor.to_path_buf(),
+        }),
+        Err(err) => warnings.push(format!("{origin}: {err}; this rule is not applied")),
+    }
+}
+
+/// What the rules and the hooks decided, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// A note for the report on which rule decided, if one did.
+    pub note: Option<String>,
+    /// A warning when a hook's allow lost to a rule.
+    pub overridden: Option<String>,
+}
+
+/// Applies the ladder of SPEC §9.3 to an aggregated decision (`PreToolUse`
+/// and `PermissionRequest` only; other events are left alone).
+pub fn apply<'r>(
+    decision: &mut Decision,
+    event: &Event,
+    sets: &'r RuleSets,
+    project_dir: &Path,
+    home: Option<&Path>,
+    non_interactive: bool,
+) -> Outcome {
+    let mut outcome = Outcome {
+        note: None,
+        overridden: None,
+    };
+    let encoding = event.id.encoding();
+    if !matches!(encoding, Encoding::PreToolUse | Encoding::PermissionRequest) {
+        return outcome;
+    }
+    let null = Value::Null;
+    let input = decision
+        .updated_input
+        .as_ref()
+        .or_else(|| event.tool_input())
+        .unwrap_or(&null);
+    let call = ToolCall {
+        tool_name: event.tool_name().unwrap_or_default(),
+        tool_input: input,
+    };
+    let cwd = event.cwd().unwrap_or_else(|| project_dir.to_path_buf());
+    let cwd = cwd.as_path();
+    let first_match = |list: &'r [Loaded]| {
+        list.iter().find_map(|loaded| {
+            match loaded
+                .rule
+                .matches_any(call, &paths(cwd, home, &loaded.anchor))
+            {
+                RuleMatch::Match => Some((loaded, None)),
+                RuleMatch::FailOpen(why) => Some((loaded, Some(why))),
+                RuleMatch::NoMatch => None,
+            }
+        })
+    };
+    let hook_allowed = decision.permission == Some(Permission::Allow);
+
+    // 1. A hook block or a matching deny rule: deny.
+    if decision.block.is_some() {
+        return outcome;
+    }
+    if let Some((loaded, fail_open)) = first_match(&sets.deny) {
+        let text = loaded.rule.text();
+        decision.block = Some(format!(
+            "denied by permission rule {text:?} ({})",
+            loaded.origin
+        ));
+        decision.permission = None;
+        decision.permission_reason = None;
+        decision.updated_input = None;
+        outcome.note = Some(match fail_open {
+            Some(why) => format!("deny rule {text:?} matched by failing open: {why}"),
+            None => format!("deny rule {text:?} ({}) matched", loaded.origin),
+        });
+        if hook_allowed {
+            outcome.overridden = Some(format!(
+                "a hook allowed this call, but deny rule {text:?} ({}) wins",
+                loaded.origin
+            ));
+        }
+        return outcome;
+    }
+    // 2. A hook defer (PreToolUse only) stands.
+    if decision.permission == Some(Permission::Defer) {
+        if encoding != Encoding::PreToolUse {
+            decision.permission = None;
+        }
+        return outcome;
+    }
+    // 3. A matching ask rule or a hook ask: ask.
+    if let Some((loaded, _)) = first_match(&sets.ask) {
+        let text = loaded.rule.text();
+        if hook_allowed {
+            outcome.overridden = Some(format!(
+                "a hook allowed this call, but ask rule {text:?} ({}) wins",
+                loaded.origin
+            ));
+        }
+        if decision.permission != Some(Permission::Ask) {
+            decision.permission = Some(Permission::Ask);
+            decision.permission_reason = Some(format!(
+                "permission rule {text:?} ({}) asks for approval",
+                loaded.origin
+            ));
+        }
+        outcome.note = Some(format!("ask rule {text:?} ({}) matched", loaded.origin));
+    } else if decision.permission != Some(Permission::Ask) {
+        // 4. A matching allow rule (covering every part) or a hook allow.
+        let allow_rules: Vec<(&Rule, PathContext<'_>)> = sets
+            .allow
+            .iter()
+            .map(|loaded| (&loaded.rule, paths(cwd, home, &loaded.anchor)))
+            .collect();
+        if !hook_allowed && !allow_rules.is_empty() && rule::allow_covers(&allow_rules, call) {
+            decision.permission = Some(Permission::Allow);
+            decision.permission_reason = Some("allowed by permission rules".to_owned());
+            outcome.note = Some("allow rules cover every part of this call".to_owned());
+        }
+    }
+    if decision.permission == Some(Permission::Ask) && non_interactive {
+        let detail = decision.permission_reason.take();
+        decision.permission = None;
+        decision.block = Some(match detail {
+            Some(detail) if !detail.is_empty() => format!("{NOBODY_TO_ASK} ({detail})"),
+            _ => NOBODY_TO_ASK.to_owned(),
+        });
+        decision.updated_input = None;
+    }
+    outcome
+}
+
+fn paths<'a>(cwd: &'a Path, home: Option<&'a Path>, anchor: &'a Path) -> PathContext<'a> {
+    PathContext { cwd, home, anchor }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::load::load_bytes;
+    use crate::settings::model::{Source, SourceKind};
+    use serde_json::json;
+
+    fn settings(json: &Value) -> Settings {
+        let mut settings = Settings::default();
+        let source = Source {
+            path: PathBuf::from("/u/settings.json"),
+            kind: SourceKind::User,
+            claude_mode: false,
+            trust_required: false,
+        };
+        load_bytes(
+            &mut settings,
+            source,
+            PathBuf::from("/u"),
+            json.to_string().as_bytes(),
+        );
+        settings
+    }
+
+    fn bash(command: &str) -> Event {
+        Event::parse(
+            json!({"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Bash", "tool_input": {"command": command}})
+                .to_string()
+                .as_bytes(),
+            None,
+        )
+        .unwrap()
+    }
+
+    fn decide(
+        rules: &Value,
+        decision: Decision,
+        command: &str,
+        non_interactive: bool,
+    ) -> (Decision, Outcome) {
+        let settings = settings(&json!({ "permissions": rules }));
+        let sets = collect(&settings, Path::new("/p"));
+        assert!(sets.warnings.is_empty(), "{:?}", sets.warnings);
+        let mut decision = decision;
+        let outcome = apply(
+            &mut decision,
+            &bash(command),
+            &sets,
+            Path::new("/p"),
+            None,
+            non_interactive,
+        );
+        (decision, outcome)
+    }
+
+    fn hook(permission: Permission) -> Decision {
+        Decision {
+            permission: Some(permission),
+            ..Decision::default()
+        }
+    }
+
+    #[test]
+    fn deny_rule_beats_a_hook_allow_and_says_so() {
+        let (d, o) = decide(
+            &json!({"deny": ["Bash(rm *)"]}),
+            hook(Permission::Allow),
+            "ls && rm -rf /",
+            false,
+        );
+        assert!(
+            d.block
+                .unwrap()
+                .contains("denied by permission rule \"Bash(rm *)\"")
+        );
+        assert!(o.overridden.unwrap().contains("deny rule"));
+    }
+
+    #[test]
+    fn ask_rule_beats_a_hook_allow() {
+        let (d, o) = decide(
+            &json!({"ask": ["Bash(git push *)"]}),
+            hook(Permission::Allow),
+            "git push",
+            false,
+        );
+        assert_eq!(d.permission, Some(Permission::Ask));
+        assert!(o.overridden.is_some());
+        let (d, _) = decide(
+            &json!({"ask": ["Bash(git push *)"]}),
+            hook(Permission::Allow),
+            "git push",
+            true,
+        );
+        assert!(d.block.unwrap().starts_with(NOBODY_TO_ASK));
+    }
+
+    #[test]
+    fn allow_rules_must_cover_every_part() {
+        let rules = json!({"allow": ["Bash(npm test *)", "Bash(ls *)"]});
+        let (d, _) = decide(&rules, Decision::default(), "npm test -- --watch", false);
+        assert_eq!(d.permission, Some(Permission::Allow));
+        let (d, _) = decide(&rules, Decision::default(), "npm test && ls -la", false);
+        assert_eq!(d.permission, Some(Permission::Allow));
+        for command in [
+            "npm test && rm -rf ~",
+            "npm test $(curl x)",
+            "npm test `id`",
+            "npm test $HOME",
+            "echo 'open",
+        ] {
+            let (d, _) = decide(&rules, Decision::default(), command, false);
+            assert_eq!(d.permission, None, "{command}");
+        }
+    }
+
+    #[test]
+    fn hook_ask_and_defer_and_nothing() {
+        let rules = json!({"allow": ["Bash"]});
+        let (d, _) = decide(&rules, hook(Permission::Ask), "ls", false);
+        assert_eq!(
+            d.permission,
+            Some(Permission::Ask),
+            "a hook ask upgrades an allow rule"
+        );
+        let (d, _) = decide(
+            &json!({"ask": ["Bash"]}),
+            hook(Permission::Defer),
+            "ls",
+            false,
+        );
+        assert_eq!(d.permission, Some(Permission::Defer));
+        let (d, _) = decide(&json!({}), Decision::default(), "ls", false);
+        assert_eq!(d, Decision::default(), "no rule and no hook: no decision");
+    }
+
+    #[test]
+    fn the_updated_input_is_what_is_checked() {
+        let mut decision = Decision {
+            updated_input: Some(json!({"command": "rm -rf /"})),
+            ..Decision::default()
+        };
+        let settings = settings(&json!({"permissions": {"deny": ["Bash(rm *)"]}}));
+        let sets = collect(&settings, Path::new("/p"));
+        apply(
+            &mut decision,
+            &bash("ls"),
+            &sets,
+            Path::new("/p"),
+            None,
+            false,
+        );
+        assert!(decision.block.is_some());
+        assert_eq!(decision.updated_input, None);
+    }
+
+    #[test]
+    fn bad_rules_are_reported() {
+        let settings = settings(&json!({"permissions": {"deny": ["Bash(rm *"]}}));
+        let sets = collect(&settings, Path::new("/p"));
+        assert!(
+            sets.warnings[0].contains("permissions.deny[0] in /u/settings.json"),
+            "{:?}",
+            sets.warnings
+        );
+    }
+}
