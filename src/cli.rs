@@ -73,6 +73,49 @@ pub enum Command {
 
     /// Forget the trust of a project's settings files (see `hookrun trust`).
     Untrust(TrustArgs),
+
+    /// Summarise an audit log: per event and hook, fires, blocks, failures,
+    /// timeouts, leaks and p50/p95/max durations; PreToolUse calls that never
+    /// got a PostToolUse; configured hooks that never ran.
+    ///
+    /// The log is written by `hookrun fire --log PATH` (or $HOOKRUN_LOG, or
+    /// the `log` settings key). Streams the file: fast on large logs.
+    ///
+    /// Examples:
+    ///   hookrun stats --log ~/.local/state/hookrun/audit.jsonl
+    ///   hookrun stats --format json | jq '.hooks'
+    #[command(verbatim_doc_comment)]
+    Stats(StatsArgs),
+
+    /// Runs one detached `async` hook (internal).
+    #[command(name = "__async-run", hide = true)]
+    AsyncRun {
+        /// The job file written by `fire`.
+        job: PathBuf,
+    },
+}
+
+/// Output format of the reporting commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TextFormat {
+    /// For people.
+    Text,
+    /// For scripts.
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct StatsArgs {
+    /// The audit log (default: $HOOKRUN_LOG, else the `log` settings key).
+    #[arg(long, value_name = "PATH", env = "HOOKRUN_LOG")]
+    pub log: Option<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextFormat::Text)]
+    pub format: TextFormat,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -158,6 +201,22 @@ pub struct FireArgs {
     /// can be asked".
     #[arg(long, env = "HOOKRUN_NON_INTERACTIVE", value_parser = clap::builder::FalseyValueParser::new())]
     pub non_interactive: bool,
+
+    /// Append one JSON line per fire to this audit log (also $HOOKRUN_LOG or
+    /// the `log` settings key). See `hookrun stats`.
+    #[arg(long, value_name = "PATH", env = "HOOKRUN_LOG")]
+    pub log: Option<PathBuf>,
+
+    /// After this many consecutive blocked Stop/SubagentStop fires in one
+    /// session, the next block is downgraded to a warning (ends "tests fail
+    /// → continue → tests fail" loops).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 8,
+        env = "HOOKRUN_STOP_BLOCK_CAP"
+    )]
+    pub stop_block_cap: u32,
 
     #[command(flatten)]
     pub limits: LimitArgs,

@@ -9,9 +9,11 @@ use std::ffi::OsString;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use crate::aggregate::{self, Decision, Entry};
+use crate::asynchook;
+use crate::auditlog;
 use crate::catalog::{Encoding, EventId};
 use crate::event::Event;
 use crate::exec::{Job, JobReport, Limits, Program, Supervisor, Termination};
@@ -37,8 +39,14 @@ pub struct FireConfig {
     pub inherited_env: Vec<(OsString, OsString)>,
     /// `--non-interactive`: a final ask becomes a deny.
     pub non_interactive: bool,
-    /// Where once-per-session notices are recorded.
+    /// Where once-per-session notices, `once` claims, `async` results and
+    /// the stop-loop counter live.
     pub state: Option<StateDir>,
+    /// `--log` / `$HOOKRUN_LOG`; else the `log` settings key.
+    pub log: Option<PathBuf>,
+    /// Consecutive blocked Stop/SubagentStop fires allowed before the next
+    /// block is downgraded (`--stop-block-cap`).
+    pub stop_block_cap: u32,
 }
 
 /// The answer of one fire.
@@ -71,9 +79,17 @@ struct Planned {
     timeout: Duration,
     /// The timeout was shortened to fit the deadline.
     capped_by_deadline: bool,
-    /// `None`: not runnable by hookrun (warning already recorded).
+    /// `None`: not runnable by hookrun (warning already recorded) or
+    /// skipped (`skipped` says why).
     program: Option<Program>,
     config_dir: PathBuf,
+    /// Started detached, not waited for (`async`).
+    run_async: bool,
+    /// The hook's own timeout before the deadline cap (async hooks are not
+    /// bound by this fire's deadline).
+    own_timeout: Duration,
+    /// Why a selected hook did not run on purpose (`once`).
+    skipped: Option<String>,
 }
 
 /// What became of a planned hook that ran.
@@ -119,6 +135,7 @@ pub fn fire(
         &event,
         deadline,
         policy.max_hook_timeout,
+        config.state.as_ref(),
     );
     for c in &considered {
         warnings.extend(c.warnings.iter().cloned());
@@ -126,9 +143,10 @@ pub fn fire(
     warnings.extend(disabled_summary(settings, &considered, &event));
     let sequential = planned
         .iter()
-        .any(|p| p.program.is_some() && settings.hooks[p.hook].sequential);
+        .any(|p| p.program.is_some() && !p.run_async && settings.hooks[p.hook].sequential);
 
     let runnable = planned.iter().any(|p| p.program.is_some());
+    let waits = planned.iter().any(|p| p.program.is_some() && !p.run_async);
     let original_input = event.tool_input().cloned();
     let mut interrupted = None;
     let mut ran: Vec<Option<Ran>> = planned.iter().map(|_| None).collect();
@@ -152,11 +170,14 @@ pub fn fire(
         }
         let base_env = HookEnv::for_event(inherited, &event, project_dir);
         let cwd = hook_cwd(&event, project_dir);
-        match Supervisor::new() {
-            Err(err) => warnings.push(format!(
+        start_async_hooks(&planned, &base_env, &cwd, &event, config, &mut warnings);
+        let supervisor = if waits { Some(Supervisor::new()) } else { None };
+        match supervisor {
+            None => {}
+            Some(Err(err)) => warnings.push(format!(
                 "hookrun could not set up signal handling ({err}); no hook ran"
             )),
-            Ok(mut supervisor) => {
+            Some(Ok(mut supervisor)) => {
                 let mut ctx = RunContext {
                     settings,
                     config,
@@ -205,6 +226,7 @@ pub fn fire(
         None
     };
     let mut decision = aggregate::aggregate(&event.id, &entries, final_input);
+    deliver_async_results(&mut decision, &event, config, &mut warnings);
     if matches!(
         event.id.encoding(),
         Encoding::PreToolUse | Encoding::PermissionRequest
@@ -226,11 +248,19 @@ pub fn fire(
     for (p, ran) in planned.iter().zip(&ran) {
         let Some(ran) = ran else { continue };
         if ran.report.leaked {
-            run_warnings.push(format!(
+            let text = format!(
                 "hook {} left processes holding its output; hookrun stopped reading after {} ms and did not kill them",
                 p.name,
                 config.limits.leak_timeout.as_millis()
-            ));
+            );
+            // By design for a hook that starts a daemon: once per session
+            // and hook in systemMessage, always in the report and the log.
+            let key = select::dedup_key(&settings.hooks[p.hook], &p.config_dir);
+            if state::first_time(config.state.as_ref(), event.session_id(), "leak", &key) {
+                run_warnings.push(text);
+            } else {
+                notes.push(text);
+            }
         }
         if ran.report.timed_out && p.capped_by_deadline {
             run_warnings.push(format!(
@@ -261,6 +291,8 @@ pub fn fire(
         decision.updated_input = None;
     }
 
+    stop_loop_guard(&mut decision, &event, config, &mut run_warnings);
+
     warnings.append(&mut decision.warnings);
     warnings.extend(run_warnings);
     decision.warnings = warnings;
@@ -273,8 +305,8 @@ pub fn fire(
         ));
     }
 
-    let rendered = output::render(&event.id, &decision);
-    let report = build_report(
+    let mut rendered = output::render(&event.id, &decision);
+    let mut report = build_report(
         &event,
         settings,
         project_dir,
@@ -286,11 +318,144 @@ pub fn fire(
         sequential,
         started,
     );
+    if let Some(path) = config.log.clone().or_else(|| settings.log_path()) {
+        let line = auditlog::Line::from_report(&report, SystemTime::now());
+        if let Err(err) = auditlog::append(&path, &line) {
+            // A log that cannot be written is a warning, never a failed fire.
+            decision.warnings.push(err.to_string());
+            rendered = output::render(&event.id, &decision);
+            report.warnings.clone_from(&decision.warnings);
+            report.output =
+                serde_json::from_str(&rendered.stdout).unwrap_or(serde_json::Value::Null);
+        }
+    }
+    if runnable {
+        if let Some(state) = &config.state {
+            state.cleanup();
+        }
+    }
     FireResult {
         decision,
         rendered,
         report,
         interrupted,
+    }
+}
+
+/// Starts the `async` hooks detached; they are not waited for.
+fn start_async_hooks(
+    planned: &[Planned],
+    base_env: &HookEnv,
+    cwd: &Path,
+    event: &Event,
+    config: &FireConfig,
+    warnings: &mut Vec<String>,
+) {
+    let mut stdin: Option<String> = None;
+    for p in planned.iter().filter(|p| p.run_async) {
+        let Some(program) = &p.program else { continue };
+        let stdin = stdin
+            .get_or_insert_with(|| String::from_utf8_lossy(&event.to_hook_bytes()).into_owned());
+        let mut env = base_env.clone();
+        env.set("HOOKRUN_CONFIG_DIR", p.config_dir.as_os_str());
+        env.set("HOOKRUN_HOOK_NAME", &p.name);
+        let job = asynchook::AsyncJob {
+            hook_name: p.name.clone(),
+            event: event.id.name().to_owned(),
+            program: program.clone(),
+            env: env.into_vars(),
+            cwd: cwd.to_path_buf(),
+            stdin: stdin.clone(),
+            // Detached: bound by its own timeout, not by this fire's deadline.
+            timeout_ms: u64::try_from(p.own_timeout.as_millis()).unwrap_or(u64::MAX),
+            result: None,
+        };
+        if let Err(err) = asynchook::start(config.state.as_ref(), event.session_id(), job) {
+            warnings.push(format!(
+                "hook {}: could not start it asynchronously: {err}",
+                p.name
+            ));
+        }
+    }
+}
+
+/// Hands the output of earlier `async` hooks of this session to the host,
+/// on an event whose `additionalContext` reaches the model (kept pending
+/// otherwise), whether or not any hook matched this fire.
+fn deliver_async_results(
+    decision: &mut Decision,
+    event: &Event,
+    config: &FireConfig,
+    warnings: &mut Vec<String>,
+) {
+    let (Some(state), Some(session)) = (&config.state, event.session_id()) else {
+        return;
+    };
+    if !event.id.accepts_context() {
+        return;
+    }
+    let (results, problems) = asynchook::collect(state, session);
+    warnings.extend(problems);
+    let mut contexts = Vec::new();
+    let mut messages = Vec::new();
+    for result in results {
+        if let Some(context) = result.context.filter(|c| !c.is_empty()) {
+            contexts.push(context);
+        }
+        if let Some(message) = result.system_message.filter(|m| !m.is_empty()) {
+            messages.push(message);
+        }
+        warnings.extend(result.warnings);
+    }
+    if !contexts.is_empty() {
+        // They come from an earlier turn: before this fire's own context.
+        contexts.extend(decision.context.take());
+        decision.context = Some(contexts.join("\n\n"));
+    }
+    decision.system_messages.splice(0..0, messages);
+}
+
+/// After `stop_block_cap` consecutive blocked Stop/SubagentStop fires of a
+/// session, the next block is downgraded: the endless "tests fail →
+/// continue → tests fail" loop is the most reported hook bug.
+fn stop_loop_guard(
+    decision: &mut Decision,
+    event: &Event,
+    config: &FireConfig,
+    warnings: &mut Vec<String>,
+) {
+    if !matches!(event.id.name(), "Stop" | "SubagentStop") {
+        return;
+    }
+    let (Some(state), Some(session)) = (&config.state, event.session_id()) else {
+        return;
+    };
+    let agent = event
+        .fields()
+        .get("agent_id")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+    let key = format!("{}:{agent}", event.id.name());
+    let blocked = decision.block.is_some();
+    match state.count_stop_block(session, &key, blocked) {
+        Ok((count, problem)) => {
+            warnings.extend(problem);
+            if blocked && count > config.stop_block_cap {
+                let reason = decision.block.take().unwrap_or_default();
+                warnings.push(format!(
+                    "[hook block ignored] stop-loop guard: {} consecutive blocked {} fires in this session reached the cap of {} (--stop-block-cap), so the agent may stop now. The block was: {reason}",
+                    count,
+                    event.id.name(),
+                    config.stop_block_cap
+                ));
+                if let Err(err) = state.reset_stop_blocks(session, &key) {
+                    warnings.push(format!("could not reset the stop-loop counter: {err}"));
+                }
+            }
+        }
+        Err(err) => warnings.push(format!(
+            "stop-loop guard unavailable (state directory: {err})"
+        )),
     }
 }
 
@@ -336,6 +501,7 @@ fn plan(
     event: &Event,
     deadline: Duration,
     max_hook_timeout: Option<Duration>,
+    state: Option<&StateDir>,
 ) -> Vec<Planned> {
     let mut planned = Vec::new();
     for (slot, c) in considered.iter_mut().enumerate() {
@@ -363,19 +529,18 @@ fn plan(
             (wanted, false)
         };
         let config_dir = settings.file_of(hook).dir.clone();
+        let mut skipped = None;
         let program = match program_for(hook, &config_dir) {
             Ok(program) => {
-                if hook.run_async {
-                    c.warnings.push(format!(
-                        "hook {name}: `async` is not supported by this version of hookrun; it ran synchronously"
-                    ));
+                // `once`: claimed atomically, so two concurrent fires of one
+                // session cannot both run it. Without a session it runs.
+                let key = select::dedup_key(hook, &config_dir);
+                if hook.once && !state::first_time(state, event.session_id(), "once", &key) {
+                    skipped = Some("once: it already ran in this session".to_owned());
+                    None
+                } else {
+                    Some(program)
                 }
-                if hook.once {
-                    c.warnings.push(format!(
-                        "hook {name}: `once` is not supported by this version of hookrun; it ran on this fire"
-                    ));
-                }
-                Some(program)
             }
             Err(why) => {
                 c.warnings
@@ -391,6 +556,9 @@ fn plan(
             capped_by_deadline,
             program,
             config_dir,
+            run_async: hook.run_async,
+            own_timeout: wanted,
+            skipped,
         });
     }
     planned
@@ -527,7 +695,7 @@ fn run_parallel(
     let mut indices = Vec::new();
     let mut jobs = Vec::new();
     for (i, p) in planned.iter().enumerate() {
-        if let Some(program) = &p.program {
+        if let (Some(program), false) = (&p.program, p.run_async) {
             jobs.push(ctx.job(p, i, &stdin, program.clone(), p.timeout));
             indices.push(i);
         }
@@ -553,7 +721,7 @@ fn run_sequential(
 ) {
     let mut stdin: Arc<[u8]> = Arc::from(event.to_hook_bytes());
     for i in 0..planned.len() {
-        let Some(program) = planned[i].program.clone() else {
+        let Some(program) = planned[i].program.clone().filter(|_| !planned[i].run_async) else {
             continue;
         };
         if supervisor.interrupted_by().is_some() {
@@ -673,7 +841,16 @@ fn build_report(
                     r.verdict.warnings.clone(),
                     r.verdict.notes.clone(),
                 ),
-                None => ("not run", None, Vec::new(), Vec::new()),
+                None if planned[i].run_async && planned[i].program.is_some() => (
+                    "async",
+                    None,
+                    Vec::new(),
+                    vec!["started detached; its output arrives with a later fire".to_owned()],
+                ),
+                None => match &planned[i].skipped {
+                    Some(why) => ("skipped", None, Vec::new(), vec![why.clone()]),
+                    None => ("not run", None, Vec::new(), Vec::new()),
+                },
             },
             _ => ("stopped", None, Vec::new(), Vec::new()),
         };

@@ -13,6 +13,8 @@
 //! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs.
 
 pub mod aggregate;
+pub mod asynchook;
+pub mod auditlog;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
@@ -45,6 +47,13 @@ pub fn run() -> ExitCode {
         Command::Fire(args) => commands::fire::run(args),
         Command::Trust(args) => commands::trust::run(args, true),
         Command::Untrust(args) => commands::trust::run(args, false),
+        Command::Stats(args) => commands::stats::run(args),
+        Command::AsyncRun { job } => {
+            return match asynchook::run_job(job) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::FAILURE,
+            };
+        }
     };
     write_all(&printed.stdout, &printed.stderr);
     printed.exit.into()

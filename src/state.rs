@@ -5,8 +5,11 @@
 //! names, so no input can name a path outside the directory.
 
 use std::fs::OpenOptions;
-use std::io;
+use std::io::{self, Read as _, Seek as _, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use nix::fcntl::{Flock, FlockArg};
 
 use crate::settings::trust::sha256_hex;
 
@@ -60,6 +63,107 @@ impl StateDir {
             Err(err) => Err(err),
         }
     }
+}
+
+/// How long a session's state is kept after its last change.
+pub const SESSION_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
+
+impl StateDir {
+    /// Counts consecutive blocked stops of one session and key: returns the
+    /// count including this fire when `blocked`, and resets it otherwise.
+    /// A corrupt counter is reported and starts again from zero.
+    pub fn count_stop_block(
+        &self,
+        session_id: &str,
+        key: &str,
+        blocked: bool,
+    ) -> io::Result<(u32, Option<String>)> {
+        let dir = self.session_dir(session_id);
+        std::fs::create_dir_all(&dir)?;
+        let path = dir.join(format!("stop-blocks-{}", &sha256_hex(key.as_bytes())[..16]));
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)?;
+        let mut locked = Flock::lock(file, FlockArg::LockExclusive)
+            .map_err(|(_, errno)| io::Error::from(errno))?;
+        let mut text = String::new();
+        locked.read_to_string(&mut text)?;
+        let mut warning = None;
+        let previous = match text.trim() {
+            "" => 0,
+            digits => digits.parse::<u32>().unwrap_or_else(|_| {
+                warning = Some(format!(
+                    "corrupt stop-loop counter {} reset",
+                    path.display()
+                ));
+                0
+            }),
+        };
+        let count = if blocked {
+            previous.saturating_add(1)
+        } else {
+            0
+        };
+        locked.set_len(0)?;
+        locked.seek(SeekFrom::Start(0))?;
+        locked.write_all(count.to_string().as_bytes())?;
+        Ok((count, warning))
+    }
+
+    /// Resets the consecutive-block counter (after a downgrade).
+    pub fn reset_stop_blocks(&self, session_id: &str, key: &str) -> io::Result<()> {
+        self.count_stop_block(session_id, key, false).map(|_| ())
+    }
+
+    /// The folder where `async` hooks of a session leave their results.
+    pub fn async_dir(&self, session_id: &str) -> PathBuf {
+        self.session_dir(session_id).join("async")
+    }
+
+    /// Removes sessions untouched for longer than [`SESSION_TTL`]; runs at
+    /// most once a day (a stamp file), so it costs nothing on most fires.
+    pub fn cleanup(&self) {
+        let stamp = self.root.join("last-cleanup");
+        let fresh = std::fs::metadata(&stamp)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| {
+                t.elapsed()
+                    .is_ok_and(|age| age < Duration::from_secs(24 * 3600))
+            });
+        if fresh {
+            return;
+        }
+        if std::fs::create_dir_all(&self.root).is_err() || std::fs::write(&stamp, b"").is_err() {
+            return;
+        }
+        let Ok(sessions) = std::fs::read_dir(self.root.join("sessions")) else {
+            return;
+        };
+        for entry in sessions.flatten() {
+            let path = entry.path();
+            if newest_change(&path).is_some_and(|t| t.elapsed().is_ok_and(|age| age > SESSION_TTL))
+            {
+                let _ = std::fs::remove_dir_all(&path);
+            }
+        }
+    }
+}
+
+/// The newest modification time of a folder and everything in it.
+fn newest_change(path: &Path) -> Option<SystemTime> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    let mut newest = meta.modified().ok()?;
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(path).ok()?.flatten() {
+            if let Some(t) = newest_change(&entry.path()) {
+                newest = newest.max(t);
+            }
+        }
+    }
+    Some(newest)
 }
 
 /// Whether a notice should reach `systemMessage` now: once per session and
@@ -118,6 +222,58 @@ mod tests {
         assert!(state.claim("../../etc", "notice", "a").unwrap());
         assert!(first_time(None, Some("s"), "k", "x"));
         assert!(first_time(Some(&state), None, "k", "x"));
+    }
+
+    #[test]
+    fn stop_blocks_count_and_reset() {
+        let tmp = tempfile::tempdir().unwrap();
+        let state = StateDir {
+            root: tmp.path().to_path_buf(),
+        };
+        assert_eq!(state.count_stop_block("s", "Stop", true).unwrap().0, 1);
+        assert_eq!(state.count_stop_block("s", "Stop", true).unwrap().0, 2);
+        assert_eq!(state.count_stop_block("t", "Stop", true).unwrap().0, 1);
+        assert_eq!(state.count_stop_block("s", "Stop", false).unwrap().0, 0);
+        assert_eq!(state.count_stop_block("s", "Stop", true).unwrap().0, 1);
+        // A corrupt counter is reported and restarts.
+        let dir = state.session_dir("s");
+        let file = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .find(|e| e.file_name().to_string_lossy().starts_with("stop-blocks"))
+            .unwrap();
+        std::fs::write(file.path(), "garbage").unwrap();
+        let (count, warning) = state.count_stop_block("s", "Stop", true).unwrap();
+        assert_eq!(count, 1);
+        assert!(warning.unwrap().contains("corrupt"));
+    }
+
+    #[test]
+    fn cleanup_removes_only_old_sessions() {
+        let tmp = tempfile::tempdir().unwrap();
+        let state = StateDir {
+            root: tmp.path().to_path_buf(),
+        };
+        state.claim("old", "notice", "x").unwrap();
+        state.claim("new", "notice", "x").unwrap();
+        let old = state.session_dir("old");
+        let long_ago = SystemTime::now() - Duration::from_secs(30 * 24 * 3600);
+        for path in [old.join("notice"), old.clone()] {
+            for entry in std::fs::read_dir(&path).unwrap().flatten() {
+                std::fs::File::options()
+                    .write(true)
+                    .open(entry.path())
+                    .ok()
+                    .map(|f| f.set_modified(long_ago));
+            }
+            std::fs::File::open(&path)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        }
+        state.cleanup();
+        assert!(!old.exists());
+        assert!(state.session_dir("new").exists());
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub fn run(args: &FireArgs) -> Printed {
         inherited_env: std::env::vars_os().collect(),
         non_interactive: args.non_interactive,
         state: StateDir::from_process(),
+        log: args.log.clone(),
+        stop_block_cap: args.stop_block_cap,
     };
     let result = fire::fire(event, &loaded, &project_dir, &config);
     if let Some(signal) = result.interrupted {

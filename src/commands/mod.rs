@@ -1,6 +1,7 @@
 //! Subcommands: each a thin layer over the stages.
 
 pub mod fire;
+pub mod stats;
 pub mod trust;
 
 use crate::exit::Exit;

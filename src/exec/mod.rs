@@ -27,7 +27,7 @@ mod unit;
 mod unix;
 
 /// What to execute.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Program {
     /// `SHELL -c SCRIPT` (SHELL is `sh` or `bash`, looked up on PATH).
     Shell { shell: String, script: String },

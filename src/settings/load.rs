@@ -41,7 +41,6 @@ const TOP_LEVEL_KEYS: &[&str] = &[
 /// Keys this version reads but does not enforce yet: saying so is better
 /// than a setting that silently does nothing.
 const NOT_YET_ENFORCED: &[&str] = &[
-    "log",
     "allowedHttpHookUrls",
     "allowPrivateNetworkHooks",
     "allowedHookNetworks",
@@ -289,6 +288,7 @@ fn push_file(
         permissions: Permissions::default(),
         env_keep: Vec::new(),
         policy: Policy::default(),
+        log: None,
     });
     settings.files.len() - 1
 }
@@ -363,6 +363,7 @@ fn load_object_as(
     let mut permissions = Permissions::default();
     let mut env_keep = Vec::new();
     let mut policy = Policy::default();
+    let mut log = None;
     {
         let mut report = Reporter {
             file: &path,
@@ -394,6 +395,19 @@ fn load_object_as(
                 "$schema" => {}
                 "permissions" => permissions = parse_permissions(value, &mut report),
                 "env" => env_keep = parse_env(value, kind, &mut report),
+                "log" => match value {
+                    Value::String(text) if !text.trim().is_empty() => {
+                        log = Some(resolve_log_path(text, &path));
+                    }
+                    other => report.push(
+                        Severity::Error,
+                        "log",
+                        format!(
+                            "expected a file path, found {}; ignored",
+                            json_type_name(other)
+                        ),
+                    ),
+                },
                 _ if MANAGED_ONLY.contains(&key.as_str()) => {
                     if kind == SourceKind::Managed {
                         parse_policy_key(key, value, &mut policy, &mut report);
@@ -431,7 +445,27 @@ fn load_object_as(
     file.permissions = permissions;
     file.env_keep = env_keep;
     file.policy = policy;
+    file.log = log;
     settings.hooks.extend(hooks);
+}
+
+/// `~/x` is under the home directory; a relative path is relative to the
+/// settings file's folder.
+fn resolve_log_path(text: &str, settings_file: &Path) -> PathBuf {
+    if let Some(rest) = text.strip_prefix("~/") {
+        if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+            return Path::new(&home).join(rest);
+        }
+    }
+    let path = Path::new(text);
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        settings_file
+            .parent()
+            .unwrap_or_else(|| Path::new("."))
+            .join(path)
+    }
 }
 
 /// A list of strings at `path`; anything else is an error naming the item.

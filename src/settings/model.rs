@@ -168,6 +168,8 @@ pub struct SettingsFile {
     pub env_keep: Vec<String>,
     /// Honoured only when this is the managed file.
     pub policy: Policy,
+    /// `log`: where the audit log goes (resolved against the file's folder).
+    pub log: Option<PathBuf>,
 }
 
 impl SettingsFile {
@@ -363,6 +365,16 @@ impl Settings {
             })
             .flat_map(|f| f.env_keep.iter().cloned())
             .collect()
+    }
+
+    /// The audit log path of the settings: the last loaded file that sets
+    /// `log` (`--log` and `$HOOKRUN_LOG` take precedence, in the caller).
+    pub fn log_path(&self) -> Option<PathBuf> {
+        self.files
+            .iter()
+            .filter(|f| f.state == FileState::Loaded && !f.source.claude_mode)
+            .filter_map(|f| f.log.clone())
+            .next_back()
     }
 
     /// The managed policy in effect (from the managed file, if loaded).

@@ -7,3 +7,4 @@ mod fire;
 mod funnel;
 mod protocol;
 mod security;
+mod state;

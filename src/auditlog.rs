@@ -1,0 +1,210 @@
+//! The audit log (SPEC §7.4): one JSON line per fire, appended atomically.
+//!
+//! Concurrent hookrun processes (a host fires many events at once) never
+//! interleave or lose lines: each line is written with one `write` call on an
+//! `O_APPEND` file while holding an exclusive `flock`. A log that cannot be
+//! written is a warning for the caller, never a failed fire. The line format
+//! is versioned (`"v"`) and documented in `docs/audit-log.md`.
+
+use std::fs::OpenOptions;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use nix::fcntl::{Flock, FlockArg};
+use serde::{Deserialize, Serialize};
+
+use crate::report::Report;
+
+/// Version of the line format.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One hook in a log line.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct HookLine {
+    pub name: String,
+    pub source: String,
+    /// `success`, `block`, `failure`, or `not run` (unsupported).
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+    #[serde(default)]
+    pub timed_out: bool,
+    #[serde(default)]
+    pub leaked: bool,
+    #[serde(default)]
+    pub duration_ms: f64,
+}
+
+/// One fire.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Line {
+    pub v: u32,
+    /// RFC 3339, UTC, milliseconds.
+    pub time: String,
+    pub event: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// `allow`, `ask`, `defer`, `deny` or `none`.
+    pub decision: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub exit_code: u8,
+    #[serde(default)]
+    pub hooks: Vec<HookLine>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    pub duration_ms: f64,
+    pub hookrun_version: String,
+}
+
+impl Line {
+    /// The log line of a finished fire: the hooks that were selected (ran,
+    /// or could not run), not the ones the funnel stopped.
+    pub fn from_report(report: &Report, time: SystemTime) -> Line {
+        let hooks = report
+            .hooks
+            .iter()
+            .filter(|h| h.state != "stopped")
+            .map(|h| HookLine {
+                name: h.name.clone(),
+                source: h.source.clone(),
+                outcome: h
+                    .run
+                    .as_ref()
+                    .map_or_else(|| h.state.to_owned(), |r| r.outcome.to_owned()),
+                exit_code: h.run.as_ref().and_then(|r| r.exit_code),
+                signal: h.run.as_ref().and_then(|r| r.signal.clone()),
+                timed_out: h.run.as_ref().is_some_and(|r| r.timed_out),
+                leaked: h.run.as_ref().is_some_and(|r| r.leaked),
+                duration_ms: h.run.as_ref().map_or(0.0, |r| r.duration_ms),
+            })
+            .collect();
+        Line {
+            v: FORMAT_VERSION,
+            time: humantime::format_rfc3339_millis(time).to_string(),
+            event: report.event.clone(),
+            session_id: report.session_id.clone(),
+            tool_name: report.tool_name.clone(),
+            tool_use_id: report.tool_use_id.clone(),
+            decision: report.decision.clone(),
+            reason: report.reason.clone(),
+            exit_code: report.exit_code,
+            hooks,
+            warnings: report.warnings.clone(),
+            duration_ms: report.duration_ms,
+            hookrun_version: report.hookrun_version.to_owned(),
+        }
+    }
+}
+
+/// Why a line could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("could not write the audit log {path}: {source}")]
+pub struct LogError {
+    pub path: PathBuf,
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Appends one line, atomically with respect to other hookrun processes.
+pub fn append(path: &Path, line: &Line) -> Result<(), LogError> {
+    let fail = |source| LogError {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut bytes = serde_json::to_vec(line).expect("log lines serialise");
+    bytes.push(b'\n');
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(fail)?;
+    let mut locked =
+        Flock::lock(file, FlockArg::LockExclusive).map_err(|(_, errno)| fail(errno.into()))?;
+    // One write of the whole line: with O_APPEND and the lock, no other
+    // writer can land in the middle of it.
+    locked.write_all(&bytes).map_err(fail)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(n: usize) -> Line {
+        Line {
+            v: FORMAT_VERSION,
+            time: "2026-01-01T00:00:00.000Z".into(),
+            event: "PreToolUse".into(),
+            session_id: Some("s".into()),
+            tool_name: Some("Bash".into()),
+            tool_use_id: Some(format!("t{n}")),
+            decision: "none".into(),
+            reason: None,
+            exit_code: 0,
+            hooks: vec![HookLine {
+                name: "x".repeat(5000),
+                source: "/s.json".into(),
+                outcome: "success".into(),
+                exit_code: Some(0),
+                signal: None,
+                timed_out: false,
+                leaked: false,
+                duration_ms: 1.5,
+            }],
+            warnings: vec![],
+            duration_ms: 2.0,
+            hookrun_version: "0".into(),
+        }
+    }
+
+    #[test]
+    fn concurrent_appends_never_interleave() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("logs/audit.jsonl");
+        let threads: Vec<_> = (0..16)
+            .map(|n| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    for i in 0..10 {
+                        append(&path, &line(n * 100 + i)).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 160);
+        for l in lines {
+            let parsed: Line = serde_json::from_str(l).unwrap();
+            assert_eq!(parsed.hooks[0].name.len(), 5000);
+        }
+    }
+
+    #[test]
+    fn an_unwritable_log_is_an_error_value() {
+        let err = append(
+            Path::new("/proc/hookrun-cannot-write/audit.jsonl"),
+            &line(0),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().starts_with(
+                "could not write the audit log /proc/hookrun-cannot-write/audit.jsonl"
+            )
+        );
+    }
+}
