@@ -6,3 +6,4 @@ mod support;
 mod fire;
 mod funnel;
 mod protocol;
+mod supervision;
