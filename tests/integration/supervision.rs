@@ -914,3 +914,73 @@ fn sequential_on_any_matched_hook_runs_them_one_after_another() {
         );
     }
 }
+
+// --- Descriptors hookrun inherited (SPEC §5.1) --------------------------------
+
+/// `sh` with the sandbox's clean environment and working directory, to hand
+/// hookrun extra descriptors the way a host can.
+fn shell_like_host(sb: &Sandbox) -> Command {
+    let base = sb.command();
+    let mut shell = Command::new("sh");
+    shell.env_clear();
+    for (key, value) in base.get_envs() {
+        if let Some(value) = value {
+            shell.env(key, value);
+        }
+    }
+    if let Some(dir) = base.get_current_dir() {
+        shell.current_dir(dir);
+    }
+    shell
+}
+
+/// Catches descriptors hookrun inherited without close-on-exec reaching
+/// the hooks (a leftover grandchild then holds the host's pipe open, here
+/// for 30 s), and closing them too early: the settings are read through one
+/// of them.
+#[test]
+fn hooks_get_no_descriptor_hookrun_inherited() {
+    let sb = Sandbox::new();
+    let mut leftovers = Leftovers::new(&sb);
+    let dir = leftovers.dir("fds");
+    let listing = dir.join("fds.txt");
+    let settings = sb.settings(&hooks(
+        "Stop",
+        json!([{"name": "fds", "timeout": 60, "command": format!(
+            "ls /proc/self/fd > {}; sleep 30 </dev/null >/dev/null 2>&1 & echo $! > {}",
+            quote(&listing),
+            quote(&dir.join("holder.pid"))
+        )}]),
+    ));
+    // 7 carries the settings, 9 is the host's own stdout pipe again.
+    let mut host = shell_like_host(&sb);
+    host.arg("-c")
+        .arg(r#"exec "$0" fire Stop --no-default-settings --settings /dev/fd/7 7<"$1" 9>&1"#)
+        .arg(crate::support::BIN)
+        .arg(&settings);
+    let run = crate::support::run_command(&mut host, &sb.event("Stop", &json!({})));
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (Some(0), "{}\n"),
+        "{run:?}"
+    );
+    let fds: Vec<i32> = std::fs::read_to_string(&listing)
+        .expect("the hook from /dev/fd/7 ran")
+        .split_whitespace()
+        .map(|fd| fd.parse().unwrap())
+        .collect();
+    assert!(!fds.contains(&7) && !fds.contains(&9), "hook saw {fds:?}");
+    // 0-2 are the hook's pipes; `ls` itself opens one to read the listing.
+    let above_stderr: Vec<i32> = fds.iter().copied().filter(|&fd| fd > 2).collect();
+    assert!(above_stderr.len() <= 1, "hook saw {fds:?}");
+    assert!(
+        run.elapsed < SLACK,
+        "the host's pipe reached end of file after {:?}",
+        run.elapsed
+    );
+    let holder = pid_in(&dir, "holder");
+    assert!(
+        !is_dead(holder),
+        "the leftover that could hold fd 9 is gone"
+    );
+}
