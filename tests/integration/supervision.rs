@@ -418,7 +418,8 @@ fn leftovers_holding_the_output_are_reported_not_waited_for_or_killed() {
     assert_eq!(report["timed_out"], false, "{report}");
     assert_eq!(report["stdout"], "ok\n", "output before exit is kept");
     let took = millis(&report["duration_ms"]);
-    assert!((90.0..1500.0).contains(&took), "{took} ms, expected ~100");
+    // The 100 ms drain, plus a shell that forked and renamed a file.
+    assert!((90.0..3000.0).contains(&took), "{took} ms, expected ~100");
     let background = pid_in(&dir, "report");
     assert!(!is_dead(background), "hookrun killed the background job");
 
