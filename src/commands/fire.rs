@@ -5,13 +5,17 @@ use std::io::{IsTerminal as _, Read as _};
 use crate::cli::{FireArgs, FireFormat};
 use crate::commands::Printed;
 use crate::event::{Event, InputError};
-use crate::exec::Limits;
+use crate::exec::{InheritedFds, Limits};
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig};
 use crate::settings::{self, Environment, discover};
 use crate::state::StateDir;
 
 pub fn run(args: &FireArgs) -> Printed {
+    // Before anything is opened: every descriptor above stderr now is the
+    // parent's, and none may reach a hook (closed below, once settings that
+    // name `/dev/fd/N` were read).
+    let inherited = InheritedFds::take_stock();
     let input = read_stdin();
     let event = input.and_then(|bytes| Event::parse(&bytes, args.event.as_deref()));
     let event = match event {
@@ -43,6 +47,7 @@ pub fn run(args: &FireArgs) -> Printed {
         log: args.log.clone(),
         stop_block_cap: args.stop_block_cap,
     };
+    inherited.close();
     let result = fire::fire(event, &loaded, &project_dir, &config);
     if let Some(signal) = result.interrupted {
         let name = nix::sys::signal::Signal::try_from(signal)

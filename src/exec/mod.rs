@@ -6,7 +6,8 @@
 //! leak detection after a normal exit, and forwarding hookrun's own
 //! termination signals. It knows nothing about the hook protocol: it takes
 //! [`Job`]s and returns [`JobReport`]s. It must never block on a pipe, never
-//! inherit hookrun's own stdin/stdout/stderr into a hook, and never leave a
+//! let a hook inherit hookrun's own stdin/stdout/stderr or any other
+//! descriptor hookrun inherited (see [`InheritedFds`]), and never leave a
 //! timed-out or interrupted hook's process group alive.
 //!
 //! Layout: `spawn` resolves and starts one job, `unit` is one hook's state
@@ -14,6 +15,7 @@
 //! thread, `capture` the capped output buffers, and `unix` every OS call.
 
 use std::ffi::OsString;
+use std::os::fd::RawFd;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -121,6 +123,55 @@ pub struct JobReport {
     pub stderr: Captured,
     /// From spawn to done (for a hook that did not start: the attempt).
     pub duration: Duration,
+}
+
+/// The descriptors hookrun inherited from its parent besides stdin, stdout
+/// and stderr (SPEC §5.1).
+///
+/// A parent may leave descriptors open without close-on-exec: a host's
+/// pipe, a shell's `7<file`, a sandbox's bookkeeping pipe. Passed on, they
+/// would outlive hookrun in every process a hook leaves behind, and a host
+/// reading that pipe to its end would wait for them. hookrun uses none of
+/// them, except a settings file named `/dev/fd/N`, so they are closed
+/// before the first hook starts.
+///
+/// Closed, not marked close-on-exec: the flag cannot be set on a bare
+/// number without `unsafe` (the crate forbids it). Hence two steps: take
+/// stock at start-up, when every descriptor above stderr is inherited, and
+/// close after the settings were read but before any hook runs.
+#[derive(Debug)]
+#[must_use = "the inherited descriptors are only closed by `close`"]
+pub struct InheritedFds {
+    fds: Vec<RawFd>,
+}
+
+impl InheritedFds {
+    /// Lists the descriptors above stderr open now. Call it first thing,
+    /// before hookrun opens anything it keeps: everything listed will be
+    /// closed. Finds none where `/proc` cannot be read.
+    pub fn take_stock() -> InheritedFds {
+        InheritedFds {
+            fds: unix::descriptors_above_stderr(),
+        }
+    }
+
+    /// Closes them, so that no hook inherits them. Call it after the last
+    /// read through one of them (`--settings /dev/fd/N`) and before the
+    /// first hook starts. Returns how many were closed.
+    pub fn close(self) -> usize {
+        let mut closed = 0;
+        for fd in self.fds {
+            match unix::close_unowned(fd) {
+                Ok(()) => closed += 1,
+                // Already closed by whoever used it: nothing to do.
+                Err(error) => tracing::debug!(fd, %error, "inherited descriptor not closed"),
+            }
+        }
+        if closed > 0 {
+            tracing::debug!(closed, "closed descriptors inherited from the parent");
+        }
+        closed
+    }
 }
 
 /// Runs batches of jobs; owns hookrun's signal handling while it lives.

@@ -9,7 +9,7 @@
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Read};
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
@@ -245,6 +245,56 @@ fn parse_stat(stat: &str) -> Option<(char, i32)> {
     Some((state, pgrp))
 }
 
+/// The descriptors above stderr open in this process now, by number, read
+/// from `/proc/self/fd`. Empty where that cannot be read (no `/proc`).
+pub(crate) fn descriptors_above_stderr() -> Vec<RawFd> {
+    let Ok(entries) = fs::read_dir("/proc/self/fd") else {
+        return Vec::new();
+    };
+    let mut fds = Vec::new();
+    for entry in entries.flatten() {
+        let Some(fd) = entry
+            .file_name()
+            .to_str()
+            .and_then(|name| name.parse::<RawFd>().ok())
+        else {
+            continue;
+        };
+        // The listing's own descriptor is in the listing.
+        if fd <= 2 || fs::read_link(entry.path()).is_ok_and(|target| is_fd_listing(&target)) {
+            continue;
+        }
+        fds.push(fd);
+    }
+    fds.sort_unstable();
+    fds
+}
+
+/// `/proc/PID/fd`: what the descriptor of a `/proc/self/fd` listing links to.
+fn is_fd_listing(target: &Path) -> bool {
+    let mut parts = target.components().map(std::path::Component::as_os_str);
+    parts.next() == Some(OsStr::new("/"))
+        && parts.next() == Some(OsStr::new("proc"))
+        && parts
+            .next()
+            .is_some_and(|pid| pid.as_encoded_bytes().iter().all(u8::is_ascii_digit))
+        && parts.next() == Some(OsStr::new("fd"))
+        && parts.next().is_none()
+}
+
+/// Closes a descriptor by number. Only for descriptors nothing in this
+/// process owns (see `InheritedFds`): closing one that an `OwnedFd` or a
+/// `File` holds would let it close a reused number later.
+///
+/// Closing is the only way to keep a descriptor out of hooks without
+/// `unsafe`: setting `FD_CLOEXEC` needs `fcntl` on an `AsFd`, and a
+/// `BorrowedFd` for a bare number can only come from `unsafe`
+/// `borrow_raw`; nix's `close` takes any `IntoRawFd`, which std implements
+/// for `RawFd`.
+pub(crate) fn close_unowned(fd: RawFd) -> nix::Result<()> {
+    nix::unistd::close(fd)
+}
+
 /// Outcome of one non-blocking read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ReadOutcome {
@@ -421,6 +471,24 @@ mod tests {
         assert_eq!(parse_stat(stat), Some(('S', 4200)));
         assert_eq!(parse_stat("17 (sh) Z 1 17 17"), Some(('Z', 17)));
         assert_eq!(parse_stat("garbage"), None);
+    }
+
+    #[test]
+    fn the_listing_descriptor_is_recognised() {
+        assert!(is_fd_listing(Path::new("/proc/4242/fd")));
+        assert!(!is_fd_listing(Path::new("/proc/4242/fdinfo")));
+        assert!(!is_fd_listing(Path::new("/proc/self/fd/3")));
+        assert!(!is_fd_listing(Path::new("/tmp/fd")));
+        assert!(!is_fd_listing(Path::new("pipe:[1234]")));
+    }
+
+    #[test]
+    fn open_descriptors_are_listed() {
+        let file = tempfile::tempfile().unwrap();
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+        let listed = descriptors_above_stderr();
+        assert!(listed.contains(&fd), "{fd} not in {listed:?}");
+        assert!(listed.iter().all(|&fd| fd > 2), "{listed:?}");
     }
 
     #[test]

@@ -8,3 +8,4 @@ mod funnel;
 mod protocol;
 mod security;
 mod state;
+mod supervision;
