@@ -1,3 +1,4 @@
 //! Subcommands: each a thin layer over the stages.
 
+pub mod common;
 pub mod fire;
