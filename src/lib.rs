@@ -10,12 +10,14 @@
 //! - [`verdict`]: one hook's outcome in the protocol;
 //! - [`aggregate`]: many verdicts → one decision;
 //! - [`output`]: the decision encoded per event;
-//! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs.
+//! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
+//! - [`diagnose`]: `doctor`'s checks over loaded settings.
 
 pub mod aggregate;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod diagnose;
 pub mod event;
 pub mod exec;
 pub mod exit;
