@@ -51,6 +51,44 @@ pub enum Command {
     ///   hookrun fire `pre_tool_use` --settings hooks.json < event.json
     #[command(verbatim_doc_comment)]
     Fire(FireArgs),
+
+    /// Check every settings source for mistakes that make hooks fail silently.
+    ///
+    /// Reads the same files `fire` would load and reports, with the file, the
+    /// JSON path and a one-line fix: JSON and shape errors, unknown events,
+    /// keys and fields, matchers that do not compile or match more (or other)
+    /// tools than meant, `if` rules that can never match, `exit 1` where only
+    /// `exit 2` blocks, commands and scripts that do not exist, timeouts in
+    /// milliseconds or beyond the host's own, files the host also loads, and
+    /// hook types hookrun does not run.
+    ///
+    /// Exit 1 when an error was found, 0 otherwise (warnings and notes do not
+    /// fail).
+    ///
+    /// Examples:
+    ///   hookrun doctor
+    ///   hookrun doctor --no-default-settings --settings hooks.json --format json
+    #[command(verbatim_doc_comment)]
+    Doctor(DoctorArgs),
+}
+
+/// Output format of the diagnostic commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// For people.
+    Text,
+    /// One JSON document, for scripts and CI.
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DoctorArgs {
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
 }
 
 /// Which settings files to load (SPEC §3.1).

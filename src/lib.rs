@@ -43,6 +43,7 @@ pub fn run() -> ExitCode {
     init_tracing(cli.verbose);
     let printed = match &cli.command {
         Command::Fire(args) => commands::fire::run(args),
+        Command::Doctor(args) => commands::doctor::run(args),
     };
     write_all(&printed.stdout, &printed.stderr);
     printed.exit.into()

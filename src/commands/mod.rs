@@ -1,4 +1,5 @@
 //! Subcommands: each a thin layer over the stages.
 
 pub mod common;
+pub mod doctor;
 pub mod fire;
