@@ -70,6 +70,36 @@ pub enum Command {
     ///   hookrun doctor --no-default-settings --settings hooks.json --format json
     #[command(verbatim_doc_comment)]
     Doctor(DoctorArgs),
+
+    /// Show, hook by hook, why each one would or would not run for an event.
+    ///
+    /// Runs nothing. Reads the event JSON on stdin (as `fire` does) and shows,
+    /// in load order, where the matcher funnel stops each hook (trust,
+    /// policy, event, matcher, `if`, dedup) with the values compared, or that
+    /// it would run, with its command after expansion and its timeout. The
+    /// answer to "why didn't my hook fire?".
+    ///
+    /// With an EVENT and nothing on stdin (a terminal or empty input), an
+    /// empty event is used.
+    ///
+    /// Examples:
+    ///   hookrun explain < event.json
+    ///   hookrun explain pre-tool-use --format json < event.json
+    ///   hookrun explain stop
+    #[command(verbatim_doc_comment)]
+    Explain(ExplainArgs),
+
+    /// List every hook hookrun would consider, with its source and state.
+    ///
+    /// One row per hook, in load order: event, matcher, `if`, type, timeout,
+    /// state (enabled, disabled by policy, not run: unsupported type…) and
+    /// name, grouped by the settings file that declares it.
+    ///
+    /// Examples:
+    ///   hookrun list
+    ///   hookrun list pre-tool-use --format json
+    #[command(verbatim_doc_comment)]
+    List(ListArgs),
 }
 
 /// Output format of the diagnostic commands.
@@ -83,6 +113,34 @@ pub enum OutputFormat {
 
 #[derive(Debug, Clone, Args)]
 pub struct DoctorArgs {
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ExplainArgs {
+    /// The event (default: the input's `hook_event_name`).
+    #[arg(value_name = "EVENT")]
+    pub event: Option<String>,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ListArgs {
+    /// Only the hooks of this event (lenient name: `pre_tool_use` = `PreToolUse`).
+    #[arg(value_name = "EVENT")]
+    pub event: Option<String>,
+
     #[command(flatten)]
     pub settings: SettingsArgs,
 

@@ -44,6 +44,8 @@ pub fn run() -> ExitCode {
     let printed = match &cli.command {
         Command::Fire(args) => commands::fire::run(args),
         Command::Doctor(args) => commands::doctor::run(args),
+        Command::Explain(args) => commands::explain::run(args),
+        Command::List(args) => commands::list::run(args),
     };
     write_all(&printed.stdout, &printed.stderr);
     printed.exit.into()

@@ -2,4 +2,6 @@
 
 pub mod common;
 pub mod doctor;
+pub mod explain;
 pub mod fire;
+pub mod list;

@@ -1,5 +1,6 @@
 //! The diagnostic commands through the real binary: `doctor` (one settings
-//! file per check, asserting file, JSON path and fix).
+//! file per check, asserting file, JSON path and fix), `explain` (each
+//! funnel layer) and `list`.
 
 use serde_json::{Value, json};
 
@@ -624,5 +625,295 @@ fn doctor_reads_the_default_sources() {
     assert_eq!(
         report["findings"][0]["file"],
         project_file.to_str().unwrap()
+    );
+}
+
+// ---------------------------------------------------------------- explain
+
+fn explain(sb: &Sandbox, settings: &Value, event: &str, fields: &Value) -> Value {
+    let file = sb.settings(settings);
+    let run = sb.run(
+        &[
+            "explain",
+            event,
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &sb.event(event, fields),
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    run.json()
+}
+
+#[test]
+fn explain_shows_where_each_layer_stopped_a_hook() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {
+        "PreToolUse": [
+            {"name": "runs", "matcher": "Bash", "if": "Bash(git push *)", "command": "\"$HOOKRUN_CONFIG_DIR\"/guard.sh push", "timeout": 5},
+            {"name": "wrong-tool", "matcher": "Edit|Write", "command": "echo edit"},
+            {"name": "wrong-command", "matcher": "Bash", "if": "Bash(rm *)", "command": "echo rm"},
+            {"name": "copy", "matcher": "Bash", "if": "Bash(git push *)", "command": "\"$HOOKRUN_CONFIG_DIR\"/guard.sh push"},
+            {"name": "prompt-hook", "type": "mcp_tool"}
+        ],
+        "Stop": [{"name": "other-event", "command": "echo stop"}]
+    }});
+    let report = explain(
+        &sb,
+        &settings,
+        "PreToolUse",
+        &json!({"tool_name": "Bash", "tool_input": {"command": "git push origin main"}}),
+    );
+    assert_eq!(report["event"], "PreToolUse");
+    assert_eq!(report["match_field"], "tool_name");
+    assert_eq!(report["match_value"], "Bash");
+    let hooks = report["hooks"].as_array().unwrap();
+    let by_name = |name: &str| {
+        hooks
+            .iter()
+            .find(|h| h["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {hooks:#?}"))
+            .clone()
+    };
+
+    let runs = by_name("runs");
+    assert_eq!(runs["state"], "run");
+    let config_dir = sb.path("cli");
+    assert_eq!(
+        runs["command"],
+        format!("sh -c '\"{}\"/guard.sh push'", config_dir.display())
+    );
+    assert_eq!(runs["timeout_s"], 5.0);
+
+    let wrong_tool = by_name("wrong-tool");
+    assert_eq!(wrong_tool["layer"], "matcher");
+    assert_eq!(
+        wrong_tool["detail"],
+        "matcher \"Edit|Write\" does not match tool_name \"Bash\""
+    );
+
+    let wrong_command = by_name("wrong-command");
+    assert_eq!(wrong_command["layer"], "if");
+    assert!(
+        wrong_command["detail"]
+            .as_str()
+            .unwrap()
+            .contains("\"git push origin main\""),
+        "{wrong_command:#?}"
+    );
+
+    let copy = by_name("copy");
+    assert_eq!(copy["layer"], "dedup");
+    assert!(
+        copy["detail"]
+            .as_str()
+            .unwrap()
+            .contains("hooks.PreToolUse[0]")
+    );
+
+    let prompt = by_name("prompt-hook");
+    assert_eq!(prompt["state"], "not run");
+    assert!(prompt["detail"].as_str().unwrap().contains("mcp_tool"));
+
+    let other = by_name("other-event");
+    assert_eq!(other["layer"], "event");
+    assert_eq!(other["detail"], "listed under Stop, this is PreToolUse");
+
+    assert_eq!(report["would_run"], 1);
+}
+
+#[test]
+fn explain_shows_policy_stops_and_problems() {
+    let sb = Sandbox::new();
+    let report = explain(
+        &sb,
+        &json!({"disableAllHooks": true, "hooks": {"Stop": [{"name": "s", "command": "echo", "timeot": 3}]}}),
+        "Stop",
+        &json!({}),
+    );
+    let hook = &report["hooks"][0];
+    assert_eq!(hook["layer"], "policy");
+    assert!(
+        hook["detail"]
+            .as_str()
+            .unwrap()
+            .contains("disableAllHooks is true")
+    );
+    assert_eq!(report["problems"][0]["json_path"], "hooks.Stop[0].timeot");
+}
+
+#[test]
+fn explain_text_answers_why_a_hook_did_not_fire() {
+    let sb = Sandbox::new();
+    let file = sb.settings(&hooks(
+        "PreToolUse",
+        json!([
+            {"name": "lint", "matcher": "Edit", "command": "echo lint"},
+            {"name": "log", "command": "echo log", "timeout": 900}
+        ]),
+    ));
+    let run = sb.run(
+        &[
+            "explain",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        &sb.event(
+            "PreToolUse",
+            &json!({"tool_name": "NotebookEdit", "tool_input": {}}),
+        ),
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let out = &run.stdout;
+    assert!(
+        out.contains("event: PreToolUse (tool_name \"NotebookEdit\")"),
+        "{out}"
+    );
+    assert!(out.contains("1. lint — stopped at matcher"), "{out}");
+    assert!(
+        out.contains("why: matcher \"Edit\" does not match tool_name \"NotebookEdit\""),
+        "{out}"
+    );
+    assert!(out.contains("2. log — would run"), "{out}");
+    assert!(out.contains("runs: sh -c 'echo log'"), "{out}");
+    assert!(
+        out.contains("timeout: 599 s (capped by the deadline)"),
+        "{out}"
+    );
+    assert!(out.contains("1 of 2 hooks would run"), "{out}");
+}
+
+#[test]
+fn explain_needs_no_input_when_given_an_event() {
+    let sb = Sandbox::new();
+    let file = sb.settings(&hooks("Stop", json!([{"name": "s", "command": "echo"}])));
+    let run = sb.run(
+        &[
+            "explain",
+            "stop",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("1. s — would run"), "{}", run.stdout);
+
+    let run = sb.run(&["explain", "--no-default-settings"], b"");
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr.starts_with("hookrun: stdin is empty"),
+        "{}",
+        run.stderr
+    );
+}
+
+// ---------------------------------------------------------------- list
+
+#[test]
+fn list_shows_every_hook_with_source_and_state() {
+    let sb = Sandbox::new();
+    let first = sb.settings(&json!({"hooks": {
+        "PreToolUse": [{"name": "guard", "matcher": "Bash", "if": "Bash(git push *)", "command": "echo", "timeout": 10}],
+        "Stop": [{"name": "agent-check", "type": "agent"}]
+    }}));
+    let second = sb.settings(&json!({"hooks": {
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo ctx"}]}]
+    }}));
+    let args = |extra: &[&str]| {
+        let mut v = vec![
+            "list",
+            "--no-default-settings",
+            "--settings",
+            first.to_str().unwrap(),
+            "--settings",
+            second.to_str().unwrap(),
+        ];
+        v.extend_from_slice(extra);
+        v.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let run_args = |extra: &[&str]| {
+        let a = args(extra);
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        sb.run(&refs, b"")
+    };
+
+    let run = run_args(&["--format", "json"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let list = run.json();
+    let hooks = list["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 3);
+    assert_eq!(hooks[0]["name"], "guard");
+    assert_eq!(hooks[0]["source"], first.to_str().unwrap());
+    assert_eq!(hooks[0]["json_path"], "hooks.PreToolUse[0]");
+    assert_eq!(hooks[0]["event"], "PreToolUse");
+    assert_eq!(hooks[0]["matcher"], "Bash");
+    assert_eq!(hooks[0]["if"], "Bash(git push *)");
+    assert_eq!(hooks[0]["type"], "command");
+    assert_eq!(hooks[0]["timeout_s"], 10.0);
+    assert_eq!(hooks[0]["state"], "enabled");
+    assert_eq!(hooks[1]["state"], "not run");
+    assert!(hooks[1]["why"].as_str().unwrap().contains("agent"));
+    assert_eq!(hooks[2]["event"], "UserPromptSubmit");
+    assert_eq!(hooks[2]["timeout_s"], 30.0);
+    assert_eq!(hooks[2]["timeout_default"], true);
+    assert_eq!(hooks[2]["source"], second.to_str().unwrap());
+
+    let run = run_args(&["pre_tool_use"]);
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.stdout.contains(&format!("{} (cli)", first.display())),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("EVENT"), "{}", run.stdout);
+    let row = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("guard"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    for cell in [
+        "PreToolUse",
+        "Bash",
+        "Bash(git push *)",
+        "command",
+        "10s",
+        "enabled",
+    ] {
+        assert!(row.contains(cell), "{cell} not in {row:?}");
+    }
+    assert!(!run.stdout.contains("agent-check"), "{}", run.stdout);
+    assert!(!run.stdout.contains("UserPromptSubmit"), "{}", run.stdout);
+}
+
+#[test]
+fn list_shows_hooks_disabled_by_policy() {
+    let sb = Sandbox::new();
+    let file = sb.settings(
+        &json!({"disableAllHooks": true, "hooks": {"Stop": [{"name": "s", "command": "echo"}]}}),
+    );
+    let run = sb.run(
+        &[
+            "list",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    let hook = &run.json()["hooks"][0];
+    assert_eq!(hook["state"], "disabled");
+    assert!(
+        hook["why"]
+            .as_str()
+            .unwrap()
+            .contains("disableAllHooks is true")
     );
 }
