@@ -100,6 +100,23 @@ pub enum Command {
     ///   hookrun list pre-tool-use --format json
     #[command(verbatim_doc_comment)]
     List(ListArgs),
+
+    /// Run hook-policy test cases through the real fire path.
+    ///
+    /// Each case gives an event, its input, optionally the settings to load,
+    /// and what to expect (decision, exit code, reason, updated input,
+    /// additional context). Hooks really run. Prints each failure with
+    /// expected versus actual, then `N passed, N failed`.
+    ///
+    /// PATH is a case file or a folder of `*.json` case files (default:
+    /// `<project>/.hookrun/tests/`). Exit 1 when a case failed or no case was
+    /// found. The case format is in docs/diagnostics.md.
+    ///
+    /// Examples:
+    ///   hookrun test
+    ///   hookrun test fixtures/cases/ policy/push.json
+    #[command(verbatim_doc_comment)]
+    Test(TestArgs),
 }
 
 /// Output format of the diagnostic commands.
@@ -141,6 +158,22 @@ pub struct ListArgs {
     #[arg(value_name = "EVENT")]
     pub event: Option<String>,
 
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TestArgs {
+    /// Case files, or folders of `*.json` case files (default:
+    /// `<project>/.hookrun/tests/`).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// The sources of cases that name no `settings` of their own.
     #[command(flatten)]
     pub settings: SettingsArgs,
 

@@ -46,6 +46,7 @@ pub fn run() -> ExitCode {
         Command::Doctor(args) => commands::doctor::run(args),
         Command::Explain(args) => commands::explain::run(args),
         Command::List(args) => commands::list::run(args),
+        Command::Test(args) => commands::test::run(args),
     };
     write_all(&printed.stdout, &printed.stderr);
     printed.exit.into()

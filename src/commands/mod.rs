@@ -5,3 +5,4 @@ pub mod doctor;
 pub mod explain;
 pub mod fire;
 pub mod list;
+pub mod test;

@@ -1,6 +1,6 @@
 //! The diagnostic commands through the real binary: `doctor` (one settings
 //! file per check, asserting file, JSON path and fix), `explain` (each
-//! funnel layer) and `list`.
+//! funnel layer), `list` and `test`.
 
 use serde_json::{Value, json};
 
@@ -916,4 +916,130 @@ fn list_shows_hooks_disabled_by_policy() {
             .unwrap()
             .contains("disableAllHooks is true")
     );
+}
+
+// ---------------------------------------------------------------- test
+
+#[test]
+fn test_runs_the_shipped_cases() {
+    let sb = Sandbox::new();
+    let run = sb.run(&["test", fixture("cases").to_str().unwrap()], b"");
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.ends_with("\n8 passed, 0 failed\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("ok    ")
+            && run
+                .stdout
+                .contains("no-push-to-main.json[0]: a push to main is blocked with the reason"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn test_prints_expected_versus_actual_and_fails() {
+    let sb = Sandbox::new();
+    let cases = json!([
+        {
+            "name": "exit 1 was meant to block",
+            "event": "PreToolUse",
+            "input": {"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}},
+            "settings": {"hooks": {"PreToolUse": [{"command": "echo no >&2; exit 1"}]}},
+            "expect": {"decision": "deny", "exit": 2, "reasonContains": "no"}
+        },
+        {
+            "name": "passes",
+            "event": "PreToolUse",
+            "input": {"tool_name": "Bash", "tool_input": {"command": "ls"}},
+            "settings": {"hooks": {"PreToolUse": [{"command": "echo no >&2; exit 2"}]}},
+            "expect": {"decision": "block", "exit": 2, "reasonContains": "no"}
+        },
+        {"name": "typo", "event": "Stop", "expect": {"desicion": "deny"}}
+    ]);
+    let file = sb.write("cases/policy.json", &cases.to_string());
+    let run = sb.run(&["test", file.to_str().unwrap()], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let out = &run.stdout;
+    assert!(out.contains("FAIL  "), "{out}");
+    assert!(
+        out.contains("policy.json[0]: exit 1 was meant to block"),
+        "{out}"
+    );
+    assert!(out.contains("decision: expected deny\n"), "{out}");
+    assert!(out.contains("actual none\n"), "{out}");
+    assert!(out.contains("exit: expected 2\n"), "{out}");
+    assert!(out.contains("actual 0\n"), "{out}");
+    assert!(
+        out.contains("hookrun warning: hook echo no >&2; exit 1 failed"),
+        "{out}"
+    );
+    assert!(out.contains("ok    "), "{out}");
+    assert!(out.contains("expect.desicion: unknown key"), "{out}");
+    assert!(out.ends_with("\n1 passed, 2 failed\n"), "{out}");
+
+    let run = sb.run(&["test", file.to_str().unwrap(), "--format", "json"], b"");
+    let report = run.json();
+    assert_eq!(report["passed"], 1);
+    assert_eq!(report["failed"], 2);
+    assert_eq!(
+        report["cases"][0]["mismatches"][0],
+        json!({"key": "decision", "expected": "deny", "actual": "none"})
+    );
+}
+
+#[test]
+fn test_defaults_to_the_project_tests_folder_and_sources() {
+    let sb = Sandbox::new();
+    let run = sb.run(&["test"], b"");
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr.contains(".hookrun/tests does not exist"),
+        "{}",
+        run.stderr
+    );
+
+    // Cases without `settings` use the normal sources: here the project's.
+    sb.write(
+        "project/.hookrun/settings.json",
+        &hooks(
+            "PreToolUse",
+            json!([{"matcher": "Bash", "if": "Bash(rm *)", "command": "echo 'no rm' >&2; exit 2"}]),
+        )
+        .to_string(),
+    );
+    sb.write(
+        "project/.hookrun/tests/rm.json",
+        &json!({"event": "PreToolUse",
+            "input": {"tool_name": "Bash", "tool_input": {"command": "rm -r build"}},
+            "expect": {"decision": "deny", "reasonContains": "no rm"}})
+        .to_string(),
+    );
+    let run = sb.run(&["test"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.ends_with("1 passed, 0 failed\n"),
+        "{}",
+        run.stdout
+    );
+
+    let empty = sb.path("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = sb.run(&["test", empty.to_str().unwrap()], b"");
+    assert_eq!(run.code, Some(1));
+    assert!(run.stderr.contains("no test cases found"), "{}", run.stderr);
+}
+
+#[test]
+fn every_diagnostic_command_has_help_with_an_example() {
+    let sb = Sandbox::new();
+    for command in ["doctor", "explain", "list", "test"] {
+        let run = sb.run(&[command, "--help"], b"");
+        assert_eq!(run.code, Some(0));
+        assert!(run.stdout.contains("hookrun "), "{command}: {}", run.stdout);
+        assert!(run.stdout.contains("Example"), "{command}: {}", run.stdout);
+    }
 }
