@@ -44,14 +44,14 @@ pub enum Command {
     /// Reads the event JSON on stdin. The event name comes from the argument,
     /// or from the input's `hook_event_name` when omitted, so one host entry
     /// (`"command": "hookrun fire"`) serves every event. Names are lenient:
-    /// `pre_tool_use` = `PreToolUse` = pre-tool-use.
+    /// pre_tool_use = PreToolUse = pre-tool-use.
     ///
     /// Exit 0: no block (the decision, if any, is in the JSON on stdout).
     /// Exit 2: a block stands; stderr holds exactly the reason.
     /// Exit 1: the input is unusable (not a JSON object, no event name).
     ///
     /// Example:
-    ///   hookrun fire `pre_tool_use` --settings hooks.json < event.json
+    ///   hookrun fire pre_tool_use --settings hooks.json < event.json
     #[command(verbatim_doc_comment)]
     Fire(FireArgs),
 
@@ -93,14 +93,80 @@ pub enum Command {
         /// The job file written by `fire`.
         job: PathBuf,
     },
+
+    /// Check every settings source for mistakes that make hooks fail silently.
+    ///
+    /// Reads the same files `fire` would load and reports, with the file, the
+    /// JSON path and a one-line fix: JSON and shape errors, unknown events,
+    /// keys and fields, matchers that do not compile or match more (or other)
+    /// tools than meant, `if` rules that can never match, `exit 1` where only
+    /// `exit 2` blocks, commands and scripts that do not exist, timeouts in
+    /// milliseconds or beyond the host's own, files the host also loads, and
+    /// hook types hookrun does not run.
+    ///
+    /// Exit 1 when an error was found, 0 otherwise (warnings and notes do not
+    /// fail).
+    ///
+    /// Examples:
+    ///   hookrun doctor
+    ///   hookrun doctor --no-default-settings --settings hooks.json --format json
+    #[command(verbatim_doc_comment)]
+    Doctor(DoctorArgs),
+
+    /// Show, hook by hook, why each one would or would not run for an event.
+    ///
+    /// Runs nothing. Reads the event JSON on stdin (as `fire` does) and shows,
+    /// in load order, where the matcher funnel stops each hook (trust,
+    /// policy, event, matcher, `if`, dedup) with the values compared, or that
+    /// it would run, with its command after expansion and its timeout. The
+    /// answer to "why didn't my hook fire?".
+    ///
+    /// With an EVENT and nothing on stdin (a terminal or empty input), an
+    /// empty event is used.
+    ///
+    /// Examples:
+    ///   hookrun explain < event.json
+    ///   hookrun explain pre-tool-use --format json < event.json
+    ///   hookrun explain stop
+    #[command(verbatim_doc_comment)]
+    Explain(ExplainArgs),
+
+    /// List every hook hookrun would consider, with its source and state.
+    ///
+    /// One row per hook, in load order: event, matcher, `if`, type, timeout,
+    /// state (enabled, disabled by policy, not run: unsupported type…) and
+    /// name, grouped by the settings file that declares it.
+    ///
+    /// Examples:
+    ///   hookrun list
+    ///   hookrun list pre-tool-use --format json
+    #[command(verbatim_doc_comment)]
+    List(ListArgs),
+
+    /// Run hook-policy test cases through the real fire path.
+    ///
+    /// Each case gives an event, its input, optionally the settings to load,
+    /// and what to expect (decision, exit code, reason, updated input,
+    /// additional context). Hooks really run. Prints each failure with
+    /// expected versus actual, then `N passed, N failed`.
+    ///
+    /// PATH is a case file or a folder of `*.json` case files (default:
+    /// `<project>/.hookrun/tests/`). Exit 1 when a case failed or no case was
+    /// found. The case format is in docs/diagnostics.md.
+    ///
+    /// Examples:
+    ///   hookrun test
+    ///   hookrun test fixtures/cases/ policy/push.json
+    #[command(verbatim_doc_comment)]
+    Test(TestArgs),
 }
 
-/// Output format of the reporting commands.
+/// Output format of the diagnostic commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TextFormat {
+pub enum OutputFormat {
     /// For people.
     Text,
-    /// For scripts.
+    /// One JSON document, for scripts and CI.
     Json,
 }
 
@@ -111,8 +177,8 @@ pub struct StatsArgs {
     pub log: Option<PathBuf>,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = TextFormat::Text)]
-    pub format: TextFormat,
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
 
     #[command(flatten)]
     pub settings: SettingsArgs,
@@ -123,6 +189,60 @@ pub struct TrustArgs {
     /// Project folders or settings files (default: the current project).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DoctorArgs {
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ExplainArgs {
+    /// The event (default: the input's `hook_event_name`).
+    #[arg(value_name = "EVENT")]
+    pub event: Option<String>,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ListArgs {
+    /// Only the hooks of this event (lenient name: `pre_tool_use` = `PreToolUse`).
+    #[arg(value_name = "EVENT")]
+    pub event: Option<String>,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TestArgs {
+    /// Case files, or folders of `*.json` case files (default:
+    /// `<project>/.hookrun/tests/`).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// The sources of cases that name no `settings` of their own.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
 }
 
 /// Which settings files to load (SPEC §3.1).
@@ -238,7 +358,7 @@ pub struct LimitArgs {
     pub leak_timeout: Duration,
 
     /// Answer within this time (default: the host's timeout for the event
-    /// minus 1 s; 1.2 s for `SessionEnd`). Hooks still running then are
+    /// minus 1 s; 1.2 s for SessionEnd). Hooks still running then are
     /// stopped and reported.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = "HOOKRUN_DEADLINE")]
     pub deadline: Option<Duration>,

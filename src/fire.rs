@@ -564,7 +564,9 @@ fn plan(
     planned
 }
 
-fn program_for(hook: &HookDef, config_dir: &Path) -> Result<Program, String> {
+/// What `fire` would start for a hook, or why it cannot run it. Public so
+/// `doctor`, `explain` and `list` report exactly `fire`'s answer.
+pub fn program_for(hook: &HookDef, config_dir: &Path) -> Result<Program, String> {
     match &hook.hook_type {
         HookType::Command => {}
         HookType::Http => {

@@ -10,7 +10,8 @@
 //! - [`verdict`]: one hook's outcome in the protocol;
 //! - [`aggregate`]: many verdicts → one decision;
 //! - [`output`]: the decision encoded per event;
-//! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs.
+//! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
+//! - [`diagnose`]: `doctor`'s checks over loaded settings.
 
 pub mod aggregate;
 pub mod asynchook;
@@ -18,6 +19,7 @@ pub mod auditlog;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod diagnose;
 pub mod event;
 pub mod exec;
 pub mod exit;
@@ -54,6 +56,10 @@ pub fn run() -> ExitCode {
                 Err(_) => ExitCode::FAILURE,
             };
         }
+        Command::Doctor(args) => commands::doctor::run(args),
+        Command::Explain(args) => commands::explain::run(args),
+        Command::List(args) => commands::list::run(args),
+        Command::Test(args) => commands::test::run(args),
     };
     write_all(&printed.stdout, &printed.stderr);
     printed.exit.into()

@@ -51,7 +51,10 @@ impl RuleSets {
 pub fn collect(settings: &Settings, project_dir: &Path) -> RuleSets {
     let mut sets = RuleSets::default();
     for file in &settings.files {
-        if file.state != FileState::Loaded || file.source.claude_mode || file.permissions.is_empty()
+        if file.state != FileState::Loaded
+            || !file.trust.is_trusted()
+            || file.source.claude_mode
+            || file.permissions.is_empty()
         {
             continue;
         }

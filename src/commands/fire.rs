@@ -1,14 +1,12 @@
 //! `hookrun fire`: stdin → event, settings, the fire pipeline, the answer.
 
-use std::io::{IsTerminal as _, Read as _};
-
+use super::common::{self, read_stdin};
 use crate::cli::{FireArgs, FireFormat};
 use crate::commands::Printed;
 use crate::event::{Event, InputError};
 use crate::exec::{InheritedFds, Limits};
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig};
-use crate::settings::{self, Environment, discover};
 use crate::state::StateDir;
 
 pub fn run(args: &FireArgs) -> Printed {
@@ -22,16 +20,10 @@ pub fn run(args: &FireArgs) -> Printed {
         Ok(event) => event,
         Err(err) => return unusable_input(&err, args.fail_closed),
     };
-    let mut env = Environment::from_process();
-    if let Some(dir) = &args.settings.project_dir {
-        env.hookrun_project_dir = Some(dir.clone());
-    }
-    let project_dir = discover::project_dir(&env, event.cwd().as_deref());
+    let env = common::environment(&args.settings);
+    let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
-    let loaded = settings::load(&args.settings.source_options(), &env, &project_dir);
-    for problem in &loaded.problems {
-        tracing::info!(%problem, severity = problem.severity.as_str(), "settings problem");
-    }
+    let loaded = common::load_settings(&args.settings, &env, &project_dir);
     let config = FireConfig {
         fail_closed: args.fail_closed,
         limits: Limits {
@@ -71,20 +63,6 @@ pub fn run(args: &FireArgs) -> Printed {
         stderr: result.rendered.stderr,
         exit: Exit::Code(result.rendered.exit_code),
     }
-}
-
-fn read_stdin() -> Result<Vec<u8>, InputError> {
-    let mut stdin = std::io::stdin().lock();
-    if stdin.is_terminal() {
-        return Err(InputError::Unreadable(std::io::Error::other(
-            "stdin is a terminal; pipe the event JSON in (hookrun fire pre_tool_use < event.json)",
-        )));
-    }
-    let mut bytes = Vec::new();
-    stdin
-        .read_to_end(&mut bytes)
-        .map_err(InputError::Unreadable)?;
-    Ok(bytes)
 }
 
 /// Exit 1 with one line naming the cause; `--fail-closed`: exit 2 with that

@@ -1,25 +1,12 @@
 //! Subcommands: each a thin layer over the stages.
 
+pub mod common;
+pub mod doctor;
+pub mod explain;
 pub mod fire;
+pub mod list;
 pub mod stats;
+pub mod test;
 pub mod trust;
 
-use crate::exit::Exit;
-
-/// What a command prints, for `lib.rs` to write.
-pub struct Printed {
-    pub stdout: String,
-    pub stderr: String,
-    pub exit: Exit,
-}
-
-impl Printed {
-    /// Exit 1 with one line on stderr.
-    pub fn error(message: &str) -> Printed {
-        Printed {
-            stdout: String::new(),
-            stderr: format!("hookrun: {message}\n"),
-            exit: Exit::Code(1),
-        }
-    }
-}
+pub use common::Printed;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::auditlog::Line;
-use crate::cli::{StatsArgs, TextFormat};
+use crate::cli::{OutputFormat, StatsArgs};
 use crate::commands::Printed;
 use crate::exit::Exit;
 use crate::settings::{self, Environment, discover};
@@ -188,7 +188,7 @@ pub fn run(args: &StatsArgs) -> Printed {
     let project = discover::project_dir(&env, Some(&env.current_dir));
     let loaded = settings::load(&args.settings.source_options(), &env, &project);
     let Some(path): Option<PathBuf> = args.log.clone().or_else(|| loaded.log_path()) else {
-        return Printed::error(
+        return Printed::failure(
             "no audit log: pass --log PATH, set HOOKRUN_LOG, or set `log` in your settings",
         );
     };
@@ -206,19 +206,19 @@ pub fn run(args: &StatsArgs) -> Printed {
     let stats = match summarize(&path, &configured) {
         Ok(stats) => stats,
         Err(err) => {
-            return Printed::error(&format!(
+            return Printed::failure(&format!(
                 "cannot read the audit log {}: {err}",
                 path.display()
             ));
         }
     };
     let stdout = match args.format {
-        TextFormat::Json => {
+        OutputFormat::Json => {
             let mut text = serde_json::to_string_pretty(&stats).expect("stats serialise");
             text.push('\n');
             text
         }
-        TextFormat::Text => render_text(&stats),
+        OutputFormat::Text => render_text(&stats),
     };
     Printed {
         stdout,

@@ -27,7 +27,7 @@ fn files_of(path: &Path) -> Vec<PathBuf> {
 pub fn run(args: &TrustArgs, trust: bool) -> Printed {
     let env = Environment::from_process();
     let Some(store_path) = settings::trust_store_path(&env) else {
-        return Printed::error("cannot find the config directory: set HOME or XDG_CONFIG_HOME");
+        return Printed::failure("cannot find the config directory: set HOME or XDG_CONFIG_HOME");
     };
     let mut store = match TrustStore::load(&store_path) {
         Ok(store) => store,
@@ -36,7 +36,7 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
             tracing::warn!(%err, "starting a new trust store");
             TrustStore::empty(store_path.clone())
         }
-        Err(err) => return Printed::error(&err.to_string()),
+        Err(err) => return Printed::failure(&err.to_string()),
     };
     let targets: Vec<PathBuf> = if args.paths.is_empty() {
         vec![discover::project_dir(&env, Some(&env.current_dir))]

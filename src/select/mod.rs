@@ -142,6 +142,18 @@ fn funnel(
     considered: &mut Considered,
 ) -> Option<(Layer, String)> {
     let file = settings.file_of(hook);
+    if !file.trust.is_trusted() {
+        // Only inspection loads untrusted files; this layer makes sure
+        // nothing in them can ever run.
+        return Some((
+            Layer::Trust,
+            format!(
+                "{} is {}; trust it with `hookrun trust`",
+                file.path().display(),
+                file.trust.as_str()
+            ),
+        ));
+    }
     if let Some(why) = disabled.reason(settings, file.kind()) {
         return Some((Layer::Policy, why));
     }
@@ -369,7 +381,7 @@ impl DisableAll {
         let mut managed = None;
         let mut others = None;
         for (index, file) in settings.files.iter().enumerate() {
-            let Some(flag) = file.disable_all_hooks else {
+            let Some(flag) = file.disable_all_hooks.filter(|_| file.trust.is_trusted()) else {
                 continue;
             };
             if file.kind() == SourceKind::Managed {

@@ -152,6 +152,10 @@ pub struct TrustGate {
     pub store_path: Option<PathBuf>,
     /// The project root, named in the "how to trust" hint.
     pub project: PathBuf,
+    /// For `doctor`, `explain` and `list`: parse untrusted files too (their
+    /// trust state is kept, and the funnel's trust layer stops their hooks),
+    /// so a user can review what trusting them would do.
+    pub inspect: bool,
     store: Option<TrustStore>,
 }
 
@@ -161,6 +165,7 @@ impl TrustGate {
             trust_all,
             store_path,
             project,
+            inspect: false,
             store: None,
         }
     }
@@ -233,7 +238,7 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
         Trust::NotRequired
     };
     if !trust.is_trusted() {
-        // Hashed, not parsed.
+        // Hashed, not parsed (unless inspecting for `doctor`).
         let target = if source.kind.is_project_scoped() {
             gate.project.display().to_string()
         } else {
@@ -253,8 +258,10 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
                 shell_quote(&target)
             ),
         });
-        push_file(settings, source, dir, FileState::Untrusted, trust);
-        return;
+        if !gate.inspect {
+            push_file(settings, source, dir, FileState::Untrusted, trust);
+            return;
+        }
     }
     load_bytes_as(settings, source, dir, &bytes, trust);
 }

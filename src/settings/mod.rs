@@ -22,12 +22,29 @@ pub fn trust_store_path(env: &Environment) -> Option<PathBuf> {
 
 /// Loads every source for a run, in order.
 pub fn load(options: &SourceOptions, env: &Environment, project: &Path) -> Settings {
+    load_with(options, env, project, false)
+}
+
+/// Loads every source for inspection (`doctor`, `explain`, `list`):
+/// untrusted project files are parsed too, keep their trust state, and the
+/// funnel's trust layer stops their hooks.
+pub fn load_for_inspection(options: &SourceOptions, env: &Environment, project: &Path) -> Settings {
+    load_with(options, env, project, true)
+}
+
+fn load_with(
+    options: &SourceOptions,
+    env: &Environment,
+    project: &Path,
+    inspect: bool,
+) -> Settings {
     let mut settings = Settings::default();
     let mut gate = load::TrustGate::new(
         options.trust_project,
         trust_store_path(env),
         project.to_path_buf(),
     );
+    gate.inspect = inspect;
     for source in discover::sources(options, env, project) {
         let dir = source
             .path

@@ -355,7 +355,10 @@ impl Settings {
         self.files
             .iter()
             .filter(|f| {
-                f.state == FileState::Loaded && !f.source.claude_mode && !f.source.trust_required
+                f.state == FileState::Loaded
+                    && f.trust.is_trusted()
+                    && !f.source.claude_mode
+                    && !f.source.trust_required
             })
             .filter(|f| {
                 matches!(
@@ -372,7 +375,9 @@ impl Settings {
     pub fn log_path(&self) -> Option<PathBuf> {
         self.files
             .iter()
-            .filter(|f| f.state == FileState::Loaded && !f.source.claude_mode)
+            .filter(|f| {
+                f.state == FileState::Loaded && f.trust.is_trusted() && !f.source.claude_mode
+            })
             .filter_map(|f| f.log.clone())
             .next_back()
     }

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod diagnostics;
 mod fire;
 mod funnel;
 mod protocol;

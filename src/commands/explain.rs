@@ -1,0 +1,381 @@
+//! `hookrun explain`: the funnel's verdict on every hook for one event, with
+//! the values compared. Runs nothing.
+//!
+//! Selection is `select::select` itself and "can it run" is
+//! `fire::program_for` itself: explain shows what `fire` would do, never a
+//! second opinion.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::common::{self, Printed};
+use crate::catalog::MatchField;
+use crate::cli::{ExplainArgs, OutputFormat, parse_duration};
+use crate::diagnose::command::{Vars, expand};
+use crate::event::Event;
+use crate::exec::Program;
+use crate::fire;
+use crate::select::{self, Considered, SelectContext, Stage};
+use crate::settings::model::FileState;
+use crate::settings::{Settings, Severity};
+
+/// One hook as `explain` shows it.
+struct Shown {
+    index: usize,
+    name: String,
+    source: String,
+    source_kind: &'static str,
+    json_path: String,
+    event: String,
+    /// `run`, `stopped` or `not run`.
+    state: &'static str,
+    layer: Option<&'static str>,
+    detail: String,
+    /// The command after expansion, for hooks that would run.
+    command: Option<String>,
+    timeout: Option<Duration>,
+    /// The timeout was shortened to the deadline.
+    capped: bool,
+    warnings: Vec<String>,
+    notes: Vec<String>,
+}
+
+pub fn run(args: &ExplainArgs) -> Printed {
+    // With an EVENT, no input is needed: a terminal or an empty stdin means
+    // an empty event (`hookrun explain stop`).
+    let event = if args.event.is_some() && common::stdin_is_terminal() {
+        Event::from_object(Map::new(), args.event.as_deref())
+    } else {
+        common::read_stdin().and_then(|bytes| {
+            if args.event.is_some() && bytes.iter().all(u8::is_ascii_whitespace) {
+                Event::from_object(Map::new(), args.event.as_deref())
+            } else {
+                Event::parse(&bytes, args.event.as_deref())
+            }
+        })
+    };
+    let event = match event {
+        Ok(event) => event,
+        Err(err) => return Printed::failure(&err.to_string()),
+    };
+    let env = common::environment(&args.settings);
+    let project_dir = common::project_dir(&env, event.cwd().as_deref());
+    let settings = common::inspect_settings(&args.settings, &env, &project_dir);
+    let cx = SelectContext {
+        event: &event,
+        project_dir: &project_dir,
+        home: env.home.as_deref(),
+    };
+    let considered = select::select(&settings, &cx);
+    let deadline = std::env::var("HOOKRUN_DEADLINE")
+        .ok()
+        .and_then(|v| parse_duration(&v).ok())
+        .unwrap_or_else(|| fire::default_deadline(&event.id));
+    let claude_project_dir = env
+        .claude_project_dir
+        .as_ref()
+        .map_or_else(|| project_dir.clone(), |dir| env.absolute(dir));
+    let shown: Vec<Shown> = considered
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            show(
+                i + 1,
+                c,
+                &settings,
+                &event,
+                deadline,
+                &project_dir,
+                &claude_project_dir,
+                env.home.as_deref(),
+            )
+        })
+        .collect();
+    let sequential = considered
+        .iter()
+        .zip(&shown)
+        .any(|(c, s)| s.state == "run" && settings.hooks[c.hook].sequential);
+    let header = Header {
+        event: &event,
+        project_dir: &project_dir,
+        settings: &settings,
+        deadline,
+        sequential,
+    };
+    let stdout = match args.format {
+        OutputFormat::Text => text(&header, &shown),
+        OutputFormat::Json => {
+            let mut out = serde_json::to_string_pretty(&to_json(&header, &shown))
+                .expect("JSON values serialise");
+            out.push('\n');
+            out
+        }
+    };
+    Printed::stdout(stdout, 0)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn show(
+    index: usize,
+    c: &Considered,
+    settings: &Settings,
+    event: &Event,
+    deadline: Duration,
+    project_dir: &Path,
+    claude_project_dir: &Path,
+    home: Option<&Path>,
+) -> Shown {
+    let hook = &settings.hooks[c.hook];
+    let file = settings.file_of(hook);
+    let mut warnings = c.warnings.clone();
+    let (state, layer, detail, command) = match &c.stage {
+        Stage::Stopped(layer) => ("stopped", Some(layer.as_str()), c.detail.clone(), None),
+        Stage::Run => match fire::program_for(hook, &file.dir) {
+            Ok(program) => {
+                let vars = Vars {
+                    config_dir: &file.dir,
+                    project_dir,
+                    claude_project_dir,
+                    home,
+                };
+                ("run", None, String::new(), Some(display(&program, &vars)))
+            }
+            Err(why) => {
+                warnings.push(format!(
+                    "hook {}: {why}; it would not run",
+                    hook.display_name()
+                ));
+                ("not run", None, why, None)
+            }
+        },
+    };
+    let (timeout, capped) = if state == "run" {
+        let wanted = hook
+            .timeout
+            .unwrap_or_else(|| event.id.default_hook_timeout());
+        if wanted > deadline {
+            (Some(deadline), true)
+        } else {
+            (Some(wanted), false)
+        }
+    } else {
+        (None, false)
+    };
+    Shown {
+        index,
+        name: hook.display_name(),
+        source: file.path().display().to_string(),
+        source_kind: file.kind().as_str(),
+        json_path: hook.json_path.clone(),
+        event: hook.event.name().to_owned(),
+        state,
+        layer,
+        detail,
+        command,
+        timeout,
+        capped,
+        warnings,
+        notes: c.notes.clone(),
+    }
+}
+
+/// The command as it would start, with hookrun's variables filled in for
+/// display (the shell expands them itself when the hook runs).
+fn display(program: &Program, vars: &Vars<'_>) -> String {
+    match program {
+        Program::Shell { shell, script } => {
+            format!("{shell} -c {}", quote(&expand(script, vars)))
+        }
+        Program::Exec { program, args } => std::iter::once(program)
+            .chain(args)
+            .map(|w| quote(w))
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+fn quote(word: &str) -> String {
+    shlex::try_quote(word).map_or_else(|_| format!("{word:?}"), std::borrow::Cow::into_owned)
+}
+
+struct Header<'a> {
+    event: &'a Event,
+    project_dir: &'a Path,
+    settings: &'a Settings,
+    deadline: Duration,
+    sequential: bool,
+}
+
+impl Header<'_> {
+    fn match_field(&self) -> Option<String> {
+        match self.event.id.match_field() {
+            MatchField::None => None,
+            MatchField::Key(key) => Some(key.to_owned()),
+            MatchField::Basename(key) => Some(format!("basename of {key}")),
+        }
+    }
+}
+
+fn text(h: &Header<'_>, shown: &[Shown]) -> String {
+    let mut out = String::new();
+    let field = h.match_field().map_or_else(
+        || " (no match field)".to_owned(),
+        |f| format!(" ({f} {:?})", h.event.match_value()),
+    );
+    let _ = writeln!(out, "event: {}{field}", h.event.id.name());
+    let _ = writeln!(out, "project: {}", h.project_dir.display());
+    let _ = writeln!(
+        out,
+        "deadline: {} s (hooks' timeouts are capped to it)",
+        h.deadline.as_secs_f64()
+    );
+    out.push_str("settings:\n");
+    for (index, file) in h.settings.files.iter().enumerate() {
+        let hooks = h.settings.hooks.iter().filter(|x| x.file == index).count();
+        let state = match file.state {
+            FileState::Missing => "missing".to_owned(),
+            FileState::Loaded => {
+                format!("loaded, {hooks} hook{}", if hooks == 1 { "" } else { "s" })
+            }
+            FileState::Skipped => "skipped".to_owned(),
+            FileState::Untrusted => {
+                format!("{}: its hooks are not considered", file.trust.as_str())
+            }
+        };
+        let _ = writeln!(
+            out,
+            "  {:<8} {} ({state})",
+            file.kind().as_str(),
+            file.path().display()
+        );
+    }
+    let problems: Vec<_> = h
+        .settings
+        .problems
+        .iter()
+        .filter(|p| p.severity >= Severity::Warning)
+        .collect();
+    if !problems.is_empty() {
+        out.push_str("settings problems (`hookrun doctor` says how to fix them):\n");
+        for p in problems {
+            let _ = writeln!(out, "  {}: {p}", p.severity.as_str());
+        }
+    }
+    // SCRUB (SPEC §9.2): when environment scrubbing exists, list here the
+    // variables hooks would not get.
+    if shown.is_empty() {
+        out.push_str("\nno hooks are configured in these files\n");
+        return out;
+    }
+    for s in shown {
+        let verdict = match (s.state, s.layer) {
+            ("run", _) => "would run".to_owned(),
+            (_, Some(layer)) => format!("stopped at {layer}"),
+            _ => "would not run".to_owned(),
+        };
+        let _ = writeln!(out, "\n{}. {} — {verdict}", s.index, s.name);
+        let _ = writeln!(out, "   from: {} {}", s.source, s.json_path);
+        if !s.detail.is_empty() {
+            let _ = writeln!(out, "   why: {}", s.detail);
+        }
+        if let Some(command) = &s.command {
+            let _ = writeln!(out, "   runs: {command}");
+        }
+        if let Some(timeout) = s.timeout {
+            let capped = if s.capped {
+                " (capped by the deadline)"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "   timeout: {} s{capped}", timeout.as_secs_f64());
+        }
+        for w in &s.warnings {
+            let _ = writeln!(out, "   warning: {w}");
+        }
+        for n in &s.notes {
+            let _ = writeln!(out, "   note: {n}");
+        }
+    }
+    let runs = shown.iter().filter(|s| s.state == "run").count();
+    let mode = if h.sequential && runs > 1 {
+        ", one after another (a hook sets `sequential`)"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "\n{runs} of {} hooks would run{mode}", shown.len());
+    out
+}
+
+fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
+    let hooks: Vec<Value> = shown
+        .iter()
+        .map(|s| {
+            let mut o = Map::new();
+            o.insert("index".into(), json!(s.index));
+            o.insert("name".into(), json!(s.name));
+            o.insert("source".into(), json!(s.source));
+            o.insert("source_kind".into(), json!(s.source_kind));
+            o.insert("json_path".into(), json!(s.json_path));
+            o.insert("event".into(), json!(s.event));
+            o.insert("state".into(), json!(s.state));
+            if let Some(layer) = s.layer {
+                o.insert("layer".into(), json!(layer));
+            }
+            if !s.detail.is_empty() {
+                o.insert("detail".into(), json!(s.detail));
+            }
+            if let Some(command) = &s.command {
+                o.insert("command".into(), json!(command));
+            }
+            if let Some(timeout) = s.timeout {
+                o.insert("timeout_s".into(), json!(timeout.as_secs_f64()));
+                o.insert("timeout_capped".into(), json!(s.capped));
+            }
+            o.insert("warnings".into(), json!(s.warnings));
+            o.insert("notes".into(), json!(s.notes));
+            Value::Object(o)
+        })
+        .collect();
+    let settings: Vec<Value> = h
+        .settings
+        .files
+        .iter()
+        .map(|f| {
+            json!({
+                "path": f.path().display().to_string(),
+                "source": f.kind().as_str(),
+                                "state": f.state.as_str(),
+                "trust": f.trust.as_str(),
+                "claude_mode": f.source.claude_mode,
+            })
+        })
+        .collect();
+    let problems: Vec<Value> = h
+        .settings
+        .problems
+        .iter()
+        .map(|p| {
+            json!({
+                "severity": p.severity.as_str(),
+                "file": p.file.display().to_string(),
+                "json_path": p.json_path,
+                "message": p.message,
+            })
+        })
+        .collect();
+    json!({
+        "event": h.event.id.name(),
+        "match_field": h.match_field(),
+        "match_value": h.match_field().map(|_| h.event.match_value()),
+        "project_dir": h.project_dir.display().to_string(),
+        "deadline_s": h.deadline.as_secs_f64(),
+        "settings": settings,
+        "problems": problems,
+        "hooks": hooks,
+        "would_run": shown.iter().filter(|s| s.state == "run").count(),
+        "sequential": h.sequential,
+    })
+}

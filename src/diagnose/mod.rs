@@ -1,0 +1,774 @@
+//! `doctor`'s checks: every way a hook can be configured to fail silently,
+//! found before it fires (SPEC §10).
+//!
+//! Takes loaded [`Settings`] and returns [`Finding`]s, each with the file,
+//! the JSON path and a one-line fix. Reuses what the other stages already
+//! decide — the loader's problems, [`Matcher::compile`], [`Rule::parse`], the
+//! catalog's tiers and timeouts, `fire`'s own test of whether a hook can run
+//! — so `doctor` cannot disagree with `fire` about what a setting means.
+//! Never runs a hook; the only I/O goes through [`Probe`].
+
+pub mod command;
+pub mod host;
+pub mod probe;
+pub mod problems;
+pub mod tools;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::catalog::{EventId, MatchField};
+use crate::select::matcher::Matcher;
+use crate::select::rule::Rule;
+use crate::settings::{HookDef, Settings, Severity, SourceKind};
+use command::{Issue, Vars};
+use probe::Probe;
+
+/// One thing `doctor` found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The check's id (see [`CHECKS`]).
+    pub check: &'static str,
+    pub severity: Severity,
+    pub file: PathBuf,
+    /// JSON path inside the file; empty for the whole file.
+    pub json_path: String,
+    pub message: String,
+    /// One line saying what to change.
+    pub fix: String,
+}
+
+/// What the checks need besides the settings.
+pub struct Context<'a> {
+    pub project_dir: &'a Path,
+    pub home: Option<&'a Path>,
+    /// `CLAUDE_PROJECT_DIR` as hooks get it: inherited, else the project.
+    pub claude_project_dir: &'a Path,
+    pub probe: &'a dyn Probe,
+}
+
+/// A check, for the documentation and `--format json` consumers.
+pub struct CheckInfo {
+    pub id: &'static str,
+    pub severity: Severity,
+    pub what: &'static str,
+}
+
+const fn check(id: &'static str, severity: Severity, what: &'static str) -> CheckInfo {
+    CheckInfo { id, severity, what }
+}
+
+use Severity::{Error, Note, Warning};
+
+/// Every check, in the order findings are reported for one hook.
+pub static CHECKS: &[CheckInfo] = &[
+    check(
+        "settings-unreadable",
+        Error,
+        "a settings file cannot be read",
+    ),
+    check("json-syntax", Error, "a settings file is not valid JSON"),
+    check("json-shape", Error, "a settings file is not a JSON object"),
+    check(
+        "invalid-entry",
+        Error,
+        "a hook entry has the wrong shape and is skipped",
+    ),
+    check(
+        "invalid-value",
+        Error,
+        "a field has the wrong type or value and its hook is skipped",
+    ),
+    check(
+        "unknown-event",
+        Warning,
+        "an event key that is not in the catalog (nearest name given)",
+    ),
+    check("unknown-key", Warning, "an unknown top-level key"),
+    check("unknown-field", Warning, "an unknown hook or group field"),
+    check("empty-group", Warning, "a matcher group with no hooks"),
+    check(
+        "ignored-field",
+        Warning,
+        "a field that is ignored where it is written",
+    ),
+    check(
+        "not-enforced",
+        Warning,
+        "a key this version reads but does not enforce",
+    ),
+    check(
+        "claude-mode",
+        Note,
+        "a key a Claude Code settings file holds for Claude Code itself",
+    ),
+    check(
+        "hooks-disabled",
+        Warning,
+        "`disableAllHooks: true` turns hooks off",
+    ),
+    check(
+        "host-loads-file",
+        Warning,
+        "hookrun loads a file Claude Code also loads: its hooks run twice",
+    ),
+    check(
+        "not-run",
+        Error,
+        "a hook hookrun does not run (type `prompt`, `agent`, `mcp_tool`…, an unsupported shell)",
+    ),
+    check(
+        "matcher-invalid",
+        Error,
+        "a matcher regex that does not compile (the hook runs unfiltered)",
+    ),
+    check(
+        "matcher-looks-like-rule",
+        Error,
+        "a matcher written as a permission rule (`Bash(git *)`): as a regex it never matches the tool",
+    ),
+    check(
+        "matcher-not-portable",
+        Note,
+        "a matcher using JavaScript-only regex syntax (look-around, back-references)",
+    ),
+    check(
+        "matcher-ignored",
+        Warning,
+        "a matcher on an event without a match field (it filters nothing)",
+    ),
+    check(
+        "matcher-matches-nothing",
+        Error,
+        "a matcher list with no names (`|`): the hook never runs",
+    ),
+    check(
+        "tool-name-case",
+        Warning,
+        "a tool name no host sends, differing from a known one in case or separators",
+    ),
+    check(
+        "tool-name-typo",
+        Warning,
+        "a tool name close to a known one",
+    ),
+    check(
+        "matcher-overmatch",
+        Warning,
+        "a regex matcher that also matches other known tools as a substring",
+    ),
+    check("if-invalid", Error, "an `if` rule that does not parse"),
+    check(
+        "if-never-applies",
+        Error,
+        "`if` on an event without tool input: the hook never runs",
+    ),
+    check(
+        "if-matcher-conflict",
+        Error,
+        "`if` names a tool the matcher never lets through: the hook never runs",
+    ),
+    check(
+        "exit-1-does-not-block",
+        Warning,
+        "`exit 1` in a hook of a blocking event (only exit 2 blocks)",
+    ),
+    check(
+        "block-not-enforced",
+        Warning,
+        "`exit 2` in a hook of an event whose blocks are not enforced",
+    ),
+    check(
+        "recursion",
+        Error,
+        "a hook runs `hookrun fire` from a file hookrun loads",
+    ),
+    check(
+        "command-missing",
+        Error,
+        "the program a command starts (by path) does not exist or is a directory",
+    ),
+    check(
+        "command-not-executable",
+        Error,
+        "the program a command starts exists but is not executable",
+    ),
+    check(
+        "command-not-on-path",
+        Warning,
+        "the program a command starts is not on PATH (here)",
+    ),
+    check(
+        "script-missing",
+        Error,
+        "an interpreter's script does not exist (`python3 missing.py` exits 2: a block)",
+    ),
+    check(
+        "relative-path",
+        Warning,
+        "a program or script named relative to the working directory",
+    ),
+    check(
+        "exec-form-variable",
+        Warning,
+        "`$VAR` in exec form, which substitutes only `${VAR}`",
+    ),
+    check(
+        "timeout-milliseconds",
+        Warning,
+        "a timeout of 1000 or more: seconds written as milliseconds?",
+    ),
+    check(
+        "timeout-exceeds-host",
+        Warning,
+        "a timeout beyond the host's own timeout for the event",
+    ),
+    check(
+        "file-changed-host",
+        Warning,
+        "a FileChanged hook whose files the host does not watch",
+    ),
+];
+
+/// Runs every check. Findings are in load order of the files, then in the
+/// order of the hooks within each file.
+pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = settings.problems.iter().map(problems::finding).collect();
+    check_trust(settings, cx, &mut out);
+    check_disabled(settings, &mut out);
+    host::check_loaded_by_host(settings, cx, &mut out);
+    for hook in &settings.hooks {
+        check_hook(settings, hook, cx, &mut out);
+    }
+    host::check_file_changed(settings, cx, &mut out);
+
+    // A group's matcher is shared by its hooks: report it once.
+    let mut unique: Vec<Finding> = Vec::with_capacity(out.len());
+    for finding in out {
+        if !unique.contains(&finding) {
+            unique.push(finding);
+        }
+    }
+    let order = |f: &Finding| {
+        settings
+            .files
+            .iter()
+            .position(|file| file.path() == f.file)
+            .unwrap_or(usize::MAX)
+    };
+    unique.sort_by_key(order);
+    unique
+}
+
+/// TRUST (SPEC §9.1): untrusted or changed project settings belong here.
+/// Trust is being added to `settings/` in parallel; when a loaded file can
+/// say it was skipped as untrusted (or its content changed since it was
+/// trusted), report it as an error naming `hookrun trust DIR` as the fix.
+/// Until then there is nothing to check: every file is trusted.
+fn check_trust(_settings: &Settings, _cx: &Context<'_>, _out: &mut Vec<Finding>) {}
+
+fn check_disabled(settings: &Settings, out: &mut Vec<Finding>) {
+    for file in &settings.files {
+        if file.disable_all_hooks != Some(true) {
+            continue;
+        }
+        let scope = if file.kind() == SourceKind::Managed {
+            "every hook, from every file"
+        } else {
+            "every hook from user, project, local and command-line files (managed hooks still run)"
+        };
+        out.push(Finding {
+            check: "hooks-disabled",
+            severity: Severity::Warning,
+            file: file.path().to_path_buf(),
+            json_path: "disableAllHooks".into(),
+            message: format!("is true: it turns off {scope}"),
+            fix: "remove `disableAllHooks` (or set it to false) when the hooks should run".into(),
+        });
+    }
+}
+
+/// The JSON path of a hook's matcher: the group's in the nested shape.
+pub fn matcher_path(hook: &HookDef) -> String {
+    if let Some((group, tail)) = hook.json_path.rsplit_once(".hooks[") {
+        if tail.ends_with(']') && tail[..tail.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
+            return format!("{group}.matcher");
+        }
+    }
+    format!("{}.matcher", hook.json_path)
+}
+
+struct HookCx<'a> {
+    file: PathBuf,
+    hook: &'a HookDef,
+    out: &'a mut Vec<Finding>,
+}
+
+impl HookCx<'_> {
+    fn push(
+        &mut self,
+        check: &'static str,
+        json_path: String,
+        message: String,
+        fix: impl Into<String>,
+    ) {
+        let severity = CHECKS
+            .iter()
+            .find(|c| c.id == check)
+            .map_or(Severity::Warning, |c| c.severity);
+        self.out.push(Finding {
+            check,
+            severity,
+            file: self.file.clone(),
+            json_path,
+            message,
+            fix: fix.into(),
+        });
+    }
+
+    fn field(&self, name: &str) -> String {
+        format!("{}.{name}", self.hook.json_path)
+    }
+}
+
+fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let file = settings.file_of(hook);
+    let mut h = HookCx {
+        file: file.path().to_path_buf(),
+        hook,
+        out,
+    };
+    if let Err(why) = crate::fire::program_for(hook, &file.dir) {
+        let at = match (&hook.hook_type, &hook.shell) {
+            (crate::settings::HookType::Command, _) => h.field("shell"),
+            _ => h.field("type"),
+        };
+        h.push(
+            "not-run",
+            at,
+            format!("{why}: hookrun reports it and skips it on every fire"),
+            "rewrite it as a command hook (\"type\": \"command\"), or keep it in the host's own settings where the host runs it",
+        );
+    }
+    check_matcher(hook, &mut h);
+    check_if(hook, &mut h);
+    check_command(hook, &file.dir, cx, &mut h);
+    check_timeout(hook, &mut h);
+}
+
+fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
+    let Some(pattern) = hook.matcher.as_deref() else {
+        return;
+    };
+    let event = &hook.event;
+    let path = matcher_path(hook);
+    let field = match event.match_field() {
+        MatchField::None => {
+            if !pattern.is_empty() && pattern != "*" {
+                let why = match event {
+                    EventId::Known(name) => format!("{name} has no match field"),
+                    EventId::Unknown(name) => {
+                        format!("`{name}` is not a catalog event, so it has no match field")
+                    }
+                };
+                h.push(
+                    "matcher-ignored",
+                    path,
+                    format!(
+                        "matcher {pattern:?} is ignored: {why}, so this hook runs on every {}",
+                        event.name()
+                    ),
+                    "remove `matcher`, or filter inside the command",
+                );
+            }
+            return;
+        }
+        MatchField::Key(key) | MatchField::Basename(key) => key,
+    };
+    let strict = event.spec().is_some_and(|spec| spec.strict_matcher_chars);
+    let matcher = Matcher::compile(Some(pattern), strict);
+    if let Some(reason) = matcher.invalid_reason() {
+        let reason = reason.lines().next().unwrap_or(reason);
+        h.push(
+            "matcher-invalid",
+            path,
+            format!(
+                "matcher {pattern:?} is not a valid regex ({reason}): the hook runs on every {}, unfiltered",
+                event.name()
+            ),
+            invalid_matcher_fix(pattern),
+        );
+        return;
+    }
+    if let Matcher::List(names) = &matcher {
+        if names.is_empty() {
+            h.push(
+                "matcher-matches-nothing",
+                path,
+                format!("matcher {pattern:?} lists no names: it matches nothing, so this hook never runs"),
+                "write the names to match (`Edit|Write`), or remove `matcher` to match everything",
+            );
+            return;
+        }
+    }
+    if matcher.is_regex() && regex::Regex::new(pattern).is_err() {
+        h.push(
+            "matcher-not-portable",
+            path.clone(),
+            format!(
+                "matcher {pattern:?} uses JavaScript-only regex syntax (look-around or back-references): hookrun and Claude Code accept it, an RE2-style engine (Rust, Go) would not"
+            ),
+            "nothing to do for hookrun; rewrite it without look-around if another host reads this file",
+        );
+    }
+    if field != "tool_name" {
+        return;
+    }
+    if let Some(tool) = rule_shaped(pattern).filter(|tool| !matcher.matches(tool)) {
+        h.push(
+            "matcher-looks-like-rule",
+            path,
+            format!(
+                "matcher {pattern:?} is read as a regex, which never matches the tool name `{tool}`: this hook never runs (permission-rule syntax belongs in `if`)"
+            ),
+            format!("set \"matcher\": \"{tool}\" and \"if\": {pattern:?}"),
+        );
+        return;
+    }
+    check_tool_names(pattern, &matcher, &path, h);
+}
+
+fn check_tool_names(pattern: &str, matcher: &Matcher, path: &str, h: &mut HookCx<'_>) {
+    match matcher {
+        Matcher::List(names) => {
+            for name in names {
+                name_issue(name, "matcher", path, h);
+            }
+        }
+        Matcher::Regex(_) => {
+            let case = tools::regex_case_miss(pattern, matcher);
+            if !case.is_empty() {
+                h.push(
+                    "tool-name-case",
+                    path.to_owned(),
+                    format!(
+                        "matcher {pattern:?} matches no tool name a known host sends, only {} ignoring case: tool names are case-sensitive",
+                        tools::describe(&case)
+                    ),
+                    "write the name with the host's exact case",
+                );
+            }
+            if let Some(over) = tools::overmatch(pattern, matcher) {
+                let exact = over.meant.join("|");
+                h.push(
+                    "matcher-overmatch",
+                    path.to_owned(),
+                    format!(
+                        "matcher {pattern:?} is a regex search, unanchored: besides {} it also matches {}",
+                        over.meant.join(", "),
+                        over.also.join(", ")
+                    ),
+                    format!(
+                        "to match only {}, write the exact list \"{exact}\" or anchor it: \"^({exact})$\"",
+                        over.meant.join(", ")
+                    ),
+                );
+            }
+        }
+        Matcher::All | Matcher::Invalid(_) => {}
+    }
+}
+
+/// A case or spelling issue with one tool name from a matcher or an `if`.
+fn name_issue(name: &str, what: &str, path: &str, h: &mut HookCx<'_>) {
+    match tools::check_name(name) {
+        Some(tools::NameIssue::Case(near)) => h.push(
+            "tool-name-case",
+            path.to_owned(),
+            format!(
+                "{what} names tool `{name}`, which no known host sends; tool names are case-sensitive: {} is what hosts send",
+                tools::describe(&near)
+            ),
+            format!("write `{}`", near[0].0),
+        ),
+        Some(tools::NameIssue::Typo(near)) => h.push(
+            "tool-name-typo",
+            path.to_owned(),
+            format!(
+                "{what} names tool `{name}`, which no known host sends; did you mean {}?",
+                tools::describe(&near)
+            ),
+            format!("write `{}`", near[0].0),
+        ),
+        None => {}
+    }
+}
+
+/// `Tool(…)` with a known tool: a permission rule written as a matcher.
+fn rule_shaped(pattern: &str) -> Option<&str> {
+    let (tool, rest) = pattern.split_once('(')?;
+    (rest.ends_with(')') && tools::is_known(tool)).then_some(tool)
+}
+
+fn invalid_matcher_fix(pattern: &str) -> String {
+    if let Some((tool, _)) = pattern.split_once('(') {
+        if !tool.is_empty() && tool.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return format!(
+                "this looks like a permission rule: move it to `if`, with balanced parentheses, and set \"matcher\": \"{tool}\""
+            );
+        }
+    }
+    "escape the regex characters (`\\(`, `\\[`, `\\*`) or use the exact list form (`Edit|Write`)"
+        .into()
+}
+
+fn check_if(hook: &HookDef, h: &mut HookCx<'_>) {
+    let Some(text) = hook.if_rule.as_deref() else {
+        return;
+    };
+    let path = h.field("if");
+    let event = &hook.event;
+    if !event.has_tool() {
+        h.push(
+            "if-never-applies",
+            path,
+            format!(
+                "`if` only applies to tool events; {} has no tool input, so this hook never runs",
+                event.name()
+            ),
+            "remove `if` (filter inside the command), or move the hook to PreToolUse/PostToolUse",
+        );
+        return;
+    }
+    let rule = match Rule::parse(text) {
+        Ok(rule) => rule,
+        Err(err) => {
+            h.push(
+                "if-invalid",
+                path,
+                format!("{err}: the hook runs unfiltered"),
+                "write one rule, `Tool` or `Tool(specifier)`, e.g. \"Bash(git push *)\"",
+            );
+            return;
+        }
+    };
+    let tool = rule.tool();
+    if tool.starts_with("mcp__") {
+        return;
+    }
+    name_issue(tool, "`if`", &path, h);
+    let strict = event.spec().is_some_and(|spec| spec.strict_matcher_chars);
+    let matcher = Matcher::compile(hook.matcher.as_deref(), strict);
+    if matches!(matcher, Matcher::List(_) | Matcher::Regex(_)) && !matcher.matches(tool) {
+        h.push(
+            "if-matcher-conflict",
+            path,
+            format!(
+                "`if` tests {tool} calls, but matcher {:?} never lets a {tool} call through: this hook never runs",
+                hook.matcher.as_deref().unwrap_or_default()
+            ),
+            format!("make the matcher include {tool}, or change the tool in `if`"),
+        );
+    }
+}
+
+fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut HookCx<'_>) {
+    if hook.hook_type != crate::settings::HookType::Command {
+        return;
+    }
+    let Some(command) = hook.command.as_deref() else {
+        return;
+    };
+    let vars = Vars {
+        config_dir,
+        project_dir: cx.project_dir,
+        claude_project_dir: cx.claude_project_dir,
+        home: cx.home,
+    };
+    let tier = hook.event.tier();
+    let path = h.field("command");
+    let shell_text = match &hook.args {
+        Some(args) => {
+            let mut text = command.to_owned();
+            for arg in args {
+                text.push(' ');
+                text.push_str(arg);
+            }
+            text
+        }
+        None => command.to_owned(),
+    };
+    if tier.enforces_blocks() && command::exits_with(&shell_text, 1) {
+        h.push(
+            "exit-1-does-not-block",
+            path.clone(),
+            format!(
+                "`exit 1` does not block: on {} it is a failure of the hook, and the action goes ahead",
+                hook.event.name()
+            ),
+            "use `exit 2` to block (with the reason on stderr)",
+        );
+    }
+    if !tier.enforces_blocks() && command::exits_with(&shell_text, 2) {
+        h.push(
+            "block-not-enforced",
+            path.clone(),
+            format!(
+                "`exit 2` does not block on {} (tier {}): the block is only reported",
+                hook.event.name(),
+                tier.as_str()
+            ),
+            "move the check to an event that can block (PreToolUse, UserPromptSubmit, Stop…)",
+        );
+    }
+    let issues = match &hook.args {
+        Some(args) => {
+            for (i, word) in std::iter::once(command)
+                .chain(args.iter().map(String::as_str))
+                .enumerate()
+            {
+                if has_unbraced_var(word) {
+                    let at = if i == 0 {
+                        path.clone()
+                    } else {
+                        format!("{}[{}]", h.field("args"), i - 1)
+                    };
+                    h.push(
+                        "exec-form-variable",
+                        at,
+                        format!("{word:?}: exec form runs no shell and substitutes only `${{HOOKRUN_CONFIG_DIR}}`, `${{CLAUDE_PROJECT_DIR}}` and `${{CLAUDE_PLUGIN_ROOT}}`; other `$` text is passed as written"),
+                        "write the variable with braces (`${HOOKRUN_CONFIG_DIR}`), or drop `args` to use the shell form",
+                    );
+                }
+            }
+            command::analyze_exec(command, args, &vars, cx.probe)
+        }
+        None => command::analyze_shell(command, &vars, cx.probe),
+    };
+    let blocks = tier.enforces_blocks();
+    for issue in issues {
+        report_issue(issue, &hook.event, blocks, &path, h);
+    }
+}
+
+fn has_unbraced_var(word: &str) -> bool {
+    word.match_indices('$').any(|(i, _)| {
+        word[i + 1..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    })
+}
+
+fn report_issue(issue: Issue, event: &EventId, blocks: bool, path: &str, h: &mut HookCx<'_>) {
+    let path = path.to_owned();
+    match issue {
+        Issue::Missing { word, path: file } => h.push(
+            "command-missing",
+            path,
+            format!("runs {}, which does not exist: the hook exits 127 on every run, a failure that blocks nothing", located(&word, &file)),
+            "fix the path (use \"$HOOKRUN_CONFIG_DIR\"/… or \"$CLAUDE_PROJECT_DIR\"/… for files next to the settings or in the project)",
+        ),
+        Issue::IsDirectory { word, path: file } => h.push(
+            "command-missing",
+            path,
+            format!("runs {}, which is a directory: the hook exits 126 on every run", located(&word, &file)),
+            "name the script inside it",
+        ),
+        Issue::NotExecutable { word, path: file } => h.push(
+            "command-not-executable",
+            path,
+            format!("runs {word}, which is not executable: the hook exits 126 on every run, a failure that blocks nothing"),
+            format!("chmod +x {}", file.display()),
+        ),
+        Issue::NotOnPath { program } => h.push(
+            "command-not-on-path",
+            path,
+            format!("runs `{program}`, which is not on PATH here: if the host's PATH lacks it too, the hook exits 127 on every run"),
+            format!("install `{program}`, or write its full path"),
+        ),
+        Issue::Relative { word } => h.push(
+            "relative-path",
+            path,
+            format!("runs {word} relative to the working directory, which is the event's cwd: when the agent works in a sub-folder it is not found"),
+            format!("anchor it: \"$CLAUDE_PROJECT_DIR\"/{}", word.trim_start_matches("./")),
+        ),
+        Issue::ScriptMissing { interpreter, word, path: file, exits_2 } => {
+            let effect = if exits_2 && blocks {
+                format!("`{interpreter}` exits 2 when its script is missing, and exit 2 blocks: every {} is blocked", event.name())
+            } else if exits_2 {
+                format!("`{interpreter}` exits 2 when its script is missing: a block, on every run")
+            } else {
+                "the hook fails on every run, and a failure blocks nothing".to_owned()
+            };
+            h.push(
+                "script-missing",
+                path,
+                format!("`{interpreter}` runs {}, which does not exist: {effect}", located(&word, &file)),
+                "fix the script path (use \"$HOOKRUN_CONFIG_DIR\"/… or \"$CLAUDE_PROJECT_DIR\"/…)",
+            );
+        }
+        Issue::Recursion => h.push(
+            "recursion",
+            path,
+            "runs `hookrun fire` from a file hookrun loads: every fire starts another fire, so hooks run twice or recurse until the deadline".into(),
+            "remove this hook: `hookrun fire` belongs only in the host's settings (e.g. .claude/settings.json), which hookrun should not load",
+        ),
+    }
+}
+
+/// `word`, and where it points when that is not what is written.
+fn located(word: &str, path: &Path) -> String {
+    if Path::new(word) == path {
+        word.to_owned()
+    } else {
+        format!("{word} ({})", path.display())
+    }
+}
+
+fn check_timeout(hook: &HookDef, h: &mut HookCx<'_>) {
+    let Some(timeout) = hook.timeout else {
+        return;
+    };
+    let path = h.field("timeout");
+    let seconds = timeout.as_secs_f64();
+    if timeout >= Duration::from_secs(1000) {
+        h.push(
+            "timeout-milliseconds",
+            path,
+            format!(
+                "timeout {seconds} is in seconds ({}): it looks like milliseconds",
+                human(timeout)
+            ),
+            format!("write {} for {} ms", seconds / 1000.0, seconds),
+        );
+        return;
+    }
+    let host = hook.event.host_timeout();
+    if timeout > host {
+        let deadline = crate::fire::default_deadline(&hook.event);
+        h.push(
+            "timeout-exceeds-host",
+            path,
+            format!(
+                "timeout {seconds} s exceeds the {} s the host allows for {}: the host would discard hookrun's whole answer, so hookrun cuts the hook at {} s",
+                host.as_secs_f64(),
+                hook.event.name(),
+                deadline.as_secs_f64()
+            ),
+            format!("lower it to at most {} s", deadline.as_secs_f64()),
+        );
+    }
+}
+
+fn human(duration: Duration) -> String {
+    let secs = duration.as_secs();
+    if secs >= 3600 {
+        format!("{:.1} hours", duration.as_secs_f64() / 3600.0)
+    } else {
+        format!("{} minutes", secs / 60)
+    }
+}
+
+#[cfg(test)]
+mod tests;

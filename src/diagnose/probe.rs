@@ -1,0 +1,69 @@
+//! The filesystem questions `doctor` asks, behind a trait so the checks stay
+//! pure and testable with a fake.
+
+use std::path::{Path, PathBuf};
+
+/// What a path on disk is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Missing,
+    Directory,
+    File { executable: bool },
+}
+
+pub trait Probe {
+    fn file(&self, path: &Path) -> FileKind;
+    /// Whether `program` (no `/`) is found on `PATH`.
+    fn on_path(&self, program: &str) -> bool;
+    /// A file's contents; `None` when it cannot be read.
+    fn read(&self, path: &Path) -> Option<Vec<u8>>;
+    /// The path with symlinks resolved, or as given when that fails.
+    fn canonical(&self, path: &Path) -> PathBuf;
+}
+
+/// The real filesystem and hookrun's own `PATH`.
+pub struct SystemProbe {
+    path: Option<std::ffi::OsString>,
+}
+
+impl SystemProbe {
+    pub fn from_process() -> SystemProbe {
+        SystemProbe {
+            path: std::env::var_os("PATH"),
+        }
+    }
+}
+
+impl Probe for SystemProbe {
+    fn file(&self, path: &Path) -> FileKind {
+        use std::os::unix::fs::PermissionsExt as _;
+        match std::fs::metadata(path) {
+            Err(_) => FileKind::Missing,
+            Ok(meta) if meta.is_dir() => FileKind::Directory,
+            Ok(meta) => FileKind::File {
+                executable: meta.permissions().mode() & 0o111 != 0,
+            },
+        }
+    }
+
+    fn on_path(&self, program: &str) -> bool {
+        let Some(path) = &self.path else {
+            return false;
+        };
+        std::env::split_paths(path).any(|dir| {
+            !dir.as_os_str().is_empty()
+                && matches!(
+                    self.file(&dir.join(program)),
+                    FileKind::File { executable: true }
+                )
+        })
+    }
+
+    fn read(&self, path: &Path) -> Option<Vec<u8>> {
+        std::fs::read(path).ok()
+    }
+
+    fn canonical(&self, path: &Path) -> PathBuf {
+        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    }
+}

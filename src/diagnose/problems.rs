@@ -1,0 +1,425 @@
+//! The loader's own problems (JSON, shape, unknown keys and events) as
+//! `doctor` findings: the loader finds them once, for `fire` and `doctor`
+//! alike; this module only names the check and adds the fix.
+//!
+//! The loader's messages are matched by their wording. The unit test below
+//! loads one example of every message the loader writes and fails when one
+//! falls through to the generic fix, so a reworded message is noticed here.
+
+use crate::catalog;
+use crate::settings::{Problem, Severity};
+
+use super::Finding;
+
+/// Hook fields the loader knows, for "did you mean" on unknown fields.
+const HOOK_FIELDS: &[&str] = &[
+    "type",
+    "command",
+    "args",
+    "shell",
+    "matcher",
+    "if",
+    "timeout",
+    "name",
+    "sequential",
+    "onError",
+    "async",
+    "once",
+    "statusMessage",
+    "url",
+    "headers",
+    "allowedEnvVars",
+];
+
+/// How one kind of loader message becomes a finding.
+struct Rule {
+    /// The message contains this.
+    needle: &'static str,
+    check: &'static str,
+    fix: fn(&Problem) -> String,
+}
+
+const RULES: &[Rule] = &[
+    Rule {
+        needle: "cannot be read",
+        check: "settings-unreadable",
+        fix: |_| "make the file readable by the user the host runs as".into(),
+    },
+    Rule {
+        needle: "is not valid JSON",
+        check: "json-syntax",
+        fix: |_| {
+            "fix the syntax at the line and column given (JSON has no comments and no trailing commas)".into()
+        },
+    },
+    Rule {
+        needle: "must be a JSON object",
+        check: "json-shape",
+        fix: |_| "make the file one object: {\"hooks\": {\"PreToolUse\": [ … ]}}".into(),
+    },
+    Rule {
+        needle: "is not a known event",
+        check: "unknown-event",
+        fix: unknown_event_fix,
+    },
+    Rule {
+        needle: "unknown key in a matcher group",
+        check: "unknown-field",
+        fix: |_| {
+            "a group holds only `matcher` and `hooks`: move the field into each hook of `hooks`"
+                .into()
+        },
+    },
+    Rule {
+        needle: "unknown key",
+        check: "unknown-key",
+        fix: |p| did_you_mean(p, "rename it to"),
+    },
+    Rule {
+        needle: "unknown field",
+        check: "unknown-field",
+        fix: |p| did_you_mean(p, "rename it to"),
+    },
+    Rule {
+        needle: "mixes the nested shape",
+        check: "invalid-entry",
+        fix: |_| {
+            "put `command`, `type`… inside the group's `hooks` list, or remove `hooks` to make it one flat hook".into()
+        },
+    },
+    Rule {
+        needle: "expected an object mapping event names",
+        check: "invalid-entry",
+        fix: |_| "write `hooks` as {\"EventName\": [ {hook}, … ]}".into(),
+    },
+    Rule {
+        needle: "expected a list of hooks",
+        check: "invalid-entry",
+        fix: |_| "wrap the hooks in a list: [ {…} ]".into(),
+    },
+    Rule {
+        needle: "expected a hook object",
+        check: "invalid-entry",
+        fix: |_| "write each hook as an object: {\"command\": \"…\"}".into(),
+    },
+    Rule {
+        needle: "a command hook needs `command`",
+        check: "invalid-entry",
+        fix: |_| "add `command` (the shell command to run), or set `type`".into(),
+    },
+    Rule {
+        needle: "an http hook needs `url`",
+        check: "invalid-entry",
+        fix: |_| "add `url`".into(),
+    },
+    Rule {
+        needle: "this group runs nothing",
+        check: "empty-group",
+        fix: |_| "add hooks to the group's `hooks` list, or remove the group".into(),
+    },
+    Rule {
+        needle: "is empty",
+        check: "invalid-entry",
+        fix: |_| "write the command to run, or remove the hook".into(),
+    },
+    Rule {
+        needle: "expected a positive number of seconds",
+        check: "invalid-value",
+        fix: |_| "write the timeout as a number of seconds, e.g. \"timeout\": 10".into(),
+    },
+    Rule {
+        needle: "expected true or false",
+        check: "invalid-value",
+        fix: |_| "write true or false, without quotes".into(),
+    },
+    Rule {
+        needle: "unknown variant",
+        check: "invalid-value",
+        fix: |_| "use one of the values the message lists".into(),
+    },
+    Rule {
+        needle: "invalid type",
+        check: "invalid-value",
+        fix: |_| "use the type the message names (numbers and booleans without quotes)".into(),
+    },
+    Rule {
+        needle: "is not trusted",
+        check: "untrusted",
+        fix: |p| trust_fix(p),
+    },
+    Rule {
+        needle: "changed since it was trusted",
+        check: "untrusted",
+        fix: |p| trust_fix(p),
+    },
+    Rule {
+        needle: "is honoured only in managed settings",
+        check: "managed-only",
+        fix: |_| "move the key to the managed settings file, or remove it".into(),
+    },
+    Rule {
+        needle: "a project cannot ask for your secrets",
+        check: "project-env-keep",
+        fix: |_| {
+            "list the variable in env.keep of your user settings (~/.config/hookrun/settings.json)"
+                .into()
+        },
+    },
+    Rule {
+        needle: "expected a file path",
+        check: "invalid-value",
+        fix: |_| "set `log` to a file path, e.g. \"~/.local/state/hookrun/audit.jsonl\"".into(),
+    },
+    Rule {
+        needle: "expected a rule string",
+        check: "invalid-value",
+        fix: |_| "write each rule as a string, e.g. \"Bash(git push *)\"".into(),
+    },
+    Rule {
+        needle: "expected a list of rules",
+        check: "invalid-value",
+        fix: |_| "write the rules as a list: [\"Bash(rm *)\"]".into(),
+    },
+    Rule {
+        needle: "expected an object with allow, ask and deny",
+        check: "invalid-value",
+        fix: |_| "write permissions as {\"deny\": [\"Bash(rm *)\"]}".into(),
+    },
+    Rule {
+        needle: "expected an object such as",
+        check: "invalid-value",
+        fix: |_| "write env as {\"keep\": [\"NAME\"]}".into(),
+    },
+    Rule {
+        needle: "expected a list of strings",
+        check: "invalid-value",
+        fix: |_| "write a list of strings: [\"…\"]".into(),
+    },
+    Rule {
+        needle: "unknown source",
+        check: "invalid-value",
+        fix: |_| "use user, project, local, cli or managed".into(),
+    },
+    Rule {
+        needle: "unknown key (expected",
+        check: "unknown-key",
+        fix: |_| "remove the key: hookrun ignores it".into(),
+    },
+    Rule {
+        needle: "not a valid trust store",
+        check: "trust-store",
+        fix: |_| "run `hookrun trust` in each project you trust to rewrite the store".into(),
+    },
+    Rule {
+        needle: "expected a string",
+        check: "invalid-value",
+        fix: |_| "write the matcher as a string, e.g. \"Edit|Write\"".into(),
+    },
+    Rule {
+        needle: "is ignored inside a matcher group",
+        check: "ignored-field",
+        fix: |_| "remove the inner `matcher`, or move the hook to a group with that matcher".into(),
+    },
+    Rule {
+        needle: "is only used by command hooks",
+        check: "ignored-field",
+        fix: |_| "remove `args`".into(),
+    },
+    Rule {
+        needle: "is ignored in exec form",
+        check: "ignored-field",
+        fix: |_| "remove `shell`, or drop `args` to run `command` through the shell".into(),
+    },
+    Rule {
+        needle: "is not enforced by this version",
+        check: "not-enforced",
+        fix: |_| "remove the key, or keep it knowing it has no effect yet".into(),
+    },
+    Rule {
+        needle: "ignored in a Claude Code settings file",
+        check: "claude-mode",
+        fix: |_| "nothing to do: Claude Code applies it itself".into(),
+    },
+];
+
+/// The finding for one loader problem.
+pub fn finding(problem: &Problem) -> Finding {
+    let rule = RULES.iter().find(|r| problem.message.contains(r.needle));
+    let (check, fix) = rule.map_or_else(
+        || {
+            let fix = match problem.severity {
+                Severity::Error => "fix the value at this path; the entry is skipped until then",
+                Severity::Warning | Severity::Note => "check the value at this path",
+            };
+            ("settings", fix.to_owned())
+        },
+        |r| (r.check, (r.fix)(problem)),
+    );
+    Finding {
+        check,
+        severity: problem.severity,
+        file: problem.file.clone(),
+        json_path: problem.json_path.clone(),
+        message: problem.message.clone(),
+        fix,
+    }
+}
+
+/// The last segment of a JSON path (`hooks.Stop[0].comand` → `comand`).
+fn last_key(json_path: &str) -> &str {
+    json_path.rsplit('.').next().unwrap_or(json_path)
+}
+
+fn did_you_mean(problem: &Problem, verb: &str) -> String {
+    // The loader already suggests top-level keys; reuse its choice.
+    if let Some(start) = problem.message.find("did you mean `") {
+        let rest = &problem.message[start + "did you mean `".len()..];
+        if let Some(end) = rest.find('`') {
+            return format!("{verb} `{}`", &rest[..end]);
+        }
+    }
+    let key = last_key(&problem.json_path);
+    let folded = catalog::fold_name(key);
+    let near = HOOK_FIELDS
+        .iter()
+        .map(|f| (catalog::edit_distance(&catalog::fold_name(f), &folded), *f))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d);
+    match near {
+        Some((_, field)) if problem.message.contains("unknown field") => {
+            format!("{verb} `{field}`")
+        }
+        _ => format!("remove `{key}`: hookrun ignores it"),
+    }
+}
+
+fn trust_fix(problem: &Problem) -> String {
+    match problem.message.split_once("run `") {
+        Some((_, rest)) => format!(
+            "review the file, then run `{}",
+            rest.trim_end_matches('`').to_owned() + "`"
+        ),
+        None => "review the file, then run `hookrun trust`".into(),
+    }
+}
+
+fn unknown_event_fix(problem: &Problem) -> String {
+    let key = problem
+        .message
+        .strip_prefix('`')
+        .and_then(|m| m.split_once('`'))
+        .map_or("", |(key, _)| key);
+    match catalog::nearest(key) {
+        Some(near) => format!("rename the key to `{near}`"),
+        None => format!(
+            "use an event from the catalog (`hookrun list` shows them per file); if your host sends `{key}` itself, ignore this"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::settings::load::load_bytes;
+    use crate::settings::{Settings, Source, SourceKind};
+
+    fn problems(json: &[u8], claude_mode: bool) -> Vec<Problem> {
+        let mut settings = Settings::default();
+        let source = Source {
+            path: PathBuf::from("/cfg/settings.json"),
+            kind: SourceKind::Cli,
+            claude_mode,
+            trust_required: false,
+        };
+        load_bytes(&mut settings, source, PathBuf::from("/cfg"), json);
+        settings.problems
+    }
+
+    /// One example of every message the loader writes, with the check it
+    /// must map to.
+    #[test]
+    fn every_loader_message_has_its_own_fix() {
+        let cases: &[(&[u8], bool, &[&str])] = &[
+            (b"{", false, &["json-syntax"]),
+            (b"[1]", false, &["json-shape"]),
+            (b"{\"hooks\": 3}", false, &["invalid-entry"]),
+            (
+                br#"{"hoks": {}, "disableAllHooks": "yes", "permissions": {}, "log": {}, "hooks": {
+                    "PreToolUsed": [{"command": "x", "comand": "y"}],
+                    "MyEvent": [{"command": "x"}],
+                    "Stop": {"command": "x"},
+                    "PostToolUse": ["x", {"matcher": 3, "hooks": []}, {"hooks": "x"},
+                        {"matcher": "Bash", "extra": 1, "hooks": [{"command": "a", "matcher": "Edit"}, 7]},
+                        {"hooks": [], "command": "x"}, {"hooks": []},
+                        {"type": "http"}, {"command": ""}, {"timeout": 2},
+                        {"command": "x", "timeout": "10"}, {"command": "x", "timeout": 0},
+                        {"command": "x", "onError": "explode"}, {"command": "x", "name": 3},
+                        {"type": "http", "url": "http://x", "args": ["a"]},
+                        {"command": "x", "args": [], "shell": "bash"}]
+                }}"#,
+                false,
+                &[
+                    "unknown-key",
+                    "invalid-value",
+                    "unknown-event",
+                    "unknown-field",
+                    "invalid-entry",
+                    "empty-group",
+                    "ignored-field",
+                ],
+            ),
+            (
+                br#"{"env": {}, "hooks": {"Stop": [{"hooks": [{"command": "x", "once": true}]}]}}"#,
+                true,
+                &["claude-mode"],
+            ),
+        ];
+        for (json, claude_mode, expected) in cases {
+            let found = problems(json, *claude_mode);
+            assert!(!found.is_empty());
+            let mut checks: Vec<&str> = Vec::new();
+            for problem in &found {
+                let f = finding(problem);
+                assert_ne!(f.check, "settings", "no rule for {problem}");
+                assert!(!f.fix.is_empty());
+                checks.push(f.check);
+            }
+            for check in *expected {
+                assert!(checks.contains(check), "{check} missing from {checks:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn fixes_name_the_nearest_names() {
+        let found = problems(
+            br#"{"hoks": {}, "hooks": {"PreToolUsed": [{"command": "x", "comand": "y", "timout": 3}], "Zzzzzzzzzzzz": []}}"#,
+            false,
+        );
+        let fixes: Vec<String> = found.iter().map(|p| finding(p).fix).collect();
+        assert!(
+            fixes.contains(&"rename it to `hooks`".to_owned()),
+            "{fixes:?}"
+        );
+        assert!(
+            fixes.contains(&"rename the key to `PreToolUse`".to_owned()),
+            "{fixes:?}"
+        );
+        assert!(
+            fixes.contains(&"rename it to `command`".to_owned()),
+            "{fixes:?}"
+        );
+        assert!(
+            fixes.contains(&"rename it to `timeout`".to_owned()),
+            "{fixes:?}"
+        );
+        assert!(
+            fixes
+                .iter()
+                .any(|f| f.contains("if your host sends `Zzzzzzzzzzzz`")),
+            "{fixes:?}"
+        );
+    }
+}

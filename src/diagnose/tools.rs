@@ -1,0 +1,329 @@
+//! Tool names the common hosts send, and the checks that compare a matcher
+//! or an `if` tool part with them. Pure.
+//!
+//! Tool names are exact and case-sensitive (SPEC §4.2), unlike event names,
+//! and hosts disagree on the convention: Claude Code sends `Bash`, Gemini CLI
+//! `run_shell_command`. A name copied from one host's docs into another's
+//! config, or lower-cased by habit, never matches — silently. The tables are
+//! data: adding a host or a tool is one line.
+
+use crate::catalog;
+use crate::select::matcher::Matcher;
+
+/// One host's tool names.
+pub struct HostTools {
+    pub host: &'static str,
+    pub tools: &'static [&'static str],
+}
+
+/// The tables, most common host first.
+pub static HOSTS: &[HostTools] = &[
+    HostTools {
+        host: "Claude Code",
+        tools: &[
+            "Bash",
+            "BashOutput",
+            "KillShell",
+            "KillBash",
+            "Read",
+            "Write",
+            "Edit",
+            "MultiEdit",
+            "NotebookEdit",
+            "NotebookRead",
+            "Glob",
+            "Grep",
+            "LS",
+            "WebFetch",
+            "WebSearch",
+            "Task",
+            "TaskOutput",
+            "TaskCreate",
+            "TaskUpdate",
+            "TaskList",
+            "TaskGet",
+            "Agent",
+            "TodoWrite",
+            "TodoRead",
+            "ExitPlanMode",
+            "EnterPlanMode",
+            "SlashCommand",
+            "Skill",
+            "AskUserQuestion",
+            "PowerShell",
+            "LSP",
+            "ListMcpResourcesTool",
+            "ReadMcpResourceTool",
+        ],
+    },
+    HostTools {
+        host: "Gemini CLI",
+        tools: &[
+            "run_shell_command",
+            "read_file",
+            "write_file",
+            "replace",
+            "glob",
+            "search_file_content",
+            "web_fetch",
+            "google_web_search",
+            "list_directory",
+            "read_many_files",
+            "save_memory",
+            "write_todos",
+        ],
+    },
+    HostTools {
+        host: "Codex CLI",
+        tools: &[
+            "shell",
+            "local_shell",
+            "exec_command",
+            "write_stdin",
+            "apply_patch",
+            "update_plan",
+            "view_image",
+        ],
+    },
+];
+
+/// Every known tool name with its host, in table order.
+pub fn known_tools() -> impl Iterator<Item = (&'static str, &'static str)> {
+    HOSTS
+        .iter()
+        .flat_map(|h| h.tools.iter().map(move |t| (*t, h.host)))
+}
+
+pub fn is_known(name: &str) -> bool {
+    known_tools().any(|(tool, _)| tool == name)
+}
+
+/// What is wrong with a tool name written in a matcher list or an `if` rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameIssue {
+    /// Differs from known names only in case or `_`/`-` (`bash` vs `Bash`).
+    Case(Vec<(&'static str, &'static str)>),
+    /// Close to a known name (`Bsh` vs `Bash`).
+    Typo(Vec<(&'static str, &'static str)>),
+}
+
+/// Checks one exact tool name. Known names, MCP tools (`mcp__…`) and names
+/// near nothing known (a home-made host's own tools) pass.
+pub fn check_name(name: &str) -> Option<NameIssue> {
+    if name.is_empty() || is_known(name) || name.starts_with("mcp__") {
+        return None;
+    }
+    let folded = catalog::fold_name(name);
+    let case: Vec<_> = known_tools()
+        .filter(|(tool, _)| catalog::fold_name(tool) == folded)
+        .collect();
+    if !case.is_empty() {
+        return Some(NameIssue::Case(case));
+    }
+    if folded.chars().count() < 4 {
+        return None;
+    }
+    let lower = name.to_lowercase();
+    let best = known_tools()
+        .map(|(tool, host)| {
+            (
+                catalog::edit_distance(&tool.to_lowercase(), &lower),
+                tool,
+                host,
+            )
+        })
+        .filter(|(distance, _, _)| *distance <= 2)
+        .min_by_key(|(distance, _, _)| *distance)?;
+    let typo = known_tools()
+        .filter(|(tool, _)| catalog::edit_distance(&tool.to_lowercase(), &lower) == best.0)
+        .collect();
+    Some(NameIssue::Typo(typo))
+}
+
+/// `Bash` (Claude Code), `bash` (…): for messages.
+pub fn describe(candidates: &[(&str, &str)]) -> String {
+    candidates
+        .iter()
+        .map(|(tool, host)| format!("`{tool}` ({host})"))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
+/// A regex matcher that names a tool but, searched unanchored, also matches
+/// other known tools (`Edit.*` also matches `NotebookEdit` and `MultiEdit`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overmatch {
+    /// Known tools the pattern names literally.
+    pub meant: Vec<&'static str>,
+    /// Other known tools it matches too.
+    pub also: Vec<&'static str>,
+}
+
+/// Looks for [`Overmatch`]. Only patterns that literally name, and match, at
+/// least one known tool are judged: `[BR].*` or `.*` say nothing about
+/// intent, and `^(?!Bash$)` names Bash to exclude it.
+pub fn overmatch(pattern: &str, matcher: &Matcher) -> Option<Overmatch> {
+    if !matcher.is_regex() {
+        return None;
+    }
+    let words = literal_words(pattern);
+    let meant: Vec<&'static str> = known_tools()
+        .map(|(tool, _)| tool)
+        .filter(|tool| words.iter().any(|w| w == tool) && matcher.matches(tool))
+        .collect();
+    if meant.is_empty() {
+        return None;
+    }
+    let mut also: Vec<&'static str> = known_tools()
+        .map(|(tool, _)| tool)
+        .filter(|tool| !meant.contains(tool) && matcher.matches(tool))
+        .collect();
+    also.dedup();
+    (!also.is_empty()).then_some(Overmatch { meant, also })
+}
+
+/// A regex matcher that matches no known tool, but would ignoring case
+/// (`bash.*`, `^edit$`).
+pub fn regex_case_miss(pattern: &str, matcher: &Matcher) -> Vec<(&'static str, &'static str)> {
+    if !matcher.is_regex() || known_tools().any(|(tool, _)| matcher.matches(tool)) {
+        return Vec::new();
+    }
+    let Ok(insensitive) = regress::Regex::with_flags(pattern, "i") else {
+        return Vec::new();
+    };
+    known_tools()
+        .filter(|(tool, _)| insensitive.find(tool).is_some())
+        .collect()
+}
+
+/// The runs of word characters a regex spells out literally: escapes
+/// (`\d`, `\w`) and character classes (`[A-Z]`) are skipped.
+fn literal_words(pattern: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut chars = pattern.chars();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            chars.next();
+            flush(&mut current, &mut words);
+            continue;
+        }
+        if in_class {
+            in_class = c != ']';
+            continue;
+        }
+        if c == '[' {
+            in_class = true;
+            flush(&mut current, &mut words);
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || c == '_' {
+            current.push(c);
+        } else {
+            flush(&mut current, &mut words);
+        }
+    }
+    flush(&mut current, &mut words);
+    words
+}
+
+fn flush(current: &mut String, words: &mut Vec<String>) {
+    if !current.is_empty() {
+        words.push(std::mem::take(current));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile(pattern: &str) -> Matcher {
+        Matcher::compile(Some(pattern), false)
+    }
+
+    #[test]
+    fn names_differing_in_case_or_separators() {
+        assert_eq!(check_name("Bash"), None);
+        assert_eq!(check_name("run_shell_command"), None);
+        assert_eq!(check_name("mcp__github__create_issue"), None);
+        assert_eq!(check_name("my_custom_tool"), None);
+        assert_eq!(
+            check_name("bash"),
+            Some(NameIssue::Case(vec![("Bash", "Claude Code")]))
+        );
+        assert_eq!(
+            check_name("notebook_edit"),
+            Some(NameIssue::Case(vec![("NotebookEdit", "Claude Code")]))
+        );
+        assert_eq!(
+            check_name("ReadFile"),
+            Some(NameIssue::Case(vec![("read_file", "Gemini CLI")]))
+        );
+        assert_eq!(
+            check_name("GLOB"),
+            Some(NameIssue::Case(vec![
+                ("Glob", "Claude Code"),
+                ("glob", "Gemini CLI")
+            ]))
+        );
+    }
+
+    #[test]
+    fn near_names_are_typos() {
+        assert_eq!(
+            check_name("Bsah"),
+            Some(NameIssue::Typo(vec![("Bash", "Claude Code")]))
+        );
+        assert_eq!(
+            check_name("WebFecth"),
+            Some(NameIssue::Typo(vec![("WebFetch", "Claude Code")]))
+        );
+        // Short names are too close to everything to guess.
+        assert_eq!(check_name("Bsh"), None);
+    }
+
+    #[test]
+    fn unanchored_regexes_that_name_a_tool_and_match_others() {
+        let got = overmatch("Edit.*", &compile("Edit.*")).unwrap();
+        assert_eq!(got.meant, ["Edit"]);
+        assert_eq!(got.also, ["MultiEdit", "NotebookEdit"]);
+        let got = overmatch("(Edit|Write)", &compile("(Edit|Write)")).unwrap();
+        assert_eq!(got.meant, ["Write", "Edit"]);
+        assert!(got.also.contains(&"NotebookEdit"));
+        let got = overmatch("Bash.*", &compile("Bash.*")).unwrap();
+        assert_eq!(got.also, ["BashOutput", "KillBash"]);
+        for fine in [
+            "^Edit$",
+            "^(Edit|Write)$",
+            ".*",
+            "[BR].*",
+            "Notebook.*",
+            "mcp__.*",
+            "^(?!Bash$).*",
+        ] {
+            assert_eq!(overmatch(fine, &compile(fine)), None, "{fine}");
+        }
+        // The exact-list form is never a regex.
+        assert_eq!(overmatch("Edit|Write", &compile("Edit|Write")), None);
+    }
+
+    #[test]
+    fn literal_words_skip_escapes_and_classes() {
+        assert_eq!(
+            literal_words(r"^Edit\w+[A-Z]x(Write)$"),
+            ["Edit", "x", "Write"]
+        );
+        assert_eq!(literal_words(r"\bBash\b"), ["Bash"]);
+    }
+
+    #[test]
+    fn regexes_that_only_match_ignoring_case() {
+        assert_eq!(
+            regex_case_miss("^bash$", &compile("^bash$")),
+            vec![("Bash", "Claude Code")]
+        );
+        assert!(regex_case_miss("^Bash$", &compile("^Bash$")).is_empty());
+        assert!(regex_case_miss("mcp__.*", &compile("mcp__.*")).is_empty());
+    }
+}
