@@ -13,8 +13,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::model::{
-    FileState, HookDef, HookType, OnError, Problem, Settings, SettingsFile, Severity, ShellKind,
-    Source,
+    FileState, HookDef, HookType, HttpFileSettings, OnError, Problem, Settings, SettingsFile,
+    Severity, ShellKind, Source, SourceKind,
 };
 use crate::catalog::{self, EventId};
 use crate::event::json_type_name;
@@ -43,14 +43,18 @@ const NOT_YET_ENFORCED: &[&str] = &[
     "permissions",
     "env",
     "log",
-    "allowedHttpHookUrls",
-    "allowPrivateNetworkHooks",
-    "allowedHookNetworks",
     "allowManagedHooksOnly",
     "allowedHookSources",
     "blockedCommands",
-    "httpHookAllowedEnvVars",
     "maxHookTimeout",
+];
+
+/// The http hook keys (SPEC §8, §9.4), parsed by [`parse_http_key`].
+const HTTP_KEYS: &[&str] = &[
+    "allowedHttpHookUrls",
+    "allowPrivateNetworkHooks",
+    "allowedHookNetworks",
+    "httpHookAllowedEnvVars",
 ];
 
 /// A hook entry as written (flat shape, or an inner hook of the nested one).
@@ -175,6 +179,7 @@ fn push_file(
         dir,
         state,
         disable_all_hooks: None,
+        http: HttpFileSettings::default(),
     });
     settings.files.len() - 1
 }
@@ -219,10 +224,12 @@ pub fn load_object(
     top: &Map<String, Value>,
 ) {
     let claude_mode = source.claude_mode;
+    let kind = source.kind;
     let path = source.path.clone();
     let index = push_file(settings, source, dir, FileState::Loaded);
     let mut hooks = Vec::new();
     let mut disable_all_hooks = None;
+    let mut http = HttpFileSettings::default();
     {
         let mut report = Reporter {
             file: &path,
@@ -252,6 +259,9 @@ pub fn load_object(
                     }
                 }
                 "$schema" => {}
+                _ if HTTP_KEYS.contains(&key.as_str()) => {
+                    parse_http_key(key, value, kind, &mut http, &mut report);
+                }
                 _ if NOT_YET_ENFORCED.contains(&key.as_str()) => report.push(
                     Severity::Warning,
                     key.clone(),
@@ -271,7 +281,125 @@ pub fn load_object(
         }
     }
     settings.files[index].disable_all_hooks = disable_all_hooks;
+    settings.files[index].http = http;
     settings.hooks.extend(hooks);
+}
+
+/// One of the http keys. Who may set what (SPEC §8, §9.1, §9.4): the URL
+/// allow-list from any level; the SSRF opt-outs from user, managed and
+/// `--settings` files only; `httpHookAllowedEnvVars` from managed settings
+/// only. A key set where it is not honoured is a warning and is not stored.
+/// A malformed allow-list fails closed (it allows nothing) instead of
+/// silently allowing everything.
+fn parse_http_key(
+    key: &str,
+    value: &Value,
+    kind: SourceKind,
+    http: &mut HttpFileSettings,
+    report: &mut Reporter<'_>,
+) {
+    match key {
+        "allowedHttpHookUrls" => {
+            http.allowed_urls = Some(strings(string_list(key, value, "URL patterns", report)));
+        }
+        "allowPrivateNetworkHooks" | "allowedHookNetworks" if !kind.may_opt_out_of_ssrf_guard() => {
+            report.push(
+                Severity::Warning,
+                key,
+                format!(
+                    "is honoured only in user, managed or --settings files, not in {kind} settings; ignored (the SSRF guard stays on)"
+                ),
+            );
+        }
+        "allowPrivateNetworkHooks" => match value {
+            Value::Bool(flag) => http.allow_private_network = Some(*flag),
+            other => report.push(
+                Severity::Error,
+                key,
+                format!(
+                    "expected true or false, found {}; ignored (the SSRF guard stays on)",
+                    json_type_name(other)
+                ),
+            ),
+        },
+        "allowedHookNetworks" => {
+            let mut networks = Vec::new();
+            for (i, text) in string_list(key, value, "CIDR networks", report) {
+                match parse_network(&text) {
+                    Some(net) => networks.push(net),
+                    None => report.push(
+                        Severity::Error,
+                        format!("{key}[{i}]"),
+                        format!(
+                            "{text:?} is not a network (write it as 10.1.0.0/16 or fd00::/64); ignored"
+                        ),
+                    ),
+                }
+            }
+            http.allowed_networks = Some(networks);
+        }
+        "httpHookAllowedEnvVars" if kind != SourceKind::Managed => report.push(
+            Severity::Warning,
+            key,
+            format!("is honoured only in managed settings, not in {kind} settings; ignored"),
+        ),
+        "httpHookAllowedEnvVars" => {
+            http.allowed_env_vars =
+                Some(strings(string_list(key, value, "variable names", report)));
+        }
+        _ => {}
+    }
+}
+
+/// A list of strings with their indices; a value that is not a list is an
+/// error and counts as the empty list, an item that is not a string is an
+/// error and is dropped.
+fn string_list(
+    key: &str,
+    value: &Value,
+    what: &str,
+    report: &mut Reporter<'_>,
+) -> Vec<(usize, String)> {
+    let Value::Array(items) = value else {
+        report.push(
+            Severity::Error,
+            key,
+            format!(
+                "expected a list of {what}, found {}; treated as an empty list",
+                json_type_name(value)
+            ),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Value::String(text) => out.push((i, text.clone())),
+            other => report.push(
+                Severity::Error,
+                format!("{key}[{i}]"),
+                format!(
+                    "expected a string, found {}; ignored",
+                    json_type_name(other)
+                ),
+            ),
+        }
+    }
+    out
+}
+
+fn strings(indexed: Vec<(usize, String)>) -> Vec<String> {
+    indexed.into_iter().map(|(_, text)| text).collect()
+}
+
+/// `10.1.0.0/16`, `fd00::/64`, or a bare address (one host).
+fn parse_network(text: &str) -> Option<ipnet::IpNet> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>().ok().or_else(|| {
+        text.parse::<std::net::IpAddr>()
+            .ok()
+            .map(ipnet::IpNet::from)
+    })
 }
 
 fn nearest_key(key: &str) -> Option<&'static str> {
@@ -826,6 +954,124 @@ mod tests {
                 .all(|p| p.severity == Severity::Note)
         );
         assert_eq!(settings.problems.len(), 3, "{:?}", messages(&settings));
+    }
+
+    fn load_kind(json: &str, kind: SourceKind) -> Settings {
+        let mut settings = Settings::default();
+        let source = Source {
+            path: PathBuf::from("/cfg/settings.json"),
+            kind,
+            claude_mode: false,
+        };
+        load_bytes(
+            &mut settings,
+            source,
+            PathBuf::from("/cfg"),
+            json.as_bytes(),
+        );
+        settings
+    }
+
+    const HTTP_SETTINGS: &str = r#"{
+        "allowedHttpHookUrls": ["https://hooks.example.com/*"],
+        "allowPrivateNetworkHooks": true,
+        "allowedHookNetworks": ["10.1.0.0/16", "fd00::/64", "192.168.1.7"],
+        "httpHookAllowedEnvVars": ["TOKEN"]
+    }"#;
+
+    #[test]
+    fn http_keys_are_parsed_where_their_level_may_set_them() {
+        let managed = load_kind(HTTP_SETTINGS, SourceKind::Managed);
+        assert!(managed.problems.is_empty(), "{:?}", messages(&managed));
+        let http = &managed.files[0].http;
+        assert_eq!(
+            http.allowed_urls.as_deref(),
+            Some(&["https://hooks.example.com/*".to_owned()][..])
+        );
+        assert_eq!(http.allow_private_network, Some(true));
+        let nets: Vec<String> = http
+            .allowed_networks
+            .iter()
+            .flatten()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(nets, ["10.1.0.0/16", "fd00::/64", "192.168.1.7/32"]);
+        assert_eq!(
+            http.allowed_env_vars.as_deref(),
+            Some(&["TOKEN".to_owned()][..])
+        );
+
+        for kind in [SourceKind::User, SourceKind::Cli] {
+            let settings = load_kind(HTTP_SETTINGS, kind);
+            let http = &settings.files[0].http;
+            assert_eq!(http.allow_private_network, Some(true), "{kind}");
+            assert!(http.allowed_networks.is_some(), "{kind}");
+            assert_eq!(http.allowed_env_vars, None, "{kind}");
+            let problems = messages(&settings);
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert!(
+                problems[0]
+                    .contains("httpHookAllowedEnvVars: is honoured only in managed settings"),
+                "{problems:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn project_settings_cannot_opt_out_of_the_ssrf_guard() {
+        for kind in [SourceKind::Project, SourceKind::Local] {
+            let settings = load_kind(HTTP_SETTINGS, kind);
+            let http = &settings.files[0].http;
+            assert_eq!(http.allow_private_network, None);
+            assert_eq!(http.allowed_networks, None);
+            assert_eq!(http.allowed_env_vars, None);
+            // The URL allow-list is honoured from any level.
+            assert!(http.allowed_urls.is_some());
+            let problems = messages(&settings);
+            for key in ["allowPrivateNetworkHooks", "allowedHookNetworks"] {
+                assert!(
+                    problems.iter().any(|p| p.contains(&format!(
+                        "{key}: is honoured only in user, managed or --settings files, not in {kind} settings; ignored (the SSRF guard stays on)"
+                    ))),
+                    "{problems:?}"
+                );
+            }
+            assert!(
+                settings
+                    .problems
+                    .iter()
+                    .all(|p| p.severity == Severity::Warning)
+            );
+        }
+    }
+
+    #[test]
+    fn malformed_http_keys_fail_closed() {
+        let settings = load_kind(
+            r#"{"allowedHttpHookUrls": "https://x/*", "allowPrivateNetworkHooks": "yes",
+                "allowedHookNetworks": ["10.1.0.0/33", 7, "10.2.0.0/16"]}"#,
+            SourceKind::User,
+        );
+        let http = &settings.files[0].http;
+        // Not a list: nothing is allowed rather than everything.
+        assert_eq!(http.allowed_urls.as_deref(), Some(&[][..]));
+        assert_eq!(http.allow_private_network, None);
+        assert_eq!(
+            http.allowed_networks.as_deref(),
+            Some(&["10.2.0.0/16".parse::<ipnet::IpNet>().unwrap()][..])
+        );
+        let problems = messages(&settings);
+        for expected in [
+            "allowedHttpHookUrls: expected a list of URL patterns, found a string; treated as an empty list",
+            "allowPrivateNetworkHooks: expected true or false, found a string; ignored (the SSRF guard stays on)",
+            "allowedHookNetworks[0]: \"10.1.0.0/33\" is not a network",
+            "allowedHookNetworks[1]: expected a string, found a number; ignored",
+        ] {
+            assert!(
+                problems.iter().any(|p| p.contains(expected)),
+                "missing {expected:?} in {problems:#?}"
+            );
+        }
     }
 
     #[test]
