@@ -5,4 +5,5 @@ mod support;
 
 mod fire;
 mod funnel;
+mod http;
 mod protocol;
