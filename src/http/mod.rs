@@ -125,9 +125,11 @@ pub fn request(
             return Err(format!("header {name:?} is not a valid header name"));
         }
         let value = headers::interpolate(value, consent, env);
-        if ureq::http::HeaderValue::from_str(&value).is_err() {
+        // Bytes, not str: UTF-8 beyond ASCII is allowed (obs-text); only
+        // control characters are not.
+        if ureq::http::HeaderValue::from_bytes(value.as_bytes()).is_err() {
             return Err(format!(
-                "header {name:?} has a value with control characters"
+                "header {name:?} has a value with control characters; nothing was sent"
             ));
         }
         out.push((name.clone(), value));
@@ -526,6 +528,18 @@ mod tests {
             made.headers,
             [("Authorization".to_owned(), "Bearer t".to_owned())]
         );
+
+        let mut odd = hook("http://127.0.0.1:9/x");
+        odd.headers = vec![("X-Name".into(), "café".into())];
+        assert!(request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1)).is_ok());
+        odd.headers = vec![("X-Bell".into(), "a\u{7}b".into())];
+        let err =
+            request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1)).unwrap_err();
+        assert!(err.contains("control characters"), "{err}");
+        odd.headers = vec![("Bad Name".into(), "x".into())];
+        let err =
+            request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1)).unwrap_err();
+        assert!(err.contains("not a valid header name"), "{err}");
 
         let none = Policy {
             allowed_urls: Some(Vec::new()),

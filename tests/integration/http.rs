@@ -440,6 +440,27 @@ fn http_and_command_hooks_of_one_fire_run_at_the_same_time() {
 }
 
 #[test]
+fn in_sequential_mode_an_http_hook_gets_the_updated_input() {
+    let server = Server::start(|_| Reply::Status(200, ""));
+    let sb = Sandbox::new();
+    let rewrite = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -la"}}}'"#;
+    let run = sb.fire(
+        "PreToolUse",
+        &hooks(
+            "PreToolUse",
+            json!([
+                {"command": rewrite, "sequential": true},
+                http_hook(&server.url("/after"), &json!({})),
+            ]),
+        ),
+        &bash_ls(),
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let body: Value = serde_json::from_slice(&server.requests()[0].body).unwrap();
+    assert_eq!(body["tool_input"], json!({"command": "ls -la"}));
+}
+
+#[test]
 fn the_url_allow_list_sends_nothing_it_does_not_match() {
     let server = Server::start(|_| Reply::Status(200, ""));
     let sb = Sandbox::new();
