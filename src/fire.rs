@@ -16,8 +16,9 @@ use crate::asynchook;
 use crate::auditlog;
 use crate::catalog::{Encoding, EventId};
 use crate::event::Event;
-use crate::exec::{Job, JobReport, Limits, Program, Supervisor, Termination};
+use crate::exec::{Captured, Job, JobReport, Limits, Program, Supervisor, Termination};
 use crate::hookenv::{self, HookEnv};
+use crate::http;
 use crate::output::{self, Rendered};
 use crate::permissions;
 use crate::report::{self, FileReport, HookReport, Report, RunReport};
@@ -81,7 +82,7 @@ struct Planned {
     capped_by_deadline: bool,
     /// `None`: not runnable by hookrun (warning already recorded) or
     /// skipped (`skipped` says why).
-    program: Option<Program>,
+    program: Option<Runnable>,
     config_dir: PathBuf,
     /// Started detached, not waited for (`async`).
     run_async: bool,
@@ -92,10 +93,28 @@ struct Planned {
     skipped: Option<String>,
 }
 
+/// How a planned hook runs.
+#[derive(Debug, Clone)]
+pub enum Runnable {
+    Command(Program),
+    /// An http hook (SPEC §8): its request is made when it runs.
+    Http,
+}
+
 /// What became of a planned hook that ran.
 struct Ran {
+    /// For an http hook: `stdout` holds the response body, `termination`
+    /// means nothing (see `http`).
     report: JobReport,
     verdict: Verdict,
+    /// `Some` for an http hook.
+    http: Option<HttpRan>,
+}
+
+/// What only an http hook has.
+struct HttpRan {
+    /// The response status, if a response arrived.
+    status: Option<u16>,
 }
 
 /// Runs one event against loaded settings.
@@ -146,7 +165,10 @@ pub fn fire(
         .any(|p| p.program.is_some() && !p.run_async && settings.hooks[p.hook].sequential);
 
     let runnable = planned.iter().any(|p| p.program.is_some());
-    let waits = planned.iter().any(|p| p.program.is_some() && !p.run_async);
+    // Signal handling is for hook processes; http-only fires need none.
+    let waits = planned
+        .iter()
+        .any(|p| matches!(p.program, Some(Runnable::Command(_))) && !p.run_async);
     let original_input = event.tool_input().cloned();
     let mut interrupted = None;
     let mut ran: Vec<Option<Ran>> = planned.iter().map(|_| None).collect();
@@ -171,36 +193,37 @@ pub fn fire(
         let base_env = HookEnv::for_event(inherited, &event, project_dir);
         let cwd = hook_cwd(&event, project_dir);
         start_async_hooks(&planned, &base_env, &cwd, &event, config, &mut warnings);
-        let supervisor = if waits { Some(Supervisor::new()) } else { None };
-        match supervisor {
-            None => {}
-            Some(Err(err)) => warnings.push(format!(
-                "hookrun could not set up signal handling ({err}); no hook ran"
-            )),
-            Some(Ok(mut supervisor)) => {
-                let mut ctx = RunContext {
-                    settings,
-                    config,
-                    base_env,
-                    cwd,
-                    env_files: env_files.as_ref(),
-                };
-                if sequential {
-                    run_sequential(
-                        &mut ctx,
-                        &mut supervisor,
-                        &mut event,
-                        &mut planned,
-                        &mut ran,
-                        started,
-                        deadline,
-                    );
-                } else {
-                    run_parallel(&mut ctx, &mut supervisor, &event, &planned, &mut ran);
-                }
-                interrupted = supervisor.interrupted_by();
+        let mut supervisor = None;
+        if waits {
+            match Supervisor::new() {
+                Err(err) => warnings.push(format!(
+                    "hookrun could not set up signal handling ({err}); no command hook ran"
+                )),
+                Ok(made) => supervisor = Some(made),
             }
         }
+        let mut ctx = RunContext {
+            settings,
+            config,
+            base_env,
+            cwd,
+            env_files: env_files.as_ref(),
+            http: None,
+        };
+        if sequential {
+            run_sequential(
+                &mut ctx,
+                supervisor.as_mut(),
+                &mut event,
+                &mut planned,
+                &mut ran,
+                started,
+                deadline,
+            );
+        } else {
+            run_parallel(&mut ctx, supervisor.as_mut(), &event, &planned, &mut ran);
+        }
+        interrupted = supervisor.as_ref().and_then(Supervisor::interrupted_by);
         if let Some(files) = env_files {
             if let Err(err) = files.deliver() {
                 warnings.push(format!(
@@ -353,7 +376,9 @@ fn start_async_hooks(
 ) {
     let mut stdin: Option<String> = None;
     for p in planned.iter().filter(|p| p.run_async) {
-        let Some(program) = &p.program else { continue };
+        let Some(Runnable::Command(program)) = &p.program else {
+            continue;
+        };
         let stdin = stdin
             .get_or_insert_with(|| String::from_utf8_lossy(&event.to_hook_bytes()).into_owned());
         let mut env = base_env.clone();
@@ -530,6 +555,11 @@ fn plan(
         };
         let config_dir = settings.file_of(hook).dir.clone();
         let mut skipped = None;
+        if hook.run_async && hook.hook_type == HookType::Http {
+            c.warnings.push(format!(
+                "hook {name}: `async` is not supported for http hooks; it ran synchronously"
+            ));
+        }
         let program = match program_for(hook, &config_dir) {
             Ok(program) => {
                 // `once`: claimed atomically, so two concurrent fires of one
@@ -556,7 +586,7 @@ fn plan(
             capped_by_deadline,
             program,
             config_dir,
-            run_async: hook.run_async,
+            run_async: hook.run_async && hook.hook_type == HookType::Command,
             own_timeout: wanted,
             skipped,
         });
@@ -566,12 +596,10 @@ fn plan(
 
 /// What `fire` would start for a hook, or why it cannot run it. Public so
 /// `doctor`, `explain` and `list` report exactly `fire`'s answer.
-pub fn program_for(hook: &HookDef, config_dir: &Path) -> Result<Program, String> {
+pub fn program_for(hook: &HookDef, config_dir: &Path) -> Result<Runnable, String> {
     match &hook.hook_type {
         HookType::Command => {}
-        HookType::Http => {
-            return Err("http hooks are not supported by this version of hookrun".into());
-        }
+        HookType::Http => return Ok(Runnable::Http),
         HookType::Unsupported(kind) => {
             return Err(format!("type {kind:?} is not supported by hookrun"));
         }
@@ -580,20 +608,20 @@ pub fn program_for(hook: &HookDef, config_dir: &Path) -> Result<Program, String>
     if let Some(args) = &hook.args {
         let dir = config_dir.to_string_lossy();
         let substitute = |text: &str| substitute_exec_vars(text, &dir);
-        return Ok(Program::Exec {
+        return Ok(Runnable::Command(Program::Exec {
             program: substitute(&command),
             args: args.iter().map(|a| substitute(a)).collect(),
-        });
+        }));
     }
     match &hook.shell {
-        ShellKind::Sh => Ok(Program::Shell {
+        ShellKind::Sh => Ok(Runnable::Command(Program::Shell {
             shell: "sh".into(),
             script: command,
-        }),
-        ShellKind::Bash => Ok(Program::Shell {
+        })),
+        ShellKind::Bash => Ok(Runnable::Command(Program::Shell {
             shell: "bash".into(),
             script: command,
-        }),
+        })),
         ShellKind::Unsupported(shell) => Err(format!(
             "shell {shell:?} is not supported (use \"sh\" or \"bash\")"
         )),
@@ -621,6 +649,8 @@ struct RunContext<'a> {
     base_env: HookEnv,
     cwd: PathBuf,
     env_files: Option<&'a EnvFiles>,
+    /// Built on the first http hook of the fire, never otherwise.
+    http: Option<(Arc<http::Client>, http::Policy)>,
 }
 
 impl RunContext<'_> {
@@ -668,7 +698,95 @@ impl RunContext<'_> {
                 tool_input,
             },
         );
-        Ran { report, verdict }
+        Ran {
+            report,
+            verdict,
+            http: None,
+        }
+    }
+
+    /// Starts an http hook's request on its own thread (SPEC §8); the
+    /// client and the merged policy are made on first use.
+    fn start_http(&mut self, p: &Planned, body: &Arc<[u8]>, timeout: Duration) -> HttpRun {
+        let (client, policy) = self.http.get_or_insert_with(|| {
+            let policy = http::Policy::from_settings(self.settings);
+            let client = http::Client::new(policy.network.clone(), self.config.limits.output_cap);
+            (Arc::new(client), policy)
+        });
+        let hook = &self.settings.hooks[p.hook];
+        match http::request(
+            hook,
+            policy,
+            &self.config.inherited_env,
+            Arc::clone(body),
+            timeout,
+        ) {
+            Ok(request) => HttpRun::Sent(http::start(client, request)),
+            Err(why) => HttpRun::NotSent(http::not_sent(why)),
+        }
+    }
+
+    /// An http hook's exchange read as the protocol of one hook: a usable
+    /// answer is read like a command hook's stdout on exit 0, a failure
+    /// goes through `onError` like a failed command.
+    fn read_http(
+        &self,
+        event: &Event,
+        p: &Planned,
+        exchange: &http::Exchange,
+        tool_input: Option<&serde_json::Value>,
+    ) -> Ran {
+        let hook = &self.settings.hooks[p.hook];
+        let (ending, stdout) = exchange.protocol(p.timeout);
+        let verdict = verdict::read(
+            &event.id,
+            &HookOutput {
+                name: &p.name,
+                ending: &ending,
+                stdout,
+                stdout_truncated: false,
+                stderr: &[],
+                fail_closed: hook.on_error == OnError::Block,
+                tool_input,
+            },
+        );
+        let report = JobReport {
+            termination: Termination::Exited(0),
+            timed_out: exchange.answer == http::Answer::TimedOut,
+            killed: false,
+            leaked: false,
+            interrupted: false,
+            stdin_unread: false,
+            stdout: Captured {
+                bytes: exchange.body.clone(),
+                total: exchange.body_total,
+            },
+            stderr: Captured::default(),
+            duration: exchange.duration,
+        };
+        Ran {
+            report,
+            verdict,
+            http: Some(HttpRan {
+                status: exchange.status,
+            }),
+        }
+    }
+}
+
+/// An http hook on its way.
+enum HttpRun {
+    Sent(http::Pending),
+    /// Refused before sending (URL allow-list, invalid URL or header).
+    NotSent(http::Exchange),
+}
+
+impl HttpRun {
+    fn wait(self) -> http::Exchange {
+        match self {
+            HttpRun::Sent(pending) => pending.wait(),
+            HttpRun::NotSent(exchange) => exchange,
+        }
     }
 }
 
@@ -685,27 +803,48 @@ fn ending_of(report: &JobReport, timeout: Duration) -> Ending {
     }
 }
 
+/// Command hooks under the supervisor and http hooks on their own threads,
+/// all at once: the requests start first, then the supervisor runs the
+/// processes, then the answers are collected (each bounded by its timeout).
 fn run_parallel(
     ctx: &mut RunContext<'_>,
-    supervisor: &mut Supervisor,
+    supervisor: Option<&mut Supervisor>,
     event: &Event,
     planned: &[Planned],
     ran: &mut [Option<Ran>],
 ) {
     // Serialised once, the same bytes for every hook.
     let stdin: Arc<[u8]> = Arc::from(event.to_hook_bytes());
+    let mut requests = Vec::new();
+    for (i, p) in planned.iter().enumerate() {
+        if let Some(Runnable::Http) = &p.program {
+            requests.push((i, ctx.start_http(p, &stdin, p.timeout)));
+        }
+    }
     let mut indices = Vec::new();
     let mut jobs = Vec::new();
     for (i, p) in planned.iter().enumerate() {
-        if let (Some(program), false) = (&p.program, p.run_async) {
+        if let (Some(Runnable::Command(program)), false) = (&p.program, p.run_async) {
             jobs.push(ctx.job(p, i, &stdin, program.clone(), p.timeout));
             indices.push(i);
         }
     }
-    let reports = supervisor.run(jobs, &ctx.config.limits);
     let tool_input = event.tool_input();
-    for (i, report) in indices.into_iter().zip(reports) {
-        ran[i] = Some(ctx.read(event, &planned[i], report, tool_input));
+    let mut interrupted = false;
+    if let Some(supervisor) = supervisor {
+        let reports = supervisor.run(jobs, &ctx.config.limits);
+        for (i, report) in indices.into_iter().zip(reports) {
+            ran[i] = Some(ctx.read(event, &planned[i], report, tool_input));
+        }
+        interrupted = supervisor.interrupted_by().is_some();
+    }
+    if interrupted {
+        // hookrun exits with 128 + signal; nobody waits for the answers.
+        return;
+    }
+    for (i, request) in requests {
+        let exchange = request.wait();
+        ran[i] = Some(ctx.read_http(event, &planned[i], &exchange, tool_input));
     }
 }
 
@@ -714,7 +853,7 @@ fn run_parallel(
 /// hook runs, even after a block or a timeout.
 fn run_sequential(
     ctx: &mut RunContext<'_>,
-    supervisor: &mut Supervisor,
+    mut supervisor: Option<&mut Supervisor>,
     event: &mut Event,
     planned: &mut [Planned],
     ran: &mut [Option<Ran>],
@@ -723,10 +862,13 @@ fn run_sequential(
 ) {
     let mut stdin: Arc<[u8]> = Arc::from(event.to_hook_bytes());
     for i in 0..planned.len() {
-        let Some(program) = planned[i].program.clone().filter(|_| !planned[i].run_async) else {
+        let Some(runnable) = planned[i].program.clone().filter(|_| !planned[i].run_async) else {
             continue;
         };
-        if supervisor.interrupted_by().is_some() {
+        if supervisor
+            .as_ref()
+            .is_some_and(|s| s.interrupted_by().is_some())
+        {
             break;
         }
         let left = deadline.saturating_sub(started.elapsed());
@@ -734,13 +876,26 @@ fn run_sequential(
             planned[i].timeout = left.max(Duration::from_millis(1));
             planned[i].capped_by_deadline = true;
         }
-        let job = ctx.job(&planned[i], i, &stdin, program, planned[i].timeout);
-        let report = supervisor
-            .run(vec![job], &ctx.config.limits)
-            .into_iter()
-            .next();
-        let Some(report) = report else { continue };
-        let result = ctx.read(event, &planned[i], report, event.tool_input());
+        let result = match runnable {
+            Runnable::Http => {
+                let exchange = ctx
+                    .start_http(&planned[i], &stdin, planned[i].timeout)
+                    .wait();
+                ctx.read_http(event, &planned[i], &exchange, event.tool_input())
+            }
+            Runnable::Command(program) => {
+                let Some(supervisor) = supervisor.as_deref_mut() else {
+                    continue;
+                };
+                let job = ctx.job(&planned[i], i, &stdin, program, planned[i].timeout);
+                let report = supervisor
+                    .run(vec![job], &ctx.config.limits)
+                    .into_iter()
+                    .next();
+                let Some(report) = report else { continue };
+                ctx.read(event, &planned[i], report, event.tool_input())
+            }
+        };
         if let Some(input) = &result.verdict.updated_input {
             if !result.verdict.blocks() && Some(input) != event.tool_input() {
                 event.set_tool_input(input.clone());
@@ -839,7 +994,7 @@ fn build_report(
             (Stage::Run, Some(i)) => match &ran[i] {
                 Some(r) => (
                     "ran",
-                    Some(run_report(&r.report, &r.verdict, planned[i].timeout)),
+                    Some(run_report(r, planned[i].timeout)),
                     r.verdict.warnings.clone(),
                     r.verdict.notes.clone(),
                 ),
@@ -910,9 +1065,11 @@ fn build_report(
     }
 }
 
-fn run_report(report: &JobReport, verdict: &Verdict, timeout: Duration) -> RunReport {
+fn run_report(ran: &Ran, timeout: Duration) -> RunReport {
     const EXCERPT: usize = 4096;
+    let (report, verdict) = (&ran.report, &ran.verdict);
     let (exit_code, signal) = match &report.termination {
+        _ if ran.http.is_some() => (None, None),
         Termination::Exited(code) => (Some(*code), None),
         Termination::Signaled(signal) => (
             None,
@@ -926,6 +1083,7 @@ fn run_report(report: &JobReport, verdict: &Verdict, timeout: Duration) -> RunRe
     RunReport {
         outcome: verdict.outcome.unwrap_or(Outcome::Success).as_str(),
         exit_code,
+        http_status: ran.http.as_ref().and_then(|h| h.status),
         signal,
         timed_out: report.timed_out,
         killed: report.killed,

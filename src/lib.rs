@@ -7,6 +7,8 @@
 //! - [`settings`]: discovery, both hook shapes, precise problems;
 //! - [`select`]: the matcher funnel (matcher, `if` rule engine, dedup);
 //! - [`exec`]: process supervision (the only module touching processes);
+//!   [`http`]: http hooks (the only module touching the network, every
+//!   connection through its SSRF guard);
 //! - [`verdict`]: one hook's outcome in the protocol;
 //! - [`aggregate`]: many verdicts → one decision;
 //! - [`output`]: the decision encoded per event;
@@ -25,6 +27,7 @@ pub mod exec;
 pub mod exit;
 pub mod fire;
 pub mod hookenv;
+pub mod http;
 pub mod output;
 pub mod permissions;
 pub mod report;

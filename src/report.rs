@@ -70,6 +70,9 @@ pub struct RunReport {
     pub outcome: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i32>,
+    /// http hooks: the response status, when a response arrived.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signal: Option<String>,
     pub timed_out: bool,

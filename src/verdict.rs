@@ -67,8 +67,13 @@ impl Outcome {
 pub enum Ending {
     Exited(i32),
     Signaled(i32),
-    TimedOut { seconds: f64 },
+    TimedOut {
+        seconds: f64,
+    },
     NotStarted(String),
+    /// Ran and failed in a way the words say (an http hook: refused,
+    /// unreachable, a non-2xx status, a body that is not a JSON object).
+    Failed(String),
 }
 
 /// Everything the protocol needs about one finished hook.
@@ -298,6 +303,7 @@ pub fn read(event: &EventId, out: &HookOutput<'_>) -> Verdict {
             Some(format!("timed out after {}", format_seconds(*seconds)))
         }
         Ending::NotStarted(why) => Some(format!("could not start: {why}")),
+        Ending::Failed(why) => Some(why.clone()),
     };
     if let Some(cause) = failure {
         return fail(event, out, cause, verdict);

@@ -61,7 +61,6 @@ fn hooks_in(settings: &Settings, index: usize) -> usize {
     settings.hooks.iter().filter(|h| h.file == index).count()
 }
 
-
 fn text(settings: &Settings, project_dir: &str, findings: &[Finding]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "project: {project_dir}");

@@ -17,7 +17,7 @@ use crate::cli::{ExplainArgs, OutputFormat, parse_duration};
 use crate::diagnose::command::{Vars, expand};
 use crate::event::Event;
 use crate::exec::Program;
-use crate::fire;
+use crate::fire::{self, Runnable};
 use crate::select::{self, Considered, SelectContext, Stage};
 use crate::settings::model::FileState;
 use crate::settings::{Settings, Severity};
@@ -141,7 +141,11 @@ fn show(
                     claude_project_dir,
                     home,
                 };
-                ("run", None, String::new(), Some(display(&program, &vars)))
+                let shown = match &program {
+                    Runnable::Command(program) => display(program, &vars),
+                    Runnable::Http => format!("POST {}", hook.url.as_deref().unwrap_or_default()),
+                };
+                ("run", None, String::new(), Some(shown))
             }
             Err(why) => {
                 warnings.push(format!(

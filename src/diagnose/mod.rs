@@ -93,11 +93,6 @@ pub static CHECKS: &[CheckInfo] = &[
         "a field that is ignored where it is written",
     ),
     check(
-        "not-enforced",
-        Warning,
-        "a key this version reads but does not enforce",
-    ),
-    check(
         "claude-mode",
         Note,
         "a key a Claude Code settings file holds for Claude Code itself",
@@ -116,6 +111,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "not-run",
         Error,
         "a hook hookrun does not run (type `prompt`, `agent`, `mcp_tool`…, an unsupported shell)",
+    ),
+    check(
+        "http-hook",
+        Warning,
+        "an http hook with an invalid URL, a private-address literal the SSRF guard refuses, or a header variable `allowedEnvVars` does not list",
     ),
     check(
         "matcher-invalid",
@@ -234,7 +234,9 @@ pub static CHECKS: &[CheckInfo] = &[
 /// order of the hooks within each file.
 pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     let mut out: Vec<Finding> = settings.problems.iter().map(problems::finding).collect();
-    check_trust(settings, cx, &mut out);
+    // Untrusted or changed project files arrive as loader problems (the
+    // `untrusted` check): `doctor` still inspects their content.
+
     check_disabled(settings, &mut out);
     host::check_loaded_by_host(settings, cx, &mut out);
     for hook in &settings.hooks {
@@ -259,13 +261,6 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     unique.sort_by_key(order);
     unique
 }
-
-/// TRUST (SPEC §9.1): untrusted or changed project settings belong here.
-/// Trust is being added to `settings/` in parallel; when a loaded file can
-/// say it was skipped as untrusted (or its content changed since it was
-/// trusted), report it as an error naming `hookrun trust DIR` as the fix.
-/// Until then there is nothing to check: every file is trusted.
-fn check_trust(_settings: &Settings, _cx: &Context<'_>, _out: &mut Vec<Finding>) {}
 
 fn check_disabled(settings: &Settings, out: &mut Vec<Finding>) {
     for file in &settings.files {
@@ -348,6 +343,15 @@ fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut V
             at,
             format!("{why}: hookrun reports it and skips it on every fire"),
             "rewrite it as a command hook (\"type\": \"command\"), or keep it in the host's own settings where the host runs it",
+        );
+    }
+    for (field, message) in crate::http::lint(hook) {
+        let at = h.field(&field);
+        h.push(
+            "http-hook",
+            at,
+            message,
+            "fix the URL, or list the variable in the hook's allowedEnvVars (see docs/http-hooks.md)",
         );
     }
     check_matcher(hook, &mut h);

@@ -231,11 +231,6 @@ const RULES: &[Rule] = &[
         fix: |_| "remove `shell`, or drop `args` to run `command` through the shell".into(),
     },
     Rule {
-        needle: "is not enforced by this version",
-        check: "not-enforced",
-        fix: |_| "remove the key, or keep it knowing it has no effect yet".into(),
-    },
-    Rule {
         needle: "ignored in a Claude Code settings file",
         check: "claude-mode",
         fix: |_| "nothing to do: Claude Code applies it itself".into(),

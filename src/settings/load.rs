@@ -13,8 +13,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::model::{
-    FileState, HookDef, HookType, OnError, Permissions, Policy, Problem, RuleEntry, Settings,
-    SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
+    FileState, HookDef, HookType, HttpFileSettings, OnError, Permissions, Policy, Problem,
+    RuleEntry, Settings, SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
 };
 use super::trust::{TrustState, TrustStore};
 use crate::catalog::{self, EventId};
@@ -38,9 +38,8 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "maxHookTimeout",
 ];
 
-/// Keys this version reads but does not enforce yet: saying so is better
-/// than a setting that silently does nothing.
-const NOT_YET_ENFORCED: &[&str] = &[
+/// The http hook keys (SPEC §8, §9.4), parsed by [`parse_http_key`].
+const HTTP_KEYS: &[&str] = &[
     "allowedHttpHookUrls",
     "allowPrivateNetworkHooks",
     "allowedHookNetworks",
@@ -296,6 +295,7 @@ fn push_file(
         env_keep: Vec::new(),
         policy: Policy::default(),
         log: None,
+        http: HttpFileSettings::default(),
     });
     settings.files.len() - 1
 }
@@ -363,6 +363,9 @@ fn load_object_as(
 ) {
     let claude_mode = source.claude_mode;
     let kind = source.kind;
+    // A project file (also a relative or in-project --settings path) may
+    // not opt out of the SSRF guard (SPEC §8, §9.1).
+    let may_opt_out = kind.may_opt_out_of_ssrf_guard() && !source.trust_required;
     let path = source.path.clone();
     let index = push_file(settings, source, dir, FileState::Loaded, trust);
     let mut hooks = Vec::new();
@@ -371,6 +374,7 @@ fn load_object_as(
     let mut env_keep = Vec::new();
     let mut policy = Policy::default();
     let mut log = None;
+    let mut http = HttpFileSettings::default();
     {
         let mut report = Reporter {
             file: &path,
@@ -400,6 +404,9 @@ fn load_object_as(
                     }
                 }
                 "$schema" => {}
+                _ if HTTP_KEYS.contains(&key.as_str()) => {
+                    parse_http_key(key, value, kind, may_opt_out, &mut http, &mut report);
+                }
                 "permissions" => permissions = parse_permissions(value, &mut report),
                 "env" => env_keep = parse_env(value, kind, &mut report),
                 "log" => match value {
@@ -429,11 +436,7 @@ fn load_object_as(
                         );
                     }
                 }
-                _ if NOT_YET_ENFORCED.contains(&key.as_str()) => report.push(
-                    Severity::Warning,
-                    key.clone(),
-                    "is not enforced by this version of hookrun; it has no effect",
-                ),
+
                 _ => {
                     let hint = nearest_key(key)
                         .map(|k| format!(" (did you mean `{k}`?)"))
@@ -453,6 +456,7 @@ fn load_object_as(
     file.env_keep = env_keep;
     file.policy = policy;
     file.log = log;
+    file.http = http;
     settings.hooks.extend(hooks);
 }
 
@@ -642,6 +646,128 @@ fn parse_policy_key(key: &str, value: &Value, policy: &mut Policy, report: &mut 
         },
         _ => {}
     }
+}
+
+/// One of the http keys. Who may set what (SPEC §8, §9.1, §9.4): the URL
+/// allow-list from any level; the SSRF opt-outs from user, managed and
+/// `--settings` files only; `httpHookAllowedEnvVars` from managed settings
+/// only. A key set where it is not honoured is a warning and is not stored.
+/// A malformed allow-list fails closed (it allows nothing) instead of
+/// silently allowing everything.
+fn parse_http_key(
+    key: &str,
+    value: &Value,
+    kind: SourceKind,
+    may_opt_out: bool,
+    http: &mut HttpFileSettings,
+    report: &mut Reporter<'_>,
+) {
+    match key {
+        "allowedHttpHookUrls" => {
+            http.allowed_urls = Some(strings(indexed_strings(key, value, "URL patterns", report)));
+        }
+        "allowPrivateNetworkHooks" | "allowedHookNetworks" if !may_opt_out => {
+            report.push(
+                Severity::Warning,
+                key,
+                format!(
+                    "is honoured only in user, managed or --settings files, not in {kind} settings here; ignored (the SSRF guard stays on)"
+                ),
+            );
+        }
+        "allowPrivateNetworkHooks" => match value {
+            Value::Bool(flag) => http.allow_private_network = Some(*flag),
+            other => report.push(
+                Severity::Error,
+                key,
+                format!(
+                    "expected true or false, found {}; ignored (the SSRF guard stays on)",
+                    json_type_name(other)
+                ),
+            ),
+        },
+        "allowedHookNetworks" => {
+            let mut networks = Vec::new();
+            for (i, text) in indexed_strings(key, value, "CIDR networks", report) {
+                match parse_network(&text) {
+                    Some(net) => networks.push(net),
+                    None => report.push(
+                        Severity::Error,
+                        format!("{key}[{i}]"),
+                        format!(
+                            "{text:?} is not a network (write it as 10.1.0.0/16 or fd00::/64); ignored"
+                        ),
+                    ),
+                }
+            }
+            http.allowed_networks = Some(networks);
+        }
+        "httpHookAllowedEnvVars" if kind != SourceKind::Managed => report.push(
+            Severity::Warning,
+            key,
+            format!("is honoured only in managed settings, not in {kind} settings; ignored"),
+        ),
+        "httpHookAllowedEnvVars" => {
+            http.allowed_env_vars = Some(strings(indexed_strings(
+                key,
+                value,
+                "variable names",
+                report,
+            )));
+        }
+        _ => {}
+    }
+}
+
+/// A list of strings with their indices; a value that is not a list is an
+/// error and counts as the empty list, an item that is not a string is an
+/// error and is dropped.
+fn indexed_strings(
+    key: &str,
+    value: &Value,
+    what: &str,
+    report: &mut Reporter<'_>,
+) -> Vec<(usize, String)> {
+    let Value::Array(items) = value else {
+        report.push(
+            Severity::Error,
+            key,
+            format!(
+                "expected a list of {what}, found {}; treated as an empty list",
+                json_type_name(value)
+            ),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Value::String(text) => out.push((i, text.clone())),
+            other => report.push(
+                Severity::Error,
+                format!("{key}[{i}]"),
+                format!(
+                    "expected a string, found {}; ignored",
+                    json_type_name(other)
+                ),
+            ),
+        }
+    }
+    out
+}
+
+fn strings(indexed: Vec<(usize, String)>) -> Vec<String> {
+    indexed.into_iter().map(|(_, text)| text).collect()
+}
+
+/// `10.1.0.0/16`, `fd00::/64`, or a bare address (one host).
+fn parse_network(text: &str) -> Option<ipnet::IpNet> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>().ok().or_else(|| {
+        text.parse::<std::net::IpAddr>()
+            .ok()
+            .map(ipnet::IpNet::from)
+    })
 }
 
 fn nearest_key(key: &str) -> Option<&'static str> {
@@ -1197,6 +1323,125 @@ mod tests {
                 .all(|p| p.severity == Severity::Note)
         );
         assert_eq!(settings.problems.len(), 3, "{:?}", messages(&settings));
+    }
+
+    fn load_kind(json: &str, kind: SourceKind) -> Settings {
+        let mut settings = Settings::default();
+        let source = Source {
+            path: PathBuf::from("/cfg/settings.json"),
+            kind,
+            claude_mode: false,
+            trust_required: false,
+        };
+        load_bytes(
+            &mut settings,
+            source,
+            PathBuf::from("/cfg"),
+            json.as_bytes(),
+        );
+        settings
+    }
+
+    const HTTP_SETTINGS: &str = r#"{
+        "allowedHttpHookUrls": ["https://hooks.example.com/*"],
+        "allowPrivateNetworkHooks": true,
+        "allowedHookNetworks": ["10.1.0.0/16", "fd00::/64", "192.168.1.7"],
+        "httpHookAllowedEnvVars": ["TOKEN"]
+    }"#;
+
+    #[test]
+    fn http_keys_are_parsed_where_their_level_may_set_them() {
+        let managed = load_kind(HTTP_SETTINGS, SourceKind::Managed);
+        assert!(managed.problems.is_empty(), "{:?}", messages(&managed));
+        let http = &managed.files[0].http;
+        assert_eq!(
+            http.allowed_urls.as_deref(),
+            Some(&["https://hooks.example.com/*".to_owned()][..])
+        );
+        assert_eq!(http.allow_private_network, Some(true));
+        let nets: Vec<String> = http
+            .allowed_networks
+            .iter()
+            .flatten()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(nets, ["10.1.0.0/16", "fd00::/64", "192.168.1.7/32"]);
+        assert_eq!(
+            http.allowed_env_vars.as_deref(),
+            Some(&["TOKEN".to_owned()][..])
+        );
+
+        for kind in [SourceKind::User, SourceKind::Cli] {
+            let settings = load_kind(HTTP_SETTINGS, kind);
+            let http = &settings.files[0].http;
+            assert_eq!(http.allow_private_network, Some(true), "{kind}");
+            assert!(http.allowed_networks.is_some(), "{kind}");
+            assert_eq!(http.allowed_env_vars, None, "{kind}");
+            let problems = messages(&settings);
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert!(
+                problems[0]
+                    .contains("httpHookAllowedEnvVars: is honoured only in managed settings"),
+                "{problems:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn project_settings_cannot_opt_out_of_the_ssrf_guard() {
+        for kind in [SourceKind::Project, SourceKind::Local] {
+            let settings = load_kind(HTTP_SETTINGS, kind);
+            let http = &settings.files[0].http;
+            assert_eq!(http.allow_private_network, None);
+            assert_eq!(http.allowed_networks, None);
+            assert_eq!(http.allowed_env_vars, None);
+            // The URL allow-list is honoured from any level.
+            assert!(http.allowed_urls.is_some());
+            let problems = messages(&settings);
+            for key in ["allowPrivateNetworkHooks", "allowedHookNetworks"] {
+                assert!(
+                    problems.iter().any(|p| p.contains(&format!(
+                        "{key}: is honoured only in user, managed or --settings files, not in {kind} settings here; ignored (the SSRF guard stays on)"
+                    ))),
+                    "{problems:?}"
+                );
+            }
+            assert!(
+                settings
+                    .problems
+                    .iter()
+                    .all(|p| p.severity == Severity::Warning)
+            );
+        }
+    }
+
+    #[test]
+    fn malformed_http_keys_fail_closed() {
+        let settings = load_kind(
+            r#"{"allowedHttpHookUrls": "https://x/*", "allowPrivateNetworkHooks": "yes",
+                "allowedHookNetworks": ["10.1.0.0/33", 7, "10.2.0.0/16"]}"#,
+            SourceKind::User,
+        );
+        let http = &settings.files[0].http;
+        // Not a list: nothing is allowed rather than everything.
+        assert_eq!(http.allowed_urls.as_deref(), Some(&[][..]));
+        assert_eq!(http.allow_private_network, None);
+        assert_eq!(
+            http.allowed_networks.as_deref(),
+            Some(&["10.2.0.0/16".parse::<ipnet::IpNet>().unwrap()][..])
+        );
+        let problems = messages(&settings);
+        for expected in [
+            "allowedHttpHookUrls: expected a list of URL patterns, found a string; treated as an empty list",
+            "allowPrivateNetworkHooks: expected true or false, found a string; ignored (the SSRF guard stays on)",
+            "allowedHookNetworks[0]: \"10.1.0.0/33\" is not a network",
+            "allowedHookNetworks[1]: expected a string, found a number; ignored",
+        ] {
+            assert!(
+                problems.iter().any(|p| p.contains(expected)),
+                "missing {expected:?} in {problems:#?}"
+            );
+        }
     }
 
     #[test]

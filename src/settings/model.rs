@@ -43,6 +43,16 @@ impl SourceKind {
     pub fn is_project_scoped(self) -> bool {
         matches!(self, SourceKind::Project | SourceKind::Local)
     }
+
+    /// May this level opt out of the SSRF guard (SPEC §8, §9.1)? A project
+    /// file comes with a repository; `--settings` files are the user's own
+    /// command line and count as user settings here.
+    pub fn may_opt_out_of_ssrf_guard(self) -> bool {
+        matches!(
+            self,
+            SourceKind::User | SourceKind::Cli | SourceKind::Managed
+        )
+    }
 }
 
 impl fmt::Display for SourceKind {
@@ -170,6 +180,23 @@ pub struct SettingsFile {
     pub policy: Policy,
     /// `log`: where the audit log goes (resolved against the file's folder).
     pub log: Option<PathBuf>,
+    /// The http hook settings this file may set (SPEC §8, §9.4).
+    pub http: HttpFileSettings,
+}
+
+/// http hook settings as one file sets them, already filtered by who may
+/// set what: a key the file's level may not set is `None` here (and a
+/// warning at load), so nothing downstream can honour it by mistake.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpFileSettings {
+    /// `allowedHttpHookUrls` (any level; lists are merged).
+    pub allowed_urls: Option<Vec<String>>,
+    /// `allowPrivateNetworkHooks` (user, managed and `--settings` only).
+    pub allow_private_network: Option<bool>,
+    /// `allowedHookNetworks` (user, managed and `--settings` only).
+    pub allowed_networks: Option<Vec<ipnet::IpNet>>,
+    /// `httpHookAllowedEnvVars` (managed only).
+    pub allowed_env_vars: Option<Vec<String>>,
 }
 
 impl SettingsFile {

@@ -86,7 +86,20 @@ impl Sandbox {
     /// The binary with a clean environment: PATH, the sandbox HOME and
     /// config/state dirs, managed settings pointing nowhere.
     pub fn command(&self) -> Command {
-        let mut cmd = Command::new(BIN);
+        self.command_via(&[])
+    }
+
+    /// Same, with the binary run through `wrapper` (e.g. `["unshare",
+    /// "-n"]`): `wrapper[0] wrapper[1..] hookrun …`.
+    pub fn command_via(&self, wrapper: &[&str]) -> Command {
+        let mut cmd = match wrapper.split_first() {
+            None => Command::new(BIN),
+            Some((program, args)) => {
+                let mut cmd = Command::new(program);
+                cmd.args(args).arg(BIN);
+                cmd
+            }
+        };
         cmd.env_clear()
             .env(
                 "PATH",
