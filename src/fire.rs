@@ -119,184 +119,311 @@ struct HttpRan {
 
 /// Runs one event against loaded settings.
 pub fn fire(
-    mut event: Event,
+    event: Event,
     settings: &Settings,
     project_dir: &Path,
     config: &FireConfig,
 ) -> FireResult {
-    let started = Instant::now();
-    let deadline = config
-        .deadline
-        .unwrap_or_else(|| default_deadline(&event.id));
-    let cx = SelectContext {
-        event: &event,
-        project_dir,
-        home: config.home.as_deref(),
-    };
-    let mut considered = select::select(settings, &cx);
+    let mut run = Run::plan(event, settings, project_dir, config);
+    run.execute();
+    let decision = run.decide();
+    run.answer(decision)
+}
 
-    let mut warnings: Vec<String> = settings
-        .problems
-        .iter()
-        .filter(|p| p.severity >= Severity::Warning)
-        .map(ToString::to_string)
-        .collect();
-    let mut notes: Vec<String> = settings
-        .problems
-        .iter()
-        .filter(|p| p.severity == Severity::Note)
-        .map(ToString::to_string)
-        .collect();
-    let policy = settings.policy();
-    let mut planned = plan(
-        settings,
-        &mut considered,
-        &event,
-        deadline,
-        policy.max_hook_timeout,
-        config.state.as_ref(),
-    );
-    for c in &considered {
-        warnings.extend(c.warnings.iter().cloned());
-    }
-    warnings.extend(disabled_summary(settings, &considered, &event));
-    let sequential = planned
-        .iter()
-        .any(|p| p.program.is_some() && !p.run_async && settings.hooks[p.hook].sequential);
+/// One fire in progress: what the funnel chose, what ran, what was said.
+struct Run<'a> {
+    event: Event,
+    settings: &'a Settings,
+    project_dir: &'a Path,
+    config: &'a FireConfig,
+    started: Instant,
+    deadline: Duration,
+    considered: Vec<Considered>,
+    planned: Vec<Planned>,
+    /// Parallel to `planned`: what became of each hook that ran.
+    ran: Vec<Option<Ran>>,
+    sequential: bool,
+    /// `tool_input` before sequential hooks changed it.
+    original_input: Option<serde_json::Value>,
+    interrupted: Option<i32>,
+    /// For the person at the host (`systemMessage`), in order.
+    warnings: Vec<String>,
+    /// Report only.
+    notes: Vec<String>,
+}
 
-    let runnable = planned.iter().any(|p| p.program.is_some());
-    // Signal handling is for hook processes; http-only fires need none.
-    let waits = planned
-        .iter()
-        .any(|p| matches!(p.program, Some(Runnable::Command(_))) && !p.run_async);
-    let original_input = event.tool_input().cloned();
-    let mut interrupted = None;
-    let mut ran: Vec<Option<Ran>> = planned.iter().map(|_| None).collect();
-    if runnable {
-        let env_files = EnvFiles::new(&event, config);
-        let (inherited, scrubbed) =
-            hookenv::scrub(config.inherited_env.iter().cloned(), &settings.env_keep());
-        if !scrubbed.is_empty() {
-            let names = scrubbed.join(", ");
-            notes.push(format!("kept out of the hooks' environment: {names}"));
-            if state::first_time(
-                config.state.as_ref(),
-                event.session_id(),
-                "notice",
-                &format!("scrubbed:{names}"),
-            ) {
-                warnings.push(format!(
-                    "hookrun kept secret-looking variables out of the hooks' environment: {names} (let one through with env.keep in your user settings)"
-                ));
+impl<'a> Run<'a> {
+    /// Selection and planning (SPEC §4): nothing is spawned and nothing is
+    /// serialised, so an event that matches no hook costs only this.
+    fn plan(
+        event: Event,
+        settings: &'a Settings,
+        project_dir: &'a Path,
+        config: &'a FireConfig,
+    ) -> Run<'a> {
+        let started = Instant::now();
+        let deadline = config
+            .deadline
+            .unwrap_or_else(|| default_deadline(&event.id));
+        let cx = SelectContext {
+            event: &event,
+            project_dir,
+            home: config.home.as_deref(),
+        };
+        let mut considered = select::select(settings, &cx);
+        let mut warnings: Vec<String> = Vec::new();
+        let mut notes: Vec<String> = Vec::new();
+        for problem in &settings.problems {
+            match problem.severity {
+                Severity::Note => notes.push(problem.to_string()),
+                Severity::Warning | Severity::Error => warnings.push(problem.to_string()),
             }
         }
-        let base_env = HookEnv::for_event(inherited, &event, project_dir);
-        let cwd = hook_cwd(&event, project_dir);
-        start_async_hooks(&planned, &base_env, &cwd, &event, config, &mut warnings);
+        let planned = plan(
+            settings,
+            &mut considered,
+            &event,
+            deadline,
+            settings.policy().max_hook_timeout,
+            config.state.as_ref(),
+        );
+        for c in &considered {
+            warnings.extend(c.warnings.iter().cloned());
+        }
+        warnings.extend(disabled_summary(settings, &considered, &event));
+        let sequential = planned
+            .iter()
+            .any(|p| p.program.is_some() && !p.run_async && settings.hooks[p.hook].sequential);
+        let ran = planned.iter().map(|_| None).collect();
+        let original_input = event.tool_input().cloned();
+        Run {
+            event,
+            settings,
+            project_dir,
+            config,
+            started,
+            deadline,
+            considered,
+            planned,
+            ran,
+            sequential,
+            original_input,
+            interrupted: None,
+            warnings,
+            notes,
+        }
+    }
+
+    fn runnable(&self) -> bool {
+        self.planned.iter().any(|p| p.program.is_some())
+    }
+
+    /// Runs the planned hooks: `async` ones detached, command hooks under
+    /// the supervisor, http hooks on their own threads (SPEC §5, §8).
+    fn execute(&mut self) {
+        if !self.runnable() {
+            return;
+        }
+        let env_files = EnvFiles::new(&self.event, self.config);
+        let base_env = self.hook_environment();
+        let cwd = hook_cwd(&self.event, self.project_dir);
+        start_async_hooks(
+            &self.planned,
+            &base_env,
+            &cwd,
+            &self.event,
+            self.config,
+            &mut self.warnings,
+        );
+        // Signal handling is for hook processes; http-only fires need none.
+        let waits = self
+            .planned
+            .iter()
+            .any(|p| matches!(p.program, Some(Runnable::Command(_))) && !p.run_async);
         let mut supervisor = None;
         if waits {
             match Supervisor::new() {
-                Err(err) => warnings.push(format!(
+                Err(err) => self.warnings.push(format!(
                     "hookrun could not set up signal handling ({err}); no command hook ran"
                 )),
                 Ok(made) => supervisor = Some(made),
             }
         }
         let mut ctx = RunContext {
-            settings,
-            config,
+            settings: self.settings,
+            config: self.config,
             base_env,
             cwd,
             env_files: env_files.as_ref(),
             http: None,
         };
-        if sequential {
+        if self.sequential {
             run_sequential(
                 &mut ctx,
                 supervisor.as_mut(),
-                &mut event,
-                &mut planned,
-                &mut ran,
-                started,
-                deadline,
+                &mut self.event,
+                &mut self.planned,
+                &mut self.ran,
+                self.started,
+                self.deadline,
             );
         } else {
-            run_parallel(&mut ctx, supervisor.as_mut(), &event, &planned, &mut ran);
+            run_parallel(
+                &mut ctx,
+                supervisor.as_mut(),
+                &self.event,
+                &self.planned,
+                &mut self.ran,
+            );
         }
-        interrupted = supervisor.as_ref().and_then(Supervisor::interrupted_by);
+        self.interrupted = supervisor.as_ref().and_then(Supervisor::interrupted_by);
         if let Some(files) = env_files {
             if let Err(err) = files.deliver() {
-                warnings.push(format!(
+                self.warnings.push(format!(
                     "could not append the hooks' environment to CLAUDE_ENV_FILE: {err}"
                 ));
             }
         }
     }
 
-    // Verdicts in load order, whatever order the hooks finished in.
-    let mut entries = Vec::new();
-    for (p, ran) in planned.iter().zip(&ran) {
-        if let Some(ran) = ran {
-            entries.push(Entry {
-                name: &p.name,
-                verdict: &ran.verdict,
-            });
-        }
-    }
-    let final_input = if sequential && event.tool_input().cloned() != original_input {
-        event.tool_input().cloned()
-    } else {
-        None
-    };
-    let mut decision = aggregate::aggregate(&event.id, &entries, final_input);
-    deliver_async_results(&mut decision, &event, config, &mut warnings);
-    if matches!(
-        event.id.encoding(),
-        Encoding::PreToolUse | Encoding::PermissionRequest
-    ) {
-        let rules = permissions::collect(settings, project_dir);
-        warnings.extend(rules.warnings.iter().cloned());
-        let outcome = permissions::apply(
-            &mut decision,
-            &event,
-            &rules,
-            project_dir,
-            config.home.as_deref(),
-            config.non_interactive,
+    /// hookrun's environment minus secrets (SPEC §9.2), plus what every
+    /// hook of this event gets. The first fire of a session that removed
+    /// something says so.
+    fn hook_environment(&mut self) -> HookEnv {
+        let (inherited, scrubbed) = hookenv::scrub(
+            self.config.inherited_env.iter().cloned(),
+            &self.settings.env_keep(),
         );
-        notes.extend(outcome.note);
-        warnings.extend(outcome.overridden);
-    }
-    let mut run_warnings = Vec::new();
-    for (p, ran) in planned.iter().zip(&ran) {
-        let Some(ran) = ran else { continue };
-        if ran.report.leaked {
-            let text = format!(
-                "hook {} left processes holding its output; hookrun stopped reading after {} ms and did not kill them",
-                p.name,
-                config.limits.leak_timeout.as_millis()
-            );
-            // By design for a hook that starts a daemon: once per session
-            // and hook in systemMessage, always in the report and the log.
-            let key = select::dedup_key(&settings.hooks[p.hook], &p.config_dir);
-            if state::first_time(config.state.as_ref(), event.session_id(), "leak", &key) {
-                run_warnings.push(text);
-            } else {
-                notes.push(text);
+        if !scrubbed.is_empty() {
+            let names = scrubbed.join(", ");
+            self.notes
+                .push(format!("kept out of the hooks' environment: {names}"));
+            let key = format!("scrubbed:{names}");
+            if state::first_time(
+                self.config.state.as_ref(),
+                self.event.session_id(),
+                "notice",
+                &key,
+            ) {
+                self.warnings.push(format!(
+                    "hookrun kept secret-looking variables out of the hooks' environment: {names} (let one through with env.keep in your user settings)"
+                ));
             }
         }
-        if ran.report.timed_out && p.capped_by_deadline {
-            run_warnings.push(format!(
-                "hook {} was cut by the deadline ({:.1} s for {}): the host would have discarded a later answer",
-                p.name,
-                deadline.as_secs_f64(),
-                event.id.name()
-            ));
-        }
+        HookEnv::for_event(inherited, &self.event, self.project_dir)
     }
 
-    if config.fail_closed && event.id.tier().enforces_blocks() && settings.has_errors() {
-        let problems: Vec<String> = settings
+    /// Verdicts → one decision: aggregation (SPEC §7.1), earlier async
+    /// output (§7.4), permissions (§9.3), `--fail-closed`, the stop-loop
+    /// guard; then every warning in order.
+    fn decide(&mut self) -> Decision {
+        // Verdicts in load order, whatever order the hooks finished in.
+        let entries: Vec<Entry<'_>> = self
+            .planned
+            .iter()
+            .zip(&self.ran)
+            .filter_map(|(p, ran)| {
+                ran.as_ref().map(|ran| Entry {
+                    name: &p.name,
+                    verdict: &ran.verdict,
+                })
+            })
+            .collect();
+        let current_input = self.event.tool_input().cloned();
+        let final_input = (self.sequential && current_input != self.original_input)
+            .then_some(current_input)
+            .flatten();
+        let mut decision = aggregate::aggregate(&self.event.id, &entries, final_input);
+        let mut warnings = std::mem::take(&mut self.warnings);
+        deliver_async_results(&mut decision, &self.event, self.config, &mut warnings);
+        if matches!(
+            self.event.id.encoding(),
+            Encoding::PreToolUse | Encoding::PermissionRequest
+        ) {
+            let rules = permissions::collect(self.settings, self.project_dir);
+            warnings.extend(rules.warnings.iter().cloned());
+            let outcome = permissions::apply(
+                &mut decision,
+                &self.event,
+                &rules,
+                self.project_dir,
+                self.config.home.as_deref(),
+                self.config.non_interactive,
+            );
+            self.notes.extend(outcome.note);
+            warnings.extend(outcome.overridden);
+        }
+        let mut run_warnings = self.run_warnings();
+        self.fail_closed(&mut decision);
+        stop_loop_guard(&mut decision, &self.event, self.config, &mut run_warnings);
+
+        // Settings, funnel and hookrun's warnings first, then the hooks'
+        // own (aggregated) ones, then what happened while running.
+        warnings.append(&mut decision.warnings);
+        warnings.extend(run_warnings);
+        decision.warnings = warnings;
+        let mut notes = std::mem::take(&mut self.notes);
+        notes.append(&mut decision.notes);
+        decision.notes = notes;
+        if self.event.id.discards_system_message() && !decision.warnings.is_empty() {
+            decision.notes.push(format!(
+                "{} discards systemMessage: the warnings above reach only this report and the log",
+                self.event.id.name()
+            ));
+        }
+        decision
+    }
+
+    /// Leaks (once per session and hook in `systemMessage`, SPEC §5.4) and
+    /// hooks the deadline cut (§5.7).
+    fn run_warnings(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (p, ran) in self.planned.iter().zip(&self.ran) {
+            let Some(ran) = ran else { continue };
+            if ran.report.leaked {
+                let text = format!(
+                    "hook {} left processes holding its output; hookrun stopped reading after {} ms and did not kill them",
+                    p.name,
+                    self.config.limits.leak_timeout.as_millis()
+                );
+                // By design for a hook that starts a daemon: once per
+                // session and hook in systemMessage, always in the report
+                // and the log.
+                let key = select::dedup_key(&self.settings.hooks[p.hook], &p.config_dir);
+                if state::first_time(
+                    self.config.state.as_ref(),
+                    self.event.session_id(),
+                    "leak",
+                    &key,
+                ) {
+                    out.push(text);
+                } else {
+                    self.notes.push(text);
+                }
+            }
+            if ran.report.timed_out && p.capped_by_deadline {
+                out.push(format!(
+                    "hook {} was cut by the deadline ({:.1} s for {}): the host would have discarded a later answer",
+                    p.name,
+                    self.deadline.as_secs_f64(),
+                    self.event.id.name()
+                ));
+            }
+        }
+        out
+    }
+
+    /// `--fail-closed`: a settings problem on an event that can block is a
+    /// block (SPEC §3.1).
+    fn fail_closed(&self, decision: &mut Decision) {
+        if !(self.config.fail_closed
+            && self.event.id.tier().enforces_blocks()
+            && self.settings.has_errors())
+        {
+            return;
+        }
+        let problems: Vec<String> = self
+            .settings
             .problems
             .iter()
             .filter(|p| p.severity == Severity::Error)
@@ -314,54 +441,44 @@ pub fn fire(
         decision.updated_input = None;
     }
 
-    stop_loop_guard(&mut decision, &event, config, &mut run_warnings);
-
-    warnings.append(&mut decision.warnings);
-    warnings.extend(run_warnings);
-    decision.warnings = warnings;
-    notes.append(&mut decision.notes);
-    decision.notes = notes;
-    if event.id.discards_system_message() && !decision.warnings.is_empty() {
-        decision.notes.push(format!(
-            "{} discards systemMessage: the warnings above reach only this report and the log",
-            event.id.name()
-        ));
-    }
-
-    let mut rendered = output::render(&event.id, &decision);
-    let mut report = build_report(
-        &event,
-        settings,
-        project_dir,
-        &considered,
-        &planned,
-        &ran,
-        &decision,
-        &rendered,
-        sequential,
-        started,
-    );
-    if let Some(path) = config.log.clone().or_else(|| settings.log_path()) {
-        let line = auditlog::Line::from_report(&report, SystemTime::now());
-        if let Err(err) = auditlog::append(&path, &line) {
-            // A log that cannot be written is a warning, never a failed fire.
-            decision.warnings.push(err.to_string());
-            rendered = output::render(&event.id, &decision);
-            report.warnings.clone_from(&decision.warnings);
-            report.output =
-                serde_json::from_str(&rendered.stdout).unwrap_or(serde_json::Value::Null);
+    /// The decision encoded (SPEC §7.2–7.3), reported, and logged (§7.4).
+    fn answer(self, mut decision: Decision) -> FireResult {
+        let mut rendered = output::render(&self.event.id, &decision);
+        let mut report = build_report(
+            &self.event,
+            self.settings,
+            self.project_dir,
+            &self.considered,
+            &self.planned,
+            &self.ran,
+            &decision,
+            &rendered,
+            self.sequential,
+            self.started,
+        );
+        if let Some(path) = self.config.log.clone().or_else(|| self.settings.log_path()) {
+            let line = auditlog::Line::from_report(&report, SystemTime::now());
+            if let Err(err) = auditlog::append(&path, &line) {
+                // A log that cannot be written is a warning, never a failed
+                // fire.
+                decision.warnings.push(err.to_string());
+                rendered = output::render(&self.event.id, &decision);
+                report.warnings.clone_from(&decision.warnings);
+                report.output =
+                    serde_json::from_str(&rendered.stdout).unwrap_or(serde_json::Value::Null);
+            }
         }
-    }
-    if runnable {
-        if let Some(state) = &config.state {
-            state.cleanup();
+        if self.runnable() {
+            if let Some(state) = &self.config.state {
+                state.cleanup();
+            }
         }
-    }
-    FireResult {
-        decision,
-        rendered,
-        report,
-        interrupted,
+        FireResult {
+            decision,
+            rendered,
+            report,
+            interrupted: self.interrupted,
+        }
     }
 }
 
