@@ -98,12 +98,14 @@ pub fn run(args: &ExplainArgs) -> Printed {
         .iter()
         .zip(&shown)
         .any(|(c, s)| s.state == "run" && settings.hooks[c.hook].sequential);
+    let (_, scrubbed) = crate::hookenv::scrub(std::env::vars_os(), &settings.env_keep());
     let header = Header {
         event: &event,
         project_dir: &project_dir,
         settings: &settings,
         deadline,
         sequential,
+        scrubbed,
     };
     let stdout = match args.format {
         OutputFormat::Text => text(&header, &shown),
@@ -211,6 +213,9 @@ struct Header<'a> {
     settings: &'a Settings,
     deadline: Duration,
     sequential: bool,
+    /// Variables hooks would not get (SPEC §9.2), the same list `fire`
+    /// computes.
+    scrubbed: Vec<String>,
 }
 
 impl Header<'_> {
@@ -268,8 +273,15 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
             let _ = writeln!(out, "  {}: {p}", p.severity.as_str());
         }
     }
-    // SCRUB (SPEC §9.2): when environment scrubbing exists, list here the
-    // variables hooks would not get.
+    if h.scrubbed.is_empty() {
+        out.push_str("environment: no secret-looking variables to keep from hooks\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "environment: hooks would not get {} (secret-looking names; env.keep in your user settings lets one through)",
+            h.scrubbed.join(", ")
+        );
+    }
     if shown.is_empty() {
         out.push_str("\nno hooks are configured in these files\n");
         return out;
@@ -351,7 +363,7 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
             json!({
                 "path": f.path().display().to_string(),
                 "source": f.kind().as_str(),
-                                "state": f.state.as_str(),
+                                                "state": f.state.as_str(),
                 "trust": f.trust.as_str(),
                 "claude_mode": f.source.claude_mode,
             })
@@ -376,8 +388,9 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
         "match_value": h.match_field().map(|_| h.event.match_value()),
         "project_dir": h.project_dir.display().to_string(),
         "deadline_s": h.deadline.as_secs_f64(),
-        "settings": settings,
+                "settings": settings,
         "problems": problems,
+        "scrubbed_env": h.scrubbed,
         "hooks": hooks,
         "would_run": shown.iter().filter(|s| s.state == "run").count(),
         "sequential": h.sequential,

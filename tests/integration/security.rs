@@ -522,3 +522,36 @@ fn managed_max_hook_timeout_caps_every_hook() {
         "{run:?}"
     );
 }
+
+#[test]
+fn explain_always_lists_the_scrubbed_variables() {
+    let mut sb = Sandbox::new();
+    sb.env("GITHUB_TOKEN", "ghp_x")
+        .env("MY_API_KEY", "k")
+        .env("HARMLESS", "1");
+    let settings = sb.settings(
+        &json!({"env": {"keep": ["GITHUB_TOKEN"]}, "hooks": {"Stop": [{"command": "true"}]}}),
+    );
+    let args = [
+        "explain",
+        "Stop",
+        "--no-default-settings",
+        "--settings",
+        settings.to_str().unwrap(),
+    ];
+    let text = sb.run(&args, &sb.event("Stop", &json!({})));
+    assert!(
+        text.stdout.contains("hooks would not get MY_API_KEY"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        !text.stdout.contains("GITHUB_TOKEN,"),
+        "kept by env.keep: {}",
+        text.stdout
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let json = sb.run(&json_args, &sb.event("Stop", &json!({}))).json();
+    assert_eq!(json["scrubbed_env"], json!(["MY_API_KEY"]));
+}
