@@ -227,11 +227,15 @@ impl<'a> Run<'a> {
         let env_files = EnvFiles::new(&self.event, self.config);
         let base_env = self.hook_environment();
         let cwd = hook_cwd(&self.event, self.project_dir);
+        // Serialised once, the same bytes for every hook (sequential hooks
+        // get it again only after a hook changed `tool_input`).
+        let stdin: Arc<[u8]> = Arc::from(self.event.to_hook_bytes());
         start_async_hooks(
             &self.planned,
             &base_env,
             &cwd,
             &self.event,
+            &stdin,
             self.config,
             &mut self.warnings,
         );
@@ -261,6 +265,7 @@ impl<'a> Run<'a> {
             run_sequential(
                 &mut ctx,
                 supervisor.as_mut(),
+                stdin,
                 &mut self.event,
                 &mut self.planned,
                 &mut self.ran,
@@ -271,6 +276,7 @@ impl<'a> Run<'a> {
             run_parallel(
                 &mut ctx,
                 supervisor.as_mut(),
+                &stdin,
                 &self.event,
                 &self.planned,
                 &mut self.ran,
@@ -488,16 +494,15 @@ fn start_async_hooks(
     base_env: &HookEnv,
     cwd: &Path,
     event: &Event,
+    stdin: &[u8],
     config: &FireConfig,
     warnings: &mut Vec<String>,
 ) {
-    let mut stdin: Option<String> = None;
+    let stdin = String::from_utf8_lossy(stdin);
     for p in planned.iter().filter(|p| p.run_async) {
         let Some(Runnable::Command(program)) = &p.program else {
             continue;
         };
-        let stdin = stdin
-            .get_or_insert_with(|| String::from_utf8_lossy(&event.to_hook_bytes()).into_owned());
         let mut env = base_env.clone();
         env.set("HOOKRUN_CONFIG_DIR", p.config_dir.as_os_str());
         env.set("HOOKRUN_HOOK_NAME", &p.name);
@@ -507,7 +512,7 @@ fn start_async_hooks(
             program: program.clone(),
             env: env.into_vars(),
             cwd: cwd.to_path_buf(),
-            stdin: stdin.clone(),
+            stdin: stdin.clone().into_owned(),
             // Detached: bound by its own timeout, not by this fire's deadline.
             timeout_ms: u64::try_from(p.own_timeout.as_millis()).unwrap_or(u64::MAX),
             result: None,
@@ -926,23 +931,22 @@ fn ending_of(report: &JobReport, timeout: Duration) -> Ending {
 fn run_parallel(
     ctx: &mut RunContext<'_>,
     supervisor: Option<&mut Supervisor>,
+    stdin: &Arc<[u8]>,
     event: &Event,
     planned: &[Planned],
     ran: &mut [Option<Ran>],
 ) {
-    // Serialised once, the same bytes for every hook.
-    let stdin: Arc<[u8]> = Arc::from(event.to_hook_bytes());
     let mut requests = Vec::new();
     for (i, p) in planned.iter().enumerate() {
         if let Some(Runnable::Http) = &p.program {
-            requests.push((i, ctx.start_http(p, &stdin, p.timeout)));
+            requests.push((i, ctx.start_http(p, stdin, p.timeout)));
         }
     }
     let mut indices = Vec::new();
     let mut jobs = Vec::new();
     for (i, p) in planned.iter().enumerate() {
         if let (Some(Runnable::Command(program)), false) = (&p.program, p.run_async) {
-            jobs.push(ctx.job(p, i, &stdin, program.clone(), p.timeout));
+            jobs.push(ctx.job(p, i, stdin, program.clone(), p.timeout));
             indices.push(i);
         }
     }
@@ -968,16 +972,17 @@ fn run_parallel(
 /// One after another in load order; after a hook changes `tool_input`, the
 /// next hooks get the event re-serialised with it (SPEC §5.1). Every matched
 /// hook runs, even after a block or a timeout.
+#[allow(clippy::too_many_arguments)]
 fn run_sequential(
     ctx: &mut RunContext<'_>,
     mut supervisor: Option<&mut Supervisor>,
+    mut stdin: Arc<[u8]>,
     event: &mut Event,
     planned: &mut [Planned],
     ran: &mut [Option<Ran>],
     started: Instant,
     deadline: Duration,
 ) {
-    let mut stdin: Arc<[u8]> = Arc::from(event.to_hook_bytes());
     for i in 0..planned.len() {
         let Some(runnable) = planned[i].program.clone().filter(|_| !planned[i].run_async) else {
             continue;
