@@ -790,6 +790,19 @@ impl RunContext<'_> {
         if let Some(files) = self.env_files {
             env.set("CLAUDE_ENV_FILE", files.path_for(index));
         }
+        // Exec form: `${CLAUDE_PROJECT_DIR}` names the project even when the
+        // host did not set it (the hook's environment always has it).
+        let program = match (program, env.get("CLAUDE_PROJECT_DIR")) {
+            (Program::Exec { program, args }, Some(project)) => {
+                let project = project.to_string_lossy().into_owned();
+                let fill = |text: &str| text.replace("${CLAUDE_PROJECT_DIR}", &project);
+                Program::Exec {
+                    program: fill(&program),
+                    args: args.iter().map(|a| fill(a)).collect(),
+                }
+            }
+            (program, _) => program,
+        };
         Job {
             program,
             env: env.into_vars(),

@@ -789,3 +789,16 @@ fn the_readme_example_blocks_the_push() {
         run.stdout
     );
 }
+
+#[test]
+fn exec_form_substitutes_the_project_dir_even_when_the_host_did_not_set_it() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {"Stop": [
+        {"name": "where", "command": "printf", "args": ["%s", "${CLAUDE_PROJECT_DIR}/x"]}
+    ]}});
+    let run = sb.report("Stop", &settings, &json!({}));
+    assert_eq!(
+        run.hook("where")["run"]["stdout"],
+        format!("{}/x", sb.project.display())
+    );
+}
