@@ -91,6 +91,9 @@ impl Outcome {
 }
 
 pub fn run(args: &TestArgs) -> Printed {
+    // Cases run real hooks: none may inherit a descriptor hookrun inherited
+    // (see `InheritedFds`).
+    crate::exec::InheritedFds::take_stock().close();
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, Some(&env.current_dir));
     let paths = if args.paths.is_empty() {
