@@ -48,6 +48,10 @@ pub struct FireConfig {
     /// Consecutive blocked Stop/SubagentStop fires allowed before the next
     /// block is downgraded (`--stop-block-cap`).
     pub stop_block_cap: u32,
+    /// Build the full report even without a log (`--format report`); it is
+    /// work proportional to the number of configured hooks, skipped when
+    /// nobody reads it.
+    pub want_report: bool,
 }
 
 /// The answer of one fire.
@@ -55,7 +59,8 @@ pub struct FireConfig {
 pub struct FireResult {
     pub decision: Decision,
     pub rendered: Rendered,
-    pub report: Report,
+    /// Built when asked for (`want_report`) or when a log is written.
+    pub report: Option<Report>,
     /// hookrun was signalled while hooks ran (exit 128 + signal).
     pub interrupted: Option<i32>,
 }
@@ -450,20 +455,23 @@ impl<'a> Run<'a> {
     /// The decision encoded (SPEC §7.2–7.3), reported, and logged (§7.4).
     fn answer(self, mut decision: Decision) -> FireResult {
         let mut rendered = output::render(&self.event.id, &decision);
-        let mut report = build_report(
-            &self.event,
-            self.settings,
-            self.project_dir,
-            &self.considered,
-            &self.planned,
-            &self.ran,
-            &decision,
-            &rendered,
-            self.sequential,
-            self.started,
-        );
-        if let Some(path) = self.config.log.clone().or_else(|| self.settings.log_path()) {
-            let line = auditlog::Line::from_report(&report, SystemTime::now());
+        let log = self.config.log.clone().or_else(|| self.settings.log_path());
+        let mut report = (self.config.want_report || log.is_some()).then(|| {
+            build_report(
+                &self.event,
+                self.settings,
+                self.project_dir,
+                &self.considered,
+                &self.planned,
+                &self.ran,
+                &decision,
+                &rendered,
+                self.sequential,
+                self.started,
+            )
+        });
+        if let (Some(path), Some(report)) = (log, report.as_mut()) {
+            let line = auditlog::Line::from_report(report, SystemTime::now());
             if let Err(err) = auditlog::append(&path, &line) {
                 // A log that cannot be written is a warning, never a failed
                 // fire.
@@ -1159,7 +1167,7 @@ fn build_report(
                 Stage::Stopped(layer) => Some(layer.as_str()),
                 Stage::Run => None,
             },
-            detail: c.detail.clone(),
+            detail: c.why(settings, &event.id),
             run,
             warnings,
             notes,

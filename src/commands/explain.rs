@@ -134,7 +134,12 @@ fn show(
     let file = settings.file_of(hook);
     let mut warnings = c.warnings.clone();
     let (state, layer, detail, command) = match &c.stage {
-        Stage::Stopped(layer) => ("stopped", Some(layer.as_str()), c.detail.clone(), None),
+        Stage::Stopped(layer) => (
+            "stopped",
+            Some(layer.as_str()),
+            c.why(settings, &event.id),
+            None,
+        ),
         Stage::Run => match fire::program_for(hook, &file.dir) {
             Ok(program) => {
                 let vars = Vars {

@@ -38,6 +38,7 @@ pub fn run(args: &FireArgs) -> Printed {
         state: StateDir::from_process(),
         log: args.log.clone(),
         stop_block_cap: args.stop_block_cap,
+        want_report: args.format == FireFormat::Report,
     };
     inherited.close();
     let result = fire::fire(event, &loaded, &project_dir, &config);
@@ -53,7 +54,8 @@ pub fn run(args: &FireArgs) -> Printed {
     let stdout = match args.format {
         FireFormat::Protocol => result.rendered.stdout,
         FireFormat::Report => {
-            let mut text = serde_json::to_string_pretty(&result.report).expect("reports serialise");
+            let report = result.report.expect("a report was asked for");
+            let mut text = serde_json::to_string_pretty(&report).expect("reports serialise");
             text.push('\n');
             text
         }

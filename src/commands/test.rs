@@ -133,6 +133,7 @@ pub fn run(args: &TestArgs) -> Printed {
         }),
         log: None,
         stop_block_cap: 8,
+        want_report: false,
     };
     let mut outcomes = Vec::new();
     for case in cases {

@@ -80,6 +80,18 @@ impl Considered {
     pub fn runs(&self) -> bool {
         self.stage == Stage::Run
     }
+
+    /// Why the funnel stopped the hook, with the values compared.
+    pub fn why(&self, settings: &Settings, event: &crate::catalog::EventId) -> String {
+        match self.stage {
+            Stage::Stopped(Layer::Event) if self.detail.is_empty() => format!(
+                "listed under {}, this is {}",
+                settings.hooks[self.hook].event.name(),
+                event.name()
+            ),
+            _ => self.detail.clone(),
+        }
+    }
 }
 
 /// What the funnel needs besides the settings.
@@ -168,14 +180,9 @@ fn funnel(
     }
     let event = &cx.event.id;
     if hook.event != *event {
-        return Some((
-            Layer::Event,
-            format!(
-                "listed under {}, this is {}",
-                hook.event.name(),
-                event.name()
-            ),
-        ));
+        // The common case (most hooks are for other events): no text is
+        // built here; `Considered::why` words it when someone asks.
+        return Some((Layer::Event, String::new()));
     }
     match event.match_field() {
         MatchField::None => {
