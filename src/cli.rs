@@ -159,6 +159,28 @@ pub enum Command {
     ///   hookrun test fixtures/cases/ policy/push.json
     #[command(verbatim_doc_comment)]
     Test(TestArgs),
+
+    /// Print the shell completion script for SHELL.
+    ///
+    /// The same scripts are committed in the repository's completions/ folder.
+    /// Install the one for your shell where it looks for completions, or load
+    /// it from your shell's startup file.
+    ///
+    /// Examples:
+    ///   hookrun completions bash > ~/.local/share/bash-completion/completions/hookrun
+    ///   hookrun completions zsh > ~/.zfunc/_hookrun    # with fpath+=(~/.zfunc) before compinit
+    ///   hookrun completions fish > ~/.config/fish/completions/hookrun.fish
+    ///   hookrun completions powershell | Out-String | Invoke-Expression    # in $PROFILE
+    ///   eval (hookrun completions elvish | slurp)    # in ~/.config/elvish/rc.elv
+    #[command(verbatim_doc_comment)]
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_name = "SHELL", value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Output format of the diagnostic commands.

@@ -6,6 +6,7 @@ mod support;
 mod diagnostics;
 mod fire;
 mod funnel;
+mod generated;
 mod http;
 mod protocol;
 mod security;
