@@ -111,12 +111,16 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__doctor)
-            opts="-v -h -V --settings --claude-settings --no-default-settings --project-dir --trust-project --format --verbose --help --version"
+            opts="-v -h -V --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 --settings)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -127,10 +131,6 @@ _hookrun() {
                     ;;
                 --project-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -141,12 +141,16 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__explain)
-            opts="-v -h -V --settings --claude-settings --no-default-settings --project-dir --trust-project --format --verbose --help --version"
+            opts="-v -h -V --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 --settings)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -157,10 +161,6 @@ _hookrun() {
                     ;;
                 --project-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -171,24 +171,12 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__fire)
-            opts="-v -h -V --settings --claude-settings --no-default-settings --project-dir --trust-project --format --fail-closed --non-interactive --log --stop-block-cap --kill-grace --leak-timeout --deadline --output-cap --verbose --help --version"
+            opts="-v -h -V --format --fail-closed --non-interactive --log --stop-block-cap --settings --claude-settings --no-default-settings --project-dir --trust-project --kill-grace --leak-timeout --deadline --output-cap --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --settings)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --claude-settings)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --project-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "protocol report" -- "${cur}"))
                     return 0
@@ -198,6 +186,18 @@ _hookrun() {
                     return 0
                     ;;
                 --stop-block-cap)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -379,12 +379,16 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__list)
-            opts="-v -h -V --settings --claude-settings --no-default-settings --project-dir --trust-project --format --verbose --help --version"
+            opts="-v -h -V --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 --settings)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -395,10 +399,6 @@ _hookrun() {
                     ;;
                 --project-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -443,12 +443,16 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__test)
-            opts="-v -h -V --settings --claude-settings --no-default-settings --project-dir --trust-project --format --verbose --help --version"
+            opts="-v -h -V --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 --settings)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -459,10 +463,6 @@ _hookrun() {
                     ;;
                 --project-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
