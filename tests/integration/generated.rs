@@ -75,7 +75,7 @@ fn generated_files_are_up_to_date() {
     }
     assert!(
         stale.is_empty(),
-        "{}\nrun `just gen` (HOOKRUN_UPDATE_GENERATED=1 cargo test --test integration generated) and commit the result",
+        "{}\nrun `just gen` and commit the result",
         stale.join("\n")
     );
 }
