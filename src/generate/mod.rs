@@ -92,6 +92,10 @@ pub fn artefacts() -> Vec<Artefact> {
         path: PathBuf::from("docs/protocol.md"),
         content: Content::Sections(protocol::sections()),
     });
+    all.push(Artefact {
+        path: PathBuf::from("docs/cookbook.md"),
+        content: Content::Quotes,
+    });
     all
 }
 

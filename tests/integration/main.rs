@@ -3,6 +3,7 @@
 
 mod support;
 
+mod cookbook;
 mod diagnostics;
 mod fire;
 mod funnel;
