@@ -12,6 +12,12 @@ build:
 test:
     cargo test --locked
 
+# Regenerate completions/, docs/man/, docs/settings.schema.json, the tables of
+# docs/protocol.md and the files docs/cookbook.md quotes (the test that
+# checks them writes them instead).
+gen:
+    HOOKRUN_UPDATE_GENERATED=1 cargo test --locked --test integration -- --exact generated::generated_files_are_up_to_date --nocapture
+
 # Formatting and lints (clippy with warnings as errors).
 lint:
     cargo fmt --all -- --check

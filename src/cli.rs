@@ -24,7 +24,14 @@ use crate::settings::SourceOptions;
     name = "hookrun",
     version,
     propagate_version = true,
-    max_term_width = 100
+    max_term_width = 100,
+    after_help = "Examples:\n  \
+        hookrun fire pre_tool_use < event.json     # what the host runs\n  \
+        hookrun explain < event.json               # why a hook did or did not run\n  \
+        hookrun doctor                             # check every settings file\n\n\
+        Settings: ~/.config/hookrun/settings.json, <project>/.hookrun/settings.json,\n\
+        <project>/.hookrun/settings.local.json, --settings files, managed settings.\n\
+        Reference: docs/ in the hookrun repository; man pages: hookrun(1), hookrun-fire(1)…"
 )]
 pub struct Cli {
     /// Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace).
@@ -72,6 +79,14 @@ pub enum Command {
     Trust(TrustArgs),
 
     /// Forget the trust of a project's settings files (see `hookrun trust`).
+    ///
+    /// Their hooks, permissions and env stop taking effect until the files are
+    /// trusted again.
+    ///
+    /// Examples:
+    ///   hookrun untrust                 # the current project
+    ///   hookrun untrust ~/src/repo      # another project
+    #[command(verbatim_doc_comment)]
     Untrust(TrustArgs),
 
     /// Summarise an audit log: per event and hook, fires, blocks, failures,
@@ -159,6 +174,28 @@ pub enum Command {
     ///   hookrun test fixtures/cases/ policy/push.json
     #[command(verbatim_doc_comment)]
     Test(TestArgs),
+
+    /// Print the shell completion script for SHELL.
+    ///
+    /// The same scripts are committed in the repository's completions/ folder.
+    /// Install the one for your shell where it looks for completions, or load
+    /// it from your shell's startup file.
+    ///
+    /// Examples:
+    ///   hookrun completions bash > ~/.local/share/bash-completion/completions/hookrun
+    ///   hookrun completions zsh > ~/.zfunc/_hookrun    # with fpath+=(~/.zfunc) before compinit
+    ///   hookrun completions fish > ~/.config/fish/completions/hookrun.fish
+    ///   hookrun completions powershell | Out-String | Invoke-Expression    # in $PROFILE
+    ///   eval (hookrun completions elvish | slurp)    # in ~/.config/elvish/rc.elv
+    #[command(verbatim_doc_comment)]
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_name = "SHELL", value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Output format of the diagnostic commands.
@@ -193,12 +230,12 @@ pub struct TrustArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct DoctorArgs {
-    #[command(flatten)]
-    pub settings: SettingsArgs,
-
     /// Output format.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -207,26 +244,27 @@ pub struct ExplainArgs {
     #[arg(value_name = "EVENT")]
     pub event: Option<String>,
 
-    #[command(flatten)]
-    pub settings: SettingsArgs,
-
     /// Output format.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 #[derive(Debug, Clone, Args)]
 pub struct ListArgs {
-    /// Only the hooks of this event (lenient name: `pre_tool_use` = `PreToolUse`).
+    /// Only the hooks of this event (lenient name: `pre_tool_use` = `PreToolUse`;
+    /// default: every event).
     #[arg(value_name = "EVENT")]
     pub event: Option<String>,
-
-    #[command(flatten)]
-    pub settings: SettingsArgs,
 
     /// Output format.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -236,13 +274,13 @@ pub struct TestArgs {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
-    /// The sources of cases that name no `settings` of their own.
-    #[command(flatten)]
-    pub settings: SettingsArgs,
-
     /// Output format.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
+
+    /// The sources of cases that name no `settings` of their own.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 /// Which settings files to load (SPEC §3.1).
@@ -304,11 +342,9 @@ pub struct FireArgs {
     #[arg(value_name = "EVENT")]
     pub event: Option<String>,
 
-    #[command(flatten)]
-    pub settings: SettingsArgs,
-
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = FireFormat::Protocol)]
+    /// What to print on stdout: the hook protocol answer the host reads, or
+    /// a full report for debugging by hand.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FireFormat::Protocol)]
     pub format: FireFormat,
 
     /// Turn problems into blocks: unusable input, and settings that could not
@@ -322,8 +358,8 @@ pub struct FireArgs {
     #[arg(long, env = "HOOKRUN_NON_INTERACTIVE", value_parser = clap::builder::FalseyValueParser::new())]
     pub non_interactive: bool,
 
-    /// Append one JSON line per fire to this audit log (also $HOOKRUN_LOG or
-    /// the `log` settings key). See `hookrun stats`.
+    /// Append one JSON line per fire to this audit log (default: the `log`
+    /// settings key; no log when neither is set). See `hookrun stats`.
     #[arg(long, value_name = "PATH", env = "HOOKRUN_LOG")]
     pub log: Option<PathBuf>,
 
@@ -337,6 +373,9 @@ pub struct FireArgs {
         env = "HOOKRUN_STOP_BLOCK_CAP"
     )]
     pub stop_block_cap: u32,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -354,7 +393,7 @@ pub struct LimitArgs {
     /// After a hook exits, read its remaining output for at most this long;
     /// background processes still holding its pipes then are reported, not
     /// waited for.
-    #[arg(long, value_name = "DURATION", default_value = "100ms", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "100ms", value_parser = parse_duration, env = "HOOKRUN_LEAK_TIMEOUT")]
     pub leak_timeout: Duration,
 
     /// Answer within this time (default: the host's timeout for the event
@@ -365,7 +404,7 @@ pub struct LimitArgs {
 
     /// Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the
     /// rest is read and counted, never parsed.
-    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size, env = "HOOKRUN_OUTPUT_CAP")]
     pub output_cap: usize,
 }
 
@@ -425,6 +464,37 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    /// Help that teaches: every option that takes a value says what it is
+    /// when not given, through clap's `[default: …]` or in its own words.
+    #[test]
+    fn every_option_states_its_default() {
+        fn check(command: &clap::Command, path: &str) {
+            for arg in command.get_arguments() {
+                let takes_value = arg.get_num_args().is_some_and(|n| n.takes_values());
+                let repeatable = matches!(arg.get_action(), clap::ArgAction::Append);
+                if !takes_value || repeatable || arg.is_required_set() || arg.is_hide_set() {
+                    continue;
+                }
+                let help = arg
+                    .get_long_help()
+                    .or_else(|| arg.get_help())
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                assert!(
+                    !arg.get_default_values().is_empty() || help.contains("default"),
+                    "{path} {}: say its default",
+                    arg.get_id()
+                );
+            }
+            for sub in command.get_subcommands() {
+                check(sub, &format!("{path} {}", sub.get_name()));
+            }
+        }
+        let mut command = Cli::command();
+        command.build();
+        check(&command, "hookrun");
     }
 
     #[test]

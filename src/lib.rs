@@ -13,7 +13,9 @@
 //! - [`aggregate`]: many verdicts → one decision;
 //! - [`output`]: the decision encoded per event;
 //! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
-//! - [`diagnose`]: `doctor`'s checks over loaded settings.
+//! - [`diagnose`]: `doctor`'s checks over loaded settings;
+//! - [`generate`]: completions, man pages, the settings schema and the
+//!   protocol tables, rendered from the code (`just gen`).
 
 pub mod aggregate;
 pub mod asynchook;
@@ -26,6 +28,7 @@ pub mod event;
 pub mod exec;
 pub mod exit;
 pub mod fire;
+pub mod generate;
 pub mod hookenv;
 pub mod http;
 pub mod output;
@@ -63,6 +66,9 @@ pub fn run() -> ExitCode {
         Command::Explain(args) => commands::explain::run(args),
         Command::List(args) => commands::list::run(args),
         Command::Test(args) => commands::test::run(args),
+        Command::Completions(args) => {
+            commands::Printed::stdout(generate::completions::render(args.shell), 0)
+        }
     };
     write_all(&printed.stdout, &printed.stderr);
     printed.exit.into()

@@ -131,8 +131,9 @@ impl Verdict {
     }
 }
 
-/// Hook-specific fields each encoding honours, beyond the universal ones.
-fn accepted_fields(encoding: Encoding) -> &'static [&'static str] {
+/// Hook-specific fields each encoding honours, beyond the universal ones
+/// (also the "fields" table of docs/protocol.md).
+pub(crate) fn accepted_fields(encoding: Encoding) -> &'static [&'static str] {
     match encoding {
         Encoding::PreToolUse => &[
             "permissionDecision",
@@ -200,6 +201,11 @@ fn kind_ok(kind: Kind, value: &Value) -> bool {
             .is_some_and(|items| items.iter().all(Value::is_string)),
         Kind::Any => true,
     }
+}
+
+/// The JSON type a pass-through field must have, in words (for the docs).
+pub(crate) fn expected_type(key: &str) -> &'static str {
+    kind_name(field_kind(key))
 }
 
 fn kind_name(kind: Kind) -> &'static str {

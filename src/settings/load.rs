@@ -20,8 +20,9 @@ use super::trust::{TrustState, TrustStore};
 use crate::catalog::{self, EventId};
 use crate::event::json_type_name;
 
-/// Top-level keys hookrun understands, and whether they are managed-only.
-const TOP_LEVEL_KEYS: &[&str] = &[
+/// Top-level keys hookrun understands (the settings JSON Schema lists
+/// exactly these; a unit test in `generate::schema` holds it to that).
+pub(crate) const TOP_LEVEL_KEYS: &[&str] = &[
     "$schema",
     "hooks",
     "disableAllHooks",
@@ -55,34 +56,64 @@ const MANAGED_ONLY: &[&str] = &[
 ];
 
 /// A hook entry as written (flat shape, or an inner hook of the nested one).
-#[derive(Debug, Deserialize)]
+///
+/// The settings JSON Schema is derived from this type (`docs/settings.schema.json`,
+/// `just gen`), so the doc comments on its fields are what editors show.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct RawHook {
+#[schemars(
+    rename = "Hook",
+    description = "One hook: a command (shell form `command`, or exec form `command` + `args`) or an http endpoint (`url`)."
+)]
+pub(crate) struct RawHook {
+    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`. Other types (`prompt`, `agent`, `mcp_tool`) load, but hookrun does not run them and says so on every fire.
     #[serde(rename = "type")]
+    #[schemars(with = "Option<crate::generate::schema::HookTypeSchema>")]
     hook_type: Option<String>,
+    /// Shell form: run as `sh -c COMMAND` (or `bash -c`, see `shell`). With `args`: the program, resolved on PATH and run directly, no shell. `$HOOKRUN_CONFIG_DIR` is the folder of the settings file that declares the hook.
     command: Option<String>,
+    /// Exec form: the arguments of `command`, which then runs without a shell. `${HOOKRUN_CONFIG_DIR}`, `${CLAUDE_PROJECT_DIR}` and `${CLAUDE_PLUGIN_ROOT}` are substituted as plain strings.
     args: Option<Vec<String>>,
+    /// The shell of the shell form: `sh` (the default) or `bash`. Ignored in exec form.
+    #[schemars(with = "Option<crate::generate::schema::ShellSchema>")]
     shell: Option<String>,
+    /// Which calls the hook runs for, compared with the event's match field (`tool_name` on tool events). Absent, `""` or `"*"`: all. Only letters, digits, `_`, `-`, spaces, `,` and `|`: a list of exact, case-sensitive names (`Edit|Write`). Anything else: an unanchored JavaScript regex search (`^mcp__github__`). Inside a matcher group, the group's `matcher` applies instead.
     matcher: Option<String>,
+    /// One permission rule the call must match for the hook to run, such as `Bash(git push *)` or `Edit(src/**)`. Only on tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied): elsewhere a hook with `if` does not run. A filter that saves spawns, not a security boundary: hard limits belong in `permissions`.
     #[serde(rename = "if")]
     if_rule: Option<String>,
+    /// Seconds the hook may run before its process group is sent SIGTERM, then SIGKILL. Default 600 (UserPromptSubmit 30, MessageDisplay 10); capped by the managed `maxHookTimeout` and by the time left before the host's own timeout.
+    #[schemars(with = "Option<crate::generate::schema::SecondsSchema>")]
     timeout: Option<Seconds>,
+    /// Shown in reports, logs and warnings. Default: the command (or URL), shortened.
     name: Option<String>,
+    /// When any hook matched by a fire sets this, that fire runs its hooks one after another in load order, each seeing the `tool_input` the previous one produced (`updatedInput`).
     sequential: Option<bool>,
+    /// What a failure of the hook itself means (a crash, an exit other than 0 and 2 without JSON, a timeout, a refused http request).
     on_error: Option<RawOnError>,
+    /// Start the hook detached and do not wait for it. Its `systemMessage` and `additionalContext` arrive with the next fire of the same session; its decisions have no effect.
     #[serde(rename = "async")]
     run_async: Option<bool>,
+    /// Run at most once per session (`session_id`). Ignored in Claude Code settings files, as Claude Code ignores it there.
     once: Option<bool>,
+    /// Carried into reports.
     status_message: Option<String>,
+    /// http hooks: the URL the event is POSTed to. Checked against `allowedHttpHookUrls`, and against the SSRF guard (private networks are refused, loopback is allowed).
     url: Option<String>,
+    /// http hooks: extra request headers. `$VAR` and `${VAR}` in values are replaced from hookrun's environment, only for names listed in `allowedEnvVars`.
     headers: Option<BTreeMap<String, String>>,
+    /// http hooks: the environment variables `headers` may use (your consent; others become empty).
     allowed_env_vars: Option<Vec<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+/// What a failure of the hook itself means.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
+#[schemars(rename = "OnError")]
 enum RawOnError {
+    /// The default: the failure is a warning, and the action goes ahead.
     Allow,
+    /// Fail closed: the failure blocks, like an exit 2 (for policy gates).
     Block,
 }
 

@@ -1051,12 +1051,37 @@ fn test_defaults_to_the_project_tests_folder_and_sources() {
 }
 
 #[test]
-fn every_diagnostic_command_has_help_with_an_example() {
+fn every_command_has_help_with_an_example() {
+    use clap::CommandFactory as _;
     let sb = Sandbox::new();
-    for command in ["doctor", "explain", "list", "test"] {
+    let commands: Vec<String> = hookrun::cli::Cli::command()
+        .get_subcommands()
+        .filter(|sub| !sub.is_hide_set() && sub.get_name() != "help")
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    for expected in [
+        "fire",
+        "trust",
+        "untrust",
+        "stats",
+        "doctor",
+        "explain",
+        "list",
+        "test",
+        "completions",
+    ] {
+        assert!(commands.iter().any(|c| c == expected), "{commands:?}");
+    }
+    let top = sb.run(&["--help"], b"");
+    assert!(top.stdout.contains("Example"), "{}", top.stdout);
+    for command in &commands {
         let run = sb.run(&[command, "--help"], b"");
         assert_eq!(run.code, Some(0));
-        assert!(run.stdout.contains("hookrun "), "{command}: {}", run.stdout);
+        assert!(
+            run.stdout.contains(&format!("hookrun {command}")),
+            "{command}: {}",
+            run.stdout
+        );
         assert!(run.stdout.contains("Example"), "{command}: {}", run.stdout);
     }
 }

@@ -3,9 +3,11 @@
 
 mod support;
 
+mod cookbook;
 mod diagnostics;
 mod fire;
 mod funnel;
+mod generated;
 mod http;
 mod protocol;
 mod security;

@@ -1,0 +1,215 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'hookrun'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'hookrun' {
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('fire', 'fire', [CompletionResultType]::ParameterValue, 'Run the hooks of one event and answer in the hook protocol.')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a project''s settings files, so their hooks take effect.')
+            [CompletionResult]::new('untrust', 'untrust', [CompletionResultType]::ParameterValue, 'Forget the trust of a project''s settings files (see `hookrun trust`).')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every settings source for mistakes that make hooks fail silently.')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show, hook by hook, why each one would or would not run for an event.')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every hook hookrun would consider, with its source and state.')
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Run hook-policy test cases through the real fire path.')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the shell completion script for SHELL.')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'hookrun;fire' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`')
+            [CompletionResult]::new('--stop-block-cap', '--stop-block-cap', [CompletionResultType]::ParameterName, 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)')
+            [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
+            [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)')
+            [CompletionResult]::new('--kill-grace', '--kill-grace', [CompletionResultType]::ParameterName, 'After a hook''s timeout, SIGTERM its process group, then SIGKILL it after this grace if anything is still alive (e.g. 2s, 500ms)')
+            [CompletionResult]::new('--leak-timeout', '--leak-timeout', [CompletionResultType]::ParameterName, 'After a hook exits, read its remaining output for at most this long; background processes still holding its pipes then are reported, not waited for')
+            [CompletionResult]::new('--deadline', '--deadline', [CompletionResultType]::ParameterName, 'Answer within this time (default: the host''s timeout for the event minus 1 s; 1.2 s for SessionEnd). Hooks still running then are stopped and reported')
+            [CompletionResult]::new('--output-cap', '--output-cap', [CompletionResultType]::ParameterName, 'Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the rest is read and counted, never parsed')
+            [CompletionResult]::new('--fail-closed', '--fail-closed', [CompletionResultType]::ParameterName, 'Turn problems into blocks: unusable input, and settings that could not be loaded, block instead of warning (on events that can block)')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Nobody can answer a permission prompt (CI, headless agents): a final "ask" becomes a deny with the reason "approval required, but nobody can be asked"')
+            [CompletionResult]::new('--no-default-settings', '--no-default-settings', [CompletionResultType]::ParameterName, 'Skip the user, project and local settings files; load only the `--settings` files and managed settings')
+            [CompletionResult]::new('--trust-project', '--trust-project', [CompletionResultType]::ParameterName, 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hookrun;trust' {
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hookrun;untrust' {
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hookrun;stats' {
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'The audit log (default: $HOOKRUN_LOG, else the `log` settings key)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
+            [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)')
+            [CompletionResult]::new('--no-default-settings', '--no-default-settings', [CompletionResultType]::ParameterName, 'Skip the user, project and local settings files; load only the `--settings` files and managed settings')
+            [CompletionResult]::new('--trust-project', '--trust-project', [CompletionResultType]::ParameterName, 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hookrun;doctor' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
+            [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)')
+            [CompletionResult]::new('--no-default-settings', '--no-default-settings', [CompletionResultType]::ParameterName, 'Skip the user, project and local settings files; load only the `--settings` files and managed settings')
+            [CompletionResult]::new('--trust-project', '--trust-project', [CompletionResultType]::ParameterName, 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hookrun;explain' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
+            [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)')
+            [CompletionResult]::new('--no-default-settings', '--no-default-settings', [CompletionResultType]::ParameterName, 'Skip the user, project and local settings files; load only the `--settings` files and managed settings')
+            [CompletionResult]::new('--trust-project', '--trust-project', [CompletionResultType]::ParameterName, 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hookrun;list' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
+            [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)')
+            [CompletionResult]::new('--no-default-settings', '--no-default-settings', [CompletionResultType]::ParameterName, 'Skip the user, project and local settings files; load only the `--settings` files and managed settings')
+            [CompletionResult]::new('--trust-project', '--trust-project', [CompletionResultType]::ParameterName, 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hookrun;test' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
+            [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)')
+            [CompletionResult]::new('--no-default-settings', '--no-default-settings', [CompletionResultType]::ParameterName, 'Skip the user, project and local settings files; load only the `--settings` files and managed settings')
+            [CompletionResult]::new('--trust-project', '--trust-project', [CompletionResultType]::ParameterName, 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hookrun;completions' {
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hookrun;help' {
+            [CompletionResult]::new('fire', 'fire', [CompletionResultType]::ParameterValue, 'Run the hooks of one event and answer in the hook protocol.')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a project''s settings files, so their hooks take effect.')
+            [CompletionResult]::new('untrust', 'untrust', [CompletionResultType]::ParameterValue, 'Forget the trust of a project''s settings files (see `hookrun trust`).')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every settings source for mistakes that make hooks fail silently.')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show, hook by hook, why each one would or would not run for an event.')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every hook hookrun would consider, with its source and state.')
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Run hook-policy test cases through the real fire path.')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the shell completion script for SHELL.')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'hookrun;help;fire' {
+            break
+        }
+        'hookrun;help;trust' {
+            break
+        }
+        'hookrun;help;untrust' {
+            break
+        }
+        'hookrun;help;stats' {
+            break
+        }
+        'hookrun;help;doctor' {
+            break
+        }
+        'hookrun;help;explain' {
+            break
+        }
+        'hookrun;help;list' {
+            break
+        }
+        'hookrun;help;test' {
+            break
+        }
+        'hookrun;help;completions' {
+            break
+        }
+        'hookrun;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

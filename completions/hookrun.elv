@@ -1,0 +1,189 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[hookrun] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'hookrun'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'hookrun'= {
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand fire 'Run the hooks of one event and answer in the hook protocol.'
+            cand trust 'Trust a project''s settings files, so their hooks take effect.'
+            cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
+            cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+            cand doctor 'Check every settings source for mistakes that make hooks fail silently.'
+            cand explain 'Show, hook by hook, why each one would or would not run for an event.'
+            cand list 'List every hook hookrun would consider, with its source and state.'
+            cand test 'Run hook-policy test cases through the real fire path.'
+            cand completions 'Print the shell completion script for SHELL.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'hookrun;fire'= {
+            cand --format 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand'
+            cand --log 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`'
+            cand --stop-block-cap 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
+            cand --kill-grace 'After a hook''s timeout, SIGTERM its process group, then SIGKILL it after this grace if anything is still alive (e.g. 2s, 500ms)'
+            cand --leak-timeout 'After a hook exits, read its remaining output for at most this long; background processes still holding its pipes then are reported, not waited for'
+            cand --deadline 'Answer within this time (default: the host''s timeout for the event minus 1 s; 1.2 s for SessionEnd). Hooks still running then are stopped and reported'
+            cand --output-cap 'Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the rest is read and counted, never parsed'
+            cand --fail-closed 'Turn problems into blocks: unusable input, and settings that could not be loaded, block instead of warning (on events that can block)'
+            cand --non-interactive 'Nobody can answer a permission prompt (CI, headless agents): a final "ask" becomes a deny with the reason "approval required, but nobody can be asked"'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;trust'= {
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;untrust'= {
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;stats'= {
+            cand --log 'The audit log (default: $HOOKRUN_LOG, else the `log` settings key)'
+            cand --format 'Output format'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;doctor'= {
+            cand --format 'Output format'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;explain'= {
+            cand --format 'Output format'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;list'= {
+            cand --format 'Output format'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;test'= {
+            cand --format 'Output format'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;completions'= {
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;help'= {
+            cand fire 'Run the hooks of one event and answer in the hook protocol.'
+            cand trust 'Trust a project''s settings files, so their hooks take effect.'
+            cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
+            cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+            cand doctor 'Check every settings source for mistakes that make hooks fail silently.'
+            cand explain 'Show, hook by hook, why each one would or would not run for an event.'
+            cand list 'List every hook hookrun would consider, with its source and state.'
+            cand test 'Run hook-policy test cases through the real fire path.'
+            cand completions 'Print the shell completion script for SHELL.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'hookrun;help;fire'= {
+        }
+        &'hookrun;help;trust'= {
+        }
+        &'hookrun;help;untrust'= {
+        }
+        &'hookrun;help;stats'= {
+        }
+        &'hookrun;help;doctor'= {
+        }
+        &'hookrun;help;explain'= {
+        }
+        &'hookrun;help;list'= {
+        }
+        &'hookrun;help;test'= {
+        }
+        &'hookrun;help;completions'= {
+        }
+        &'hookrun;help;help'= {
+        }
+    ]
+    $completions[$command]
+}
