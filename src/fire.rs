@@ -598,10 +598,9 @@ fn stop_loop_guard(
             if blocked && count > config.stop_block_cap {
                 let reason = decision.block.take().unwrap_or_default();
                 warnings.push(format!(
-                    "[hook block ignored] stop-loop guard: {} consecutive blocked {} fires in this session reached the cap of {} (--stop-block-cap), so the agent may stop now. The block was: {reason}",
-                    count,
-                    event.id.name(),
-                    config.stop_block_cap
+                    "[hook block ignored] stop-loop guard: {name} was already blocked {cap} times in a row in this session (the cap, --stop-block-cap {cap}), so this block is not enforced and the agent may stop. The block was: {reason}",
+                    name = event.id.name(),
+                    cap = config.stop_block_cap
                 ));
                 if let Err(err) = state.reset_stop_blocks(session, &key) {
                     warnings.push(format!("could not reset the stop-loop counter: {err}"));

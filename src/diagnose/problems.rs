@@ -143,6 +143,13 @@ const RULES: &[Rule] = &[
         fix: |_| "use the type the message names (numbers and booleans without quotes)".into(),
     },
     Rule {
+        needle: "does not exist: no hooks are loaded",
+        check: "settings-missing",
+        fix: |_| {
+            "fix the path given with --settings / --claude-settings (relative paths are relative to the current directory)".into()
+        },
+    },
+    Rule {
         needle: "is not trusted",
         check: "untrusted",
         fix: |p| trust_fix(p),

@@ -236,6 +236,17 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
     let bytes = match std::fs::read(&source.path) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            // Missing is normal for the default locations; a file named on
+            // the command line that is not there is a typo that would make
+            // its hooks vanish without a word.
+            if source.kind == SourceKind::Cli {
+                settings.problems.push(Problem {
+                    severity: Severity::Warning,
+                    file: source.path.clone(),
+                    json_path: String::new(),
+                    message: "does not exist: no hooks are loaded from it".to_owned(),
+                });
+            }
             push_file(
                 settings,
                 source,

@@ -357,16 +357,24 @@ fn unknown_keys_and_fields_are_warnings() {
 }
 
 #[test]
-fn missing_settings_files_are_fine() {
+fn missing_default_files_are_fine_but_a_named_one_is_reported() {
     let sb = Sandbox::new();
-    let run = sb.run(
-        &["fire", "Stop", "--settings", "/nonexistent/settings.json"],
-        &sb.event("Stop", &json!({})),
-    );
+    // No user, project, local or managed file exists: nothing to say.
+    let run = sb.run(&["fire", "Stop"], &sb.event("Stop", &json!({})));
     assert_eq!(
         (run.code, run.stdout.as_str()),
         (Some(0), "{}\n"),
         "{run:?}"
+    );
+    // A --settings path that is not there is a typo, not a choice.
+    let run = sb.run(
+        &["fire", "Stop", "--settings", "/nonexistent/settings.json"],
+        &sb.event("Stop", &json!({})),
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.system_message(),
+        "/nonexistent/settings.json: does not exist: no hooks are loaded from it"
     );
 }
 

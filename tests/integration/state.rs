@@ -411,7 +411,7 @@ fn stop_loop_guard_caps_consecutive_blocks() {
     let message = run.system_message();
     assert!(
         message.contains("stop-loop guard")
-            && message.contains("cap of 3")
+            && message.contains("blocked 3 times in a row")
             && message.contains("tests fail"),
         "{message}"
     );
