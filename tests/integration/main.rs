@@ -3,6 +3,7 @@
 
 mod support;
 
+mod claude_code;
 mod fire;
 mod funnel;
 mod protocol;
