@@ -30,3 +30,17 @@ ci:
 # Fire the bundled example: a PreToolUse `git push origin main` against the flat settings.
 example:
     cargo run --quiet --release -- fire pre_tool_use --trust-project --settings fixtures/settings/flat.json < fixtures/events/pre_tool_use__git_push.json; echo "exit $?"
+
+# Not part of `cargo test`: the shared oracle harness installs Claude Code
+# from npm into /tmp/oracle-cc on first use and runs it against a fake model
+# on loopback in a network namespace. Table in target/oracle/table.md.
+#
+# Run oracle cases twice, hooks native vs behind `hookrun fire` (optional: case names).
+oracle *CASES: build
+    python3 oracle/compare.py {{CASES}}
+
+# Needs jq and GNU time; the numbers of record are in docs/performance.md.
+#
+# Benchmark the release build vs bare process starts and a bash+jq dispatcher (args: bench/run.py's).
+bench *ARGS: build
+    python3 bench/run.py {{ARGS}}

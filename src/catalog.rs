@@ -332,7 +332,11 @@ impl EventId {
 
     pub fn spec(&self) -> Option<&'static EventSpec> {
         match self {
-            EventId::Known(name) => lookup(name),
+            // A known name is always a row's own `name` (see `resolve`), so
+            // an exact comparison finds it without folding: the funnel asks
+            // for the spec several times per hook, and the lenient lookup
+            // allocates a folded copy of every row's name each time.
+            EventId::Known(name) => CATALOG.iter().find(|spec| spec.name == *name),
             EventId::Unknown(_) => None,
         }
     }

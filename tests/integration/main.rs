@@ -3,6 +3,7 @@
 
 mod support;
 
+mod claude_code;
 mod cookbook;
 mod diagnostics;
 mod fire;
