@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStringExt as _;
 use std::path::Path;
 
 use crate::event::Event;
@@ -64,6 +65,26 @@ pub fn scrub(
     (kept, removed)
 }
 
+/// Collects bytes, failing once more than `limit` arrive.
+struct CappedWriter {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl std::io::Write for CappedWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len() + buf.len() > self.limit {
+            return Err(std::io::Error::other("over the environment value limit"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// An environment under construction.
 #[derive(Debug, Clone, Default)]
 pub struct HookEnv {
@@ -112,12 +133,21 @@ impl HookEnv {
     /// `HOOKRUN_TOOL_INPUT` follows `tool_input` (also after sequential
     /// `updatedInput` chaining).
     pub fn set_tool_input(&mut self, event: &Event) {
-        match event.tool_input() {
-            Some(input) => {
-                let text = serde_json::to_string(input).unwrap_or_default();
-                self.set("HOOKRUN_TOOL_INPUT", text);
-            }
-            None => self.remove("HOOKRUN_TOOL_INPUT"),
+        self.remove("HOOKRUN_TOOL_INPUT_TRUNCATED");
+        self.remove("HOOKRUN_TOOL_INPUT");
+        let Some(input) = event.tool_input() else {
+            return;
+        };
+        // Serialising stops at the limit: a 10 MB input is never turned
+        // into a 10 MB string only to be dropped (and copied per hook).
+        let mut capped = CappedWriter {
+            bytes: Vec::new(),
+            limit: MAX_VALUE_BYTES,
+        };
+        if serde_json::to_writer(&mut capped, input).is_ok() {
+            self.set("HOOKRUN_TOOL_INPUT", OsString::from_vec(capped.bytes));
+        } else {
+            self.set("HOOKRUN_TOOL_INPUT_TRUNCATED", "1");
         }
     }
 
