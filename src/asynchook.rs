@@ -105,7 +105,21 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
     let job: AsyncJob = serde_json::from_slice(&bytes).map_err(std::io::Error::other)?;
     let event = EventId::resolve(&job.event);
     let timeout = Duration::from_millis(job.timeout_ms);
-    let mut supervisor = Supervisor::new()?;
+    let mut supervisor = match Supervisor::new() {
+        Ok(supervisor) => supervisor,
+        Err(err) => {
+            // Nobody is waiting for this process: the next fire of the
+            // session is the only place a failure can be reported.
+            let result = AsyncResult {
+                hook_name: job.hook_name.clone(),
+                event: job.event.clone(),
+                system_message: None,
+                context: None,
+                warnings: vec![format!("async hook {} could not run: {err}", job.hook_name)],
+            };
+            return write_result(job.result.as_deref(), &result);
+        }
+    };
     let report = supervisor
         .run(
             vec![Job {
@@ -169,16 +183,18 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
         context: verdict.context,
         warnings,
     };
-    let Some(path) = job.result else {
-        return Ok(());
-    };
-    // Written under a temporary name and renamed: a fire never reads half.
+    write_result(job.result.as_deref(), &result)
+}
+
+/// Written under a temporary name and renamed: a fire never reads half.
+fn write_result(path: Option<&Path>, result: &AsyncResult) -> std::io::Result<()> {
+    let Some(path) = path else { return Ok(()) };
     let temp = path.with_extension("tmp");
     std::fs::write(
         &temp,
-        serde_json::to_vec(&result).map_err(std::io::Error::other)?,
+        serde_json::to_vec(result).map_err(std::io::Error::other)?,
     )?;
-    std::fs::rename(&temp, &path)
+    std::fs::rename(&temp, path)
 }
 
 /// Results waiting for this session, claimed for delivery (each result is

@@ -229,7 +229,12 @@ impl<'a> Run<'a> {
         if !self.runnable() {
             return;
         }
-        let env_files = EnvFiles::new(&self.event, self.config);
+        let env_files = EnvFiles::new(&self.event, self.config).unwrap_or_else(|err| {
+            self.warnings.push(format!(
+                "could not give each hook its own CLAUDE_ENV_FILE ({err}); the hooks write to the host's file directly"
+            ));
+            None
+        });
         let base_env = self.hook_environment();
         let cwd = hook_cwd(&self.event, self.project_dir);
         // Serialised once, the same bytes for every hook (sequential hooks
@@ -1058,20 +1063,23 @@ struct EnvFiles {
 }
 
 impl EnvFiles {
-    fn new(event: &Event, config: &FireConfig) -> Option<EnvFiles> {
+    /// `Ok(None)` when the event or the host does not use the file; an
+    /// error when hookrun cannot give each hook its own (the caller warns:
+    /// the hooks then write to the host's file directly).
+    fn new(event: &Event, config: &FireConfig) -> std::io::Result<Option<EnvFiles>> {
         if !event.id.spec().is_some_and(|spec| spec.env_file) {
-            return None;
+            return Ok(None);
         }
-        let host_file = config
+        let Some(host_file) = config
             .inherited_env
             .iter()
             .find(|(k, v)| k == "CLAUDE_ENV_FILE" && !v.is_empty())
-            .map(|(_, v)| PathBuf::from(v))?;
-        let dir = tempfile::Builder::new()
-            .prefix("hookrun-env-")
-            .tempdir()
-            .ok()?;
-        Some(EnvFiles { host_file, dir })
+            .map(|(_, v)| PathBuf::from(v))
+        else {
+            return Ok(None);
+        };
+        let dir = tempfile::Builder::new().prefix("hookrun-env-").tempdir()?;
+        Ok(Some(EnvFiles { host_file, dir }))
     }
 
     fn path_for(&self, index: usize) -> PathBuf {
