@@ -70,10 +70,15 @@ pub fn run(args: &ExplainArgs) -> Printed {
         home: env.home.as_deref(),
     };
     let considered = select::select(&settings, &cx);
-    let deadline = std::env::var("HOOKRUN_DEADLINE")
-        .ok()
-        .and_then(|v| parse_duration(&v).ok())
-        .unwrap_or_else(|| fire::default_deadline(&event.id));
+    // The same deadline `fire` would use; a value `fire` would refuse is
+    // refused here too, not silently replaced by the default.
+    let deadline = match std::env::var("HOOKRUN_DEADLINE") {
+        Ok(value) if !value.is_empty() => match parse_duration(&value) {
+            Ok(deadline) => deadline,
+            Err(why) => return Printed::failure(&format!("HOOKRUN_DEADLINE: {why}")),
+        },
+        _ => fire::default_deadline(&event.id),
+    };
     let claude_project_dir = env
         .claude_project_dir
         .as_ref()
@@ -164,9 +169,13 @@ fn show(
         },
     };
     let (timeout, capped) = if state == "run" {
-        let wanted = hook
+        let mut wanted = hook
             .timeout
             .unwrap_or_else(|| event.id.default_hook_timeout());
+        // As `fire` plans it: the managed cap, then the deadline.
+        if let Some(max) = settings.policy().max_hook_timeout {
+            wanted = wanted.min(max);
+        }
         if wanted > deadline {
             (Some(deadline), true)
         } else {

@@ -555,3 +555,32 @@ fn explain_always_lists_the_scrubbed_variables() {
     let json = sb.run(&json_args, &sb.event("Stop", &json!({}))).json();
     assert_eq!(json["scrubbed_env"], json!(["MY_API_KEY"]));
 }
+
+#[test]
+fn explain_shows_the_timeout_fire_would_use() {
+    let mut sb = Sandbox::new();
+    sb.write(
+        "managed-settings.json",
+        &json!({"maxHookTimeout": 5}).to_string(),
+    );
+    let settings = sb.settings(&hooks(
+        "Stop",
+        json!([{"name": "slow", "command": "true", "timeout": 60}]),
+    ));
+    let args = [
+        "explain",
+        "Stop",
+        "--no-default-settings",
+        "--settings",
+        settings.to_str().unwrap(),
+        "--format",
+        "json",
+    ];
+    let json = sb.run(&args, &sb.event("Stop", &json!({}))).json();
+    assert_eq!(json["hooks"][0]["timeout_s"], 5.0, "{json}");
+    // A deadline fire would refuse is refused, not replaced by the default.
+    sb.env("HOOKRUN_DEADLINE", "soon");
+    let run = sb.run(&args, &sb.event("Stop", &json!({})));
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stderr.contains("HOOKRUN_DEADLINE"), "{run:?}");
+}
