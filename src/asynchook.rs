@@ -11,6 +11,7 @@
 
 use std::ffi::OsString;
 use std::io::Write as _;
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -75,7 +76,12 @@ pub fn start(
         job.result = Some(dir.join(format!("{unique}.result.json")));
     }
     let job_path = dir.join(format!("{unique}.job.json"));
-    let mut file = std::fs::File::create_new(&job_path)?;
+    // The job holds the hook's environment: readable by this user only.
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&job_path)?;
     file.write_all(&serde_json::to_vec(&job).map_err(std::io::Error::other)?)?;
     drop(file);
     let exe = std::env::current_exe()?;
