@@ -481,6 +481,20 @@ impl EventId {
         )
     }
 
+    /// Whether `permissions` rules apply to the decision (SPEC §9.3).
+    pub fn permission_rules_apply(&self) -> bool {
+        matches!(
+            self.encoding(),
+            Encoding::PreToolUse | Encoding::PermissionRequest
+        )
+    }
+
+    /// Whether consecutive blocks count toward the stop-loop guard
+    /// (`Stop`, `SubagentStop`).
+    pub fn stop_loop_guarded(&self) -> bool {
+        self.encoding() == Encoding::Stop
+    }
+
     pub fn plain_stdout_is_context(&self) -> bool {
         self.spec().is_some_and(|spec| spec.plain_stdout_is_context)
     }

@@ -29,10 +29,11 @@ pub fn run(args: &FireArgs) -> Printed {
             &HostEnv::new(&inherited_env),
         )
     });
-    let event = match decoded {
-        Ok(decoded) => decoded.event,
+    let decoded = match decoded {
+        Ok(decoded) => decoded,
         Err(err) => return unusable_input(&err, args.event.as_deref(), args.fail_closed),
     };
+    let event = &decoded.event;
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
@@ -55,7 +56,7 @@ pub fn run(args: &FireArgs) -> Printed {
         want_report: args.format == FireFormat::Report,
     };
     inherited.close();
-    let result = fire::fire(event, &loaded, &project_dir, &config);
+    let result = fire::fire(decoded, &loaded, &project_dir, &config);
     if let Some(signal) = result.interrupted {
         let name = nix::sys::signal::Signal::try_from(signal)
             .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned());

@@ -17,7 +17,7 @@ use crate::event::{Event, json_type_name};
 use crate::exec::Limits;
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig, FireResult};
-use crate::host::HostId;
+use crate::host::{Decoded, HostId};
 use crate::settings::discover::is_inside_claude_folder;
 use crate::settings::load::{TrustGate, load_file, load_object};
 use crate::settings::{Environment, Settings, Source, SourceKind};
@@ -475,7 +475,7 @@ fn run_case(
     };
     let event = Event::from_object(spec.input.clone(), spec.event.as_deref())
         .map_err(|err| format!("input: {err}"))?;
-    let result = fire::fire(event, &settings, project_dir, config);
+    let result = fire::fire(Decoded::plain(event), &settings, project_dir, config);
     Ok(match result.interrupted {
         Some(signal) => Ran::Interrupted(signal),
         None => Ran::Done(Box::new(result)),
