@@ -672,3 +672,114 @@ impl EnvFiles {
         file.write_all(&combined)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::PlanInput;
+    use crate::select::SelectContext;
+    use crate::settings::load::load_bytes;
+    use crate::settings::model::{Source, SourceKind};
+    use serde_json::json;
+
+    fn settings(json: &serde_json::Value) -> Settings {
+        let mut settings = Settings::default();
+        let source = Source {
+            path: PathBuf::from("/u/settings.json"),
+            kind: SourceKind::User,
+            claude_mode: false,
+            trust_required: false,
+        };
+        load_bytes(
+            &mut settings,
+            source,
+            PathBuf::from("/u"),
+            json.to_string().as_bytes(),
+        );
+        settings
+    }
+
+    #[test]
+    fn a_once_hook_is_claimed_only_when_a_supervisor_runs_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().display().to_string();
+        let state = StateDir::locate(|n| (n == "HOOKRUN_STATE_DIR").then(|| root.clone())).unwrap();
+        let settings = settings(&json!({"hooks": {"Stop": [{"command": "true", "once": true}]}}));
+        let event = Event::from_object(
+            json!({"session_id": "s"}).as_object().cloned().unwrap(),
+            Some("Stop"),
+        )
+        .unwrap();
+        let project = Path::new("/");
+        let considered = select::select(
+            &settings,
+            &SelectContext {
+                event: &event,
+                project_dir: project,
+                home: None,
+            },
+        );
+        let plan = crate::plan::plan(
+            &settings,
+            &considered,
+            &PlanInput {
+                event: &event,
+                project_dir: project,
+                deadline: Duration::from_secs(5),
+                env: &[],
+            },
+        );
+        let limits = Limits::default();
+        let inputs = RunInputs {
+            settings: &settings,
+            project_dir: project,
+            limits: &limits,
+            inherited_env: &[],
+            state: Some(&state),
+            started: Instant::now(),
+        };
+        let mut ctx = RunContext {
+            inputs: &inputs,
+            base_env: HookEnv::default(),
+            cwd: PathBuf::from("/"),
+            env_files: None,
+            http: None,
+        };
+        let stdin: Arc<[u8]> = Arc::from(&b"{}\n"[..]);
+        let mut hooks: Vec<HookRun> = plan.hooks.iter().map(|_| HookRun::NotRun).collect();
+        // No supervisor (signal handling could not be set up): nothing ran,
+        // so nothing is claimed.
+        run_parallel(&mut ctx, None, &stdin, &event, &plan, &mut hooks);
+        assert!(matches!(hooks[0], HookRun::NotRun));
+        let key = plan.hooks[0].once_key.clone().expect("a once hook");
+        assert!(state.claim("s", "once", &key).unwrap(), "still unclaimed");
+        // Once claimed, the next start skips it.
+        let mut supervisor = Supervisor::new().unwrap();
+        run_parallel(
+            &mut ctx,
+            Some(&mut supervisor),
+            &stdin,
+            &event,
+            &plan,
+            &mut hooks,
+        );
+        assert!(
+            matches!(&hooks[0], HookRun::Skipped(why) if why.starts_with("once")),
+            "{hooks:?}"
+        );
+        state.release("s", "once", &key).unwrap();
+        run_parallel(
+            &mut ctx,
+            Some(&mut supervisor),
+            &stdin,
+            &event,
+            &plan,
+            &mut hooks,
+        );
+        assert!(matches!(&hooks[0], HookRun::Ran(_)), "{hooks:?}");
+        assert!(
+            !state.claim("s", "once", &key).unwrap(),
+            "claimed by the run"
+        );
+    }
+}

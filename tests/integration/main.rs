@@ -11,6 +11,7 @@ mod fire;
 mod funnel;
 mod generated;
 mod http;
+mod pipeline;
 mod protocol;
 mod security;
 mod state;
