@@ -2,6 +2,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use proptest::prop_assert_eq;
 use serde_json::{Value, json};
 
 use super::*;
@@ -415,4 +416,71 @@ fn discarded_system_messages_are_noted() {
     let fx = Fixture::new(settings(&json!({})), event("Stop", &json!({})));
     let decision = fx.decide(&policy(&fx.settings, None));
     assert!(decision.notes.is_empty(), "{:?}", decision.notes);
+}
+
+fn arb_verdict() -> impl proptest::strategy::Strategy<Value = Verdict> {
+    use proptest::prelude::*;
+    (
+        prop::option::of("[a-c]"),
+        prop::option::of(0..3u8),
+        prop::option::of("[x-z]"),
+        prop::option::of("[m-n]"),
+        any::<bool>(),
+    )
+        .prop_map(|(block, permission, context, message, stop)| Verdict {
+            block_reason: block,
+            permission: permission
+                .map(|p| [Permission::Allow, Permission::Ask, Permission::Defer][usize::from(p)]),
+            context,
+            system_message: message,
+            stop,
+            ..Verdict::default()
+        })
+}
+
+proptest::proptest! {
+    /// The answer is a function of the load order only: hooks that finish in
+    /// any order (here: any permutation, each hook's duration saying when it
+    /// finished) give exactly the decision of aggregating the verdicts in
+    /// load order.
+    #[test]
+    fn the_answer_does_not_depend_on_finishing_order(
+        verdicts in proptest::collection::vec(arb_verdict(), 1..6),
+        seed in proptest::prelude::any::<u64>(),
+    ) {
+        let len = verdicts.len();
+        let list: Vec<Value> = (0..len).map(|i| json!({"command": format!("h{i}")})).collect();
+        let hooks = json!({"hooks": {"PreToolUse": list}});
+        let mut finishing: Vec<usize> = (0..len).collect();
+        for i in 0..len {
+            let j = usize::try_from(seed.wrapping_mul(i as u64 + 3) % len as u64).unwrap();
+            finishing.swap(i, j);
+        }
+        let decide_with = |finished: &[usize]| {
+            let mut fx = Fixture::new(settings(&hooks), event("PreToolUse", &json!({"tool_name": "Bash"})));
+            // Results arrive in `finished` order, each stored in its slot.
+            let mut slots: Vec<Option<HookRun>> = (0..len).map(|_| None).collect();
+            for (rank, &i) in finished.iter().enumerate() {
+                slots[i] = Some(ran(verdicts[i].clone(), 10 * rank as u64));
+            }
+            fx.executed.hooks = slots.into_iter().map(Option::unwrap).collect();
+            fx.decide(&policy(&fx.settings, None))
+        };
+        let in_load_order: Vec<usize> = (0..len).collect();
+        let expected = decide_with(&in_load_order);
+        prop_assert_eq!(&decide_with(&finishing), &expected);
+        let reversed: Vec<usize> = (0..len).rev().collect();
+        prop_assert_eq!(&decide_with(&reversed), &expected);
+
+        // And it is the aggregation of the verdicts in load order.
+        let names: Vec<String> = (0..len).map(|i| format!("h{i}")).collect();
+        let entries: Vec<crate::aggregate::Entry<'_>> = (0..len)
+            .map(|i| crate::aggregate::Entry { name: &names[i], verdict: &verdicts[i] })
+            .collect();
+        let aggregated = crate::aggregate::aggregate(&crate::catalog::EventId::resolve("PreToolUse"), &entries, None);
+        prop_assert_eq!(expected.block, aggregated.block);
+        prop_assert_eq!(expected.permission, aggregated.permission);
+        prop_assert_eq!(expected.context, aggregated.context);
+        prop_assert_eq!(expected.system_messages, aggregated.system_messages);
+    }
 }
