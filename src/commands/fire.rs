@@ -110,9 +110,15 @@ fn can_block(event: Option<&str>) -> bool {
 /// into a block, the message being the reason. Help and version go to
 /// stdout with exit 0.
 pub fn usage_error(err: &clap::Error, args: &[OsString]) -> Printed {
-    let text = err.render().to_string();
+    let mut text = err.render().to_string();
     if !err.use_stderr() {
         return Printed::stdout(text, Exit::Success);
+    }
+    if let Some(var) = value_from_env(err, args) {
+        text = format!(
+            "{}\n(the value comes from the environment variable {var})\n",
+            text.trim_end()
+        );
     }
     let exit = match fire_context(args) {
         Some(fire) if fire.fail_closed => {
@@ -147,6 +153,33 @@ pub fn usage_error(err: &clap::Error, args: &[OsString]) -> Printed {
         stderr,
         exit,
     }
+}
+
+/// The `HOOKRUN_*` variable a refused value came from, when the flag itself
+/// is not on the command line (clap names only the flag).
+fn value_from_env(err: &clap::Error, args: &[OsString]) -> Option<String> {
+    let clap::error::ContextValue::String(arg) = err.get(clap::error::ContextKind::InvalidArg)?
+    else {
+        return None;
+    };
+    let long = arg.strip_prefix("--")?.split([' ', '=']).next()?;
+    let given = args.iter().any(|a| {
+        let a = a.to_string_lossy();
+        a == format!("--{long}") || a.starts_with(&format!("--{long}="))
+    });
+    if given {
+        return None;
+    }
+    let cli = <crate::cli::Cli as clap::CommandFactory>::command();
+    let var = cli
+        .get_subcommands()
+        .flat_map(clap::Command::get_arguments)
+        .chain(cli.get_arguments())
+        .find(|a| a.get_long() == Some(long))?
+        .get_env()?
+        .to_string_lossy()
+        .into_owned();
+    std::env::var_os(&var).is_some().then_some(var)
 }
 
 /// What a refused command line still says about a fire.
