@@ -47,13 +47,13 @@ pub enum HookRun {
     Skipped(String),
     /// Started detached; its output arrives with a later fire.
     Async,
-    Ran(Ran),
+    Ran(Box<Ran>),
 }
 
 impl HookRun {
     pub fn ran(&self) -> Option<&Ran> {
         match self {
-            HookRun::Ran(ran) => Some(ran),
+            HookRun::Ran(ran) => Some(ran.as_ref()),
             _ => None,
         }
     }
@@ -184,13 +184,16 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
 /// `once` (SPEC §3.2): claimed atomically at the moment the hook starts, so
 /// two concurrent fires of one session cannot both run it, and a hook that
 /// never started was not "run". Without a session it runs.
-fn claim_once(p: &Planned, event: &Event, state: Option<&StateDir>) -> Result<(), HookRun> {
-    match &p.once_key {
-        Some(key) if !state::first_time(state, event.session_id(), "once", key) => Err(
-            HookRun::Skipped("once: it already ran in this session".to_owned()),
-        ),
-        _ => Ok(()),
-    }
+/// Claims a `once` hook; returns whether it already ran (then it is not
+/// started again).
+fn once_taken(p: &Planned, event: &Event, state: Option<&StateDir>) -> bool {
+    p.once_key
+        .as_ref()
+        .is_some_and(|key| !state::first_time(state, event.session_id(), "once", key))
+}
+
+fn skipped_once() -> HookRun {
+    HookRun::Skipped("once: it already ran in this session".to_owned())
 }
 
 /// Gives back a `once` claim for a hook that then could not start.
@@ -248,8 +251,8 @@ fn start_async_hooks(
         let (true, Some(Runnable::Command(program))) = (p.run_async, &p.program) else {
             continue;
         };
-        if let Err(skipped) = claim_once(p, event, inputs.state) {
-            out.hooks[i] = skipped;
+        if once_taken(p, event, inputs.state) {
+            out.hooks[i] = skipped_once();
             continue;
         }
         let env = hook_env(base_env, p, None);
@@ -297,9 +300,10 @@ fn run_parallel(
     let mut requests = Vec::new();
     for (i, p) in plan.hooks.iter().enumerate() {
         if let Some(Runnable::Http) = &p.program {
-            match claim_once(p, event, state) {
-                Err(skipped) => hooks[i] = skipped,
-                Ok(()) => requests.push((i, ctx.start_http(p, stdin, p.timeout.effective))),
+            if once_taken(p, event, state) {
+                hooks[i] = skipped_once();
+            } else {
+                requests.push((i, ctx.start_http(p, stdin, p.timeout.effective)));
             }
         }
     }
@@ -310,12 +314,11 @@ fn run_parallel(
         let mut jobs = Vec::new();
         for (i, p) in plan.hooks.iter().enumerate() {
             if let (Some(Runnable::Command(program)), false) = (&p.program, p.run_async) {
-                match claim_once(p, event, state) {
-                    Err(skipped) => hooks[i] = skipped,
-                    Ok(()) => {
-                        jobs.push(ctx.job(p, i, stdin, program.clone(), p.timeout.effective));
-                        indices.push(i);
-                    }
+                if once_taken(p, event, state) {
+                    hooks[i] = skipped_once();
+                } else {
+                    jobs.push(ctx.job(p, i, stdin, program.clone(), p.timeout.effective));
+                    indices.push(i);
                 }
             }
         }
@@ -323,7 +326,9 @@ fn run_parallel(
         for (i, report) in indices.into_iter().zip(reports) {
             let p = &plan.hooks[i];
             let (timeout, capped) = (p.timeout.effective, p.timeout.capped_by_deadline);
-            hooks[i] = HookRun::Ran(ctx.read(event, p, report, tool_input, timeout, capped));
+            hooks[i] = HookRun::Ran(Box::new(
+                ctx.read(event, p, report, tool_input, timeout, capped),
+            ));
         }
         interrupted = supervisor.interrupted_by().is_some();
     }
@@ -334,8 +339,13 @@ fn run_parallel(
     for (i, request) in requests {
         let exchange = request.wait();
         let p = &plan.hooks[i];
-        hooks[i] =
-            HookRun::Ran(ctx.read_http(event, p, &exchange, tool_input, p.timeout.effective));
+        hooks[i] = HookRun::Ran(Box::new(ctx.read_http(
+            event,
+            p,
+            &exchange,
+            tool_input,
+            p.timeout.effective,
+        )));
     }
 }
 
@@ -370,8 +380,8 @@ fn run_sequential(
         } else {
             (p.timeout.effective, p.timeout.capped_by_deadline)
         };
-        if let Err(skipped) = claim_once(p, event, state) {
-            hooks[i] = skipped;
+        if once_taken(p, event, state) {
+            hooks[i] = skipped_once();
             continue;
         }
         let result = match runnable {
@@ -399,7 +409,7 @@ fn run_sequential(
                 stdin = Arc::from(event.to_hook_bytes());
             }
         }
-        hooks[i] = HookRun::Ran(result);
+        hooks[i] = HookRun::Ran(Box::new(result));
     }
 }
 

@@ -80,7 +80,7 @@ fn plan_of(settings: &Settings, event: &Event) -> Plan {
 
 /// A hook that ran for `millis` and said `verdict`.
 fn ran(verdict: Verdict, millis: u64) -> HookRun {
-    HookRun::Ran(Ran {
+    HookRun::Ran(Box::new(Ran {
         report: JobReport {
             termination: Termination::Exited(0),
             timed_out: false,
@@ -96,7 +96,7 @@ fn ran(verdict: Verdict, millis: u64) -> HookRun {
         http: None,
         timeout: Duration::from_secs(60),
         capped_by_deadline: false,
-    })
+    }))
 }
 
 struct Fixture {
