@@ -13,6 +13,7 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::aggregate::Decision;
 use crate::auditlog;
 use crate::decide::{self, Facts, Policy};
+use crate::event::Event;
 use crate::exec::Limits;
 use crate::host::{self, Decoded, HostId, Rendered};
 use crate::plan::{self, PlanInput};
@@ -59,7 +60,8 @@ pub struct FireResult {
     pub interrupted: Option<i32>,
 }
 
-/// Runs one decoded event against loaded settings.
+/// Runs one decoded event against loaded settings:
+/// decode (done) → select → plan → run → decide → encode → report/log.
 pub fn fire(
     input: Decoded,
     settings: &Settings,
@@ -77,43 +79,25 @@ pub fn fire(
     let deadline = config
         .deadline
         .unwrap_or_else(|| host.default_deadline(&event.id));
-    let select_cx = SelectContext {
-        event: &event,
-        project_dir,
-        home: config.home.as_deref(),
-    };
-    let considered = select::select(settings, &select_cx);
+    let home = config.home.as_deref();
+    let considered = select::select(
+        settings,
+        &SelectContext {
+            event: &event,
+            project_dir,
+            home,
+        },
+    );
     let plan = plan::plan(
         settings,
         &considered,
-        &PlanInput {
-            event: &event,
-            project_dir,
-            deadline,
-            env: &config.inherited_env,
-        },
+        &config.plan_input(&event, project_dir, deadline),
     );
 
-    let inputs = RunInputs {
-        settings,
-        project_dir,
-        limits: &config.limits,
-        inherited_env: &config.inherited_env,
-        state: config.state.as_ref(),
-        started,
-    };
+    let inputs = config.run_inputs(settings, project_dir, started);
     let original_input = event.tool_input().cloned();
     let executed = run::run(&plan, &mut event, &inputs);
 
-    let policy = Policy {
-        settings,
-        project_dir,
-        home: config.home.as_deref(),
-        fail_closed: config.fail_closed,
-        non_interactive: config.non_interactive,
-        state: config.state.as_ref(),
-        stop_block_cap: config.stop_block_cap,
-    };
     let facts = Facts {
         plan: &plan,
         executed: &executed,
@@ -122,7 +106,7 @@ pub fn fire(
         warnings,
         notes,
     };
-    let mut decision = decide::decide(facts, &policy, &inputs);
+    let mut decision = decide::decide(facts, &config.policy(settings, project_dir), &inputs);
     let mut rendered = host::encode(host, &event, &mut decision);
 
     let log = config.log.clone().or_else(|| settings.log_path());
@@ -140,10 +124,8 @@ pub fn fire(
         })
     });
     if let (Some(path), Some(report)) = (log, report.as_mut()) {
-        if let Err(err) = auditlog::append(
-            &path,
-            &auditlog::Line::from_report(report, SystemTime::now()),
-        ) {
+        let line = auditlog::Line::from_report(report, SystemTime::now());
+        if let Err(err) = auditlog::append(&path, &line) {
             // A log that cannot be written is a warning, never a failed fire.
             decision.warnings.push(err.to_string());
             rendered = host::encode(host, &event, &mut decision);
@@ -160,5 +142,49 @@ pub fn fire(
         rendered,
         report,
         interrupted: executed.interrupted,
+    }
+}
+
+impl FireConfig {
+    fn plan_input<'a>(
+        &'a self,
+        event: &'a Event,
+        project_dir: &'a Path,
+        deadline: Duration,
+    ) -> PlanInput<'a> {
+        PlanInput {
+            event,
+            project_dir,
+            deadline,
+            env: &self.inherited_env,
+        }
+    }
+
+    fn run_inputs<'a>(
+        &'a self,
+        settings: &'a Settings,
+        project_dir: &'a Path,
+        started: Instant,
+    ) -> RunInputs<'a> {
+        RunInputs {
+            settings,
+            project_dir,
+            limits: &self.limits,
+            inherited_env: &self.inherited_env,
+            state: self.state.as_ref(),
+            started,
+        }
+    }
+
+    fn policy<'a>(&'a self, settings: &'a Settings, project_dir: &'a Path) -> Policy<'a> {
+        Policy {
+            settings,
+            project_dir,
+            home: self.home.as_deref(),
+            fail_closed: self.fail_closed,
+            non_interactive: self.non_interactive,
+            state: self.state.as_ref(),
+            stop_block_cap: self.stop_block_cap,
+        }
     }
 }
