@@ -26,9 +26,8 @@ use crate::event::Event;
 use crate::exec::{self, Job, Limits, Program, Supervisor};
 use crate::hookenv::HookEnv;
 use crate::plan::Planned;
-use crate::run::ending_of;
 use crate::state::StateDir;
-use crate::verdict::{self, HookOutput};
+use crate::verdict::{self, HookOutput, ending_of};
 
 /// Everything the detached runner needs.
 #[derive(Debug, Serialize, Deserialize)]

@@ -21,7 +21,7 @@ use crate::plan::{Plan, Planned, Runnable};
 use crate::select;
 use crate::settings::{OnError, Settings};
 use crate::state::{self, StateDir};
-use crate::verdict::{self, Ending, HookOutput, Verdict};
+use crate::verdict::{self, HookOutput, Verdict, ending_of};
 
 /// What running reads besides the plan and the event.
 #[derive(Debug, Clone, Copy)]
@@ -599,20 +599,6 @@ impl HttpRun {
             HttpRun::Sent(pending) => pending.wait(),
             HttpRun::NotSent(exchange) => exchange,
         }
-    }
-}
-
-/// How a supervised process ended, as the protocol sees it.
-pub fn ending_of(report: &JobReport, timeout: Duration) -> Ending {
-    if report.timed_out {
-        return Ending::TimedOut {
-            seconds: timeout.as_secs_f64(),
-        };
-    }
-    match &report.termination {
-        Termination::Exited(code) => Ending::Exited(*code),
-        Termination::Signaled(signal) => Ending::Signaled(*signal),
-        Termination::SpawnFailed(why) => Ending::NotStarted(why.clone()),
     }
 }
 
