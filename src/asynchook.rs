@@ -45,6 +45,29 @@ pub struct AsyncJob {
     pub limits: JobLimits,
     /// Where the result goes (`None`: nowhere to deliver it).
     pub result: Option<PathBuf>,
+    /// A `once` hook's claim, given back if the runner cannot run it.
+    #[serde(default)]
+    pub once: Option<OnceClaim>,
+}
+
+/// A `once` claim made by the fire that started the job.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnceClaim {
+    pub state_root: PathBuf,
+    pub session: String,
+    pub key: String,
+}
+
+impl OnceClaim {
+    /// Gives the claim back: the hook did not run, so a later fire may.
+    fn release(&self) {
+        let root = self.state_root.display().to_string();
+        if let Some(state) =
+            StateDir::locate(|name| (name == "HOOKRUN_STATE_DIR").then(|| root.clone()))
+        {
+            let _ = state.release(&self.session, "once", &self.key);
+        }
+    }
 }
 
 /// [`Limits`] as the job file stores them.
@@ -107,6 +130,7 @@ impl AsyncJob {
             timeout_ms: millis(p.timeout.own),
             limits: JobLimits::from(limits),
             result: None,
+            once: None,
         }
     }
 }
@@ -180,6 +204,10 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
     let mut supervisor = match Supervisor::new() {
         Ok(supervisor) => supervisor,
         Err(err) => {
+            // The hook never started: a `once` hook has not run yet.
+            if let Some(claim) = &job.once {
+                claim.release();
+            }
             // Nobody is waiting for this process: the next fire of the
             // session is the only place a failure can be reported.
             let result = AsyncResult {
@@ -343,4 +371,49 @@ pub fn deliver(
         decision.context = Some(contexts.join("\n\n"));
     }
     decision.system_messages.splice(0..0, messages);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_travel_in_the_job_file() {
+        let limits = Limits {
+            kill_grace: Duration::from_millis(150),
+            leak_timeout: Duration::from_millis(20),
+            output_cap: 64,
+        };
+        let stored = JobLimits::from(&limits);
+        let back = Limits::from(stored);
+        assert_eq!(
+            (back.kill_grace, back.leak_timeout, back.output_cap),
+            (limits.kill_grace, limits.leak_timeout, limits.output_cap)
+        );
+        // A job file without them (an older hookrun) gets the defaults.
+        let job: AsyncJob = serde_json::from_value(serde_json::json!({
+            "hook_name": "h", "event": "Stop",
+            "program": {"Shell": {"shell": "sh", "script": "true"}},
+            "env": [], "cwd": "/", "stdin": "", "timeout_ms": 1, "result": null
+        }))
+        .unwrap();
+        assert_eq!(job.limits, JobLimits::default());
+        assert_eq!(job.once, None);
+    }
+
+    #[test]
+    fn a_once_claim_the_runner_gives_back_can_be_taken_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().display().to_string();
+        let state = StateDir::locate(|n| (n == "HOOKRUN_STATE_DIR").then(|| root.clone())).unwrap();
+        assert!(state.claim("s", "once", "k").unwrap());
+        assert!(!state.claim("s", "once", "k").unwrap());
+        OnceClaim {
+            state_root: dir.path().to_path_buf(),
+            session: "s".into(),
+            key: "k".into(),
+        }
+        .release();
+        assert!(state.claim("s", "once", "k").unwrap(), "given back");
+    }
 }

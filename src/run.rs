@@ -256,8 +256,18 @@ fn start_async_hooks(
             continue;
         }
         let env = hook_env(base_env, p, None);
-        let job =
+        let mut job =
             asynchook::AsyncJob::new(p, event, program.clone(), env, cwd, stdin, inputs.limits);
+        if let (Some(key), Some(state), Some(session)) =
+            (&p.once_key, inputs.state, event.session_id())
+        {
+            // Given back by the runner if it cannot run the hook.
+            job.once = Some(asynchook::OnceClaim {
+                state_root: state.root().to_path_buf(),
+                session: session.to_owned(),
+                key: key.clone(),
+            });
+        }
         match asynchook::start(inputs.state, event.session_id(), job) {
             Ok(result) => {
                 out.hooks[i] = HookRun::Async;
