@@ -134,6 +134,7 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
                 cwd: job.cwd.clone(),
                 stdin: Arc::from(job.stdin.as_bytes()),
                 timeout,
+                kill_by: None,
             }],
             &Limits::default(),
         )

@@ -191,6 +191,7 @@ impl<'a> Run<'a> {
             deadline,
             settings.policy().max_hook_timeout,
             config.state.as_ref(),
+            config.limits.kill_grace,
         );
         for c in &considered {
             warnings.extend(c.warnings.iter().cloned());
@@ -270,6 +271,7 @@ impl<'a> Run<'a> {
             cwd,
             env_files: env_files.as_ref(),
             http: None,
+            ends: self.started + self.deadline,
         };
         if self.sequential {
             run_sequential(
@@ -661,6 +663,7 @@ fn plan(
     deadline: Duration,
     max_hook_timeout: Option<Duration>,
     state: Option<&StateDir>,
+    kill_grace: Duration,
 ) -> Vec<Planned> {
     let mut planned = Vec::new();
     for (slot, c) in considered.iter_mut().enumerate() {
@@ -682,11 +685,13 @@ fn plan(
                 wanted = max;
             }
         }
-        let (timeout, capped_by_deadline) = if wanted > deadline {
-            (deadline, true)
+        // The TERM→KILL sequence ends by the deadline.
+        let grace = if hook.hook_type == HookType::Http {
+            Duration::ZERO
         } else {
-            (wanted, false)
+            kill_grace
         };
+        let (timeout, capped_by_deadline) = crate::exec::fit_to_deadline(wanted, deadline, grace);
         let config_dir = settings.file_of(hook).dir.clone();
         let mut skipped = None;
         if hook.run_async && hook.hook_type == HookType::Http {
@@ -785,6 +790,8 @@ struct RunContext<'a> {
     env_files: Option<&'a EnvFiles>,
     /// Built on the first http hook of the fire, never otherwise.
     http: Option<(Arc<http::Client>, http::Policy)>,
+    /// The fire's deadline: every hook group is killed by then.
+    ends: Instant,
 }
 
 impl RunContext<'_> {
@@ -821,6 +828,7 @@ impl RunContext<'_> {
             cwd: self.cwd.clone(),
             stdin: Arc::clone(stdin),
             timeout,
+            kill_by: Some(self.ends),
         }
     }
 
@@ -1019,8 +1027,10 @@ fn run_sequential(
             break;
         }
         let left = deadline.saturating_sub(started.elapsed());
-        if planned[i].timeout > left {
-            planned[i].timeout = left.max(Duration::from_millis(1));
+        let (fit, capped) =
+            crate::exec::fit_to_deadline(planned[i].timeout, left, ctx.config.limits.kill_grace);
+        if capped {
+            planned[i].timeout = fit;
             planned[i].capped_by_deadline = true;
         }
         let result = match runnable {

@@ -224,6 +224,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "a timeout beyond the host's own timeout for the event",
     ),
     check(
+        "timeout-no-grace",
+        Warning,
+        "a timeout that leaves no room for the kill grace before the deadline (hookrun stops the hook earlier)",
+    ),
+    check(
         "file-changed-host",
         Warning,
         "a FileChanged hook whose files the host does not watch",
@@ -749,8 +754,28 @@ fn check_timeout(hook: &HookDef, h: &mut HookCx<'_>) {
         return;
     }
     let host = hook.event.host_timeout();
+    let deadline = crate::fire::default_deadline(&hook.event);
+    let grace = crate::exec::Limits::default().kill_grace;
+    let (term_at, _) = crate::exec::fit_to_deadline(timeout, deadline, grace);
+    if timeout <= host && !crate::exec::fits_deadline(timeout, deadline, grace) {
+        h.push(
+            "timeout-no-grace",
+            path,
+            format!(
+                "timeout {seconds} s and the {} s kill grace after it do not fit in the {} s hookrun answers {} within: hookrun sends SIGTERM at {} s so that a hook ignoring it is killed by the deadline",
+                grace.as_secs_f64(),
+                deadline.as_secs_f64(),
+                hook.event.name(),
+                term_at.as_secs_f64()
+            ),
+            format!(
+                "lower it to at most {} s (or lower --kill-grace)",
+                deadline.saturating_sub(grace).as_secs_f64()
+            ),
+        );
+        return;
+    }
     if timeout > host {
-        let deadline = crate::fire::default_deadline(&hook.event);
         h.push(
             "timeout-exceeds-host",
             path,
@@ -758,9 +783,12 @@ fn check_timeout(hook: &HookDef, h: &mut HookCx<'_>) {
                 "timeout {seconds} s exceeds the {} s the host allows for {}: the host would discard hookrun's whole answer, so hookrun cuts the hook at {} s",
                 host.as_secs_f64(),
                 hook.event.name(),
-                deadline.as_secs_f64()
+                term_at.as_secs_f64()
             ),
-            format!("lower it to at most {} s", deadline.as_secs_f64()),
+            format!(
+                "lower it to at most {} s",
+                deadline.saturating_sub(grace).as_secs_f64()
+            ),
         );
     }
 }

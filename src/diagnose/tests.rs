@@ -240,9 +240,27 @@ fn timeout_checks() {
     let f = one(r#"{"hooks": {"UserPromptSubmit": [{"command": "echo", "timeout": 60}]}}"#);
     assert_eq!(f.check, "timeout-exceeds-host");
     assert!(f.message.contains("30 s"), "{}", f.message);
-    assert_eq!(f.fix, "lower it to at most 29 s");
+    assert_eq!(f.fix, "lower it to at most 27 s");
+    assert!(f.message.contains("at 27 s"), "{}", f.message);
     assert_eq!(
-        run(r#"{"hooks": {"PreToolUse": [{"command": "echo", "timeout": 600}]}}"#),
+        run(r#"{"hooks": {"PreToolUse": [{"command": "echo", "timeout": 60}]}}"#),
+        []
+    );
+}
+
+#[test]
+fn a_timeout_leaving_no_room_for_the_kill_grace_is_flagged() {
+    // 29 s is the deadline for UserPromptSubmit (the host's 30 s minus 1 s):
+    // with the 2 s grace after it, a hook ignoring SIGTERM would answer late.
+    let f = one(r#"{"hooks": {"UserPromptSubmit": [{"command": "echo", "timeout": 28}]}}"#);
+    assert_eq!(
+        (f.check, f.json_path.as_str()),
+        ("timeout-no-grace", "hooks.UserPromptSubmit[0].timeout")
+    );
+    assert!(f.message.contains("SIGTERM at 27 s"), "{}", f.message);
+    assert_eq!(f.fix, "lower it to at most 27 s (or lower --kill-grace)");
+    assert_eq!(
+        run(r#"{"hooks": {"UserPromptSubmit": [{"command": "echo", "timeout": 27}]}}"#),
         []
     );
 }

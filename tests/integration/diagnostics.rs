@@ -336,7 +336,17 @@ fn checks() -> Vec<Case> {
             ),
             "hooks.UserPromptSubmit[0].timeout",
             "warning",
-            "lower it to at most 29 s",
+            "lower it to at most 27 s",
+        ),
+        case(
+            "timeout-no-grace",
+            hooks(
+                "UserPromptSubmit",
+                json!([{"command": "echo", "timeout": 28}]),
+            ),
+            "hooks.UserPromptSubmit[0].timeout",
+            "warning",
+            "lower it to at most 27 s",
         ),
         case(
             "file-changed-host",

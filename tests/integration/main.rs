@@ -14,3 +14,4 @@ mod protocol;
 mod security;
 mod state;
 mod supervision;
+mod traps;
