@@ -291,6 +291,55 @@ pub fn nearest(name: &str) -> Option<&'static str> {
         .map(|(_, name)| name)
 }
 
+/// The catalog event a name not in the catalog was probably meant to be:
+/// one edit away for short names, two for longer ones (after folding case,
+/// `_` and `-`). Unrelated new names give `None` and pass through quietly.
+pub fn probable_typo(name: &str) -> Option<&'static str> {
+    if lookup(name).is_some() {
+        return None;
+    }
+    let folded = fold_name(name);
+    let limit = if folded.chars().count() >= 6 { 2 } else { 1 };
+    CATALOG
+        .iter()
+        .map(|spec| (edit_distance(&fold_name(spec.name), &folded), spec.name))
+        .filter(|(distance, _)| *distance <= limit)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, name)| name)
+}
+
+/// Warnings about the event's name before anything runs: an argument or
+/// `hook_event_name` that is probably a misspelt catalog event (no hook
+/// would match it, so every guard would be off without a word), and an
+/// argument naming another event than the input does.
+pub fn event_name_warnings(argument: Option<&str>, input: Option<&str>) -> Vec<String> {
+    let argument = argument.map(str::trim).filter(|n| !n.is_empty());
+    let input = input.map(str::trim).filter(|n| !n.is_empty());
+    let mut warnings = Vec::new();
+    let used = argument.or(input);
+    if let Some(name) = used {
+        if let Some(meant) = probable_typo(name) {
+            let from = if argument.is_some() {
+                "the event argument"
+            } else {
+                "`hook_event_name` in the input"
+            };
+            warnings.push(format!(
+                "event `{name}` ({from}) is not a known event; did you mean `{meant}`? No hook for `{meant}` ran"
+            ));
+        }
+    }
+    if let (Some(argument), Some(input)) = (argument, input) {
+        if EventId::resolve(argument) != EventId::resolve(input) {
+            warnings.push(format!(
+                "the event argument `{argument}` differs from the input's `hook_event_name` `{input}`: hooks for `{}` ran",
+                EventId::resolve(argument).name()
+            ));
+        }
+    }
+    warnings
+}
+
 /// Levenshtein distance, for "did you mean" hints.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -448,6 +497,31 @@ mod tests {
         assert!(!blocks("Elicitation"));
         assert!(!blocks("SessionStart"));
         assert!(!blocks("Notification"));
+    }
+
+    #[test]
+    fn probable_typos_are_one_or_two_edits_away() {
+        assert_eq!(probable_typo("pre_tool_usee"), Some("PreToolUse"));
+        assert_eq!(probable_typo("PreToolUze"), Some("PreToolUse"));
+        assert_eq!(probable_typo("Stpo"), None, "two edits on a short name");
+        assert_eq!(probable_typo("Stopp"), Some("Stop"));
+        assert_eq!(probable_typo("PreToolUse"), None, "known");
+        assert_eq!(probable_typo("pre-tool-use"), None, "known, folded");
+        assert_eq!(probable_typo("MyDeployEvent"), None, "new and unrelated");
+    }
+
+    #[test]
+    fn event_name_warnings_name_the_probable_event_and_the_mismatch() {
+        let w = event_name_warnings(Some("pre_tool_usee"), None);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("did you mean `PreToolUse`"), "{w:?}");
+        let w = event_name_warnings(None, Some("PreToolUze"));
+        assert!(w[0].contains("`hook_event_name` in the input"), "{w:?}");
+        let w = event_name_warnings(Some("PostToolUse"), Some("PreToolUse"));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("differs"), "{w:?}");
+        assert!(event_name_warnings(Some("pre_tool_use"), Some("PreToolUse")).is_empty());
+        assert!(event_name_warnings(None, Some("MyDeployEvent")).is_empty());
     }
 
     #[test]

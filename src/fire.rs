@@ -52,6 +52,9 @@ pub struct FireConfig {
     /// work proportional to the number of configured hooks, skipped when
     /// nobody reads it.
     pub want_report: bool,
+    /// Said before anything else (the event's name: see
+    /// [`crate::catalog::event_name_warnings`]).
+    pub input_warnings: Vec<String>,
 }
 
 /// The answer of one fire.
@@ -176,7 +179,7 @@ impl<'a> Run<'a> {
             home: config.home.as_deref(),
         };
         let mut considered = select::select(settings, &cx);
-        let mut warnings: Vec<String> = Vec::new();
+        let mut warnings: Vec<String> = config.input_warnings.clone();
         let mut notes: Vec<String> = Vec::new();
         for problem in &settings.problems {
             match problem.severity {

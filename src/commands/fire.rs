@@ -15,11 +15,21 @@ pub fn run(args: &FireArgs) -> Printed {
     // name `/dev/fd/N` were read).
     let inherited = InheritedFds::take_stock();
     let input = read_stdin();
-    let event = input.and_then(|bytes| Event::parse(&bytes, args.event.as_deref()));
+    let mut input_name = None;
+    let event = input.and_then(|bytes| {
+        if args.event.is_some() {
+            input_name = input_event_name(&bytes);
+        }
+        Event::parse(&bytes, args.event.as_deref())
+    });
     let event = match event {
         Ok(event) => event,
         Err(err) => return unusable_input(&err, args.fail_closed),
     };
+    let input_warnings = crate::catalog::event_name_warnings(
+        args.event.as_deref(),
+        input_name.as_deref().or(Some(event.id.name())),
+    );
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
@@ -39,6 +49,7 @@ pub fn run(args: &FireArgs) -> Printed {
         log: args.log.clone(),
         stop_block_cap: args.stop_block_cap,
         want_report: args.format == FireFormat::Report,
+        input_warnings,
     };
     inherited.close();
     let result = fire::fire(event, &loaded, &project_dir, &config);
@@ -64,6 +75,20 @@ pub fn run(args: &FireArgs) -> Printed {
         stdout,
         stderr: result.rendered.stderr,
         exit: Exit::Code(result.rendered.exit_code),
+    }
+}
+
+/// The input's own `hook_event_name`, read without building the event (the
+/// argument overrides it in the event).
+fn input_event_name(bytes: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct NameOnly {
+        hook_event_name: Option<serde_json::Value>,
+    }
+    let only: NameOnly = serde_json::from_slice(bytes).ok()?;
+    match only.hook_event_name? {
+        serde_json::Value::String(name) => Some(name),
+        _ => None,
     }
 }
 

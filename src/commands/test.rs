@@ -134,6 +134,7 @@ pub fn run(args: &TestArgs) -> Printed {
         log: None,
         stop_block_cap: 8,
         want_report: false,
+        input_warnings: Vec::new(),
     };
     let mut outcomes = Vec::new();
     for case in cases {

@@ -39,3 +39,60 @@ fn a_hook_ignoring_sigterm_does_not_push_the_answer_past_the_deadline() {
         "says the deadline cut it: {run:?}"
     );
 }
+
+// ---- a misspelt event name is said, not swallowed -------------------------
+
+#[test]
+fn a_misspelt_event_argument_warns_with_the_event_it_probably_means() {
+    let sandbox = Sandbox::new();
+    let settings = sandbox.settings(&hooks(
+        "PreToolUse",
+        json!([{ "command": "echo no >&2; exit 2" }]),
+    ));
+    let event = sandbox.event(
+        "PreToolUse",
+        &json!({ "tool_name": "Bash", "tool_input": {} }),
+    );
+    let file = settings.to_str().unwrap();
+    let run = sandbox.run(
+        &[
+            "fire",
+            "pre_tool_usee",
+            "--no-default-settings",
+            "--settings",
+            file,
+        ],
+        &event,
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let message = run.system_message();
+    assert!(message.contains("did you mean `PreToolUse`"), "{run:?}");
+    assert!(message.contains("differs from the input"), "{run:?}");
+
+    let misspelt = sandbox.event(
+        "PreToolUze",
+        &json!({ "tool_name": "Bash", "tool_input": {} }),
+    );
+    let run = sandbox.run(
+        &[
+            "fire",
+            "--no-default-settings",
+            "--settings",
+            file,
+            "--format",
+            "report",
+        ],
+        &misspelt,
+    );
+    let report = run.json();
+    assert!(
+        report.to_string().contains("did you mean `PreToolUse`"),
+        "the report says it too: {report:#}"
+    );
+
+    // A new, unrelated event name passes through quietly.
+    let new = sandbox.event("MyDeployEvent", &json!({}));
+    let run = sandbox.run(&["fire", "--no-default-settings", "--settings", file], &new);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.stdout.trim(), "{}", "{run:?}");
+}
