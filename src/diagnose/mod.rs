@@ -67,6 +67,11 @@ pub static CHECKS: &[CheckInfo] = &[
         Error,
         "a settings file cannot be read",
     ),
+    check(
+        "settings-missing",
+        Error,
+        "a settings file named with --settings does not exist",
+    ),
     check("json-syntax", Error, "a settings file is not valid JSON"),
     check("json-shape", Error, "a settings file is not a JSON object"),
     check(

@@ -238,10 +238,11 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             // Missing is normal for the default locations; a file named on
             // the command line that is not there is a typo that would make
-            // its hooks vanish without a word.
+            // its hooks vanish without a word: a settings problem like an
+            // unreadable one (an error: `--fail-closed` blocks on it).
             if source.kind == SourceKind::Cli {
                 settings.problems.push(Problem {
-                    severity: Severity::Warning,
+                    severity: Severity::Error,
                     file: source.path.clone(),
                     json_path: String::new(),
                     message: "does not exist: no hooks are loaded from it".to_owned(),
