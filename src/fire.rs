@@ -187,6 +187,7 @@ impl<'a> Run<'a> {
                 Severity::Warning | Severity::Error => warnings.push(problem.to_string()),
             }
         }
+        warnings.extend(crate::diagnose::fire_warnings(settings, &event.id));
         let planned = plan(
             settings,
             &mut considered,

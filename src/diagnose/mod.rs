@@ -90,6 +90,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "an event key that is not in the catalog (nearest name given)",
     ),
     check("unknown-key", Warning, "an unknown top-level key"),
+    check(
+        "filter-typo",
+        Error,
+        "a misspelt `matcher` or `if` (`matchr`, `iff`): ignored, so the hook runs unfiltered",
+    ),
     check("unknown-field", Warning, "an unknown hook or group field"),
     check("empty-group", Warning, "a matcher group with no hooks"),
     check(
@@ -270,6 +275,45 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     };
     unique.sort_by_key(order);
     unique
+}
+
+/// The few `doctor` findings that also warn at fire time, for the hooks of
+/// the event being fired: a tool name in the matcher that differs from what
+/// hosts send only in case (`bash`: the hook never runs), and a timeout that
+/// looks like milliseconds (the hook may hang the host for hours). Cheap:
+/// no I/O, only this event's hooks.
+pub fn fire_warnings(settings: &Settings, event: &EventId) -> Vec<String> {
+    let mut out = Vec::new();
+    for hook in settings.hooks.iter().filter(|h| &h.event == event) {
+        let file = settings.file_of(hook).path().display().to_string();
+        if let (Some(pattern), MatchField::Key("tool_name")) =
+            (hook.matcher.as_deref(), event.match_field())
+        {
+            let strict = event.spec().is_some_and(|spec| spec.strict_matcher_chars);
+            if let Matcher::List(names) = Matcher::compile(Some(pattern), strict) {
+                for name in &names {
+                    if let Some(tools::NameIssue::Case(near)) = tools::check_name(name) {
+                        out.push(format!(
+                            "{file}: {}: matcher names tool `{name}`, which no host sends (tool names are case-sensitive): hook {} does not run on {}",
+                            matcher_path(hook),
+                            hook.display_name(),
+                            tools::describe(&near)
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(timeout) = hook.timeout.filter(|t| *t >= Duration::from_secs(1000)) {
+            let seconds = timeout.as_secs_f64();
+            out.push(format!(
+                "{file}: {}.timeout: timeout {seconds} is in seconds ({}): it looks like milliseconds (write {} for {seconds} ms)",
+                hook.json_path,
+                human(timeout),
+                seconds / 1000.0
+            ));
+        }
+    }
+    out
 }
 
 fn check_disabled(settings: &Settings, out: &mut Vec<Finding>) {

@@ -344,3 +344,41 @@ fn loader_problems_come_first_with_their_fix() {
     );
     assert_eq!(found[0].fix, "rename the key to `PreToolUse`");
 }
+
+#[test]
+fn fire_warnings_cover_a_lowercase_tool_and_a_millisecond_timeout() {
+    let mut settings = Settings::default();
+    let source = Source {
+        path: PathBuf::from("/cfg/settings.json"),
+        kind: SourceKind::Cli,
+        claude_mode: false,
+        trust_required: false,
+    };
+    let json = r#"{"hooks": {"PreToolUse": [
+            {"matcher": "bash|Read", "command": "echo"},
+            {"matcher": "Bash", "command": "echo", "timeout": 5000},
+            {"matcher": "Bash", "command": "echo", "timeout": 5}
+        ], "Stop": [{"command": "echo", "timeout": 3000}]}}"#;
+    load_bytes(
+        &mut settings,
+        source,
+        PathBuf::from("/cfg"),
+        json.as_bytes(),
+    );
+    let warnings = super::fire_warnings(&settings, &EventId::Known("PreToolUse"));
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0].contains("matcher names tool `bash`") && warnings[0].contains("`Bash`"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("hooks.PreToolUse[1].timeout") && warnings[1].contains("milliseconds"),
+        "{warnings:?}"
+    );
+    // Only the fired event's hooks.
+    assert_eq!(
+        super::fire_warnings(&settings, &EventId::Known("Stop")).len(),
+        1
+    );
+    assert!(super::fire_warnings(&settings, &EventId::Known("PostToolUse")).is_empty());
+}

@@ -813,6 +813,31 @@ fn parse_network(text: &str) -> Option<ipnet::IpNet> {
     })
 }
 
+/// The filter field (`matcher` or `if`) an unknown key is a near miss of.
+///
+/// Misspelling a filter does not fail: the key is ignored and the hook runs
+/// unfiltered, so a guard meant for `Bash` blocks every tool. Near misses
+/// are errors, not the plain "unknown field" warning. `if` is short, so only
+/// its case and doubling variants count (`If`, `iff`, `IF`), not every
+/// one-letter neighbour (`id` is a fine bookkeeping key).
+fn filter_typo(key: &str) -> Option<&'static str> {
+    let folded = catalog::fold_name(key.trim());
+    if key != "if" && matches!(folded.as_str(), "if" | "iff" | "ifs") {
+        return Some("if");
+    }
+    if key != "matcher" && folded.len() >= 5 && catalog::edit_distance(&folded, "matcher") <= 2 {
+        return Some("matcher");
+    }
+    None
+}
+
+fn unfiltered_message(key: &str, field: &str, who: &str, event: &EventId) -> String {
+    format!(
+        "unknown field `{key}`, probably a misspelt `{field}`: it is ignored, so {who} unfiltered, on every {}",
+        event.name()
+    )
+}
+
 fn nearest_key(key: &str) -> Option<&'static str> {
     let folded = catalog::fold_name(key);
     TOP_LEVEL_KEYS
@@ -945,6 +970,14 @@ fn parse_entry(
         return;
     }
     for key in hook_fields {
+        if filter_typo(key) == Some("matcher") {
+            report.push(
+                Severity::Error,
+                format!("{path}.{key}"),
+                unfiltered_message(key, "matcher", "the hooks of this group run", ctx.event),
+            );
+            continue;
+        }
         report.push(
             Severity::Warning,
             format!("{path}.{key}"),
@@ -1047,11 +1080,19 @@ fn parse_hook(
         }
     };
     for key in unknown {
-        report.push(
-            Severity::Warning,
-            format!("{path}.{key}"),
-            "unknown field, ignored",
-        );
+        let own_matcher = matches!(matcher_from, MatcherFrom::Own);
+        match filter_typo(&key) {
+            Some(field) if field == "if" || own_matcher => report.push(
+                Severity::Error,
+                format!("{path}.{key}"),
+                unfiltered_message(&key, field, "this hook runs", ctx.event),
+            ),
+            _ => report.push(
+                Severity::Warning,
+                format!("{path}.{key}"),
+                "unknown field, ignored",
+            ),
+        }
     }
 
     let hook_type = match raw.hook_type.as_deref() {
@@ -1309,6 +1350,42 @@ mod tests {
                 .problems
                 .iter()
                 .all(|p| p.severity == Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn misspelt_filter_keys_are_errors_that_say_the_hook_runs_unfiltered() {
+        let settings = load(
+            r#"{"hooks":{"PreToolUse":[
+                {"matchr":"Bash","command":"x"},
+                {"matcher":"Bash","iff":"Bash(git push *)","command":"y"},
+                {"matches":"Read","hooks":[{"command":"z"}]},
+                {"id":"mine","command":"w"}
+            ]}}"#,
+        );
+        assert_eq!(settings.hooks.len(), 4, "the hooks still load");
+        let errors: Vec<String> = settings
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(errors[0].contains("hooks.PreToolUse[0].matchr: unknown field `matchr`, probably a misspelt `matcher`: it is ignored, so this hook runs unfiltered, on every PreToolUse"), "{errors:?}");
+        assert!(
+            errors[1].contains("[1].iff") && errors[1].contains("misspelt `if`"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[2].contains("[2].matches")
+                && errors[2].contains("the hooks of this group run unfiltered"),
+            "{errors:?}"
+        );
+        // `id` is one letter from `if`, but a plain unknown field.
+        assert!(
+            messages(&settings)
+                .iter()
+                .any(|p| p.contains("[3].id: unknown field, ignored"))
         );
     }
 

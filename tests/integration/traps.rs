@@ -96,3 +96,71 @@ fn a_misspelt_event_argument_warns_with_the_event_it_probably_means() {
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(run.stdout.trim(), "{}", "{run:?}");
 }
+
+// ---- a misspelt filter key is an error, and fire says "unfiltered" --------
+
+#[test]
+fn a_misspelt_matcher_is_a_doctor_error_and_a_fire_warning() {
+    let sandbox = Sandbox::new();
+    let settings = sandbox.settings(&hooks(
+        "PreToolUse",
+        json!([{ "matchr": "Bash", "command": "echo no >&2; exit 2" }]),
+    ));
+    let file = settings.to_str().unwrap();
+    let run = sandbox.run(
+        &["doctor", "--no-default-settings", "--settings", file],
+        b"",
+    );
+    assert_eq!(run.code, Some(1), "an error: {run:?}");
+    assert!(
+        run.stdout.contains("filter-typo") || run.stdout.contains("misspelt `matcher`"),
+        "{run:?}"
+    );
+
+    let read = sandbox.event(
+        "PreToolUse",
+        &json!({ "tool_name": "Read", "tool_input": {} }),
+    );
+    let run = sandbox.run(
+        &[
+            "fire",
+            "PreToolUse",
+            "--no-default-settings",
+            "--settings",
+            file,
+        ],
+        &read,
+    );
+    assert!(run.stdout.contains("runs unfiltered"), "{run:?}");
+}
+
+#[test]
+fn a_lowercase_tool_name_and_a_millisecond_timeout_warn_at_fire_time() {
+    let sandbox = Sandbox::new();
+    let settings = sandbox.settings(&hooks(
+        "PreToolUse",
+        json!([
+            { "matcher": "bash", "command": "echo no >&2; exit 2" },
+            { "matcher": "Read", "command": "true", "timeout": 5000 }
+        ]),
+    ));
+    let file = settings.to_str().unwrap();
+    let bash = sandbox.event(
+        "PreToolUse",
+        &json!({ "tool_name": "Bash", "tool_input": {} }),
+    );
+    let run = sandbox.run(
+        &[
+            "fire",
+            "PreToolUse",
+            "--no-default-settings",
+            "--settings",
+            file,
+        ],
+        &bash,
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let message = run.system_message();
+    assert!(message.contains("matcher names tool `bash`"), "{run:?}");
+    assert!(message.contains("looks like milliseconds"), "{run:?}");
+}
