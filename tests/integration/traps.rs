@@ -164,3 +164,89 @@ fn a_lowercase_tool_name_and_a_millisecond_timeout_warn_at_fire_time() {
     assert!(message.contains("matcher names tool `bash`"), "{run:?}");
     assert!(message.contains("looks like milliseconds"), "{run:?}");
 }
+
+// ---- trust: symlinks, the user's config folder, ~ and / -------------------
+
+fn marker_hook(sandbox: &Sandbox, name: &str) -> serde_json::Value {
+    let marker = sandbox.path(&format!("{name}.ran"));
+    hooks(
+        "Stop",
+        json!([{ "command": format!("touch '{}'", marker.display()) }]),
+    )
+}
+
+#[test]
+fn a_symlink_does_not_walk_a_project_file_past_trust() {
+    for project_is_link in [false, true] {
+        let mut sandbox = Sandbox::new();
+        let link = sandbox.path("project-link");
+        std::os::unix::fs::symlink(&sandbox.project, &link).unwrap();
+        let content = serde_json::to_string(&marker_hook(&sandbox, "linked")).unwrap();
+        sandbox.write("project/hooks.json", &content);
+        let (project, named): (std::path::PathBuf, std::path::PathBuf) = if project_is_link {
+            (link.clone(), sandbox.project.join("hooks.json"))
+        } else {
+            (sandbox.project.clone(), link.join("hooks.json"))
+        };
+        let project = project.to_str().unwrap().to_owned();
+        sandbox.env("CLAUDE_PROJECT_DIR", &project);
+        let run = sandbox.run(
+            &[
+                "fire",
+                "Stop",
+                "--no-default-settings",
+                "--settings",
+                named.to_str().unwrap(),
+            ],
+            &sandbox.event("Stop", &json!({})),
+        );
+        assert!(
+            !sandbox.path("linked.ran").exists(),
+            "a project file named through a link ran untrusted (project is link: {project_is_link}): {run:?}"
+        );
+        assert!(run.system_message().contains("is not trusted"), "{run:?}");
+    }
+}
+
+#[test]
+fn the_users_config_folder_is_never_project_content() {
+    // Claude Code started in the home folder: the project is ~.
+    let mut sandbox = Sandbox::new();
+    let content = serde_json::to_string(&marker_hook(&sandbox, "config")).unwrap();
+    let file = sandbox.write("home/.config/hookrun/extra.json", &content);
+    let home = sandbox.home.to_str().unwrap().to_owned();
+    sandbox.env("CLAUDE_PROJECT_DIR", &home);
+    let run = sandbox.run(
+        &[
+            "fire",
+            "Stop",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        &sandbox.event("Stop", &json!({})),
+    );
+    assert!(sandbox.path("config.ran").exists(), "{run:?}");
+}
+
+#[test]
+fn home_reached_by_fallback_is_not_a_project_root() {
+    let sandbox = Sandbox::new();
+    let content = serde_json::to_string(&marker_hook(&sandbox, "home")).unwrap();
+    let file = sandbox.write("home/my-hooks/hooks.json", &content);
+    // No project named, the event's cwd is ~ with no .hookrun anywhere up.
+    let mut event: serde_json::Value =
+        serde_json::from_slice(&sandbox.event("Stop", &json!({}))).unwrap();
+    event["cwd"] = json!(sandbox.home.to_str().unwrap());
+    let run = sandbox.run(
+        &[
+            "fire",
+            "Stop",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        &serde_json::to_vec(&event).unwrap(),
+    );
+    assert!(sandbox.path("home.ran").exists(), "{run:?}");
+}
