@@ -14,6 +14,9 @@ pub fn run(args: &FireArgs) -> Printed {
     // parent's, and none may reach a hook (closed below, once settings that
     // name `/dev/fd/N` were read).
     let inherited = InheritedFds::take_stock();
+    if let Some(refusal) = crate::hookenv::refuse_nested_fire() {
+        return nested_refused(&refusal);
+    }
     let input = read_stdin();
     let mut input_name = None;
     let event = input.and_then(|bytes| {
@@ -75,6 +78,17 @@ pub fn run(args: &FireArgs) -> Printed {
         stdout,
         stderr: result.rendered.stderr,
         exit: Exit::Code(result.rendered.exit_code),
+    }
+}
+
+/// A fire nested too deep: no hook runs, nothing is blocked (exit 0), and the
+/// warning reaches whoever reads the answer (the outer hook, then the host).
+fn nested_refused(refusal: &str) -> Printed {
+    let answer = serde_json::json!({ "systemMessage": refusal });
+    Printed {
+        stdout: format!("{answer}\n"),
+        stderr: format!("{refusal}\n"),
+        exit: Exit::Code(0),
     }
 }
 

@@ -250,3 +250,46 @@ fn home_reached_by_fallback_is_not_a_project_root() {
     );
     assert!(sandbox.path("home.ran").exists(), "{run:?}");
 }
+
+// ---- a hook that runs `hookrun fire` cannot fork without end --------------
+
+#[test]
+fn a_recursive_fire_is_refused_beyond_a_small_depth_and_the_outer_answers() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.path("cli/recursive.json");
+    let count = sandbox.path("fires.log");
+    let command = format!(
+        "echo x >> '{}'; '{}' fire Stop --no-default-settings --settings '{}'",
+        count.display(),
+        crate::support::BIN,
+        file.display()
+    );
+    sandbox.write(
+        "cli/recursive.json",
+        &serde_json::to_string(&hooks("Stop", json!([{ "command": command }]))).unwrap(),
+    );
+    let run = sandbox.run(
+        &[
+            "fire",
+            "Stop",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+            "--deadline",
+            "5s",
+        ],
+        &sandbox.event("Stop", &json!({})),
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.elapsed.as_secs_f64() < 8.0, "{run:?}");
+    let fires = std::fs::read_to_string(&count)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    // The outer hook, then one per allowed nested fire; the next is refused.
+    assert_eq!(fires, 3, "hooks that ran: {fires}; {run:?}");
+    assert!(
+        run.stdout.contains("refused a fire nested 3 deep"),
+        "{run:?}"
+    );
+}
