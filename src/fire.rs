@@ -576,7 +576,7 @@ fn deliver_async_results(
     if !contexts.is_empty() {
         // They come from an earlier turn: before this fire's own context.
         contexts.extend(decision.context.take());
-        decision.context = Some(contexts.join("\n\n"));
+        decision.context = Some(contexts.join(crate::aggregate::CONTEXT_SEPARATOR));
     }
     decision.system_messages.splice(0..0, messages);
 }
