@@ -73,6 +73,49 @@ pub fn expand(text: &str, vars: &Vars<'_>) -> String {
     out
 }
 
+/// The path variables of [`Vars`] written outside quotes in a shell
+/// command whose value holds whitespace or a glob character: the shell
+/// splits (or globs) the path, so the hook runs a program that does not
+/// exist (exit 127, a failure that blocks nothing). `(name, value)`, in order.
+pub fn unquoted_split_vars(command: &str, vars: &Vars<'_>) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut chars = command.char_indices().peekable();
+    let (mut single, mut double) = (false, false);
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' if !single => {
+                chars.next();
+            }
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '$' if !single && !double => {
+                let after = &command[at + 1..];
+                let name = if let Some(braced) = after.strip_prefix('{') {
+                    braced.find('}').map(|end| &braced[..end])
+                } else {
+                    let end = after
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(after.len());
+                    Some(&after[..end])
+                };
+                let Some(name) = name.filter(|n| !n.is_empty()) else {
+                    continue;
+                };
+                if let Some(value) = vars.value(name) {
+                    let splits = value
+                        .chars()
+                        .any(|c| c.is_whitespace() || matches!(c, '*' | '?' | '['));
+                    if splits && !found.iter().any(|(n, _)| n == name) {
+                        found.push((name.to_owned(), value));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
 /// One thing wrong with what a command starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Issue {
@@ -592,5 +635,30 @@ mod tests {
         assert!(!exits_with("echo 'exit1'", 1));
         assert!(!exits_with("myexit 1", 1));
         assert!(exits_with("echo no >&2; exit 2", 2));
+    }
+
+    #[test]
+    fn unquoted_path_variables_with_a_space_are_found() {
+        let spaced = Vars {
+            config_dir: Path::new("/my hooks/cfg"),
+            project_dir: Path::new("/proj"),
+            claude_project_dir: Path::new("/proj"),
+            home: None,
+        };
+        let found = unquoted_split_vars(
+            "${HOOKRUN_CONFIG_DIR}/x.sh && $HOOKRUN_CONFIG_DIR/y",
+            &spaced,
+        );
+        assert_eq!(
+            found,
+            [("HOOKRUN_CONFIG_DIR".to_owned(), "/my hooks/cfg".to_owned())]
+        );
+        assert!(unquoted_split_vars("\"${HOOKRUN_CONFIG_DIR}\"/x.sh", &spaced).is_empty());
+        assert!(unquoted_split_vars("'$HOOKRUN_CONFIG_DIR'/x.sh", &spaced).is_empty());
+        assert!(unquoted_split_vars("\\$HOOKRUN_CONFIG_DIR/x.sh", &spaced).is_empty());
+        assert!(
+            unquoted_split_vars("$CLAUDE_PROJECT_DIR/x.sh", &spaced).is_empty(),
+            "no space"
+        );
     }
 }

@@ -214,6 +214,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "an interpreter's script does not exist (`python3 missing.py` exits 2: a block)",
     ),
     check(
+        "unquoted-path",
+        Error,
+        "a path variable outside quotes whose value holds a space: the shell splits it",
+    ),
+    check(
         "relative-path",
         Warning,
         "a program or script named relative to the working directory",
@@ -701,7 +706,22 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
             }
             command::analyze_exec(command, args, &vars, cx.probe)
         }
-        None => command::analyze_shell(command, &vars, cx.probe),
+        None => {
+            let unquoted = command::unquoted_split_vars(command, &vars);
+            if let Some((name, value)) = unquoted.first() {
+                h.push(
+                    "unquoted-path",
+                    path.clone(),
+                    format!(
+                        "`${name}` is not quoted and its value ({value}) holds a space: the shell splits the path, so the hook exits 127 on every run, a failure that blocks nothing"
+                    ),
+                    format!("quote it: \"${name}\"/…"),
+                );
+                // The programs the split words name would only be noise.
+                return;
+            }
+            command::analyze_shell(command, &vars, cx.probe)
+        }
     };
     let blocks = tier.enforces_blocks();
     for issue in issues {

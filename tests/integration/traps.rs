@@ -293,3 +293,71 @@ fn a_recursive_fire_is_refused_beyond_a_small_depth_and_the_outer_answers() {
         "{run:?}"
     );
 }
+
+// ---- the README's first command from a path with a space ------------------
+
+fn copy_fixture_tree(to: &std::path::Path) {
+    for sub in ["settings", "hooks"] {
+        let from = crate::support::fixture(sub);
+        std::fs::create_dir_all(to.join(sub)).unwrap();
+        for entry in std::fs::read_dir(&from).unwrap().flatten() {
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), to.join(sub).join(entry.file_name())).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn the_readme_command_blocks_from_a_folder_with_a_space() {
+    let sandbox = Sandbox::new();
+    let spaced = sandbox.path("my checkout/fixtures");
+    copy_fixture_tree(&spaced);
+    let event = std::fs::read(crate::support::fixture(
+        "events/pre_tool_use__git_push.json",
+    ))
+    .unwrap();
+    let settings = spaced.join("settings/flat.json");
+    let run = sandbox.run(
+        &[
+            "fire",
+            "pre_tool_use",
+            "--trust-project",
+            "--no-default-settings",
+            "--settings",
+            settings.to_str().unwrap(),
+        ],
+        &event,
+    );
+    assert_eq!(run.code, Some(2), "the push must be blocked: {run:?}");
+    assert!(
+        run.stderr.contains("Pushing to main is not allowed"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn doctor_says_quote_it_for_an_unquoted_path_with_a_space() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.write(
+        "my hooks/settings.json",
+        &serde_json::to_string(&hooks(
+            "PreToolUse",
+            json!([{ "matcher": "Bash", "command": "${HOOKRUN_CONFIG_DIR}/guard.sh" }]),
+        ))
+        .unwrap(),
+    );
+    sandbox.script("my hooks/guard.sh", "#!/bin/sh\nexit 0\n");
+    let run = sandbox.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains("unquoted-path"), "{run:?}");
+    assert!(run.stdout.contains("quote it"), "{run:?}");
+}
