@@ -28,6 +28,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand trust 'Trust a project''s settings files, so their hooks take effect.'
             cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
             cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+            cand init 'Write a starter settings file and print the host entry to add.'
             cand doctor 'Check every settings source for mistakes that make hooks fail silently.'
             cand explain 'Show, hook by hook, why each one would or would not run for an event.'
             cand list 'List every hook hookrun would consider, with its source and state.'
@@ -81,6 +82,16 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
             cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
             cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;init'= {
+            cand --project-dir 'The project root for --project (default: the current directory)'
+            cand --project 'Write the project''s .hookrun/settings.json instead of your user settings (it takes effect once you run `hookrun trust`)'
             cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
             cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
             cand -h 'Print help (see more with ''--help'')'
@@ -157,6 +168,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand trust 'Trust a project''s settings files, so their hooks take effect.'
             cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
             cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+            cand init 'Write a starter settings file and print the host entry to add.'
             cand doctor 'Check every settings source for mistakes that make hooks fail silently.'
             cand explain 'Show, hook by hook, why each one would or would not run for an event.'
             cand list 'List every hook hookrun would consider, with its source and state.'
@@ -171,6 +183,8 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         &'hookrun;help;untrust'= {
         }
         &'hookrun;help;stats'= {
+        }
+        &'hookrun;help;init'= {
         }
         &'hookrun;help;doctor'= {
         }

@@ -56,6 +56,7 @@ pub fn run() -> ExitCode {
         Command::Trust(args) => commands::trust::run(args, true),
         Command::Untrust(args) => commands::trust::run(args, false),
         Command::Stats(args) => commands::stats::run(args),
+        Command::Init(args) => commands::init::run(args),
         Command::AsyncRun { job } => {
             return match asynchook::run_job(job) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -361,3 +361,41 @@ fn doctor_says_quote_it_for_an_unquoted_path_with_a_space() {
     assert!(run.stdout.contains("unquoted-path"), "{run:?}");
     assert!(run.stdout.contains("quote it"), "{run:?}");
 }
+
+// ---- hookrun init ---------------------------------------------------------
+
+#[test]
+fn init_writes_a_starter_once_and_prints_the_host_entry_by_absolute_path() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["init"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let written = sandbox.home.join(".config/hookrun/settings.json");
+    assert!(written.is_file(), "{run:?}");
+    let start = run.stdout.find("{\n").expect("the entry");
+    let end = run.stdout.rfind("\n}").expect("the entry") + 2;
+    let entry: serde_json::Value = serde_json::from_str(&run.stdout[start..end]).unwrap();
+    let binary = std::fs::canonicalize(crate::support::BIN).unwrap();
+    assert_eq!(
+        entry["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        format!("{} fire", binary.display())
+    );
+    // The starter is clean for doctor, and it blocks a push to main.
+    let doctor = sandbox.run(&["doctor"], b"");
+    assert_eq!(doctor.code, Some(0), "{doctor:?}");
+    let push = sandbox.event(
+        "PreToolUse",
+        &json!({ "tool_name": "Bash", "tool_input": { "command": "git push origin main" } }),
+    );
+    assert_eq!(sandbox.run(&["fire"], &push).code, Some(2));
+    // Never overwritten.
+    std::fs::write(&written, "{}").unwrap();
+    let again = sandbox.run(&["init"], b"");
+    assert_eq!(again.code, Some(1), "{again:?}");
+    assert!(again.stderr.contains("already exists"), "{again:?}");
+    assert_eq!(std::fs::read_to_string(&written).unwrap(), "{}");
+    // --project writes the project's file and says to trust it.
+    let project = sandbox.run(&["init", "--project"], b"");
+    assert_eq!(project.code, Some(0), "{project:?}");
+    assert!(sandbox.project.join(".hookrun/settings.json").is_file());
+    assert!(project.stdout.contains("hookrun trust"), "{project:?}");
+}
