@@ -1,6 +1,7 @@
 //! `hookrun init`: a starter settings file, and the host entry that makes
 //! hookrun run.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::cli::InitArgs;
@@ -64,15 +65,17 @@ pub fn run(args: &InitArgs) -> Printed {
         target.display()
     );
     if args.project {
-        out.push_str(&format!(
-            "project settings take effect once trusted: hookrun trust {}\n",
+        let _ = writeln!(
+            out,
+            "project settings take effect once trusted: hookrun trust {}",
             shell_quote(&target.display().to_string())
-        ));
+        );
     }
-    out.push_str(&format!(
-        "\nTo make hookrun Claude Code's hook, add this to ~/.claude/settings.json (or the project's .claude/settings.json),\none entry per event you put hooks on:\n\n{}\n",
+    let _ = writeln!(
+        out,
+        "\nTo make hookrun Claude Code's hook, add this to ~/.claude/settings.json (or the project's .claude/settings.json),\none entry per event you put hooks on:\n\n{}",
         host_entry(&binary)
-    ));
+    );
     out.push_str(
         "\nThe command names this binary by its absolute path: Claude Code runs hooks with the PATH it was started with, and a `hookrun` it cannot find exits 127, which turns every guard off.\n",
     );

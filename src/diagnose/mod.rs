@@ -684,6 +684,21 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
             "move the check to an event that can block (PreToolUse, UserPromptSubmit, Stop…)",
         );
     }
+    if hook.args.is_none() {
+        let unquoted = command::unquoted_split_vars(command, &vars);
+        if let Some((name, value)) = unquoted.first() {
+            h.push(
+                "unquoted-path",
+                path.clone(),
+                format!(
+                    "`${name}` is not quoted and its value ({value}) holds a space: the shell splits the path, so the hook exits 127 on every run, a failure that blocks nothing"
+                ),
+                format!("quote it: \"${name}\"/…"),
+            );
+            // The programs the split words name would only be noise.
+            return;
+        }
+    }
     let issues = match &hook.args {
         Some(args) => {
             for (i, word) in std::iter::once(command)
@@ -706,22 +721,7 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
             }
             command::analyze_exec(command, args, &vars, cx.probe)
         }
-        None => {
-            let unquoted = command::unquoted_split_vars(command, &vars);
-            if let Some((name, value)) = unquoted.first() {
-                h.push(
-                    "unquoted-path",
-                    path.clone(),
-                    format!(
-                        "`${name}` is not quoted and its value ({value}) holds a space: the shell splits the path, so the hook exits 127 on every run, a failure that blocks nothing"
-                    ),
-                    format!("quote it: \"${name}\"/…"),
-                );
-                // The programs the split words name would only be noise.
-                return;
-            }
-            command::analyze_shell(command, &vars, cx.probe)
-        }
+        None => command::analyze_shell(command, &vars, cx.probe),
     };
     let blocks = tier.enforces_blocks();
     for issue in issues {

@@ -86,9 +86,8 @@ pub fn project_dir(env: &Environment, event_cwd: Option<&Path>) -> PathBuf {
 /// it (`$HOOKRUN_PROJECT_DIR`, `$CLAUDE_PROJECT_DIR`): reached by falling
 /// back to the working directory, `~` is where the user stood, not a project.
 fn project_root<'a>(env: &Environment, project: &'a Path) -> Option<&'a Path> {
-    if project.parent().is_none() {
-        return None;
-    }
+    // The file-system root has no parent.
+    project.parent()?;
     let named = env.hookrun_project_dir.is_some() || env.claude_project_dir.is_some();
     if !named
         && env
