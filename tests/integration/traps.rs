@@ -399,3 +399,54 @@ fn init_writes_a_starter_once_and_prints_the_host_entry_by_absolute_path() {
     assert!(sandbox.project.join(".hookrun/settings.json").is_file());
     assert!(project.stdout.contains("hookrun trust"), "{project:?}");
 }
+
+// ---- user docs stand on their own -----------------------------------------
+
+fn markdown_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            markdown_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn user_docs_cite_nothing_outside_the_repository() {
+    let repo = crate::support::repo();
+    let mut files = vec![repo.join("README.md")];
+    markdown_files(&repo.join("docs"), &mut files);
+    markdown_files(&repo.join("fixtures"), &mut files);
+    let mut problems = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            for banned in ["SPEC §", "SPEC's", "the SPEC", "FINDINGS", "/work/"] {
+                if line.contains(banned) {
+                    problems.push(format!("{}:{}: cites {banned:?}", file.display(), n + 1));
+                }
+            }
+            // Relative links must name files of the repository.
+            let mut rest = line;
+            while let Some(at) = rest.find("](") {
+                let tail = &rest[at + 2..];
+                let Some(end) = tail.find(')') else { break };
+                let target = tail[..end].split('#').next().unwrap_or_default();
+                if !target.is_empty() && !target.contains("://") && !target.starts_with("mailto:") {
+                    let resolved = file.parent().unwrap().join(target);
+                    if !resolved.exists() {
+                        problems.push(format!(
+                            "{}:{}: links to missing {target}",
+                            file.display(),
+                            n + 1
+                        ));
+                    }
+                }
+                rest = &tail[end..];
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
