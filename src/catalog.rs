@@ -283,10 +283,14 @@ pub fn lookup(name: &str) -> Option<&'static EventSpec> {
 /// The catalog event nearest to a name that is not in it (for `doctor`).
 pub fn nearest(name: &str) -> Option<&'static str> {
     let folded = fold_name(name);
+    let limit = folded.len().max(4) / 2;
     CATALOG
         .iter()
+        // The distance is at least the difference in length: a long key
+        // (a 70,000-character typo) costs nothing.
+        .filter(|spec| spec.name.len().abs_diff(folded.len()) <= limit)
         .map(|spec| (edit_distance(&fold_name(spec.name), &folded), spec.name))
-        .filter(|(distance, _)| *distance <= folded.len().max(4) / 2)
+        .filter(|(distance, _)| *distance <= limit)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, name)| name)
 }
@@ -302,6 +306,7 @@ pub fn probable_typo(name: &str) -> Option<&'static str> {
     let limit = if folded.chars().count() >= 6 { 2 } else { 1 };
     CATALOG
         .iter()
+        .filter(|spec| spec.name.len().abs_diff(folded.len()) <= limit)
         .map(|spec| (edit_distance(&fold_name(spec.name), &folded), spec.name))
         .filter(|(distance, _)| *distance <= limit)
         .min_by_key(|(distance, _)| *distance)
@@ -340,8 +345,15 @@ pub fn event_name_warnings(argument: Option<&str>, input: Option<&str>) -> Vec<S
     warnings
 }
 
-/// Levenshtein distance, for "did you mean" hints.
+/// Levenshtein distance, for "did you mean" hints. Two texts whose lengths
+/// differ by more than 64 characters are only "far apart": the sum of their
+/// lengths is returned without the quadratic work, so a 70,000-character
+/// key costs nothing (every hint wants a distance of a few edits).
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    let (len_a, len_b) = (a.chars().count(), b.chars().count());
+    if len_a.abs_diff(len_b) > 64 {
+        return len_a + len_b;
+    }
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -825,7 +825,10 @@ fn filter_typo(key: &str) -> Option<&'static str> {
     if key != "if" && matches!(folded.as_str(), "if" | "iff" | "ifs") {
         return Some("if");
     }
-    if key != "matcher" && folded.len() >= 5 && catalog::edit_distance(&folded, "matcher") <= 2 {
+    if key != "matcher"
+        && (5..=9).contains(&folded.len())
+        && catalog::edit_distance(&folded, "matcher") <= 2
+    {
         return Some("matcher");
     }
     None

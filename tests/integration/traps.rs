@@ -450,3 +450,103 @@ fn user_docs_cite_nothing_outside_the_repository() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+// ---- no command panics on huge keys; list's layout ------------------------
+
+#[test]
+fn no_command_panics_on_keys_of_65536_characters_or_more() {
+    let sandbox = Sandbox::new();
+    let huge = "a".repeat(70_000);
+    let file = sandbox.settings(&json!({ "hooks": {
+        "PreToolUse": [
+            { "matcher": huge, "command": "true" },
+            { "matcher": "Bash", "if": format!("Bash({huge})"), "command": "true" },
+            { "type": huge, "command": "true" }
+        ],
+        huge.clone(): [{ "command": "true" }]
+    }}));
+    let file = file.to_str().unwrap();
+    let event = sandbox.event(
+        "PreToolUse",
+        &json!({ "tool_name": "Bash", "tool_input": { "command": "ls" } }),
+    );
+    for args in [
+        vec!["list", "--no-default-settings", "--settings", file],
+        vec![
+            "list",
+            "--no-default-settings",
+            "--settings",
+            file,
+            "--format",
+            "json",
+        ],
+        vec!["doctor", "--no-default-settings", "--settings", file],
+        vec![
+            "explain",
+            "PreToolUse",
+            "--no-default-settings",
+            "--settings",
+            file,
+        ],
+        vec![
+            "fire",
+            "PreToolUse",
+            "--no-default-settings",
+            "--settings",
+            file,
+        ],
+    ] {
+        let run = sandbox.run(&args, &event);
+        assert!(
+            matches!(run.code, Some(0..=2)) && !run.stderr.contains("panicked"),
+            "{args:?}: {:?}\n{}",
+            run.code,
+            run.stderr.chars().take(2000).collect::<String>()
+        );
+    }
+    let run = sandbox.run(&["list", "--no-default-settings", "--settings", file], b"");
+    assert!(
+        run.stdout.contains("(70000 chars)"),
+        "shortened with its length"
+    );
+    assert!(
+        run.stdout.lines().all(|l| l.chars().count() < 800),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn list_tables_are_as_wide_as_their_own_cells_and_the_footer_counts_by_severity() {
+    let sandbox = Sandbox::new();
+    let plain = sandbox.settings(&hooks(
+        "Stop",
+        json!([{ "name": "short", "command": "true" }]),
+    ));
+    let broken = sandbox.settings(&json!({ "hooks": { "Stop": [
+        { "name": "other", "command": "true", "comand": "typo" },
+        { "command": "" }
+    ]}}));
+    let run = sandbox.run(
+        &[
+            "list",
+            "--no-default-settings",
+            "--settings",
+            plain.to_str().unwrap(),
+            "--settings",
+            broken.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let header = run.stdout.lines().find(|l| l.contains("EVENT")).unwrap();
+    assert!(
+        header.trim_end().ends_with("STATE"),
+        "STATE last, unpadded: {header:?}"
+    );
+    assert!(
+        run.stdout.contains("found 1 error and 1 warning"),
+        "{}",
+        run.stdout
+    );
+}
