@@ -550,3 +550,101 @@ fn list_tables_are_as_wide_as_their_own_cells_and_the_footer_counts_by_severity(
         run.stdout
     );
 }
+
+// ---- smaller output problems ----------------------------------------------
+
+#[test]
+fn explain_says_an_entry_was_skipped_and_shortens_a_huge_command() {
+    let sandbox = Sandbox::new();
+    let skipped = sandbox.settings(&hooks("Stop", json!([{ "command": "" }])));
+    let run = sandbox.run(
+        &[
+            "explain",
+            "Stop",
+            "--no-default-settings",
+            "--settings",
+            skipped.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        !run.stdout.contains("no hooks are configured"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("1 settings error above"),
+        "{}",
+        run.stdout
+    );
+
+    let big = sandbox.settings(&hooks(
+        "Stop",
+        json!([{ "command": format!("true # {}", "x".repeat(200_000)) }]),
+    ));
+    let run = sandbox.run(
+        &[
+            "explain",
+            "Stop",
+            "--no-default-settings",
+            "--settings",
+            big.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(run.stdout.len() < 20_000, "{} bytes", run.stdout.len());
+    assert!(
+        run.stdout.contains(" more characters, "),
+        "{}",
+        &run.stdout[..500.min(run.stdout.len())]
+    );
+}
+
+#[test]
+fn stats_before_the_first_fire_says_so_and_counts_one_fire_in_the_singular() {
+    let sandbox = Sandbox::new();
+    let log = sandbox.path("audit.jsonl");
+    let run = sandbox.run(&["stats", "--log", log.to_str().unwrap()], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("no fires logged yet"), "{run:?}");
+
+    let settings = sandbox.settings(&hooks("Stop", json!([{ "name": "s", "command": "true" }])));
+    let fire = sandbox.run(
+        &[
+            "fire",
+            "Stop",
+            "--no-default-settings",
+            "--settings",
+            settings.to_str().unwrap(),
+            "--log",
+            log.to_str().unwrap(),
+        ],
+        &sandbox.event("Stop", &json!({})),
+    );
+    assert_eq!(fire.code, Some(0), "{fire:?}");
+    let run = sandbox.run(&["stats", "--log", log.to_str().unwrap()], b"");
+    assert!(run.stdout.contains(": 1 fire\n"), "{}", run.stdout);
+}
+
+#[test]
+fn verbose_logs_carry_no_colour_when_stderr_is_not_a_terminal() {
+    let sandbox = Sandbox::new();
+    let settings = sandbox.settings(&hooks("Stop", json!([{ "command": "true" }])));
+    let run = sandbox.run(
+        &[
+            "-vv",
+            "fire",
+            "Stop",
+            "--no-default-settings",
+            "--settings",
+            settings.to_str().unwrap(),
+        ],
+        &sandbox.event("Stop", &json!({})),
+    );
+    assert!(!run.stderr.is_empty(), "-vv logs something: {run:?}");
+    assert!(
+        !run.stderr.contains('\u{1b}'),
+        "ANSI escapes on a pipe: {:?}",
+        run.stderr
+    );
+}
