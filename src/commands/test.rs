@@ -208,7 +208,7 @@ fn collect(paths: &[PathBuf]) -> Vec<Case> {
         } else {
             cases.push(Case {
                 label: display_path(path),
-                spec: Err("does not exist".into()),
+                spec: Err(format!("{} does not exist", path.display())),
             });
         }
     }

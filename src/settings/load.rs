@@ -365,7 +365,10 @@ fn load_bytes_as(
                 severity: Severity::Error,
                 file: path,
                 json_path: String::new(),
-                message: format!("is not valid JSON ({err}); its hooks are skipped"),
+                message: format!(
+                    "is not valid JSON ({}); its hooks are skipped",
+                    describe_json_error(&err, bytes)
+                ),
             });
             push_file(settings, source, dir, FileState::Skipped, trust);
             return;
@@ -385,6 +388,51 @@ fn load_bytes_as(
         return;
     };
     load_object_as(settings, source, dir, &top, trust);
+}
+
+/// serde_json's message, but a trailing comma is located where it is
+/// written: serde_json reports the bracket after it, often on the next line.
+fn describe_json_error(err: &serde_json::Error, bytes: &[u8]) -> String {
+    let text = err.to_string();
+    if !text.starts_with("trailing comma") {
+        return text;
+    }
+    trailing_comma_at(bytes, err.line(), err.column()).map_or(text, |(line, column)| {
+        format!(
+            "trailing comma at line {line} column {column}, before the bracket at line {} column {}",
+            err.line(),
+            err.column()
+        )
+    })
+}
+
+/// The comma that precedes the 1-based position (`line`, `column`), skipping
+/// whitespace: its 1-based line and column.
+fn trailing_comma_at(bytes: &[u8], line: usize, column: usize) -> Option<(usize, usize)> {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(line - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    let at = (line_start + column.saturating_sub(1)).min(bytes.len());
+    let comma = bytes[..at].iter().rposition(|b| !b.is_ascii_whitespace())?;
+    if bytes[comma] != b',' {
+        return None;
+    }
+    let comma_line = bytes[..comma].iter().filter(|b| **b == b'\n').count() + 1;
+    let comma_line_start = bytes[..comma]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let comma_column = std::str::from_utf8(&bytes[comma_line_start..comma])
+        .map_or(comma - comma_line_start, |s| s.chars().count())
+        + 1;
+    Some((comma_line, comma_column))
 }
 
 /// Loads an already parsed object (inline settings of test cases).
@@ -1313,6 +1361,18 @@ mod tests {
             problems[0]
         );
         assert_eq!(settings.problems[0].severity, Severity::Error);
+    }
+
+    #[test]
+    fn a_trailing_comma_is_located_on_its_own_line() {
+        let settings = load(
+            "{\n  \"hooks\": {\n    \"Stop\": [\n      {\"command\": \"true\"},\n    ]\n  }\n}\n",
+        );
+        let message = &messages(&settings)[0];
+        assert!(
+            message.contains("trailing comma at line 4 column 26, before the bracket at line 5"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -648,3 +648,47 @@ fn verbose_logs_carry_no_colour_when_stderr_is_not_a_terminal() {
         run.stderr
     );
 }
+
+#[test]
+fn test_and_trust_on_a_missing_path_say_it_does_not_exist() {
+    let sandbox = Sandbox::new();
+    let missing = sandbox.path("no-such/cases.json");
+    let run = sandbox.run(&["test", missing.to_str().unwrap()], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stdout
+            .contains(&format!("{} does not exist", missing.display())),
+        "{run:?}"
+    );
+    let run = sandbox.run(&["trust", missing.to_str().unwrap()], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stderr
+            .contains(&format!("{} does not exist", missing.display())),
+        "{run:?}"
+    );
+    assert!(!run.stderr.contains("no settings to trust"), "{run:?}");
+}
+
+#[test]
+fn a_trailing_comma_is_reported_on_the_line_it_is_on() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.write(
+        "cli/comma.json",
+        "{\n  \"hooks\": {\n    \"Stop\": [\n      {\"command\": \"true\"},\n    ]\n  }\n}\n",
+    );
+    let run = sandbox.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        run.stdout.contains("trailing comma at line 4 column 26"),
+        "{}",
+        run.stdout
+    );
+}
