@@ -219,6 +219,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "a path variable outside quotes whose value holds a space: the shell splits it",
     ),
     check(
+        "script-tool-missing",
+        Warning,
+        "a shell script uses a tool (jq, python3…) that is not on PATH, without checking for it",
+    ),
+    check(
         "relative-path",
         Warning,
         "a program or script named relative to the working directory",
@@ -786,6 +791,15 @@ fn report_issue(issue: Issue, event: &EventId, blocks: bool, path: &str, h: &mut
                 "fix the script path (use \"$HOOKRUN_CONFIG_DIR\"/… or \"$CLAUDE_PROJECT_DIR\"/…)",
             );
         }
+        Issue::ScriptToolMissing { script, tool } => h.push(
+            "script-tool-missing",
+            path,
+            format!(
+                "runs {}, which uses `{tool}` without checking for it, and `{tool}` is not on PATH here: if the host's PATH lacks it too, the script fails on every run, and a guard that reads the event with it may let everything through",
+                script.display()
+            ),
+            format!("install `{tool}`, or make the script fail closed without it: `command -v {tool} >/dev/null || {{ echo \"{tool} is missing\" >&2; exit 2; }}`"),
+        ),
         Issue::Recursion => h.push(
             "recursion",
             path,

@@ -692,3 +692,32 @@ fn a_trailing_comma_is_reported_on_the_line_it_is_on() {
         run.stdout
     );
 }
+
+#[test]
+fn doctor_flags_a_script_that_uses_a_missing_jq_without_checking() {
+    let mut sandbox = Sandbox::new();
+    let bin = sandbox.path("bin-without-jq");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", bin.join("sh")).unwrap();
+    let path = bin.to_str().unwrap().to_owned();
+    sandbox.env("PATH", &path);
+    sandbox.script(
+        "cli/guard.sh",
+        "#!/bin/sh\ncommand=$(jq -r '.tool_input.command // empty')\ncase $command in *main*) exit 2 ;; esac\nexit 0\n",
+    );
+    let file = sandbox.settings(&hooks(
+        "PreToolUse",
+        json!([{ "matcher": "Bash", "command": "\"$HOOKRUN_CONFIG_DIR\"/guard.sh" }]),
+    ));
+    let run = sandbox.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(run.stdout.contains("script-tool-missing"), "{}", run.stdout);
+    assert!(run.stdout.contains("uses `jq`"), "{}", run.stdout);
+}
