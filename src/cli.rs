@@ -413,7 +413,9 @@ pub struct FireArgs {
 #[command(next_help_heading = "Limits")]
 pub struct LimitArgs {
     /// After a hook's timeout, SIGTERM its process group, then SIGKILL it
-    /// after this grace if anything is still alive (e.g. 2s, 500ms).
+    /// after this grace if anything is still alive (e.g. 2s, 500ms). Near
+    /// the deadline the SIGTERM comes early enough for the whole sequence to
+    /// end by it.
     #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration, env = "HOOKRUN_KILL_GRACE")]
     pub kill_grace: Duration,
 
