@@ -424,7 +424,7 @@ fn trailing_comma_at(bytes: &[u8], line: usize, column: usize) -> Option<(usize,
     if bytes[comma] != b',' {
         return None;
     }
-    let comma_line = bytes[..comma].iter().filter(|b| **b == b'\n').count() + 1;
+    let comma_line = bytes[..comma].split(|b| *b == b'\n').count();
     let comma_line_start = bytes[..comma]
         .iter()
         .rposition(|b| *b == b'\n')
