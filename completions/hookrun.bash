@@ -31,6 +31,9 @@ _hookrun() {
             hookrun,help)
                 cmd="hookrun__subcmd__help"
                 ;;
+            hookrun,init)
+                cmd="hookrun__subcmd__init"
+                ;;
             hookrun,list)
                 cmd="hookrun__subcmd__list"
                 ;;
@@ -61,6 +64,9 @@ _hookrun() {
             hookrun__subcmd__help,help)
                 cmd="hookrun__subcmd__help__subcmd__help"
                 ;;
+            hookrun__subcmd__help,init)
+                cmd="hookrun__subcmd__help__subcmd__init"
+                ;;
             hookrun__subcmd__help,list)
                 cmd="hookrun__subcmd__help__subcmd__list"
                 ;;
@@ -83,7 +89,7 @@ _hookrun() {
 
     case "${cmd}" in
         hookrun)
-            opts="-v -h -V --verbose --help --version fire trust untrust stats doctor explain list test completions help"
+            opts="-v -h -V --verbose --help --version fire trust untrust stats init doctor explain list test completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -229,7 +235,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__help)
-            opts="fire trust untrust stats doctor explain list test completions help"
+            opts="fire trust untrust stats init doctor explain list test completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -312,6 +318,20 @@ _hookrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hookrun__subcmd__help__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hookrun__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -375,6 +395,24 @@ _hookrun() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hookrun__subcmd__init)
+            opts="-v -h -V --project --project-dir --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -28,6 +28,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand trust 'Trust a project''s settings files, so their hooks take effect.'
             cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
             cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+            cand init 'Write a starter settings file and print the host entry to add.'
             cand doctor 'Check every settings source for mistakes that make hooks fail silently.'
             cand explain 'Show, hook by hook, why each one would or would not run for an event.'
             cand list 'List every hook hookrun would consider, with its source and state.'
@@ -43,7 +44,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
-            cand --kill-grace 'After a hook''s timeout, SIGTERM its process group, then SIGKILL it after this grace if anything is still alive (e.g. 2s, 500ms)'
+            cand --kill-grace 'After a hook''s timeout, SIGTERM its process group, then SIGKILL it after this grace if anything is still alive (e.g. 2s, 500ms). Near the deadline the SIGTERM comes early enough for the whole sequence to end by it'
             cand --leak-timeout 'After a hook exits, read its remaining output for at most this long; background processes still holding its pipes then are reported, not waited for'
             cand --deadline 'Answer within this time (default: the host''s timeout for the event minus 1 s; 1.2 s for SessionEnd). Hooks still running then are stopped and reported'
             cand --output-cap 'Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the rest is read and counted, never parsed'
@@ -82,6 +83,16 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
             cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
             cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;init'= {
+            cand --project-dir 'The project root for --project (default: the current directory)'
+            cand --project 'Write the project''s .hookrun/settings.json instead of your user settings (it takes effect once you run `hookrun trust`)'
             cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
             cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
             cand -h 'Print help (see more with ''--help'')'
@@ -158,6 +169,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand trust 'Trust a project''s settings files, so their hooks take effect.'
             cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
             cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+            cand init 'Write a starter settings file and print the host entry to add.'
             cand doctor 'Check every settings source for mistakes that make hooks fail silently.'
             cand explain 'Show, hook by hook, why each one would or would not run for an event.'
             cand list 'List every hook hookrun would consider, with its source and state.'
@@ -172,6 +184,8 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         &'hookrun;help;untrust'= {
         }
         &'hookrun;help;stats'= {
+        }
+        &'hookrun;help;init'= {
         }
         &'hookrun;help;doctor'= {
         }

@@ -163,6 +163,11 @@ fn fold_universal(decision: &mut Decision, entries: &[Entry<'_>]) {
     }
 }
 
+/// How several hooks' `additionalContext` values are joined: one newline,
+/// as Claude Code itself joins the contexts of parallel hooks (the model
+/// sees the same text behind hookrun as without it).
+pub const CONTEXT_SEPARATOR: &str = "\n";
+
 fn fold_context(decision: &mut Decision, entries: &[Entry<'_>]) {
     let contexts: Vec<&str> = entries
         .iter()
@@ -172,7 +177,7 @@ fn fold_context(decision: &mut Decision, entries: &[Entry<'_>]) {
     if contexts.is_empty() {
         return;
     }
-    let joined = contexts.join("\n\n");
+    let joined = contexts.join(CONTEXT_SEPARATOR);
     let length = joined.chars().count();
     if length > CONTEXT_LIMIT {
         decision.warnings.push(format!(
@@ -391,7 +396,7 @@ mod tests {
         b.stop = true;
         b.stop_reason = Some("s2".into());
         let d = agg("UserPromptSubmit", &[("a", a), ("b", b)]);
-        assert_eq!(d.context.as_deref(), Some("one\n\ntwo"));
+        assert_eq!(d.context.as_deref(), Some("one\ntwo"));
         assert_eq!(d.system_message().as_deref(), Some("m1\nw"));
         assert!(d.stop);
         assert_eq!(d.stop_reason.as_deref(), Some("s1\ns2"));

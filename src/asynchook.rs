@@ -228,6 +228,7 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
                 cwd: job.cwd.clone(),
                 stdin: Arc::from(job.stdin.as_bytes()),
                 timeout,
+                kill_by: None,
             }],
             &Limits::from(job.limits),
         )
@@ -368,7 +369,7 @@ pub fn deliver(
     if !contexts.is_empty() {
         // They come from an earlier turn: before this fire's own context.
         contexts.extend(decision.context.take());
-        decision.context = Some(contexts.join("\n\n"));
+        decision.context = Some(contexts.join(crate::aggregate::CONTEXT_SEPARATOR));
     }
     decision.system_messages.splice(0..0, messages);
 }

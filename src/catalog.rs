@@ -402,16 +402,77 @@ pub fn lookup(name: &str) -> Option<&'static EventSpec> {
 /// The catalog event nearest to a name that is not in it (for `doctor`).
 pub fn nearest(name: &str) -> Option<&'static str> {
     let folded = fold_name(name);
+    let limit = folded.len().max(4) / 2;
     CATALOG
         .iter()
+        // The distance is at least the difference in length: a long key
+        // (a 70,000-character typo) costs nothing.
+        .filter(|spec| spec.name.len().abs_diff(folded.len()) <= limit)
         .map(|spec| (edit_distance(&fold_name(spec.name), &folded), spec.name))
-        .filter(|(distance, _)| *distance <= folded.len().max(4) / 2)
+        .filter(|(distance, _)| *distance <= limit)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, name)| name)
 }
 
-/// Levenshtein distance, for "did you mean" hints.
+/// The catalog event a name not in the catalog was probably meant to be:
+/// one edit away for short names, two for longer ones (after folding case,
+/// `_` and `-`). Unrelated new names give `None` and pass through quietly.
+pub fn probable_typo(name: &str) -> Option<&'static str> {
+    if lookup(name).is_some() {
+        return None;
+    }
+    let folded = fold_name(name);
+    let limit = if folded.chars().count() >= 6 { 2 } else { 1 };
+    CATALOG
+        .iter()
+        .filter(|spec| spec.name.len().abs_diff(folded.len()) <= limit)
+        .map(|spec| (edit_distance(&fold_name(spec.name), &folded), spec.name))
+        .filter(|(distance, _)| *distance <= limit)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, name)| name)
+}
+
+/// Warnings about the event's name before anything runs: an argument or
+/// `hook_event_name` that is probably a misspelt catalog event (no hook
+/// would match it, so every guard would be off without a word), and an
+/// argument naming another event than the input does.
+pub fn event_name_warnings(argument: Option<&str>, input: Option<&str>) -> Vec<String> {
+    let argument = argument.map(str::trim).filter(|n| !n.is_empty());
+    let input = input.map(str::trim).filter(|n| !n.is_empty());
+    let mut warnings = Vec::new();
+    let used = argument.or(input);
+    if let Some(name) = used {
+        if let Some(meant) = probable_typo(name) {
+            let from = if argument.is_some() {
+                "the event argument"
+            } else {
+                "`hook_event_name` in the input"
+            };
+            warnings.push(format!(
+                "event `{name}` ({from}) is not a known event; did you mean `{meant}`? No hook for `{meant}` ran"
+            ));
+        }
+    }
+    if let (Some(argument), Some(input)) = (argument, input) {
+        if EventId::resolve(argument) != EventId::resolve(input) {
+            warnings.push(format!(
+                "the event argument `{argument}` differs from the input's `hook_event_name` `{input}`: hooks for `{}` ran",
+                EventId::resolve(argument).name()
+            ));
+        }
+    }
+    warnings
+}
+
+/// Levenshtein distance, for "did you mean" hints. Two texts whose lengths
+/// differ by more than 64 characters are only "far apart": the sum of their
+/// lengths is returned without the quadratic work, so a 70,000-character
+/// key costs nothing (every hint wants a distance of a few edits).
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    let (len_a, len_b) = (a.chars().count(), b.chars().count());
+    if len_a.abs_diff(len_b) > 64 {
+        return len_a + len_b;
+    }
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -615,6 +676,31 @@ mod tests {
             }
         }
         assert!(Encoding::Unknown.passes_everything());
+    }
+
+    #[test]
+    fn probable_typos_are_one_or_two_edits_away() {
+        assert_eq!(probable_typo("pre_tool_usee"), Some("PreToolUse"));
+        assert_eq!(probable_typo("PreToolUze"), Some("PreToolUse"));
+        assert_eq!(probable_typo("Stpo"), None, "two edits on a short name");
+        assert_eq!(probable_typo("Stopp"), Some("Stop"));
+        assert_eq!(probable_typo("PreToolUse"), None, "known");
+        assert_eq!(probable_typo("pre-tool-use"), None, "known, folded");
+        assert_eq!(probable_typo("MyDeployEvent"), None, "new and unrelated");
+    }
+
+    #[test]
+    fn event_name_warnings_name_the_probable_event_and_the_mismatch() {
+        let w = event_name_warnings(Some("pre_tool_usee"), None);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("did you mean `PreToolUse`"), "{w:?}");
+        let w = event_name_warnings(None, Some("PreToolUze"));
+        assert!(w[0].contains("`hook_event_name` in the input"), "{w:?}");
+        let w = event_name_warnings(Some("PostToolUse"), Some("PreToolUse"));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("differs"), "{w:?}");
+        assert!(event_name_warnings(Some("pre_tool_use"), Some("PreToolUse")).is_empty());
+        assert!(event_name_warnings(None, Some("MyDeployEvent")).is_empty());
     }
 
     #[test]

@@ -103,6 +103,21 @@ pub enum Command {
     #[command(verbatim_doc_comment)]
     Stats(StatsArgs),
 
+    /// Write a starter settings file and print the host entry to add.
+    ///
+    /// Writes $XDG_CONFIG_HOME/hookrun/settings.json (default
+    /// ~/.config/hookrun/settings.json), or with --project the project's
+    /// .hookrun/settings.json, holding one example hook; an existing file is
+    /// never overwritten. Then prints the entry to add to Claude Code's
+    /// settings, naming this binary by its absolute path: the host runs hooks
+    /// with its own PATH, which may not include the folder hookrun is in.
+    ///
+    /// Examples:
+    ///   hookrun init
+    ///   hookrun init --project
+    #[command(verbatim_doc_comment)]
+    Init(InitArgs),
+
     /// Runs one detached `async` hook (internal).
     #[command(name = "__async-run", hide = true)]
     AsyncRun {
@@ -220,6 +235,18 @@ pub struct StatsArgs {
 
     #[command(flatten)]
     pub settings: SettingsArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct InitArgs {
+    /// Write the project's .hookrun/settings.json instead of your user
+    /// settings (it takes effect once you run `hookrun trust`).
+    #[arg(long)]
+    pub project: bool,
+
+    /// The project root for --project (default: the current directory).
+    #[arg(long, value_name = "DIR", env = "HOOKRUN_PROJECT_DIR")]
+    pub project_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -392,7 +419,9 @@ pub struct FireArgs {
 #[command(next_help_heading = "Limits")]
 pub struct LimitArgs {
     /// After a hook's timeout, SIGTERM its process group, then SIGKILL it
-    /// after this grace if anything is still alive (e.g. 2s, 500ms).
+    /// after this grace if anything is still alive (e.g. 2s, 500ms). Near
+    /// the deadline the SIGTERM comes early enough for the whole sequence to
+    /// end by it.
     #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration, env = "HOOKRUN_KILL_GRACE")]
     pub kill_grace: Duration,
 

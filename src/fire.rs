@@ -47,6 +47,9 @@ pub struct FireConfig {
     pub stop_block_cap: u32,
     /// Build the full report even without a log (`--format report`).
     pub want_report: bool,
+    /// Said before anything else (the event's name: see
+    /// [`crate::catalog::event_name_warnings`]).
+    pub input_warnings: Vec<String>,
 }
 
 /// The answer of one fire.
@@ -73,9 +76,13 @@ pub fn fire(
     let Decoded {
         mut event,
         notes,
-        warnings,
+        warnings: decode_warnings,
         ..
     } = input;
+    // What was wrong with the event's name first, then the host's.
+    let mut warnings = config.input_warnings.clone();
+    warnings.extend(decode_warnings);
+    warnings.extend(crate::diagnose::fire_warnings(settings, &event.id));
     let deadline = config
         .deadline
         .unwrap_or_else(|| host.default_deadline(&event.id));
@@ -157,6 +164,7 @@ impl FireConfig {
             project_dir,
             deadline,
             env: &self.inherited_env,
+            kill_grace: self.limits.kill_grace,
         }
     }
 

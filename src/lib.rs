@@ -75,6 +75,7 @@ pub fn run() -> ExitCode {
         Command::Trust(args) => commands::trust::run(args, true),
         Command::Untrust(args) => commands::trust::run(args, false),
         Command::Stats(args) => commands::stats::run(args),
+        Command::Init(args) => commands::init::run(args),
         Command::AsyncRun { job } => {
             return Exit::failure_if(asynchook::run_job(job).is_err()).into();
         }
@@ -122,6 +123,8 @@ fn init_tracing(verbose: u8) {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // stderr is the block reason channel: colour only for a person.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .init();
 }

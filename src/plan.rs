@@ -27,6 +27,9 @@ pub struct PlanInput<'a> {
     pub deadline: Duration,
     /// hookrun's own environment (exec-form substitution reads it).
     pub env: &'a [(OsString, OsString)],
+    /// SIGTERM → SIGKILL grace (`--kill-grace`): a command hook's SIGTERM
+    /// comes early enough for the grace to end by the deadline.
+    pub kill_grace: Duration,
 }
 
 /// Every selected hook of one fire and what will be done with it.
@@ -111,22 +114,30 @@ pub struct HookTimeout {
 }
 
 /// The one timeout rule (SPEC §3.2, §5.7, §9.4): the hook's own or the
-/// event's default, at most managed `maxHookTimeout`, at most the deadline.
+/// event's default, at most managed `maxHookTimeout`, and early enough that
+/// the whole SIGTERM → SIGKILL sequence (`kill_grace`, none for an http
+/// hook) ends by the deadline.
 pub fn hook_timeout(
     hook: &HookDef,
     event: &EventId,
     policy: &Policy,
     deadline: Duration,
+    kill_grace: Duration,
 ) -> HookTimeout {
     let configured = hook.timeout.unwrap_or_else(|| event.default_hook_timeout());
     let policy_cap = policy.max_hook_timeout.filter(|max| configured > *max);
     let own = policy_cap.unwrap_or(configured);
-    let capped_by_deadline = own > deadline;
+    let grace = if hook.hook_type == HookType::Http {
+        Duration::ZERO
+    } else {
+        kill_grace
+    };
+    let (effective, capped_by_deadline) = crate::exec::fit_to_deadline(own, deadline, grace);
     HookTimeout {
         configured,
         policy_cap,
         own,
-        effective: if capped_by_deadline { deadline } else { own },
+        effective,
         capped_by_deadline,
     }
 }
@@ -254,7 +265,13 @@ fn plan_one(
 ) -> Planned {
     let hook = &settings.hooks[c.hook];
     let name = hook.display_name();
-    let timeout = hook_timeout(hook, &input.event.id, policy, input.deadline);
+    let timeout = hook_timeout(
+        hook,
+        &input.event.id,
+        policy,
+        input.deadline,
+        input.kill_grace,
+    );
     let mut warnings = Vec::new();
     let mut notes = Vec::new();
     if let Some(max) = timeout.policy_cap {

@@ -150,6 +150,7 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
         cwd,
         env_files: env_files.as_ref(),
         http: None,
+        deadline: plan.deadline,
     };
     if plan.sequential {
         run_sequential(
@@ -385,8 +386,15 @@ fn run_sequential(
             continue;
         }
         let left = plan.deadline.saturating_sub(ctx.inputs.started.elapsed());
-        let (timeout, capped) = if p.timeout.effective > left {
-            (left.max(Duration::from_millis(1)), true)
+        // What is left of the deadline, the TERM→KILL sequence included.
+        let grace = if matches!(runnable, Runnable::Http) {
+            Duration::ZERO
+        } else {
+            ctx.inputs.limits.kill_grace
+        };
+        let (fit, cut) = crate::exec::fit_to_deadline(p.timeout.effective, left, grace);
+        let (timeout, capped) = if cut {
+            (fit, true)
         } else {
             (p.timeout.effective, p.timeout.capped_by_deadline)
         };
@@ -469,6 +477,8 @@ struct RunContext<'a> {
     env_files: Option<&'a EnvFiles>,
     /// Built on the first http hook of the fire, never otherwise.
     http: Option<(Arc<http::Client>, http::Policy)>,
+    /// The fire's deadline, from `inputs.started`.
+    deadline: Duration,
 }
 
 impl RunContext<'_> {
@@ -487,6 +497,8 @@ impl RunContext<'_> {
             cwd: self.cwd.clone(),
             stdin: Arc::clone(stdin),
             timeout,
+            // Every hook group is killed by the fire's deadline.
+            kill_by: Some(self.inputs.started + self.deadline),
         }
     }
 
@@ -733,6 +745,7 @@ mod tests {
                 project_dir: project,
                 deadline: Duration::from_secs(5),
                 env: &[],
+                kill_grace: crate::exec::Limits::default().kill_grace,
             },
         );
         let limits = Limits::default();
@@ -750,6 +763,7 @@ mod tests {
             cwd: PathBuf::from("/"),
             env_files: None,
             http: None,
+            deadline: Duration::from_secs(5),
         };
         let stdin: Arc<[u8]> = Arc::from(&b"{}\n"[..]);
         let mut hooks: Vec<HookRun> = plan.hooks.iter().map(|_| HookRun::NotRun).collect();

@@ -94,6 +94,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
             project_dir: &project_dir,
             deadline,
             env: &process_env,
+            kill_grace: crate::exec::Limits::default().kill_grace,
         },
     );
     let shown: Vec<Shown> = considered
@@ -207,6 +208,26 @@ fn show(
 /// The command as it would start, with hookrun's variables filled in for
 /// display (the shell expands them itself when the hook runs).
 fn display(program: &Program, vars: &Vars<'_>) -> String {
+    shorten_command(&full_display(program, vars))
+}
+
+/// Longest command shown whole; a longer one (a 10 MB script) is cut, with
+/// the count of what was left out.
+const MAX_COMMAND: usize = 2000;
+
+fn shorten_command(command: &str) -> String {
+    let count = command.chars().count();
+    if count <= MAX_COMMAND {
+        return command.to_owned();
+    }
+    let head: String = command.chars().take(MAX_COMMAND).collect();
+    format!(
+        "{head}… ({} more characters, {count} in all)",
+        count - MAX_COMMAND
+    )
+}
+
+fn full_display(program: &Program, vars: &Vars<'_>) -> String {
     match program {
         Program::Shell { shell, script } => {
             format!("{shell} -c {}", quote(&expand(script, vars)))
@@ -229,7 +250,7 @@ struct Header<'a> {
     settings: &'a Settings,
     deadline: Duration,
     sequential: bool,
-    /// Variables hooks would not get (SPEC §9.2), the same list `fire`
+    /// Variables hooks would not get, the same list `fire`
     /// computes.
     scrubbed: Vec<String>,
 }
@@ -254,7 +275,7 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
     let _ = writeln!(out, "project: {}", h.project_dir.display());
     let _ = writeln!(
         out,
-        "deadline: {} s (hooks' timeouts are capped to it)",
+        "deadline: {} s (every hook, its kill grace included, ends by it)",
         h.deadline.as_secs_f64()
     );
     out.push_str("settings:\n");
@@ -299,7 +320,21 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
         );
     }
     if shown.is_empty() {
-        out.push_str("\nno hooks are configured in these files\n");
+        let skipped = h
+            .settings
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count();
+        if skipped == 0 {
+            out.push_str("\nno hooks are configured in these files\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "\nno hooks were loaded: {skipped} settings error{} above (an entry with an error is skipped)",
+                if skipped == 1 { "" } else { "s" }
+            );
+        }
         return out;
     }
     for s in shown {
@@ -411,4 +446,21 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
         "would_run": shown.iter().filter(|s| s.state == "run").count(),
         "sequential": h.sequential,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_command_is_shortened_with_a_count() {
+        let big = "x".repeat(10_000);
+        let shown = shorten_command(&big);
+        assert!(shown.len() < 2100, "{}", shown.len());
+        assert!(
+            shown.ends_with("… (8000 more characters, 10000 in all)"),
+            "{shown}"
+        );
+        assert_eq!(shorten_command("echo hi"), "echo hi");
+    }
 }

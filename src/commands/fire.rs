@@ -18,10 +18,17 @@ pub fn run(args: &FireArgs) -> Printed {
     // parent's, and none may reach a hook (closed below, once settings that
     // name `/dev/fd/N` were read).
     let inherited = InheritedFds::take_stock();
+    if let Some(refusal) = crate::hookenv::refuse_nested_fire() {
+        return nested_refused(&refusal);
+    }
     let inherited_env: Vec<_> = std::env::vars_os().collect();
     let host = host::host(args.host);
     let input = read_stdin();
+    let mut input_name = None;
     let decoded = input.and_then(|bytes| {
+        if args.event.is_some() {
+            input_name = input_event_name(&bytes);
+        }
         host::decode_bytes(
             host,
             &bytes,
@@ -34,6 +41,10 @@ pub fn run(args: &FireArgs) -> Printed {
         Err(err) => return unusable_input(&err, args.event.as_deref(), args.fail_closed),
     };
     let event = &decoded.event;
+    let input_warnings = crate::catalog::event_name_warnings(
+        args.event.as_deref(),
+        input_name.as_deref().or(Some(event.id.name())),
+    );
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
@@ -54,6 +65,7 @@ pub fn run(args: &FireArgs) -> Printed {
         log: args.log.clone(),
         stop_block_cap: args.stop_block_cap,
         want_report: args.format == FireFormat::Report,
+        input_warnings,
     };
     inherited.close();
     let result = fire::fire(decoded, &loaded, &project_dir, &config);
@@ -79,6 +91,31 @@ pub fn run(args: &FireArgs) -> Printed {
         stdout,
         stderr: result.rendered.stderr,
         exit: result.rendered.exit,
+    }
+}
+
+/// A fire nested too deep: no hook runs, nothing is blocked (exit 0), and the
+/// warning reaches whoever reads the answer (the outer hook, then the host).
+fn nested_refused(refusal: &str) -> Printed {
+    let answer = serde_json::json!({ "systemMessage": refusal });
+    Printed {
+        stdout: format!("{answer}\n"),
+        stderr: format!("{refusal}\n"),
+        exit: Exit::Success,
+    }
+}
+
+/// The input's own `hook_event_name`, read without building the event (the
+/// argument overrides it in the event).
+fn input_event_name(bytes: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct NameOnly {
+        hook_event_name: Option<serde_json::Value>,
+    }
+    let only: NameOnly = serde_json::from_slice(bytes).ok()?;
+    match only.hook_event_name? {
+        serde_json::Value::String(name) => Some(name),
+        _ => None,
     }
 }
 

@@ -60,8 +60,8 @@ enum CaseError {
     UnknownKey { at: String, known: String },
     #[error("{at}: {why}")]
     Invalid { at: String, why: String },
-    #[error("does not exist")]
-    Missing,
+    #[error("{} does not exist", .0.display())]
+    Missing(PathBuf),
     #[error("no event: set `event` or `input.hook_event_name`")]
     NoEvent,
     #[error("settings file {} does not exist", .0.display())]
@@ -185,6 +185,7 @@ pub fn run(args: &TestArgs) -> Printed {
         log: None,
         stop_block_cap: 8,
         want_report: false,
+        input_warnings: Vec::new(),
     };
     let mut outcomes = Vec::new();
     for case in cases {
@@ -258,7 +259,7 @@ fn collect(paths: &[PathBuf]) -> Vec<Case> {
         } else {
             cases.push(Case {
                 label: display_path(path),
-                spec: Err(CaseError::Missing),
+                spec: Err(CaseError::Missing(path.clone())),
             });
         }
     }

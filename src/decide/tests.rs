@@ -74,6 +74,7 @@ fn plan_of(settings: &Settings, event: &Event) -> Plan {
             project_dir: Path::new("/p"),
             deadline: Duration::from_secs(60),
             env: &[],
+            kill_grace: crate::exec::Limits::default().kill_grace,
         },
     )
 }

@@ -63,6 +63,18 @@ const RULES: &[Rule] = &[
         fix: unknown_event_fix,
     },
     Rule {
+        needle: "probably a misspelt `",
+        check: "filter-typo",
+        fix: |p| {
+            let field = if p.message.contains("misspelt `if`") {
+                "if"
+            } else {
+                "matcher"
+            };
+            format!("rename it to `{field}`")
+        },
+    },
+    Rule {
         needle: "unknown key in a matcher group",
         check: "unknown-field",
         fix: |_| {

@@ -59,6 +59,7 @@ fn plan_for(
             project_dir: project,
             deadline,
             env,
+            kill_grace: Duration::ZERO,
         },
     )
 }
@@ -82,18 +83,18 @@ fn hook_timeout_is_own_or_default_then_policy_then_deadline() {
     };
 
     let default = hook(&json!({"command": "true"}));
-    let t = hook_timeout(&default, &pre, &none, Duration::MAX);
+    let t = hook_timeout(&default, &pre, &none, Duration::MAX, Duration::ZERO);
     assert_eq!(
         (t.configured, t.own, t.effective),
         (10 * MINUTE, 10 * MINUTE, 10 * MINUTE)
     );
     assert_eq!((t.policy_cap, t.capped_by_deadline), (None, false));
     // The event's own default.
-    let t = hook_timeout(&default, &prompt, &none, Duration::MAX);
+    let t = hook_timeout(&default, &prompt, &none, Duration::MAX, Duration::ZERO);
     assert_eq!(t.own, Duration::from_secs(30));
 
     let own = hook(&json!({"command": "true", "timeout": 45}));
-    let t = hook_timeout(&own, &pre, &capped, Duration::MAX);
+    let t = hook_timeout(&own, &pre, &capped, Duration::MAX, Duration::ZERO);
     assert_eq!(t.configured, Duration::from_secs(45));
     assert_eq!(t.policy_cap, Some(Duration::from_secs(20)));
     assert_eq!(
@@ -102,7 +103,7 @@ fn hook_timeout_is_own_or_default_then_policy_then_deadline() {
     );
 
     // The deadline binds this fire, not the hook's own (async) timeout.
-    let t = hook_timeout(&own, &pre, &capped, Duration::from_secs(5));
+    let t = hook_timeout(&own, &pre, &capped, Duration::from_secs(5), Duration::ZERO);
     assert_eq!(
         (t.own, t.effective),
         (Duration::from_secs(20), Duration::from_secs(5))
@@ -111,11 +112,31 @@ fn hook_timeout_is_own_or_default_then_policy_then_deadline() {
 
     // A cap above the timeout does not count as capping it.
     let short = hook(&json!({"command": "true", "timeout": 3}));
-    let t = hook_timeout(&short, &pre, &capped, Duration::from_secs(5));
+    let t = hook_timeout(
+        &short,
+        &pre,
+        &capped,
+        Duration::from_secs(5),
+        Duration::ZERO,
+    );
     assert_eq!(
         (t.policy_cap, t.effective, t.capped_by_deadline),
         (None, Duration::from_secs(3), false)
     );
+
+    // With a kill grace, SIGTERM comes early enough for the grace to end
+    // by the deadline (at most a quarter of the time left is grace).
+    let grace = Duration::from_secs(2);
+    let t = hook_timeout(&own, &pre, &capped, Duration::from_secs(5), grace);
+    assert_eq!(t.effective, Duration::from_millis(3750));
+    assert!(t.capped_by_deadline);
+    let t = hook_timeout(&own, &pre, &capped, Duration::from_secs(30), grace);
+    assert_eq!(t.effective, Duration::from_secs(20));
+    assert!(!t.capped_by_deadline);
+    // An http hook has no process group to kill: no grace.
+    let http = hook(&json!({"type": "http", "url": "http://127.0.0.1:9/", "timeout": 45}));
+    let t = hook_timeout(&http, &pre, &none, Duration::from_secs(5), grace);
+    assert_eq!(t.effective, Duration::from_secs(5));
 }
 
 #[test]

@@ -238,10 +238,11 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             // Missing is normal for the default locations; a file named on
             // the command line that is not there is a typo that would make
-            // its hooks vanish without a word.
+            // its hooks vanish without a word: a settings problem like an
+            // unreadable one (an error: `--fail-closed` blocks on it).
             if source.kind == SourceKind::Cli {
                 settings.problems.push(Problem {
-                    severity: Severity::Warning,
+                    severity: Severity::Error,
                     file: source.path.clone(),
                     json_path: String::new(),
                     message: "does not exist: no hooks are loaded from it".to_owned(),
@@ -364,7 +365,10 @@ fn load_bytes_as(
                 severity: Severity::Error,
                 file: path,
                 json_path: String::new(),
-                message: format!("is not valid JSON ({err}); its hooks are skipped"),
+                message: format!(
+                    "is not valid JSON ({}); its hooks are skipped",
+                    describe_json_error(&err, bytes)
+                ),
             });
             push_file(settings, source, dir, FileState::Skipped, trust);
             return;
@@ -384,6 +388,51 @@ fn load_bytes_as(
         return;
     };
     load_object_as(settings, source, dir, &top, trust);
+}
+
+/// serde_json's message, but a trailing comma is located where it is
+/// written: serde_json reports the bracket after it, often on the next line.
+fn describe_json_error(err: &serde_json::Error, bytes: &[u8]) -> String {
+    let text = err.to_string();
+    if !text.starts_with("trailing comma") {
+        return text;
+    }
+    trailing_comma_at(bytes, err.line(), err.column()).map_or(text, |(line, column)| {
+        format!(
+            "trailing comma at line {line} column {column}, before the bracket at line {} column {}",
+            err.line(),
+            err.column()
+        )
+    })
+}
+
+/// The comma that precedes the 1-based position (`line`, `column`), skipping
+/// whitespace: its 1-based line and column.
+fn trailing_comma_at(bytes: &[u8], line: usize, column: usize) -> Option<(usize, usize)> {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(line - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    let at = (line_start + column.saturating_sub(1)).min(bytes.len());
+    let comma = bytes[..at].iter().rposition(|b| !b.is_ascii_whitespace())?;
+    if bytes[comma] != b',' {
+        return None;
+    }
+    let comma_line = bytes[..comma].split(|b| *b == b'\n').count();
+    let comma_line_start = bytes[..comma]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let comma_column = std::str::from_utf8(&bytes[comma_line_start..comma])
+        .map_or(comma - comma_line_start, |s| s.chars().count())
+        + 1;
+    Some((comma_line, comma_column))
 }
 
 /// Loads an already parsed object (inline settings of test cases).
@@ -812,6 +861,34 @@ fn parse_network(text: &str) -> Option<ipnet::IpNet> {
     })
 }
 
+/// The filter field (`matcher` or `if`) an unknown key is a near miss of.
+///
+/// Misspelling a filter does not fail: the key is ignored and the hook runs
+/// unfiltered, so a guard meant for `Bash` blocks every tool. Near misses
+/// are errors, not the plain "unknown field" warning. `if` is short, so only
+/// its case and doubling variants count (`If`, `iff`, `IF`), not every
+/// one-letter neighbour (`id` is a fine bookkeeping key).
+fn filter_typo(key: &str) -> Option<&'static str> {
+    let folded = catalog::fold_name(key.trim());
+    if key != "if" && matches!(folded.as_str(), "if" | "iff" | "ifs") {
+        return Some("if");
+    }
+    if key != "matcher"
+        && (5..=9).contains(&folded.len())
+        && catalog::edit_distance(&folded, "matcher") <= 2
+    {
+        return Some("matcher");
+    }
+    None
+}
+
+fn unfiltered_message(key: &str, field: &str, who: &str, event: &EventId) -> String {
+    format!(
+        "unknown field `{key}`, probably a misspelt `{field}`: it is ignored, so {who} unfiltered, on every {}",
+        event.name()
+    )
+}
+
 fn nearest_key(key: &str) -> Option<&'static str> {
     let folded = catalog::fold_name(key);
     TOP_LEVEL_KEYS
@@ -944,6 +1021,14 @@ fn parse_entry(
         return;
     }
     for key in hook_fields {
+        if filter_typo(key) == Some("matcher") {
+            report.push(
+                Severity::Error,
+                format!("{path}.{key}"),
+                unfiltered_message(key, "matcher", "the hooks of this group run", ctx.event),
+            );
+            continue;
+        }
         report.push(
             Severity::Warning,
             format!("{path}.{key}"),
@@ -1046,11 +1131,19 @@ fn parse_hook(
         }
     };
     for key in unknown {
-        report.push(
-            Severity::Warning,
-            format!("{path}.{key}"),
-            "unknown field, ignored",
-        );
+        let own_matcher = matches!(matcher_from, MatcherFrom::Own);
+        match filter_typo(&key) {
+            Some(field) if field == "if" || own_matcher => report.push(
+                Severity::Error,
+                format!("{path}.{key}"),
+                unfiltered_message(&key, field, "this hook runs", ctx.event),
+            ),
+            _ => report.push(
+                Severity::Warning,
+                format!("{path}.{key}"),
+                "unknown field, ignored",
+            ),
+        }
     }
 
     let hook_type = match raw.hook_type.as_deref() {
@@ -1271,6 +1364,18 @@ mod tests {
     }
 
     #[test]
+    fn a_trailing_comma_is_located_on_its_own_line() {
+        let settings = load(
+            "{\n  \"hooks\": {\n    \"Stop\": [\n      {\"command\": \"true\"},\n    ]\n  }\n}\n",
+        );
+        let message = &messages(&settings)[0];
+        assert!(
+            message.contains("trailing comma at line 4 column 26, before the bracket at line 5"),
+            "{message}"
+        );
+    }
+
+    #[test]
     fn invalid_json_skips_the_file() {
         let settings = load(r#"{"hooks": {"#);
         assert!(settings.hooks.is_empty());
@@ -1308,6 +1413,42 @@ mod tests {
                 .problems
                 .iter()
                 .all(|p| p.severity == Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn misspelt_filter_keys_are_errors_that_say_the_hook_runs_unfiltered() {
+        let settings = load(
+            r#"{"hooks":{"PreToolUse":[
+                {"matchr":"Bash","command":"x"},
+                {"matcher":"Bash","iff":"Bash(git push *)","command":"y"},
+                {"matches":"Read","hooks":[{"command":"z"}]},
+                {"id":"mine","command":"w"}
+            ]}}"#,
+        );
+        assert_eq!(settings.hooks.len(), 4, "the hooks still load");
+        let errors: Vec<String> = settings
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(errors[0].contains("hooks.PreToolUse[0].matchr: unknown field `matchr`, probably a misspelt `matcher`: it is ignored, so this hook runs unfiltered, on every PreToolUse"), "{errors:?}");
+        assert!(
+            errors[1].contains("[1].iff") && errors[1].contains("misspelt `if`"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[2].contains("[2].matches")
+                && errors[2].contains("the hooks of this group run unfiltered"),
+            "{errors:?}"
+        );
+        // `id` is one letter from `if`, but a plain unknown field.
+        assert!(
+            messages(&settings)
+                .iter()
+                .any(|p| p.contains("[3].id: unknown field, ignored"))
         );
     }
 

@@ -376,6 +376,27 @@ fn missing_default_files_are_fine_but_a_named_one_is_reported() {
         run.system_message(),
         "/nonexistent/settings.json: does not exist: no hooks are loaded from it"
     );
+    // Under --fail-closed it is a settings problem like an unreadable file:
+    // a block on an event that can block.
+    let run = sb.run(
+        &[
+            "fire",
+            "Stop",
+            "--fail-closed",
+            "--settings",
+            "/nonexistent/settings.json",
+        ],
+        &sb.event("Stop", &json!({})),
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("/nonexistent/settings.json"), "{run:?}");
+    // And an error in doctor (exit 1).
+    let run = sb.run(&["doctor", "--settings", "/nonexistent/settings.json"], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stdout.contains("settings-missing") || run.stdout.contains("does not exist"),
+        "{run:?}"
+    );
 }
 
 #[test]

@@ -16,3 +16,4 @@ mod protocol;
 mod security;
 mod state;
 mod supervision;
+mod traps;
