@@ -104,6 +104,8 @@ pub enum Runnable {
     Command(Program),
     /// An http hook (SPEC §8): its request is made when it runs.
     Http,
+    /// A prompt hook (SPEC §13): a model is asked when it runs.
+    Prompt,
 }
 
 /// What became of a planned hook that ran.
@@ -112,7 +114,7 @@ struct Ran {
     /// means nothing (see `http`).
     report: JobReport,
     verdict: Verdict,
-    /// `Some` for an http hook.
+    /// `Some` for an http or prompt hook.
     http: Option<HttpRan>,
 }
 
@@ -306,10 +308,10 @@ impl<'a> Run<'a> {
     /// hook of this event gets. The first fire of a session that removed
     /// something says so.
     fn hook_environment(&mut self) -> HookEnv {
-        let (inherited, scrubbed) = hookenv::scrub(
-            self.config.inherited_env.iter().cloned(),
-            &self.settings.env_keep(),
-        );
+        let keep = self.settings.env_keep();
+        let (mut inherited, mut scrubbed) =
+            hookenv::scrub(self.config.inherited_env.iter().cloned(), &keep);
+        crate::prompt::scrub_keys(self.settings, &keep, &mut inherited, &mut scrubbed);
         if !scrubbed.is_empty() {
             let names = scrubbed.join(", ");
             self.notes
@@ -671,6 +673,7 @@ fn plan(
         let name = hook.display_name();
         let mut wanted = hook
             .timeout
+            .or_else(|| crate::prompt::default_timeout(hook))
             .unwrap_or_else(|| event.id.default_hook_timeout());
         if let Some(max) = max_hook_timeout {
             if wanted > max {
@@ -689,9 +692,10 @@ fn plan(
         };
         let config_dir = settings.file_of(hook).dir.clone();
         let mut skipped = None;
-        if hook.run_async && hook.hook_type == HookType::Http {
+        if hook.run_async && matches!(hook.hook_type, HookType::Http | HookType::Prompt) {
             c.warnings.push(format!(
-                "hook {name}: `async` is not supported for http hooks; it ran synchronously"
+                "hook {name}: `async` is not supported for {} hooks; it ran synchronously",
+                hook.hook_type.as_str()
             ));
         }
         let program = match program_for(hook, &config_dir) {
@@ -734,6 +738,7 @@ pub fn program_for(hook: &HookDef, config_dir: &Path) -> Result<Runnable, String
     match &hook.hook_type {
         HookType::Command => {}
         HookType::Http => return Ok(Runnable::Http),
+        HookType::Prompt => return Ok(Runnable::Prompt),
         HookType::Unsupported(kind) => {
             return Err(format!("type {kind:?} is not supported by hookrun"));
         }
@@ -783,7 +788,7 @@ struct RunContext<'a> {
     base_env: HookEnv,
     cwd: PathBuf,
     env_files: Option<&'a EnvFiles>,
-    /// Built on the first http hook of the fire, never otherwise.
+    /// Built on the first http or prompt hook of the fire, never otherwise.
     http: Option<(Arc<http::Client>, http::Policy)>,
 }
 
@@ -870,6 +875,59 @@ impl RunContext<'_> {
         ) {
             Ok(request) => HttpRun::Sent(http::start(client, request)),
             Err(why) => HttpRun::NotSent(http::not_sent(why)),
+        }
+    }
+
+    /// Starts a prompt hook's request on its own thread (SPEC §13), through
+    /// the http hooks' client and SSRF guard.
+    fn start_prompt(
+        &mut self,
+        event: &Event,
+        p: &Planned,
+        stdin: &Arc<[u8]>,
+        timeout: Duration,
+    ) -> crate::prompt::Started {
+        let (client, _) = self.http.get_or_insert_with(|| {
+            let policy = http::Policy::from_settings(self.settings);
+            let client = http::Client::new(policy.network.clone(), self.config.limits.output_cap);
+            (Arc::new(client), policy)
+        });
+        let config = crate::prompt::Config::from_settings(self.settings);
+        crate::prompt::start(
+            client,
+            &self.settings.hooks[p.hook],
+            &config,
+            &self.config.inherited_env,
+            event,
+            stdin,
+            timeout,
+        )
+    }
+
+    /// A prompt hook's reply as the verdict of one hook.
+    fn read_prompt(&self, event: &Event, p: &Planned, reply: &crate::prompt::Reply) -> Ran {
+        let hook = &self.settings.hooks[p.hook];
+        let verdict = crate::prompt::verdict(&event.id, &p.name, hook, reply, p.timeout);
+        let report = JobReport {
+            termination: Termination::Exited(0),
+            timed_out: reply.result == crate::prompt::Ended::TimedOut,
+            killed: false,
+            leaked: false,
+            interrupted: false,
+            stdin_unread: false,
+            stdout: Captured {
+                total: reply.text.len() as u64,
+                bytes: reply.text.clone().into_bytes(),
+            },
+            stderr: Captured::default(),
+            duration: reply.duration,
+        };
+        Ran {
+            report,
+            verdict,
+            http: Some(HttpRan {
+                status: reply.status,
+            }),
         }
     }
 
@@ -962,9 +1020,12 @@ fn run_parallel(
     ran: &mut [Option<Ran>],
 ) {
     let mut requests = Vec::new();
+    let mut prompts = Vec::new();
     for (i, p) in planned.iter().enumerate() {
-        if let Some(Runnable::Http) = &p.program {
-            requests.push((i, ctx.start_http(p, stdin, p.timeout)));
+        match &p.program {
+            Some(Runnable::Http) => requests.push((i, ctx.start_http(p, stdin, p.timeout))),
+            Some(Runnable::Prompt) => prompts.push((i, ctx.start_prompt(event, p, stdin, p.timeout))),
+            _ => {}
         }
     }
     let mut indices = Vec::new();
@@ -991,6 +1052,10 @@ fn run_parallel(
     for (i, request) in requests {
         let exchange = request.wait();
         ran[i] = Some(ctx.read_http(event, &planned[i], &exchange, tool_input));
+    }
+    for (i, prompt) in prompts {
+        let reply = prompt.wait();
+        ran[i] = Some(ctx.read_prompt(event, &planned[i], &reply));
     }
 }
 
@@ -1029,6 +1094,12 @@ fn run_sequential(
                     .start_http(&planned[i], &stdin, planned[i].timeout)
                     .wait();
                 ctx.read_http(event, &planned[i], &exchange, event.tool_input())
+            }
+            Runnable::Prompt => {
+                let reply = ctx
+                    .start_prompt(event, &planned[i], &stdin, planned[i].timeout)
+                    .wait();
+                ctx.read_prompt(event, &planned[i], &reply)
             }
             Runnable::Command(program) => {
                 let Some(supervisor) = supervisor.as_deref_mut() else {

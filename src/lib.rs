@@ -33,6 +33,7 @@ pub mod hookenv;
 pub mod http;
 pub mod output;
 pub mod permissions;
+pub mod prompt;
 pub mod report;
 pub mod select;
 pub mod settings;

@@ -156,6 +156,10 @@ fn show(
                 let shown = match &program {
                     Runnable::Command(program) => display(program, &vars),
                     Runnable::Http => format!("POST {}", hook.url.as_deref().unwrap_or_default()),
+                    Runnable::Prompt => {
+                        let env: Vec<_> = std::env::vars_os().collect();
+                        crate::prompt::describe(hook, settings, &env)
+                    }
                 };
                 ("run", None, String::new(), Some(shown))
             }
@@ -171,6 +175,7 @@ fn show(
     let (timeout, capped) = if state == "run" {
         let mut wanted = hook
             .timeout
+            .or_else(|| crate::prompt::default_timeout(hook))
             .unwrap_or_else(|| event.id.default_hook_timeout());
         // As `fire` plans it: the managed cap, then the deadline.
         if let Some(max) = settings.policy().max_hook_timeout {

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use super::model::{
     FileState, HookDef, HookType, HttpFileSettings, OnError, Permissions, Policy, Problem,
-    RuleEntry, Settings, SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
+    PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
 };
 use super::trust::{TrustState, TrustStore};
 use crate::catalog::{self, EventId};
@@ -37,6 +37,16 @@ pub(crate) const TOP_LEVEL_KEYS: &[&str] = &[
     "blockedCommands",
     "httpHookAllowedEnvVars",
     "maxHookTimeout",
+    "promptHooks",
+    "allowPromptHooks",
+    "allowedPromptHookEndpoints",
+];
+
+/// The prompt hook keys (SPEC §13), parsed by `crate::prompt::settings`.
+const PROMPT_KEYS: &[&str] = &[
+    "promptHooks",
+    "allowPromptHooks",
+    "allowedPromptHookEndpoints",
 ];
 
 /// The http hook keys (SPEC §8, §9.4), parsed by [`parse_http_key`].
@@ -104,6 +114,12 @@ pub(crate) struct RawHook {
     headers: Option<BTreeMap<String, String>>,
     /// http hooks: the environment variables `headers` may use (your consent; others become empty).
     allowed_env_vars: Option<Vec<String>>,
+    /// Prompt hooks: what the model is asked. `$ARGUMENTS` is replaced by the event JSON (the same a command hook reads on stdin); without it, the JSON is appended.
+    prompt: Option<String>,
+    /// Prompt hooks: the model to ask. Default: `ANTHROPIC_SMALL_FAST_MODEL`, else `ANTHROPIC_DEFAULT_HAIKU_MODEL`, else `promptHooks.model`, else a small Claude model.
+    model: Option<String>,
+    /// Prompt hooks: on PreToolUse, PostToolUse and UserPromptSubmit, `ok: false` blocks and the agent goes on with the reason, instead of ending the turn.
+    continue_on_block: Option<bool>,
 }
 
 /// What a failure of the hook itself means.
@@ -338,6 +354,7 @@ fn push_file(
         policy: Policy::default(),
         log: None,
         http: HttpFileSettings::default(),
+        prompt: PromptFileSettings::default(),
     });
     settings.files.len() - 1
 }
@@ -417,6 +434,7 @@ fn load_object_as(
     let mut policy = Policy::default();
     let mut log = None;
     let mut http = HttpFileSettings::default();
+    let mut prompt = PromptFileSettings::default();
     {
         let mut report = Reporter {
             file: &path,
@@ -446,6 +464,19 @@ fn load_object_as(
                     }
                 }
                 "$schema" => {}
+                _ if PROMPT_KEYS.contains(&key.as_str()) => {
+                    let sets_endpoint = may_opt_out;
+                    let problems = crate::prompt::settings::parse_key(
+                        key,
+                        value,
+                        kind,
+                        sets_endpoint,
+                        &mut prompt,
+                    );
+                    for (severity, at, message) in problems {
+                        report.push(severity, at, message);
+                    }
+                }
                 _ if HTTP_KEYS.contains(&key.as_str()) => {
                     parse_http_key(key, value, kind, may_opt_out, &mut http, &mut report);
                 }
@@ -499,6 +530,7 @@ fn load_object_as(
     file.policy = policy;
     file.log = log;
     file.http = http;
+    file.prompt = prompt;
     settings.hooks.extend(hooks);
 }
 
@@ -934,7 +966,7 @@ fn parse_entry(
         .collect();
     if hook_fields
         .iter()
-        .any(|k| matches!(k.as_str(), "command" | "type" | "url" | "args"))
+        .any(|k| matches!(k.as_str(), "command" | "type" | "url" | "args" | "prompt"))
     {
         report.push(
             Severity::Error,
@@ -1056,6 +1088,7 @@ fn parse_hook(
     let hook_type = match raw.hook_type.as_deref() {
         None | Some("command") => HookType::Command,
         Some("http") => HookType::Http,
+        Some("prompt") => HookType::Prompt,
         Some(other) => HookType::Unsupported(other.to_owned()),
     };
     match hook_type {
@@ -1088,7 +1121,36 @@ fn parse_hook(
                 return None;
             }
         }
+        HookType::Prompt => {
+            if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
+                report.push(
+                    Severity::Error,
+                    path,
+                    "a prompt hook needs `prompt` (what the model is asked); this hook is skipped",
+                );
+                return None;
+            }
+            if let Some(why) = crate::prompt::refusal(ctx.event) {
+                report.push(Severity::Warning, path, format!("{why}; this hook never runs"));
+                return None;
+            }
+        }
         HookType::Unsupported(_) => {}
+    }
+    if hook_type != HookType::Prompt {
+        for (field, set) in [
+            ("prompt", raw.prompt.is_some()),
+            ("model", raw.model.is_some()),
+            ("continueOnBlock", raw.continue_on_block.is_some()),
+        ] {
+            if set {
+                report.push(
+                    Severity::Warning,
+                    format!("{path}.{field}"),
+                    "is only used by prompt hooks, ignored",
+                );
+            }
+        }
     }
     if raw.args.is_some() && hook_type != HookType::Command {
         report.push(
@@ -1138,7 +1200,6 @@ fn parse_hook(
         json_path: path.to_owned(),
         event_key: ctx.event_key.to_owned(),
         event: ctx.event.clone(),
-        hook_type,
         command: raw.command,
         args: raw.args,
         shell,
@@ -1160,6 +1221,12 @@ fn parse_hook(
             .map(|h| h.into_iter().collect())
             .unwrap_or_default(),
         allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
+        prompt: (hook_type == HookType::Prompt).then(|| PromptDef {
+            text: raw.prompt.unwrap_or_default(),
+            model: raw.model.filter(|m| !m.trim().is_empty()),
+            continue_on_block: raw.continue_on_block.unwrap_or(false),
+        }),
+        hook_type,
     })
 }
 
