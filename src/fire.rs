@@ -1024,7 +1024,9 @@ fn run_parallel(
     for (i, p) in planned.iter().enumerate() {
         match &p.program {
             Some(Runnable::Http) => requests.push((i, ctx.start_http(p, stdin, p.timeout))),
-            Some(Runnable::Prompt) => prompts.push((i, ctx.start_prompt(event, p, stdin, p.timeout))),
+            Some(Runnable::Prompt) => {
+                prompts.push((i, ctx.start_prompt(event, p, stdin, p.timeout)))
+            }
             _ => {}
         }
     }

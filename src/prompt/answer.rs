@@ -17,8 +17,8 @@ pub struct Judgement {
 /// The text of an Anthropic Messages response: its last text block
 /// (`""` when it has none, e.g. only a `tool_use`).
 pub fn anthropic_text(body: &[u8]) -> Result<String, String> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|err| format!("the response is not JSON ({err})"))?;
+    let value: Value =
+        serde_json::from_slice(body).map_err(|err| format!("the response is not JSON ({err})"))?;
     let Some(content) = value.get("content").and_then(Value::as_array) else {
         return Err("the response has no `content` list (is baseUrl a Messages API?)".to_owned());
     };
@@ -34,8 +34,8 @@ pub fn anthropic_text(body: &[u8]) -> Result<String, String> {
 /// The text of an OpenAI-compatible chat completion: the first choice's
 /// message content (its last text part when it is a list).
 pub fn openai_text(body: &[u8]) -> Result<String, String> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|err| format!("the response is not JSON ({err})"))?;
+    let value: Value =
+        serde_json::from_slice(body).map_err(|err| format!("the response is not JSON ({err})"))?;
     let Some(message) = value
         .get("choices")
         .and_then(Value::as_array)
@@ -173,7 +173,9 @@ mod tests {
         assert!(!ok("```\n{\"ok\": false}\n```").ok);
         assert!(ok(r#"{"ok":false,"impossible":true,"reason":"r"}"#).impossible);
         // Other keys are ignored, whatever they say.
-        let j = ok(r#"{"ok":true,"reason":"r","continue":false,"systemMessage":"s","hookSpecificOutput":{"permissionDecision":"deny"}}"#);
+        let j = ok(
+            r#"{"ok":true,"reason":"r","continue":false,"systemMessage":"s","hookSpecificOutput":{"permissionDecision":"deny"}}"#,
+        );
         assert!(j.ok);
     }
 
@@ -185,7 +187,10 @@ mod tests {
         fails(r#"{"ok": false, "reason": "x""#, "not JSON");
         fails("", "empty");
         fails("   ", "empty");
-        fails(r#"{"ok":"false"}"#, "`ok` must be true or false, found a string");
+        fails(
+            r#"{"ok":"false"}"#,
+            "`ok` must be true or false, found a string",
+        );
         fails(r#"{"ok":0}"#, "found a number");
         fails(r#"Sure: {"ok":true}"#, "not JSON");
         fails(r#"{"ok":true} trailing"#, "not JSON");

@@ -194,7 +194,10 @@ fn anthropic_model(
         }
         return (model, "the hook's `model`".to_owned());
     }
-    for name in ["ANTHROPIC_SMALL_FAST_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL"] {
+    for name in [
+        "ANTHROPIC_SMALL_FAST_MODEL",
+        "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+    ] {
         if let Some(model) = var(env, name) {
             return (model, name.to_owned());
         }
@@ -227,7 +230,11 @@ pub fn scrub_keys(
     env: &mut Vec<(OsString, OsString)>,
     scrubbed: &mut Vec<String>,
 ) {
-    if !settings.hooks.iter().any(|h| h.hook_type == HookType::Prompt) {
+    if !settings
+        .hooks
+        .iter()
+        .any(|h| h.hook_type == HookType::Prompt)
+    {
         return;
     }
     let vars = key_vars(settings);
@@ -260,7 +267,11 @@ pub fn prepare(
     timeout: Duration,
 ) -> Result<Call, String> {
     let endpoint = endpoint(hook, config, env)?;
-    let prompt = hook.prompt.as_ref().map(|p| p.text.as_str()).unwrap_or_default();
+    let prompt = hook
+        .prompt
+        .as_ref()
+        .map(|p| p.text.as_str())
+        .unwrap_or_default();
     let arguments = String::from_utf8_lossy(stdin);
     let arguments = arguments.trim_end_matches(['\n', '\r']);
     let condition = request::substitute(prompt, arguments);
@@ -272,7 +283,8 @@ pub fn prepare(
                 event.id.name()
             )
         })?;
-        let conversation = request::conversation(&path).map_err(|why| format!("{why}; nothing was sent"))?;
+        let conversation =
+            request::conversation(&path).map_err(|why| format!("{why}; nothing was sent"))?;
         (
             request::STOP_INSTRUCTIONS,
             request::stop_message(&conversation, &condition),
@@ -421,7 +433,13 @@ impl Call {
                     } else {
                         why
                     };
-                    return self.finish(Ended::Failed(why), exchange.status, body, started, attempts);
+                    return self.finish(
+                        Ended::Failed(why),
+                        exchange.status,
+                        body,
+                        started,
+                        attempts,
+                    );
                 }
                 http::Answer::Output => {
                     let text = match self.provider {
@@ -569,7 +587,13 @@ pub fn run(
 /// - No usable answer, an error or a timeout is a failure of the hook:
 ///   a warning naming the hook and what came back, or a block with
 ///   `onError: "block"`.
-pub fn verdict(event: &EventId, name: &str, hook: &HookDef, reply: &Reply, timeout: Duration) -> Verdict {
+pub fn verdict(
+    event: &EventId,
+    name: &str,
+    hook: &HookDef,
+    reply: &Reply,
+    timeout: Duration,
+) -> Verdict {
     let judgement = match &reply.result {
         Ended::Judged(judgement) => judgement,
         Ended::Failed(why) => return failure(event, name, hook, Ending::Failed(why.clone())),
@@ -604,7 +628,8 @@ pub fn verdict(event: &EventId, name: &str, hook: &HookDef, reply: &Reply, timeo
         return verdict;
     }
     let continue_on_block = hook.prompt.as_ref().is_some_and(|p| p.continue_on_block);
-    let reason = reason.unwrap_or_else(|| format!("prompt hook {name} said no (it gave no reason)"));
+    let reason =
+        reason.unwrap_or_else(|| format!("prompt hook {name} said no (it gave no reason)"));
     verdict.outcome = Some(Outcome::Block);
     verdict.block_reason = Some(reason.clone());
     let ends_turn = matches!(
@@ -614,9 +639,9 @@ pub fn verdict(event: &EventId, name: &str, hook: &HookDef, reply: &Reply, timeo
     if ends_turn && !continue_on_block {
         verdict.stop = true;
         verdict.stop_reason = Some(reason);
-        verdict
-            .notes
-            .push("ok: false ends the turn (set continueOnBlock to let the agent go on)".to_owned());
+        verdict.notes.push(
+            "ok: false ends the turn (set continueOnBlock to let the agent go on)".to_owned(),
+        );
     }
     verdict
 }

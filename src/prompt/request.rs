@@ -105,7 +105,9 @@ pub fn substitute(prompt: &str, arguments: &str) -> String {
 
 /// The user message of a Stop or SubagentStop prompt hook.
 pub fn stop_message(conversation: &str, condition: &str) -> String {
-    format!("<conversation>\n{conversation}\n</conversation>\n\n{STOP_QUESTION}\n\nCondition: {condition}")
+    format!(
+        "<conversation>\n{conversation}\n</conversation>\n\n{STOP_QUESTION}\n\nCondition: {condition}"
+    )
 }
 
 /// At most this much of a transcript is read (its end is what matters).
@@ -177,7 +179,10 @@ fn render_content(content: Option<&Value>) -> String {
         Some(Value::Array(blocks)) => {
             let mut parts = Vec::new();
             for block in blocks {
-                let kind = block.get("type").and_then(Value::as_str).unwrap_or_default();
+                let kind = block
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 match kind {
                     "text" => {
                         if let Some(text) = block.get("text").and_then(Value::as_str) {
@@ -248,10 +253,19 @@ mod tests {
     #[test]
     fn arguments_are_substituted_as_claude_code_does() {
         let args = r#"{"a":1}"#;
-        assert_eq!(substitute("x $ARGUMENTS y $ARGUMENTS", args), r#"x {"a":1} y {"a":1}"#);
-        assert_eq!(substitute("is it safe?", args), "is it safe?\n\nARGUMENTS: {\"a\":1}");
         assert_eq!(
-            substitute(r"lit \$ARGUMENTS, ${ARGUMENTS} $arguments: $ARGUMENTS", args),
+            substitute("x $ARGUMENTS y $ARGUMENTS", args),
+            r#"x {"a":1} y {"a":1}"#
+        );
+        assert_eq!(
+            substitute("is it safe?", args),
+            "is it safe?\n\nARGUMENTS: {\"a\":1}"
+        );
+        assert_eq!(
+            substitute(
+                r"lit \$ARGUMENTS, ${ARGUMENTS} $arguments: $ARGUMENTS",
+                args
+            ),
             r#"lit $ARGUMENTS, ${ARGUMENTS} $arguments: {"a":1}"#
         );
         // Only the escaped form: nothing substituted, so the JSON is appended.
@@ -282,7 +296,11 @@ mod tests {
         let err = conversation(&dir.path().join("missing.jsonl")).unwrap_err();
         assert!(err.starts_with("could not read the transcript"), "{err}");
         std::fs::write(&path, "{}\n").unwrap();
-        assert!(conversation(&path).unwrap_err().contains("holds no conversation"));
+        assert!(
+            conversation(&path)
+                .unwrap_err()
+                .contains("holds no conversation")
+        );
 
         let long = format!(
             r#"{{"type":"user","message":{{"role":"user","content":"{}"}}}}"#,

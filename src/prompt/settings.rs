@@ -181,7 +181,7 @@ fn parse_prompt_hooks(
             Severity::Error,
             "promptHooks".to_owned(),
             format!(
-                "expected an object such as {{\"model\": \"claude-haiku-4-5\"}}, found {}; ignored",
+                "expected an object with provider, baseUrl, apiKeyEnv or model, found {}; ignored",
                 json_type_name(value)
             ),
         ));
@@ -231,13 +231,19 @@ fn parse_prompt_hooks(
                     problems.push((
                         Severity::Error,
                         path,
-                        format!("unknown provider {text:?} (expected anthropic or openai); ignored"),
+                        format!(
+                            "unknown provider {text:?} (expected anthropic or openai); ignored"
+                        ),
                     ));
                 }
             }
             "baseUrl" => match crate::http::urls::parse(text) {
                 Ok(_) => out.base_url = Some(text.trim_end_matches('/').to_owned()),
-                Err(why) => problems.push((Severity::Error, path, format!("{why}; ignored"))),
+                Err(why) => problems.push((
+                    Severity::Error,
+                    path,
+                    format!("is not a usable endpoint ({why}); ignored"),
+                )),
             },
             "apiKeyEnv" => out.api_key_env = Some(text.to_owned()),
             _ => out.model = Some(text.to_owned()),
@@ -250,10 +256,21 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn parse(key: &str, value: Value, kind: SourceKind, sets: bool) -> (PromptFileSettings, Vec<String>) {
+    fn parse(
+        key: &str,
+        value: Value,
+        kind: SourceKind,
+        sets: bool,
+    ) -> (PromptFileSettings, Vec<String>) {
         let mut out = PromptFileSettings::default();
         let problems = parse_key(key, &value, kind, sets, &mut out);
-        (out, problems.into_iter().map(|(_, at, m)| format!("{at}: {m}")).collect())
+        (
+            out,
+            problems
+                .into_iter()
+                .map(|(_, at, m)| format!("{at}: {m}"))
+                .collect(),
+        )
     }
 
     #[test]
@@ -265,7 +282,10 @@ mod tests {
         assert_eq!(out.api_key_env, None);
         assert_eq!(out.provider, None);
         assert_eq!(problems.len(), 3, "{problems:?}");
-        assert!(problems[0].contains("a project may not choose"), "{problems:?}");
+        assert!(
+            problems[0].contains("a project may not choose"),
+            "{problems:?}"
+        );
 
         let (out, problems) = parse("promptHooks", value, SourceKind::User, true);
         assert!(problems.is_empty(), "{problems:?}");
@@ -280,8 +300,12 @@ mod tests {
         assert!(problems[0].contains("only in managed settings"));
         let (out, _) = parse("allowPromptHooks", json!("no"), SourceKind::Managed, true);
         assert_eq!(out.allowed, Some(false));
-        let (out, problems) =
-            parse("allowedPromptHookEndpoints", json!("x"), SourceKind::Managed, true);
+        let (out, problems) = parse(
+            "allowedPromptHookEndpoints",
+            json!("x"),
+            SourceKind::Managed,
+            true,
+        );
         assert_eq!(out.allowed_endpoints, Some(Vec::new()));
         assert!(problems[0].contains("no endpoint allowed"));
         let (_, problems) = parse(

@@ -139,9 +139,19 @@ fn refused_events() {
     for event in EVENTS {
         assert_eq!(refusal(&EventId::resolve(event)), None);
     }
-    for event in ["SessionStart", "SessionEnd", "SubagentStart", "PreCompact", "Notification", "MyCustomEvent"] {
+    for event in [
+        "SessionStart",
+        "SessionEnd",
+        "SubagentStart",
+        "PreCompact",
+        "Notification",
+        "MyCustomEvent",
+    ] {
         let why = refusal(&EventId::resolve(event)).unwrap();
-        assert!(why.starts_with(&format!("prompt hooks are not supported on {event}")), "{why}");
+        assert!(
+            why.starts_with(&format!("prompt hooks are not supported on {event}")),
+            "{why}"
+        );
     }
 }
 
@@ -172,13 +182,19 @@ fn which_model_and_endpoint() {
     assert_eq!(endpoint(&own, &config, &vars).unwrap().model, "haiku-full");
     assert_eq!(endpoint(&own, &config, &env(&[])).unwrap().model, "haiku");
     own.prompt.as_mut().unwrap().model = Some("claude-sonnet-4-5".into());
-    assert_eq!(endpoint(&own, &config, &both).unwrap().model, "claude-sonnet-4-5");
+    assert_eq!(
+        endpoint(&own, &config, &both).unwrap().model,
+        "claude-sonnet-4-5"
+    );
 
     let with_default = Config {
         model: Some("settings-model".into()),
         ..Config::default()
     };
-    assert_eq!(endpoint(&h, &with_default, &env(&[])).unwrap().model, "settings-model");
+    assert_eq!(
+        endpoint(&h, &with_default, &env(&[])).unwrap().model,
+        "settings-model"
+    );
 
     let openai = Config {
         provider: Provider::OpenAi,
@@ -196,14 +212,21 @@ fn which_model_and_endpoint() {
         forbidden: true,
         ..Config::default()
     };
-    assert!(endpoint(&h, &forbidden, &env(&[])).unwrap_err().contains("allowPromptHooks: false"));
+    assert!(
+        endpoint(&h, &forbidden, &env(&[]))
+            .unwrap_err()
+            .contains("allowPromptHooks: false")
+    );
     let pinned = Config {
         allowed_endpoints: Some(vec!["https://api.anthropic.com/*".into()]),
         ..Config::default()
     };
     assert!(endpoint(&h, &pinned, &env(&[])).is_ok());
     let err = endpoint(&h, &pinned, &vars).unwrap_err();
-    assert!(err.contains("not in managed allowedPromptHookEndpoints"), "{err}");
+    assert!(
+        err.contains("not in managed allowedPromptHookEndpoints"),
+        "{err}"
+    );
 }
 
 fn event(json: serde_json::Value) -> Event {
@@ -212,10 +235,15 @@ fn event(json: serde_json::Value) -> Event {
 
 #[test]
 fn the_request_body_and_headers() {
-    let e = event(json!({"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}));
+    let e = event(
+        json!({"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}),
+    );
     let stdin = e.to_hook_bytes();
     let h = hook("PreToolUse", "Is this safe? $ARGUMENTS");
-    let vars = env(&[("ANTHROPIC_API_KEY", "sk-test"), ("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")]);
+    let vars = env(&[
+        ("ANTHROPIC_API_KEY", "sk-test"),
+        ("ANTHROPIC_BASE_URL", "http://127.0.0.1:1"),
+    ]);
     let call = prepare(&h, &Config::default(), &vars, &e, &stdin, T).unwrap();
     let body: serde_json::Value = serde_json::from_slice(&call.request.body).unwrap();
     let args = r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
@@ -235,20 +263,46 @@ fn the_request_body_and_headers() {
         })
     );
     assert_eq!(call.request.url, "http://127.0.0.1:1/v1/messages");
-    assert!(call.request.headers.contains(&("x-api-key".into(), "sk-test".into())));
-    assert!(call.request.headers.contains(&("anthropic-version".into(), "2023-06-01".into())));
+    assert!(
+        call.request
+            .headers
+            .contains(&("x-api-key".into(), "sk-test".into()))
+    );
+    assert!(
+        call.request
+            .headers
+            .contains(&("anthropic-version".into(), "2023-06-01".into()))
+    );
 
     // A Stop hook without a readable transcript sends nothing.
-    let stop = event(json!({"session_id":"s","hook_event_name":"Stop","transcript_path":"/nonexistent/t.jsonl"}));
+    let stop = event(
+        json!({"session_id":"s","hook_event_name":"Stop","transcript_path":"/nonexistent/t.jsonl"}),
+    );
     let h = hook("Stop", "done?");
-    let err = prepare(&h, &Config::default(), &vars, &stop, &stop.to_hook_bytes(), T).err().unwrap();
-    assert!(err.contains("could not read the transcript /nonexistent/t.jsonl"), "{err}");
+    let err = prepare(
+        &h,
+        &Config::default(),
+        &vars,
+        &stop,
+        &stop.to_hook_bytes(),
+        T,
+    )
+    .err()
+    .unwrap();
+    assert!(
+        err.contains("could not read the transcript /nonexistent/t.jsonl"),
+        "{err}"
+    );
 }
 
 #[test]
 fn key_variables_are_scrubbed_only_when_prompt_hooks_exist() {
     let mut settings = Settings::default();
-    let mut vars = env(&[("LOCAL_LLM", "x"), ("PATH", "/bin"), ("OPENAI_API_KEY", "y")]);
+    let mut vars = env(&[
+        ("LOCAL_LLM", "x"),
+        ("PATH", "/bin"),
+        ("OPENAI_API_KEY", "y"),
+    ]);
     let mut scrubbed = Vec::new();
     scrub_keys(&settings, &[], &mut vars, &mut scrubbed);
     assert_eq!(vars.len(), 3);

@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 
 use super::model::{
     FileState, HookDef, HookType, HttpFileSettings, OnError, Permissions, Policy, Problem,
-    PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
+    PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity, ShellKind, Source,
+    SourceKind, Trust,
 };
 use super::trust::{TrustState, TrustStore};
 use crate::catalog::{self, EventId};
@@ -73,10 +74,10 @@ const MANAGED_ONLY: &[&str] = &[
 #[serde(rename_all = "camelCase")]
 #[schemars(
     rename = "Hook",
-    description = "One hook: a command (shell form `command`, or exec form `command` + `args`) or an http endpoint (`url`)."
+    description = "One hook: a command (shell form `command`, or exec form `command` + `args`), an http endpoint (`url`) or a question to a model (`prompt`)."
 )]
 pub(crate) struct RawHook {
-    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`. Other types (`prompt`, `agent`, `mcp_tool`) load, but hookrun does not run them and says so on every fire.
+    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`, `prompt` asks a model whether the event may proceed. Other types (`agent`, `mcp_tool`) load, but hookrun does not run them and says so on every fire.
     #[serde(rename = "type")]
     #[schemars(with = "Option<crate::generate::schema::HookTypeSchema>")]
     hook_type: Option<String>,
@@ -92,14 +93,14 @@ pub(crate) struct RawHook {
     /// One permission rule the call must match for the hook to run, such as `Bash(git push *)` or `Edit(src/**)`. Only on tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied): elsewhere a hook with `if` does not run. A filter that saves spawns, not a security boundary: hard limits belong in `permissions`.
     #[serde(rename = "if")]
     if_rule: Option<String>,
-    /// Seconds the hook may run before its process group is sent SIGTERM, then SIGKILL. Default 600 (UserPromptSubmit 30, MessageDisplay 10); capped by the managed `maxHookTimeout` and by the time left before the host's own timeout.
+    /// Seconds the hook may run before its process group is sent SIGTERM, then SIGKILL. Default 600 (UserPromptSubmit 30, MessageDisplay 10, prompt hooks 30); capped by the managed `maxHookTimeout` and by the time left before the host's own timeout.
     #[schemars(with = "Option<crate::generate::schema::SecondsSchema>")]
     timeout: Option<Seconds>,
     /// Shown in reports, logs and warnings. Default: the command (or URL), shortened.
     name: Option<String>,
     /// When any hook matched by a fire sets this, that fire runs its hooks one after another in load order, each seeing the `tool_input` the previous one produced (`updatedInput`).
     sequential: Option<bool>,
-    /// What a failure of the hook itself means (a crash, an exit other than 0 and 2 without JSON, a timeout, a refused http request).
+    /// What a failure of the hook itself means (a crash, an exit other than 0 and 2 without JSON, a timeout, a refused http request, a model answer that is not a verdict).
     on_error: Option<RawOnError>,
     /// Start the hook detached and do not wait for it. Its `systemMessage` and `additionalContext` arrive with the next fire of the same session; its decisions have no effect.
     #[serde(rename = "async")]
@@ -1131,7 +1132,11 @@ fn parse_hook(
                 return None;
             }
             if let Some(why) = crate::prompt::refusal(ctx.event) {
-                report.push(Severity::Warning, path, format!("{why}; this hook never runs"));
+                report.push(
+                    Severity::Warning,
+                    path,
+                    format!("{why}; this hook never runs"),
+                );
                 return None;
             }
         }
@@ -1402,14 +1407,46 @@ mod tests {
     }
 
     #[test]
+    fn prompt_hooks_load_where_they_can_run() {
+        let settings = load(
+            r#"{"hooks":{"Stop":[{"type":"prompt","prompt":"done?","model":"m","continueOnBlock":true}],
+                "SessionStart":[{"hooks":[{"type":"prompt","prompt":"x"}]}],
+                "PreToolUse":[{"type":"prompt"},{"command":"x","model":"m"}]}}"#,
+        );
+        let messages = messages(&settings);
+        assert_eq!(settings.hooks.len(), 2, "{messages:#?}");
+        let prompt = settings.hooks[0].prompt.as_ref().unwrap();
+        assert_eq!(settings.hooks[0].hook_type, HookType::Prompt);
+        assert_eq!(
+            (
+                prompt.text.as_str(),
+                prompt.model.as_deref(),
+                prompt.continue_on_block
+            ),
+            ("done?", Some("m"), true)
+        );
+        assert_eq!(settings.hooks[1].prompt, None);
+        for expected in [
+            "hooks.SessionStart[0].hooks[0]: prompt hooks are not supported on SessionStart (no conversation to judge)",
+            "hooks.PreToolUse[0]: a prompt hook needs `prompt`",
+            "hooks.PreToolUse[1].model: is only used by prompt hooks, ignored",
+        ] {
+            assert!(
+                messages.iter().any(|p| p.contains(expected)),
+                "missing {expected:?} in {messages:#?}"
+            );
+        }
+    }
+
+    #[test]
     fn unsupported_types_and_shells_still_load() {
         let settings = load(
-            r#"{"hooks":{"Stop":[{"type":"prompt","prompt":"x"},{"command":"x","shell":"zsh"}]}}"#,
+            r#"{"hooks":{"Stop":[{"type":"agent","prompt":"x"},{"command":"x","shell":"zsh"}]}}"#,
         );
         assert_eq!(settings.hooks.len(), 2);
         assert_eq!(
             settings.hooks[0].hook_type,
-            HookType::Unsupported("prompt".into())
+            HookType::Unsupported("agent".into())
         );
         assert_eq!(
             settings.hooks[1].shell,
