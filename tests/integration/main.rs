@@ -10,6 +10,7 @@ mod fire;
 mod funnel;
 mod generated;
 mod http;
+mod prompt;
 mod protocol;
 mod security;
 mod state;
