@@ -908,20 +908,7 @@ impl RunContext<'_> {
     fn read_prompt(&self, event: &Event, p: &Planned, reply: &crate::prompt::Reply) -> Ran {
         let hook = &self.settings.hooks[p.hook];
         let verdict = crate::prompt::verdict(&event.id, &p.name, hook, reply, p.timeout);
-        let report = JobReport {
-            termination: Termination::Exited(0),
-            timed_out: reply.result == crate::prompt::Ended::TimedOut,
-            killed: false,
-            leaked: false,
-            interrupted: false,
-            stdin_unread: false,
-            stdout: Captured {
-                total: reply.text.len() as u64,
-                bytes: reply.text.clone().into_bytes(),
-            },
-            stderr: Captured::default(),
-            duration: reply.duration,
-        };
+        let report = reply.job_report();
         Ran {
             report,
             verdict,
@@ -1025,7 +1012,7 @@ fn run_parallel(
         match &p.program {
             Some(Runnable::Http) => requests.push((i, ctx.start_http(p, stdin, p.timeout))),
             Some(Runnable::Prompt) => {
-                prompts.push((i, ctx.start_prompt(event, p, stdin, p.timeout)))
+                prompts.push((i, ctx.start_prompt(event, p, stdin, p.timeout)));
             }
             _ => {}
         }

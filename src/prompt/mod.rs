@@ -383,6 +383,26 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// The reply as one job's report, for `fire`'s report and log: stdout
+    /// is the model's answer (or the response body when there was none).
+    pub fn job_report(&self) -> crate::exec::JobReport {
+        use crate::exec::{Captured, JobReport, Termination};
+        JobReport {
+            termination: Termination::Exited(0),
+            timed_out: self.result == Ended::TimedOut,
+            killed: false,
+            leaked: false,
+            interrupted: false,
+            stdin_unread: false,
+            stdout: Captured {
+                total: self.text.len() as u64,
+                bytes: self.text.clone().into_bytes(),
+            },
+            stderr: Captured::default(),
+            duration: self.duration,
+        }
+    }
+
     fn failed(why: String) -> Reply {
         Reply {
             result: Ended::Failed(why),
@@ -412,14 +432,14 @@ impl Call {
             attempts += 1;
             let left = timeout.saturating_sub(started.elapsed());
             if left.is_zero() {
-                return self.finish(Ended::TimedOut, None, String::new(), started, attempts);
+                return Call::finish(Ended::TimedOut, None, String::new(), started, attempts);
             }
             self.request.timeout = left;
             let exchange = client.send(&self.request);
             let body = String::from_utf8_lossy(&exchange.body).into_owned();
             match exchange.answer {
                 http::Answer::TimedOut => {
-                    return self.finish(Ended::TimedOut, exchange.status, body, started, attempts);
+                    return Call::finish(Ended::TimedOut, exchange.status, body, started, attempts);
                 }
                 http::Answer::Failed(why) => {
                     let backoff = Duration::from_millis(500 * (1 << (attempts - 1)));
@@ -433,7 +453,7 @@ impl Call {
                     } else {
                         why
                     };
-                    return self.finish(
+                    return Call::finish(
                         Ended::Failed(why),
                         exchange.status,
                         body,
@@ -459,14 +479,13 @@ impl Call {
                             ),
                         },
                     };
-                    return self.finish(result, exchange.status, shown, started, attempts);
+                    return Call::finish(result, exchange.status, shown, started, attempts);
                 }
             }
         }
     }
 
     fn finish(
-        &self,
         result: Ended,
         status: Option<u16>,
         text: String,
@@ -596,13 +615,13 @@ pub fn verdict(
 ) -> Verdict {
     let judgement = match &reply.result {
         Ended::Judged(judgement) => judgement,
-        Ended::Failed(why) => return failure(event, name, hook, Ending::Failed(why.clone())),
+        Ended::Failed(why) => return failure(event, name, hook, &Ending::Failed(why.clone())),
         Ended::TimedOut => {
             return failure(
                 event,
                 name,
                 hook,
-                Ending::TimedOut {
+                &Ending::TimedOut {
                     seconds: timeout.as_secs_f64(),
                 },
             );
@@ -646,12 +665,12 @@ pub fn verdict(
     verdict
 }
 
-fn failure(event: &EventId, name: &str, hook: &HookDef, ending: Ending) -> Verdict {
+fn failure(event: &EventId, name: &str, hook: &HookDef, ending: &Ending) -> Verdict {
     verdict::read(
         event,
         &HookOutput {
             name,
-            ending: &ending,
+            ending,
             stdout: &[],
             stdout_truncated: false,
             stderr: &[],

@@ -123,7 +123,7 @@ const BLOCK_CAP: usize = 4_000;
 pub fn conversation(path: &Path) -> Result<String, String> {
     let file = std::fs::File::open(path)
         .map_err(|err| format!("could not read the transcript {}: {err}", path.display()))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let len = file.metadata().map_or(0, |m| m.len());
     let mut bytes = Vec::new();
     let mut reader = std::io::BufReader::new(file);
     if len > TRANSCRIPT_READ_CAP {

@@ -258,12 +258,12 @@ mod tests {
 
     fn parse(
         key: &str,
-        value: Value,
+        value: &Value,
         kind: SourceKind,
         sets: bool,
     ) -> (PromptFileSettings, Vec<String>) {
         let mut out = PromptFileSettings::default();
-        let problems = parse_key(key, &value, kind, sets, &mut out);
+        let problems = parse_key(key, value, kind, sets, &mut out);
         (
             out,
             problems
@@ -276,7 +276,7 @@ mod tests {
     #[test]
     fn a_project_may_pick_the_model_but_not_the_endpoint_or_the_key() {
         let value = json!({"provider":"openai","baseUrl":"https://evil.example/v1","apiKeyEnv":"ANTHROPIC_API_KEY","model":"m"});
-        let (out, problems) = parse("promptHooks", value.clone(), SourceKind::Project, false);
+        let (out, problems) = parse("promptHooks", &value, SourceKind::Project, false);
         assert_eq!(out.model.as_deref(), Some("m"));
         assert_eq!(out.base_url, None);
         assert_eq!(out.api_key_env, None);
@@ -287,7 +287,7 @@ mod tests {
             "{problems:?}"
         );
 
-        let (out, problems) = parse("promptHooks", value, SourceKind::User, true);
+        let (out, problems) = parse("promptHooks", &value, SourceKind::User, true);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(out.base_url.as_deref(), Some("https://evil.example/v1"));
         assert_eq!(out.provider.as_deref(), Some("openai"));
@@ -295,14 +295,14 @@ mod tests {
 
     #[test]
     fn policy_keys_are_managed_only_and_fail_closed() {
-        let (out, problems) = parse("allowPromptHooks", json!(false), SourceKind::User, true);
+        let (out, problems) = parse("allowPromptHooks", &json!(false), SourceKind::User, true);
         assert_eq!(out.allowed, None);
         assert!(problems[0].contains("only in managed settings"));
-        let (out, _) = parse("allowPromptHooks", json!("no"), SourceKind::Managed, true);
+        let (out, _) = parse("allowPromptHooks", &json!("no"), SourceKind::Managed, true);
         assert_eq!(out.allowed, Some(false));
         let (out, problems) = parse(
             "allowedPromptHookEndpoints",
-            json!("x"),
+            &json!("x"),
             SourceKind::Managed,
             true,
         );
@@ -310,7 +310,7 @@ mod tests {
         assert!(problems[0].contains("no endpoint allowed"));
         let (_, problems) = parse(
             "promptHooks",
-            json!({"provider":"gemini","baseUrl":"ftp://x","modle":"m","model":3}),
+            &json!({"provider":"gemini","baseUrl":"ftp://x","modle":"m","model":3}),
             SourceKind::User,
             true,
         );

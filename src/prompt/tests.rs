@@ -229,14 +229,14 @@ fn which_model_and_endpoint() {
     );
 }
 
-fn event(json: serde_json::Value) -> Event {
+fn event(json: &serde_json::Value) -> Event {
     Event::parse(json.to_string().as_bytes(), None).unwrap()
 }
 
 #[test]
 fn the_request_body_and_headers() {
     let e = event(
-        json!({"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}),
+        &json!({"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}),
     );
     let stdin = e.to_hook_bytes();
     let h = hook("PreToolUse", "Is this safe? $ARGUMENTS");
@@ -276,7 +276,7 @@ fn the_request_body_and_headers() {
 
     // A Stop hook without a readable transcript sends nothing.
     let stop = event(
-        json!({"session_id":"s","hook_event_name":"Stop","transcript_path":"/nonexistent/t.jsonl"}),
+        &json!({"session_id":"s","hook_event_name":"Stop","transcript_path":"/nonexistent/t.jsonl"}),
     );
     let h = hook("Stop", "done?");
     let err = prepare(
