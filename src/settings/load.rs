@@ -1142,7 +1142,7 @@ fn parse_hook(
         }
         HookType::Unsupported(_) => {}
     }
-    if hook_type != HookType::Prompt {
+    if matches!(hook_type, HookType::Command | HookType::Http) {
         for (field, set) in [
             ("prompt", raw.prompt.is_some()),
             ("model", raw.model.is_some()),
