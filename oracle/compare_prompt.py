@@ -49,19 +49,30 @@ REPO = base.REPO
 CASES = [
     "p01_pre_args_ok",
     "p02_pre_no_args",
+    "p04_model_alias_haiku",
+    "p05_model_full_id",
+    "p07_env_small_fast_model",
+    "p07a_env_small_fast_only",
+    "p07b_env_default_haiku_only",
+    "p07c_env_haiku_and_model_haiku",
+    "p08_model_alias_sonnet",
     "p10_pre_false_reason",
     "p11_pre_false_continueOnBlock",
     "p12_pre_false_noreason",
     "p13_pre_legacy_block",
+    "p14_pre_legacy_approve",
     "p15_pre_plain_text",
     "p16_pre_malformed_json",
     "p17_pre_empty_text",
     "p18_pre_fenced_json",
     "p19_pre_ok_string",
+    "p20_pre_prose_then_json",
     "p22_pre_http400",
     "p23_pre_slow_timeout3",
     "p24_pre_true_reason",
     "p25_pre_impossible",
+    "p26_pre_extra_fields",
+    "p27_pre_false_extra_continue",
     "p29_pre_false_no_allowedtools",
     "p30_ups_false_reason",
     "p31_ups_true_reason",
@@ -82,18 +93,64 @@ CASES = [
     "p63_two_prompts_both_false",
     "p66_stop_prompt_false_cmd_exit2",
     "p6a_cmd_exit2_first_then_prompt_false",
+    "p67_two_prompts_false_second_answers_first",
+    "p68_prompt_false_continueOnBlock_cmd_exit2",
+    "p6b_cmd_exit2_slow_first_then_prompt_false",
     "p6c_duplicate_identical_prompt_hooks",
+    "p6d_prompt_hook_plus_identical_text_different_model",
     "p71_only_SessionStart",
     "p72_only_SessionEnd",
     "p78a_posttoolusefailure_triggered",
+    "p78b_permissionrequest_triggered",
+    "p78e_permissionrequest_false",
+    "p9a_pre_tool_use_answer",
     "p9b_pre_two_text_blocks",
+    "p9c_pre_whitespace",
     "p9d_pre_fence_no_lang",
+    "p9e_pre_text_then_fence",
+    "p9f_pre_json_then_trailing",
+    "p9g_pre_reason_number",
+    "p9h_pre_array",
+    "p9i_pre_reason_null",
+    "p9j_pre_bare_false",
+    "p9k_pre_single_quotes",
+    "p9l_pre_trailing_comma",
+    "p9m_pre_ok_1",
+    "p9n_pre_json_in_fence_with_extra_text_after",
 ]
 
 # Differences known and reported (see docs/prompt-hooks.md), not counted as
 # failures. Fill in from a run's table; remove an entry when it no longer
 # differs.
 KNOWN = {
+    "p66_stop_prompt_false_cmd_exit2":
+        "a Stop prompt hook and a command hook both block once: the same outcome (the agent "
+        "goes on with both reasons, then stops), but Claude Code adds one feedback block per "
+        "hook (num_turns 3), hookrun one block with every reason as `[name]: reason` in load "
+        "order (num_turns 2): the documented several-blocking-hooks difference",
+    "p6a_cmd_exit2_first_then_prompt_false":
+        "a command exit 2 and a prompt ok:false (continueOnBlock) on PreToolUse: the same "
+        "outcome (denied, the agent goes on), but Claude Code shows the reason of the hook that "
+        "finished last, hookrun every reason as `[name]: reason` in load order: the documented "
+        "several-blocking-hooks difference",
+    "p68_prompt_false_continueOnBlock_cmd_exit2":
+        "the same as p6a, the prompt hook first: every reason behind hookrun, the last to "
+        "finish natively (the documented several-blocking-hooks difference)",
+    "p78e_permissionrequest_false":
+        "PermissionRequest ok:false: the call is denied in both runs, but natively the answer "
+        "has no effect (the denial is -p's own `needs approval`), while hookrun denies it with "
+        "the model's reason (a deliberate difference, as for a command hook's exit 2 on "
+        "PermissionRequest)",
+}
+
+# Cases whose hook request model is compared too: where the model is named
+# (the hook's `model`, ANTHROPIC_SMALL_FAST_MODEL, ANTHROPIC_DEFAULT_HAIKU_MODEL),
+# hookrun must ask the same one. Without any, Claude Code (behind a custom base
+# URL) asks its main-loop model and hookrun promptHooks.model or its default.
+MODEL_CASES = {
+    "p04_model_alias_haiku", "p05_model_full_id", "p07_env_small_fast_model",
+    "p07a_env_small_fast_only", "p07b_env_default_haiku_only",
+    "p07c_env_haiku_and_model_haiku", "p08_model_alias_sonnet",
 }
 
 
@@ -107,6 +164,7 @@ def normalise(text, commands, rules):
     Subagent ids (SubagentStop cases) differ per run, like UUIDs."""
     text = _base_normalise(text, commands, rules)
     text = re.sub(r"\ba[0-9a-f]{16}\b", "<agent-id>", text)  # a subagent's id, per run
+    text = re.sub(r"<duration_ms>\d+</duration_ms>", "<duration_ms>N</duration_ms>", text)
     if "prefix" in rules:
         text = text.replace("\n\n</system-reminder>", "\n</system-reminder>")
     return text
@@ -148,12 +206,17 @@ def evidence(out):
     ev["logs"] = {name: [re.sub(r"\d+(\.\d+)?", "<n>", line) for line in lines]
                   for name, lines in ev["logs"].items()}
     ev["hook_requests"] = 0
+    ev["hook_models"] = []
     ev["ending"] = None
     try:
         with open(os.path.join(out, "requests.jsonl")) as f:
             for line in f:
-                if str(json.loads(line).get("kind", "")).startswith("rule:"):
+                r = json.loads(line)
+                if str(r.get("kind", "")).startswith("rule:"):
                     ev["hook_requests"] += 1
+                    model = (r.get("body") or {}).get("model")
+                    if model not in ev["hook_models"]:
+                        ev["hook_models"].append(model)
     except OSError:
         pass
     try:
@@ -170,8 +233,10 @@ def evidence(out):
     return ev
 
 
-def compare(native, hooked, ncmds, hcmd):
+def compare(native, hooked, ncmds, hcmd, case=""):
     diffs, rules = base.compare(native, hooked, ncmds, hcmd)
+    if case in MODEL_CASES and native["hook_models"] != hooked["hook_models"]:
+        diffs.append("hook model: %s vs %s" % (native["hook_models"], hooked["hook_models"]))
     if native["ending"] != hooked["ending"]:
         diffs.append("run ended: %s vs %s" % (native["ending"], hooked["ending"]))
     if bool(native["hook_requests"]) != bool(hooked["hook_requests"]):
@@ -225,7 +290,7 @@ def main():
                               % (rc1, rc2, os.path.join(out, "logs"))], ()
         else:
             ncmds = prompts_of(case_dir) + base.native_commands(case_dir)
-            diffs, applied = compare(native, hooked, ncmds, hcmd)
+            diffs, applied = compare(native, hooked, ncmds, hcmd, case)
         same = not diffs
         all_same &= same or case in KNOWN
         verdict = "yes" if same else ("NO (known, see below)" if case in KNOWN else "NO")
@@ -240,7 +305,7 @@ def main():
         rows.append("| %s | %s; %s; %s | %s; %s; %s | %s |" % (
             case, nt, native["ending"], base.cell(" / ".join(ntold)),
             ht, hooked["ending"], base.cell(" / ".join(short)), verdict))
-        keys = ("markers", "requests", "hook_requests", "ending", "result")
+        keys = ("markers", "requests", "hook_requests", "hook_models", "ending", "result")
         details.append("## %s\n\nverdict: %s\n\n### native\n\n```\n%s\n```\n\n"
                        "### behind hookrun\n\n```\n%s\n```\n%s"
                        % (case, verdict,
