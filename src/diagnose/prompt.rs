@@ -104,6 +104,73 @@ fn positional(text: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    fn load(json: &str, kind: crate::settings::SourceKind) -> Settings {
+        let mut settings = Settings::default();
+        let source = crate::settings::Source {
+            path: format!("/{kind}.json").into(),
+            kind,
+            claude_mode: false,
+            trust_required: false,
+        };
+        crate::settings::load::load_bytes(&mut settings, source, "/".into(), json.as_bytes());
+        settings
+    }
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).into(), (*v).into()))
+            .collect()
+    }
+
+    #[test]
+    fn endpoint_key_and_placeholders_are_reported() {
+        use crate::settings::SourceKind;
+        let settings = load(
+            r#"{"hooks":{"Stop":[{"type":"prompt","prompt":"done? $ARGUMENTS[1]"}]}}"#,
+            SourceKind::User,
+        );
+        let found = check(&settings, &settings.hooks[0], &env(&[]));
+        let checks: Vec<&str> = found.iter().map(|f| f.0).collect();
+        assert_eq!(
+            checks,
+            ["prompt-endpoint", "prompt-hook", "prompt-hook"],
+            "{found:?}"
+        );
+        assert!(
+            found[0].2.contains("https://api.anthropic.com/v1/messages"),
+            "{found:?}"
+        );
+        assert!(
+            found[1].2.starts_with("ANTHROPIC_API_KEY is not set here"),
+            "{found:?}"
+        );
+        assert!(
+            found[2].2.starts_with("$ARGUMENTS[1] is not replaced"),
+            "{found:?}"
+        );
+
+        // A key, or a loopback endpoint, is fine.
+        let found = check(
+            &settings,
+            &settings.hooks[0],
+            &env(&[("ANTHROPIC_API_KEY", "k")]),
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        let local = env(&[("ANTHROPIC_BASE_URL", "http://127.0.0.1:8080")]);
+        assert_eq!(check(&settings, &settings.hooks[0], &local).len(), 2);
+
+        // An openai endpoint without a model fails on every fire.
+        let settings = load(
+            r#"{"promptHooks":{"provider":"openai"},"hooks":{"Stop":[{"type":"prompt","prompt":"done?"}]}}"#,
+            SourceKind::User,
+        );
+        let found = check(&settings, &settings.hooks[0], &env(&[]));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].0, found[0].1), ("prompt-hook", "type"));
+        assert!(found[0].2.contains("needs `model`"), "{found:?}");
+    }
+
     #[test]
     fn loopback_and_placeholders() {
         assert!(is_loopback("http://127.0.0.1:8080/v1/messages"));
