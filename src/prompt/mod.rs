@@ -254,6 +254,8 @@ pub fn scrub_keys(
 pub struct Call {
     request: http::Request,
     provider: Provider,
+    /// Named in a 401/403 failure when it was not set.
+    missing_key: Option<String>,
 }
 
 /// Builds the request of `hook` for `event`. `stdin` is the event exactly
@@ -338,6 +340,7 @@ pub fn prepare(
             timeout,
         },
         provider: endpoint.provider,
+        missing_key: (!endpoint.key_set).then_some(endpoint.key_var),
     })
 }
 
@@ -448,11 +451,14 @@ impl Call {
                         std::thread::sleep(backoff);
                         continue;
                     }
-                    let why = if attempts > 1 {
+                    let mut why = if attempts > 1 {
                         format!("{why} (after {attempts} tries)")
                     } else {
                         why
                     };
+                    if let (Some(401 | 403), Some(var)) = (exchange.status, &self.missing_key) {
+                        why = format!("{why}; {var} is not set, so no key was sent");
+                    }
                     return Call::finish(
                         Ended::Failed(why),
                         exchange.status,

@@ -212,6 +212,7 @@ fn by_marker(received: &Received) -> Answer {
         ),
         ("M-500", Answer::Status(500)),
         ("M-400", Answer::Status(400)),
+        ("M-401", Answer::Status(401)),
         (
             "M-SLOW",
             Answer::Slow(Duration::from_secs(8), r#"{"ok": false}"#),
@@ -371,6 +372,26 @@ fn unusable_answers_fail_open_with_a_warning_naming_the_hook_and_the_answer() {
         run.stderr.contains("hook guard failed") && run.stderr.contains("onError is \"block\""),
         "{run:?}"
     );
+}
+
+#[test]
+fn a_refused_key_names_the_variable_that_was_not_set() {
+    let model = Model::start(by_marker);
+    let mut sb = Sandbox::new();
+    sb.env("ANTHROPIC_BASE_URL", &model.url());
+    let settings = hooks(
+        "PreToolUse",
+        json!([prompt("M-401 $ARGUMENTS", &json!({"name": "guard"}))]),
+    );
+    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let message = run.system_message();
+    assert!(
+        message.contains("HTTP 401")
+            && message.contains("ANTHROPIC_API_KEY is not set, so no key was sent"),
+        "{message}"
+    );
+    assert_eq!(model.requests()[0].header("x-api-key"), None);
 }
 
 #[test]
