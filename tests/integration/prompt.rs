@@ -55,6 +55,8 @@ enum Answer {
     Status(u16),
     /// The text, after a delay.
     Slow(Duration, &'static str),
+    /// A text made by the script.
+    Owned(String),
 }
 
 type Script = Arc<dyn Fn(&Received) -> Answer + Send + Sync>;
@@ -149,6 +151,7 @@ fn serve(
     };
     let (status, body) = match answer {
         Answer::Text(text) => (200, wrap(text)),
+        Answer::Owned(text) => (200, wrap(&text)),
         Answer::Slow(delay, text) => {
             std::thread::sleep(delay);
             (200, wrap(text))
@@ -744,4 +747,49 @@ fn doctor_and_explain_name_the_endpoint_and_model() {
         "{run:?}"
     );
     assert!(!run.stdout.contains(KEY) && !run.stderr.contains(KEY));
+}
+
+#[test]
+fn a_prompt_hook_runs_while_the_command_hooks_run() {
+    // Each side waits for the other's mark: only concurrent runs see both.
+    let sb = Sandbox::new();
+    let (asked, commanded) = (sb.path("model-was-asked"), sb.path("command-ran"));
+    let (a, b) = (asked.clone(), commanded.clone());
+    let model = Model::start(move |_| {
+        std::fs::write(&a, "x").unwrap();
+        for _ in 0..100 {
+            if b.exists() {
+                return Answer::Text(r#"{"ok": true, "reason": "saw the command"}"#);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Answer::Text(r#"{"ok": false, "reason": "the command never ran meanwhile"}"#)
+    });
+    let mut sb = sb;
+    sb.env("ANTHROPIC_BASE_URL", &model.url());
+    let seen = sb.path("command-saw-request");
+    let command = format!(
+        "touch '{}'; i=0; while [ $i -lt 100 ]; do [ -e '{}' ] && {{ echo yes > '{}'; exit 0; }}; sleep 0.05; i=$((i+1)); done",
+        commanded.display(),
+        asked.display(),
+        seen.display()
+    );
+    let settings = hooks(
+        "PreToolUse",
+        json!([prompt("judge $ARGUMENTS", &json!({})), {"command": command}]),
+    );
+    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(read_when_ready(&seen), "yes\n");
+
+    // `sequential`: one after another in load order, the prompt hook included.
+    let settings = hooks(
+        "PreToolUse",
+        json!([{"command": "true", "sequential": true}, prompt("M-FALSE $ARGUMENTS", &json!({}))]),
+    );
+    let model = Model::start(by_marker);
+    sb.env("ANTHROPIC_BASE_URL", &model.url());
+    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.stderr, "R-FALSE: not allowed\n");
 }
