@@ -55,8 +55,6 @@ enum Answer {
     Status(u16),
     /// The text, after a delay.
     Slow(Duration, &'static str),
-    /// A text made by the script.
-    Owned(String),
 }
 
 type Script = Arc<dyn Fn(&Received) -> Answer + Send + Sync>;
@@ -151,7 +149,6 @@ fn serve(
     };
     let (status, body) = match answer {
         Answer::Text(text) => (200, wrap(text)),
-        Answer::Owned(text) => (200, wrap(&text)),
         Answer::Slow(delay, text) => {
             std::thread::sleep(delay);
             (200, wrap(text))
