@@ -42,6 +42,7 @@ pub mod host;
 pub mod http;
 pub mod permissions;
 pub mod plan;
+pub mod prompt;
 pub mod report;
 pub mod run;
 pub mod select;

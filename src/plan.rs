@@ -88,6 +88,8 @@ pub enum Runnable {
     Command(Program),
     /// An http hook (SPEC §8): its request is made when it runs.
     Http,
+    /// A prompt hook: a model is asked when it runs.
+    Prompt,
 }
 
 /// Why hookrun cannot run a hook.
@@ -124,10 +126,14 @@ pub fn hook_timeout(
     deadline: Duration,
     kill_grace: Duration,
 ) -> HookTimeout {
-    let configured = hook.timeout.unwrap_or_else(|| event.default_hook_timeout());
+    let configured = hook
+        .timeout
+        .or_else(|| crate::prompt::default_timeout(hook))
+        .unwrap_or_else(|| event.default_hook_timeout());
     let policy_cap = policy.max_hook_timeout.filter(|max| configured > *max);
     let own = policy_cap.unwrap_or(configured);
-    let grace = if hook.hook_type == HookType::Http {
+    // Only a command hook has a process group to kill.
+    let grace = if matches!(hook.hook_type, HookType::Http | HookType::Prompt) {
         Duration::ZERO
     } else {
         kill_grace
@@ -178,6 +184,7 @@ pub fn program_for(
     match &hook.hook_type {
         HookType::Command => {}
         HookType::Http => return Ok(Runnable::Http),
+        HookType::Prompt => return Ok(Runnable::Prompt),
         HookType::Unsupported(kind) => return Err(Unrunnable::Type(kind.clone())),
     }
     let command = hook.command.clone().unwrap_or_default();
@@ -282,9 +289,10 @@ fn plan_one(
         ));
     }
     let config_dir = settings.file_of(hook).dir.clone();
-    if hook.run_async && hook.hook_type == HookType::Http {
+    if hook.run_async && matches!(hook.hook_type, HookType::Http | HookType::Prompt) {
         warnings.push(format!(
-            "hook {name}: `async` is not supported for http hooks; it ran synchronously"
+            "hook {name}: `async` is not supported for {} hooks; it ran synchronously",
+            hook.hook_type.as_str()
         ));
     }
     let (program, unrunnable) = match program_for(hook, &config_dir, vars) {

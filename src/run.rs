@@ -208,10 +208,10 @@ fn release_once(p: &Planned, event: &Event, state: Option<&StateDir>) {
 /// this event gets. The first fire of a session that removed something says
 /// so.
 fn hook_environment(event: &Event, inputs: &RunInputs<'_>, out: &mut Executed) -> HookEnv {
-    let (inherited, scrubbed) = hookenv::scrub(
-        inputs.inherited_env.iter().cloned(),
-        &inputs.settings.env_keep(),
-    );
+    let keep = inputs.settings.env_keep();
+    let (mut inherited, mut scrubbed) = hookenv::scrub(inputs.inherited_env.iter().cloned(), &keep);
+    // A prompt hook's API key never reaches a command hook.
+    crate::prompt::scrub_keys(inputs.settings, &keep, &mut inherited, &mut scrubbed);
     if !scrubbed.is_empty() {
         let names = scrubbed.join(", ");
         out.notes
@@ -309,13 +309,18 @@ fn run_parallel(
 ) {
     let state = ctx.inputs.state;
     let mut requests = Vec::new();
+    let mut prompts = Vec::new();
     for (i, p) in plan.hooks.iter().enumerate() {
-        if let Some(Runnable::Http) = &p.program {
-            if once_taken(p, event, state) {
-                hooks[i] = skipped_once();
-            } else {
-                requests.push((i, ctx.start_http(p, stdin, p.timeout.effective)));
-            }
+        // `async` is not supported for these: they run with the rest.
+        let Some(program @ (Runnable::Http | Runnable::Prompt)) = &p.program else {
+            continue;
+        };
+        if once_taken(p, event, state) {
+            hooks[i] = skipped_once();
+        } else if matches!(program, Runnable::Http) {
+            requests.push((i, ctx.start_http(p, stdin, p.timeout.effective)));
+        } else {
+            prompts.push((i, ctx.start_prompt(event, p, stdin, p.timeout.effective)));
         }
     }
     let tool_input = event.tool_input();
@@ -358,6 +363,11 @@ fn run_parallel(
             p.timeout.effective,
         )));
     }
+    for (i, prompt) in prompts {
+        let reply = prompt.wait();
+        let p = &plan.hooks[i];
+        hooks[i] = HookRun::Ran(Box::new(ctx.read_prompt(event, p, &reply)));
+    }
 }
 
 /// One after another in load order; after a hook changes `tool_input`, the
@@ -387,7 +397,7 @@ fn run_sequential(
         }
         let left = plan.deadline.saturating_sub(ctx.inputs.started.elapsed());
         // What is left of the deadline, the TERM→KILL sequence included.
-        let grace = if matches!(runnable, Runnable::Http) {
+        let grace = if matches!(runnable, Runnable::Http | Runnable::Prompt) {
             Duration::ZERO
         } else {
             ctx.inputs.limits.kill_grace
@@ -406,6 +416,10 @@ fn run_sequential(
             Runnable::Http => {
                 let exchange = ctx.start_http(p, &stdin, timeout).wait();
                 ctx.read_http(event, p, &exchange, event.tool_input(), timeout)
+            }
+            Runnable::Prompt => {
+                let reply = ctx.start_prompt(event, p, &stdin, timeout).wait();
+                ctx.read_prompt_within(event, p, &reply, timeout, capped)
             }
             Runnable::Command(program) => {
                 let Some(supervisor) = supervisor.as_deref_mut() else {
@@ -554,6 +568,66 @@ impl RunContext<'_> {
         ) {
             Ok(request) => HttpRun::Sent(http::start(client, request)),
             Err(why) => HttpRun::NotSent(http::not_sent(why)),
+        }
+    }
+
+    /// Starts a prompt hook's request on its own thread, through the http
+    /// hooks' client and SSRF guard (made on first use).
+    fn start_prompt(
+        &mut self,
+        event: &Event,
+        p: &Planned,
+        stdin: &Arc<[u8]>,
+        timeout: Duration,
+    ) -> crate::prompt::Started {
+        let settings = self.inputs.settings;
+        let output_cap = self.inputs.limits.output_cap;
+        let (client, _) = self.http.get_or_insert_with(|| {
+            let policy = http::Policy::from_settings(settings);
+            let client = http::Client::new(policy.network.clone(), output_cap);
+            (Arc::new(client), policy)
+        });
+        let config = crate::prompt::Config::from_settings(settings);
+        crate::prompt::start(
+            client,
+            &settings.hooks[p.hook],
+            &config,
+            self.inputs.inherited_env,
+            event,
+            stdin,
+            timeout,
+        )
+    }
+
+    /// A prompt hook's reply as the verdict of one hook.
+    fn read_prompt(&self, event: &Event, p: &Planned, reply: &crate::prompt::Reply) -> Ran {
+        self.read_prompt_within(
+            event,
+            p,
+            reply,
+            p.timeout.effective,
+            p.timeout.capped_by_deadline,
+        )
+    }
+
+    fn read_prompt_within(
+        &self,
+        event: &Event,
+        p: &Planned,
+        reply: &crate::prompt::Reply,
+        timeout: Duration,
+        capped_by_deadline: bool,
+    ) -> Ran {
+        let hook = &self.inputs.settings.hooks[p.hook];
+        let verdict = crate::prompt::verdict(&event.id, &p.name, hook, reply, timeout);
+        Ran {
+            report: reply.job_report(),
+            verdict,
+            http: Some(HttpRan {
+                status: reply.status,
+            }),
+            timeout,
+            capped_by_deadline,
         }
     }
 

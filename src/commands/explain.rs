@@ -167,6 +167,10 @@ fn show(
                 let shown = match &program {
                     Runnable::Command(program) => display(program, &vars),
                     Runnable::Http => format!("POST {}", hook.url.as_deref().unwrap_or_default()),
+                    Runnable::Prompt => {
+                        let env: Vec<_> = std::env::vars_os().collect();
+                        crate::prompt::describe(hook, settings, &env)
+                    }
                 };
                 ("run", None, String::new(), Some(shown))
             }

@@ -12,6 +12,7 @@ pub mod command;
 pub mod host;
 pub mod probe;
 pub mod problems;
+pub mod prompt;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
@@ -120,7 +121,22 @@ pub static CHECKS: &[CheckInfo] = &[
     check(
         "not-run",
         Error,
-        "a hook hookrun does not run (type `prompt`, `agent`, `mcp_tool`…, an unsupported shell)",
+        "a hook hookrun does not run (type `agent`, `mcp_tool`…, an unsupported shell)",
+    ),
+    check(
+        "prompt-hook-event",
+        Warning,
+        "a prompt hook on an event with no conversation to judge (SessionStart, SessionEnd…): it never runs",
+    ),
+    check(
+        "prompt-hook",
+        Warning,
+        "a prompt hook that fails on every fire (forbidden, endpoint not allowed, no model, no API key) or uses a placeholder hookrun does not replace",
+    ),
+    check(
+        "prompt-endpoint",
+        Note,
+        "where a prompt hook sends the event: endpoint, provider, model and the variable the key comes from",
     ),
     check(
         "http-hook",
@@ -418,6 +434,11 @@ fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut V
             message,
             "fix the URL, or list the variable in the hook's allowedEnvVars (see docs/http-hooks.md)",
         );
+    }
+    let env: Vec<_> = std::env::vars_os().collect();
+    for (check, field, message, fix) in prompt::check(settings, hook, &env) {
+        let at = h.field(field);
+        h.push(check, at, message, fix);
     }
     check_matcher(hook, &mut h);
     check_if(hook, &mut h);

@@ -190,9 +190,16 @@ fn program_for_names_what_hookrun_cannot_run() {
         err.to_string(),
         "shell \"powershell\" is not supported (use \"sh\" or \"bash\")"
     );
-    let settings = user(&json!({"hooks": {"PreToolUse": [{"type": "prompt", "prompt": "x"}]}}));
+    let settings = user(&json!({"hooks": {"PreToolUse": [
+        {"type": "agent", "prompt": "x"},
+        {"type": "prompt", "prompt": "x"}
+    ]}}));
     let err = program_for(&settings.hooks[0], Path::new("/c"), &vars).unwrap_err();
-    assert_eq!(err, Unrunnable::Type("prompt".into()));
+    assert_eq!(err, Unrunnable::Type("agent".into()));
+    assert_eq!(
+        program_for(&settings.hooks[1], Path::new("/c"), &vars),
+        Ok(Runnable::Prompt)
+    );
     let http = hook(&json!({"type": "http", "url": "http://127.0.0.1:1/x"}));
     assert_eq!(
         program_for(&http, Path::new("/c"), &vars),

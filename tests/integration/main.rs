@@ -12,6 +12,7 @@ mod funnel;
 mod generated;
 mod http;
 mod pipeline;
+mod prompt;
 mod protocol;
 mod security;
 mod state;
