@@ -136,11 +136,14 @@ pub fn sources(options: &SourceOptions, env: &Environment, project: &Path) -> Ve
     sources
 }
 
-/// A file directly inside a `.claude/` folder is a Claude Code settings file.
+/// A file anywhere under a `.claude/` folder (`.claude/settings.json`,
+/// `.claude/hooks/hookrun-hooks.json`) is a Claude Code settings file: Claude
+/// Code owns its `permissions` and `env`, and its other keys are Claude
+/// Code's, not unknown ones.
 pub fn is_inside_claude_folder(path: &Path) -> bool {
-    path.parent()
-        .and_then(Path::file_name)
-        .is_some_and(|name| name == ".claude")
+    normalize(path)
+        .parent()
+        .is_some_and(|dir| dir.components().any(|c| c.as_os_str() == ".claude"))
 }
 
 /// Removes `.` and resolves `..` without touching the filesystem.
@@ -266,6 +269,27 @@ mod tests {
             ..SourceOptions::default()
         };
         assert_eq!(sources(&options, &env(), Path::new("/proj")).len(), 1);
+    }
+
+    #[test]
+    fn any_file_under_a_claude_folder_is_a_claude_code_file() {
+        for path in [
+            "/p/.claude/settings.json",
+            "/p/.claude/hooks/hookrun-hooks.json",
+            "/p/.claude/a/b/c.json",
+            "rel/.claude/hooks/x.json",
+        ] {
+            assert!(is_inside_claude_folder(Path::new(path)), "{path}");
+        }
+        for path in [
+            "/p/.claude",
+            "/p/claude/settings.json",
+            "/p/.claude.json",
+            "/p/.claude/../settings.json",
+            "/p/.hookrun/settings.json",
+        ] {
+            assert!(!is_inside_claude_folder(Path::new(path)), "{path}");
+        }
     }
 
     #[test]

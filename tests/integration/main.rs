@@ -9,6 +9,7 @@ mod diagnostics;
 mod fire;
 mod funnel;
 mod generated;
+mod hosts;
 mod http;
 mod protocol;
 mod security;
