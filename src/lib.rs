@@ -12,6 +12,8 @@
 //! - [`verdict`]: one hook's outcome in the protocol;
 //! - [`aggregate`]: many verdicts → one decision;
 //! - [`output`]: the decision encoded per event;
+//! - [`host`]: the host seam, one module per agent (decode its event,
+//!   encode the decision in what it accepts);
 //! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
 //! - [`diagnose`]: `doctor`'s checks over loaded settings;
 //! - [`generate`]: completions, man pages, the settings schema and the
@@ -30,6 +32,7 @@ pub mod exit;
 pub mod fire;
 pub mod generate;
 pub mod hookenv;
+pub mod host;
 pub mod http;
 pub mod output;
 pub mod permissions;
