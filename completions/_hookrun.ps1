@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
             break
         }
         'hookrun;fire' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The agent that runs hookrun: how its event is read and the answer written')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand')
             [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`')
             [CompletionResult]::new('--stop-block-cap', '--stop-block-cap', [CompletionResultType]::ParameterName, 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)')

@@ -171,12 +171,16 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__fire)
-            opts="-v -h -V --format --fail-closed --non-interactive --log --stop-block-cap --settings --claude-settings --no-default-settings --project-dir --trust-project --kill-grace --leak-timeout --deadline --output-cap --verbose --help --version"
+            opts="-v -h -V --host --format --fail-closed --non-interactive --log --stop-block-cap --settings --claude-settings --no-default-settings --project-dir --trust-project --kill-grace --leak-timeout --deadline --output-cap --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -W "claude-code" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "protocol report" -- "${cur}"))
                     return 0

@@ -36,6 +36,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hookrun;fire'= {
+            cand --host 'The agent that runs hookrun: how its event is read and the answer written'
             cand --format 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand'
             cand --log 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`'
             cand --stop-block-cap 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)'

@@ -37,6 +37,7 @@ complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "list" -d 'List ever
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "test" -d 'Run hook-policy test cases through the real fire path.'
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "completions" -d 'Print the shell completion script for SHELL.'
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l host -d 'The agent that runs hookrun: how its event is read and the answer written' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l format -d 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand' -r -f -a "protocol\t'The hook protocol: one JSON object (what hosts read)'
 report\t'A full JSON report: every hook, where the funnel stopped it, how it ended, its output, every warning. For debugging by hand'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l log -d 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`' -r -F

@@ -77,6 +77,97 @@ pub enum Encoding {
     Unknown,
 }
 
+/// The `hookSpecificOutput` fields of one encoding: the columns of the
+/// "fields" table of docs/protocol.md.
+#[derive(Debug, Clone, Copy)]
+pub struct HookFields {
+    /// What a hook may set beyond `hookEventName` (anything else is ignored
+    /// with a warning).
+    pub accepted: &'static [&'static str],
+    /// Of those, the ones copied verbatim from the hooks' (aggregated)
+    /// answers into the host's `hookSpecificOutput`; the others are read by
+    /// hookrun (decisions, context, input changes).
+    pub passthrough: &'static [&'static str],
+}
+
+impl Encoding {
+    /// Which hook-specific fields this encoding honours: one table, read by
+    /// the protocol of one hook and by the host's encoder alike.
+    pub fn hook_fields(self) -> HookFields {
+        let (accepted, passthrough): (&[&str], &[&str]) = match self {
+            Encoding::PreToolUse => (
+                &[
+                    "permissionDecision",
+                    "permissionDecisionReason",
+                    "updatedInput",
+                    "tool_input",
+                    "additionalContext",
+                ],
+                &[],
+            ),
+            // `decision.updatedPermissions` / `decision.interrupt` are
+            // nested: the encoder places them inside `decision`.
+            Encoding::PermissionRequest => (&["decision"], &[]),
+            Encoding::Elicitation => (&["action", "content"], &["action", "content"]),
+            Encoding::Prompt => (
+                &[
+                    "additionalContext",
+                    "sessionTitle",
+                    "suppressOriginalPrompt",
+                ],
+                &["sessionTitle", "suppressOriginalPrompt"],
+            ),
+            Encoding::PostTool => (
+                &[
+                    "additionalContext",
+                    "updatedToolOutput",
+                    "updatedMCPToolOutput",
+                    "classifierContext",
+                ],
+                &[
+                    "updatedToolOutput",
+                    "updatedMCPToolOutput",
+                    "classifierContext",
+                ],
+            ),
+            Encoding::PostToolBatch | Encoding::Stop => (&["additionalContext"], &[]),
+            Encoding::SessionStart => (
+                &[
+                    "additionalContext",
+                    "sessionTitle",
+                    "initialUserMessage",
+                    "watchPaths",
+                    "reloadSkills",
+                ],
+                &[
+                    "sessionTitle",
+                    "initialUserMessage",
+                    "watchPaths",
+                    "reloadSkills",
+                ],
+            ),
+            Encoding::WorktreeCreate => (&["worktreePath"], &[]),
+            Encoding::WatchPaths => (&["watchPaths"], &["watchPaths"]),
+            Encoding::PermissionDenied => (&["retry"], &["retry"]),
+            Encoding::MessageDisplay => (&["displayContent"], &["displayContent"]),
+            // Unknown events: every field passes (see `passes_everything`).
+            Encoding::DecisionBlock | Encoding::ExitOnly | Encoding::Plain | Encoding::Unknown => {
+                (&[], &[])
+            }
+        };
+        HookFields {
+            accepted,
+            passthrough,
+        }
+    }
+
+    /// An event the catalog does not know: its hooks' fields are neither
+    /// checked nor interpreted, only passed on.
+    pub fn passes_everything(self) -> bool {
+        self == Encoding::Unknown
+    }
+}
+
 /// One row of the catalog.
 #[derive(Debug)]
 pub struct EventSpec {

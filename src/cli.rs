@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::host::HostId;
 use crate::settings::SourceOptions;
 
 /// A hook runner for AI coding agents.
@@ -341,6 +342,11 @@ pub struct FireArgs {
     /// The event (default: the input's `hook_event_name`).
     #[arg(value_name = "EVENT")]
     pub event: Option<String>,
+
+    /// The agent that runs hookrun: how its event is read and the answer
+    /// written.
+    #[arg(long, value_enum, value_name = "HOST", env = "HOOKRUN_HOST", default_value_t = HostId::ClaudeCode)]
+    pub host: HostId,
 
     /// What to print on stdout: the hook protocol answer the host reads, or
     /// a full report for debugging by hand.

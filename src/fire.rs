@@ -14,12 +14,12 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::aggregate::{self, Decision, Entry};
 use crate::asynchook;
 use crate::auditlog;
-use crate::catalog::{Encoding, EventId};
+use crate::catalog::Encoding;
 use crate::event::Event;
 use crate::exec::{Captured, Job, JobReport, Limits, Program, Supervisor, Termination};
 use crate::hookenv::{self, HookEnv};
+use crate::host::{self, HostId, Rendered};
 use crate::http;
-use crate::output::{self, Rendered};
 use crate::permissions;
 use crate::report::{self, FileReport, HookReport, Report, RunReport};
 use crate::select::{self, Considered, Layer, SelectContext, Stage};
@@ -30,6 +30,8 @@ use crate::verdict::{self, Ending, HookOutput, Outcome, Verdict};
 /// How one fire runs.
 #[derive(Debug, Clone)]
 pub struct FireConfig {
+    /// Who called: how the event is decoded and the answer encoded.
+    pub host: HostId,
     pub fail_closed: bool,
     pub limits: Limits,
     /// Overrides the default deadline (the host's timeout minus 1 s).
@@ -63,17 +65,6 @@ pub struct FireResult {
     pub report: Option<Report>,
     /// hookrun was signalled while hooks ran (exit 128 + signal).
     pub interrupted: Option<i32>,
-}
-
-/// The default deadline: the host's own timeout for the event minus a
-/// margin, so hookrun answers before the host throws the answer away.
-pub fn default_deadline(event: &EventId) -> Duration {
-    let host = event.host_timeout();
-    if host <= Duration::from_secs(2) {
-        Duration::from_millis(1200).min(host)
-    } else {
-        host.saturating_sub(Duration::from_secs(1))
-    }
 }
 
 /// A selected hook and what will be done with it.
@@ -169,7 +160,7 @@ impl<'a> Run<'a> {
         let started = Instant::now();
         let deadline = config
             .deadline
-            .unwrap_or_else(|| default_deadline(&event.id));
+            .unwrap_or_else(|| host::host(config.host).default_deadline(&event.id));
         let cx = SelectContext {
             event: &event,
             project_dir,
@@ -459,7 +450,8 @@ impl<'a> Run<'a> {
 
     /// The decision encoded (SPEC §7.2–7.3), reported, and logged (§7.4).
     fn answer(self, mut decision: Decision) -> FireResult {
-        let mut rendered = output::render(&self.event.id, &decision);
+        let host = host::host(self.config.host);
+        let mut rendered = host::encode(host, &self.event, &mut decision);
         let log = self.config.log.clone().or_else(|| self.settings.log_path());
         let mut report = (self.config.want_report || log.is_some()).then(|| {
             build_report(
@@ -481,10 +473,9 @@ impl<'a> Run<'a> {
                 // A log that cannot be written is a warning, never a failed
                 // fire.
                 decision.warnings.push(err.to_string());
-                rendered = output::render(&self.event.id, &decision);
+                rendered = host::encode(host, &self.event, &mut decision);
                 report.warnings.clone_from(&decision.warnings);
-                report.output =
-                    serde_json::from_str(&rendered.stdout).unwrap_or(serde_json::Value::Null);
+                report.output = rendered.value.clone();
             }
         }
         if self.runnable() {
@@ -1180,8 +1171,6 @@ fn build_report(
             notes,
         });
     }
-    let output = serde_json::from_str(&rendered.stdout)
-        .unwrap_or_else(|_| serde_json::Value::String(rendered.stdout.clone()));
     Report {
         hookrun_version: env!("CARGO_PKG_VERSION"),
         event: event.id.name().to_owned(),
@@ -1194,8 +1183,8 @@ fn build_report(
             .block
             .clone()
             .or_else(|| decision.permission_reason.clone()),
-        exit_code: rendered.exit_code,
-        output,
+        exit_code: rendered.exit.code(),
+        output: rendered.value.clone(),
         sequential,
         settings: settings
             .files

@@ -11,7 +11,6 @@
 //!   connection through its SSRF guard);
 //! - [`verdict`]: one hook's outcome in the protocol;
 //! - [`aggregate`]: many verdicts → one decision;
-//! - [`output`]: the decision encoded per event;
 //! - [`host`]: the host seam, one module per agent (decode its event,
 //!   encode the decision in what it accepts);
 //! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
@@ -34,7 +33,6 @@ pub mod generate;
 pub mod hookenv;
 pub mod host;
 pub mod http;
-pub mod output;
 pub mod permissions;
 pub mod report;
 pub mod select;
@@ -48,11 +46,20 @@ use std::process::ExitCode;
 use clap::Parser as _;
 
 use cli::{Cli, Command};
+use exit::Exit;
 
 /// Parses the command line, runs the command, maps the result to an exit
 /// code. The only place that writes the final stdout/stderr.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let printed = commands::fire::usage_error(&err, &args);
+            write_all(&printed.stdout, &printed.stderr);
+            return printed.exit.into();
+        }
+    };
     init_tracing(cli.verbose);
     let printed = match &cli.command {
         Command::Fire(args) => commands::fire::run(args),
@@ -60,17 +67,14 @@ pub fn run() -> ExitCode {
         Command::Untrust(args) => commands::trust::run(args, false),
         Command::Stats(args) => commands::stats::run(args),
         Command::AsyncRun { job } => {
-            return match asynchook::run_job(job) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::FAILURE,
-            };
+            return Exit::failure_if(asynchook::run_job(job).is_err()).into();
         }
         Command::Doctor(args) => commands::doctor::run(args),
         Command::Explain(args) => commands::explain::run(args),
         Command::List(args) => commands::list::run(args),
         Command::Test(args) => commands::test::run(args),
         Command::Completions(args) => {
-            commands::Printed::stdout(generate::completions::render(args.shell), 0)
+            commands::Printed::stdout(generate::completions::render(args.shell), Exit::Success)
         }
     };
     write_all(&printed.stdout, &printed.stderr);

@@ -132,43 +132,9 @@ impl Verdict {
 }
 
 /// Hook-specific fields each encoding honours, beyond the universal ones
-/// (also the "fields" table of docs/protocol.md).
+/// (the catalog's table; also the "fields" table of docs/protocol.md).
 pub(crate) fn accepted_fields(encoding: Encoding) -> &'static [&'static str] {
-    match encoding {
-        Encoding::PreToolUse => &[
-            "permissionDecision",
-            "permissionDecisionReason",
-            "updatedInput",
-            "tool_input",
-            "additionalContext",
-        ],
-        Encoding::PermissionRequest => &["decision"],
-        Encoding::Elicitation => &["action", "content"],
-        Encoding::Prompt => &[
-            "additionalContext",
-            "sessionTitle",
-            "suppressOriginalPrompt",
-        ],
-        Encoding::PostTool => &[
-            "additionalContext",
-            "updatedToolOutput",
-            "updatedMCPToolOutput",
-            "classifierContext",
-        ],
-        Encoding::PostToolBatch | Encoding::Stop => &["additionalContext"],
-        Encoding::SessionStart => &[
-            "additionalContext",
-            "sessionTitle",
-            "initialUserMessage",
-            "watchPaths",
-            "reloadSkills",
-        ],
-        Encoding::WorktreeCreate => &["worktreePath"],
-        Encoding::WatchPaths => &["watchPaths"],
-        Encoding::PermissionDenied => &["retry"],
-        Encoding::MessageDisplay => &["displayContent"],
-        Encoding::DecisionBlock | Encoding::ExitOnly | Encoding::Plain | Encoding::Unknown => &[],
-    }
+    encoding.hook_fields().accepted
 }
 
 /// The JSON type a pass-through field must have.
@@ -634,7 +600,7 @@ fn read_hso(
         if key == "hookEventName" {
             continue;
         }
-        if encoding == Encoding::Unknown {
+        if encoding.passes_everything() {
             verdict.passthrough.insert(key.clone(), value.clone());
             continue;
         }

@@ -17,6 +17,7 @@ use crate::cli::{ExplainArgs, OutputFormat, parse_duration};
 use crate::diagnose::command::{Vars, expand};
 use crate::event::Event;
 use crate::exec::Program;
+use crate::exit::Exit;
 use crate::fire::{self, Runnable};
 use crate::select::{self, Considered, SelectContext, Stage};
 use crate::settings::model::FileState;
@@ -77,7 +78,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
             Ok(deadline) => deadline,
             Err(why) => return Printed::failure(&format!("HOOKRUN_DEADLINE: {why}")),
         },
-        _ => fire::default_deadline(&event.id),
+        _ => crate::host::host(crate::host::HostId::default()).default_deadline(&event.id),
     };
     let claude_project_dir = env
         .claude_project_dir
@@ -121,7 +122,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
             out
         }
     };
-    Printed::stdout(stdout, 0)
+    Printed::stdout(stdout, Exit::Success)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -16,6 +16,7 @@ use super::common::{self, Printed};
 use crate::catalog::EventId;
 use crate::cli::{ListArgs, OutputFormat};
 use crate::event::Event;
+use crate::exit::Exit;
 use crate::fire;
 use crate::select::{self, Layer, SelectContext, Stage};
 use crate::settings::{Settings, Severity};
@@ -52,7 +53,7 @@ pub fn run(args: &ListArgs) -> Printed {
             out
         }
     };
-    Printed::stdout(stdout, 0)
+    Printed::stdout(stdout, Exit::Success)
 }
 
 fn rows(

@@ -223,7 +223,7 @@ pub fn run(args: &StatsArgs) -> Printed {
     Printed {
         stdout,
         stderr: String::new(),
-        exit: Exit::Code(0),
+        exit: Exit::Success,
     }
 }
 

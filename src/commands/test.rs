@@ -17,6 +17,7 @@ use crate::event::{Event, json_type_name};
 use crate::exec::Limits;
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig, FireResult};
+use crate::host::HostId;
 use crate::settings::discover::is_inside_claude_folder;
 use crate::settings::load::{TrustGate, load_file, load_object};
 use crate::settings::{Environment, Settings, Source, SourceKind};
@@ -120,6 +121,7 @@ pub fn run(args: &TestArgs) -> Printed {
         .tempdir()
         .ok();
     let config = FireConfig {
+        host: HostId::default(),
         fail_closed: false,
         limits: Limits::default(),
         deadline: None,
@@ -154,7 +156,7 @@ pub fn run(args: &TestArgs) -> Printed {
                 return Printed {
                     stdout: String::new(),
                     stderr: "hookrun: interrupted; running hooks were stopped\n".into(),
-                    exit: Exit::Signal(signal),
+                    exit: Exit::Interrupted(signal),
                 };
             }
             Ok(Ran::Done(result)) => outcomes.push(Outcome {
@@ -181,7 +183,7 @@ pub fn run(args: &TestArgs) -> Printed {
             out
         }
     };
-    Printed::stdout(stdout, u8::from(failed > 0))
+    Printed::stdout(stdout, Exit::failure_if(failed > 0))
 }
 
 /// Case files from files and folders (`*.json`, not recursive, by name).
@@ -495,7 +497,7 @@ fn compare(expect: &Expect, result: &FireResult) -> Vec<Mismatch> {
         }
     }
     if let Some(wanted) = expect.exit {
-        let actual = result.rendered.exit_code;
+        let actual = result.rendered.exit.code();
         if actual != wanted {
             out.push(Mismatch {
                 key: "exit",

@@ -91,7 +91,7 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
     Printed {
         stdout: out,
         stderr,
-        exit: Exit::Code(u8::from(!failed.is_empty())),
+        exit: Exit::failure_if(!failed.is_empty()),
     }
 }
 

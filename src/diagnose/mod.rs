@@ -750,7 +750,8 @@ fn check_timeout(hook: &HookDef, h: &mut HookCx<'_>) {
     }
     let host = hook.event.host_timeout();
     if timeout > host {
-        let deadline = crate::fire::default_deadline(&hook.event);
+        let deadline =
+            crate::host::host(crate::host::HostId::default()).default_deadline(&hook.event);
         h.push(
             "timeout-exceeds-host",
             path,

@@ -1,19 +1,29 @@
-//! Claude Code: hookrun's own vocabulary, so decoding and encoding are the
-//! identity over today's protocol (`event`, `output`).
+//! Claude Code: the first host, and the protocol hookrun's own vocabulary
+//! comes from.
+//!
+//! Decoding is the identity (hookrun's event names, tool names and fields
+//! are Claude Code's). Encoding writes the decision per event (the
+//! catalog's encoding column): `hookSpecificOutput` always carries
+//! `hookEventName` — Claude Code ignores one without it, and a deny would be
+//! lost — and a block is exit 2 with exactly the reason on stderr where the
+//! event blocks by exit code.
 
 use std::time::Duration;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use super::{Decoded, Encoded, Host, HostEnv, HostId};
+use super::{Decoded, Encoded, Host, HostEnv, HostId, Rendered};
 use crate::aggregate::Decision;
-use crate::catalog::EventId;
+use crate::catalog::{Encoding, EventId};
 use crate::event::{Event, InputError};
+use crate::exit::Exit;
+use crate::verdict::Permission;
 
-/// Claude Code ends a Stop loop itself after this many consecutive blocks
-/// (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` overrides it).
-pub const STOP_HOOK_BLOCK_CAP: u32 = 8;
+/// Claude Code's own cap on consecutive Stop blocks, when
+/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` does not set another.
+const STOP_BLOCK_CAP: u32 = 8;
 
+/// Claude Code.
 pub struct ClaudeCode;
 
 impl Host for ClaudeCode {
@@ -21,51 +31,320 @@ impl Host for ClaudeCode {
         HostId::ClaudeCode
     }
 
+    fn name(&self) -> &'static str {
+        "claude-code"
+    }
+
     fn decode(
         &self,
         raw: Map<String, Value>,
         arg: Option<&str>,
-        _env: &HostEnv,
+        _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let host_event = arg
-            .map(str::to_owned)
-            .or_else(|| {
-                raw.get("hook_event_name")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            })
-            .unwrap_or_default();
-        let host_tool = raw
-            .get("tool_name")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let event = Event::from_object(raw, arg)?;
         Ok(Decoded {
-            event,
-            host_event,
-            host_tool,
+            event: Event::from_object(raw, arg)?,
+            host_event: None,
             notes: Vec::new(),
             warnings: Vec::new(),
         })
     }
 
     fn default_deadline(&self, event: &EventId) -> Duration {
-        crate::fire::default_deadline(event)
+        let host = event.host_timeout();
+        if host <= Duration::from_secs(2) {
+            Duration::from_millis(1200).min(host)
+        } else {
+            host.saturating_sub(Duration::from_secs(1))
+        }
     }
 
-    fn own_stop_block_cap(&self, env: &HostEnv) -> Option<u32> {
-        Some(
-            env.get("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(STOP_HOOK_BLOCK_CAP),
-        )
+    fn own_stop_block_cap(&self, env: &HostEnv<'_>) -> Option<u32> {
+        let set = env
+            .get("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")
+            .and_then(|v| v.to_str())
+            .and_then(|v| v.trim().parse().ok());
+        Some(set.unwrap_or(STOP_BLOCK_CAP))
     }
 
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
-        Encoded {
-            rendered: crate::output::render(&event.id, decision),
-            notes: Vec::new(),
-            warnings: Vec::new(),
+        Encoded::exact(render(&event.id, decision))
+    }
+}
+
+/// Encodes a decision for an event in Claude Code's protocol.
+pub fn render(event: &EventId, decision: &Decision) -> Rendered {
+    let encoding = event.encoding();
+    let passthrough = encoding.hook_fields().passthrough;
+    let mut top = Map::new();
+    let mut hso = Map::new();
+    let blocked = decision.block.as_deref();
+
+    match encoding {
+        Encoding::PreToolUse => {
+            if let Some(reason) = blocked {
+                hso.insert("permissionDecision".into(), json!("deny"));
+                hso.insert("permissionDecisionReason".into(), json!(reason));
+            } else if let Some(permission) = decision.permission {
+                hso.insert("permissionDecision".into(), json!(permission.as_str()));
+                if let Some(reason) = &decision.permission_reason {
+                    hso.insert("permissionDecisionReason".into(), json!(reason));
+                }
+            }
+            if let Some(input) = &decision.updated_input {
+                hso.insert("updatedInput".into(), input.clone());
+            }
+            insert_context(&mut hso, decision);
         }
+        Encoding::PermissionRequest => {
+            let mut inner = Map::new();
+            if let Some(reason) = blocked {
+                inner.insert("behavior".into(), json!("deny"));
+                inner.insert("message".into(), json!(reason));
+                copy(&mut inner, &decision.passthrough, &["interrupt"]);
+            } else if decision.permission == Some(Permission::Allow) {
+                inner.insert("behavior".into(), json!("allow"));
+                if let Some(input) = &decision.updated_input {
+                    inner.insert("updatedInput".into(), input.clone());
+                }
+                copy(&mut inner, &decision.passthrough, &["updatedPermissions"]);
+            }
+            if !inner.is_empty() {
+                hso.insert("decision".into(), Value::Object(inner));
+            }
+        }
+        Encoding::Elicitation => {
+            if blocked.is_some() {
+                hso.insert("action".into(), json!("decline"));
+            } else {
+                copy(&mut hso, &decision.passthrough, passthrough);
+            }
+        }
+        Encoding::Prompt
+        | Encoding::PostTool
+        | Encoding::PostToolBatch
+        | Encoding::DecisionBlock => {
+            if let Some(reason) = blocked {
+                top.insert("decision".into(), json!("block"));
+                top.insert("reason".into(), json!(reason));
+            }
+            insert_context(&mut hso, decision);
+            copy(&mut hso, &decision.passthrough, passthrough);
+        }
+        Encoding::Stop | Encoding::SessionStart => {
+            insert_context(&mut hso, decision);
+            copy(&mut hso, &decision.passthrough, passthrough);
+        }
+        Encoding::WatchPaths | Encoding::PermissionDenied | Encoding::MessageDisplay => {
+            copy(&mut hso, &decision.passthrough, passthrough);
+        }
+        Encoding::Unknown => {
+            for (key, value) in &decision.passthrough {
+                hso.insert(key.clone(), value.clone());
+            }
+        }
+        Encoding::ExitOnly | Encoding::Plain | Encoding::WorktreeCreate => {}
+    }
+
+    if decision.stop {
+        top.insert("continue".into(), json!(false));
+        if let Some(reason) = &decision.stop_reason {
+            top.insert("stopReason".into(), json!(reason));
+        }
+    }
+    if decision.suppress_output {
+        top.insert("suppressOutput".into(), json!(true));
+    }
+    if let Some(message) = decision.system_message() {
+        top.insert("systemMessage".into(), json!(message));
+    }
+    if let Some(sequence) = &decision.terminal_sequence {
+        top.insert("terminalSequence".into(), json!(sequence));
+    }
+    if !hso.is_empty() {
+        let mut with_name = Map::new();
+        with_name.insert("hookEventName".into(), json!(event.name()));
+        with_name.extend(hso);
+        top.insert("hookSpecificOutput".into(), Value::Object(with_name));
+    }
+
+    let (exit, stderr) = match blocked {
+        Some(reason) if event.blocks_by_exit_code() => (Exit::Block, format!("{reason}\n")),
+        _ => (Exit::Success, String::new()),
+    };
+    let (stdout, value) = if encoding == Encoding::WorktreeCreate {
+        let stdout = decision
+            .worktree_path
+            .as_ref()
+            .filter(|_| blocked.is_none())
+            .map(|path| format!("{path}\n"))
+            .unwrap_or_default();
+        let value = Value::String(stdout.clone());
+        (stdout, value)
+    } else {
+        let value = Value::Object(top);
+        let mut text = serde_json::to_string(&value).expect("JSON values serialise");
+        text.push('\n');
+        (text, value)
+    };
+    Rendered {
+        stdout,
+        stderr,
+        exit,
+        value,
+    }
+}
+
+fn insert_context(hso: &mut Map<String, Value>, decision: &Decision) {
+    if let Some(context) = &decision.context {
+        hso.insert("additionalContext".into(), json!(context));
+    }
+}
+
+fn copy(target: &mut Map<String, Value>, source: &Map<String, Value>, keys: &[&str]) {
+    for key in keys {
+        if let Some(value) = source.get(*key) {
+            target.insert((*key).to_owned(), value.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render_for(event: &str, decision: &Decision) -> (Value, Rendered) {
+        let rendered = render(&EventId::resolve(event), decision);
+        let value = serde_json::from_str(&rendered.stdout).unwrap_or(Value::Null);
+        assert_eq!(value, rendered.value, "the value is what stdout says");
+        (value, rendered)
+    }
+
+    fn blocked(reason: &str) -> Decision {
+        Decision {
+            block: Some(reason.into()),
+            ..Decision::default()
+        }
+    }
+
+    #[test]
+    fn nothing_to_say_is_an_empty_object() {
+        let (value, rendered) = render_for("PreToolUse", &Decision::default());
+        assert_eq!(value, json!({}));
+        assert_eq!(rendered.exit.code(), 0);
+        assert_eq!(rendered.stderr, "");
+        assert_eq!(rendered.stdout, "{}\n");
+    }
+
+    #[test]
+    fn pre_tool_use_block() {
+        let (value, rendered) = render_for("PreToolUse", &blocked("R"));
+        assert_eq!(
+            value,
+            json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R"}})
+        );
+        assert_eq!(rendered.exit.code(), 2);
+        assert_eq!(rendered.stderr, "R\n");
+    }
+
+    #[test]
+    fn stop_block_has_no_decision_json() {
+        let (value, rendered) = render_for("Stop", &blocked("R"));
+        assert_eq!(value, json!({}));
+        assert_eq!((rendered.exit.code(), rendered.stderr.as_str()), (2, "R\n"));
+    }
+
+    #[test]
+    fn permission_request_block_is_json_exit_0() {
+        let (value, rendered) = render_for("PermissionRequest", &blocked("R"));
+        assert_eq!(
+            value,
+            json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"R"}}})
+        );
+        assert_eq!(rendered.exit.code(), 0);
+        assert_eq!(rendered.stderr, "");
+    }
+
+    #[test]
+    fn elicitation_block_declines() {
+        let (value, rendered) = render_for("Elicitation", &blocked("R"));
+        assert_eq!(
+            value,
+            json!({"hookSpecificOutput":{"hookEventName":"Elicitation","action":"decline"}})
+        );
+        assert_eq!(rendered.exit.code(), 0);
+    }
+
+    #[test]
+    fn worktree_create_prints_the_path_line() {
+        let decision = Decision {
+            worktree_path: Some("/tmp/wt".into()),
+            ..Decision::default()
+        };
+        let rendered = render(&EventId::resolve("WorktreeCreate"), &decision);
+        assert_eq!(rendered.stdout, "/tmp/wt\n");
+        let rendered = render(&EventId::resolve("WorktreeCreate"), &blocked("none"));
+        assert_eq!((rendered.stdout.as_str(), rendered.exit.code()), ("", 2));
+    }
+
+    #[test]
+    fn universal_fields() {
+        let decision = Decision {
+            stop: true,
+            stop_reason: Some("why".into()),
+            suppress_output: true,
+            system_messages: vec!["m".into()],
+            warnings: vec!["w".into()],
+            terminal_sequence: Some("\u{7}".into()),
+            ..Decision::default()
+        };
+        let (value, _) = render_for("Notification", &decision);
+        assert_eq!(
+            value,
+            json!({"continue":false,"stopReason":"why","suppressOutput":true,"systemMessage":"m\nw","terminalSequence":"\u{7}"})
+        );
+    }
+
+    #[test]
+    fn pass_through_fields_come_from_the_catalog_column() {
+        let mut decision = Decision::default();
+        decision
+            .passthrough
+            .insert("sessionTitle".into(), json!("T"));
+        decision
+            .passthrough
+            .insert("watchPaths".into(), json!(["/a"]));
+        let (value, _) = render_for("UserPromptSubmit", &decision);
+        assert_eq!(
+            value,
+            json!({"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","sessionTitle":"T"}})
+        );
+        let (value, _) = render_for("SessionStart", &decision);
+        assert_eq!(
+            value,
+            json!({"hookSpecificOutput":{"hookEventName":"SessionStart","sessionTitle":"T","watchPaths":["/a"]}})
+        );
+        let (value, _) = render_for("MyOwnEvent", &decision);
+        assert_eq!(
+            value,
+            json!({"hookSpecificOutput":{"hookEventName":"MyOwnEvent","sessionTitle":"T","watchPaths":["/a"]}})
+        );
+    }
+
+    #[test]
+    fn default_deadlines_leave_a_margin() {
+        let deadline = |name: &str| ClaudeCode.default_deadline(&EventId::resolve(name));
+        assert_eq!(deadline("UserPromptSubmit"), Duration::from_secs(29));
+        assert_eq!(deadline("SessionEnd"), Duration::from_millis(1200));
+        assert_eq!(deadline("PreToolUse"), Duration::from_secs(599));
+    }
+
+    #[test]
+    fn own_stop_block_cap_reads_the_host_variable() {
+        let vars = vec![(
+            std::ffi::OsString::from("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"),
+            std::ffi::OsString::from("3"),
+        )];
+        assert_eq!(ClaudeCode.own_stop_block_cap(&HostEnv::new(&vars)), Some(3));
+        assert_eq!(ClaudeCode.own_stop_block_cap(&HostEnv::new(&[])), Some(8));
     }
 }

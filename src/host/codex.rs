@@ -20,7 +20,6 @@ use super::{Decoded, Encoded, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::EventId;
 use crate::event::{Event, InputError};
-use crate::output::Rendered;
 use crate::verdict::Permission;
 
 /// Codex's events: Claude Code's names.
@@ -113,11 +112,15 @@ impl Host for Codex {
         HostId::Codex
     }
 
+    fn name(&self) -> &'static str {
+        "codex"
+    }
+
     fn decode(
         &self,
         mut raw: Map<String, Value>,
         arg: Option<&str>,
-        _env: &HostEnv,
+        _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
         let host_event = mapping::host_event_name(&raw, arg)?;
         let claude_event = mapping::event_row(EVENTS, &host_event)
@@ -193,10 +196,10 @@ impl Host for Codex {
     }
 
     fn default_deadline(&self, _event: &EventId) -> Duration {
-        super::deadline_within(DEFAULT_TIMEOUT)
+        mapping::deadline_within(DEFAULT_TIMEOUT)
     }
 
-    fn own_stop_block_cap(&self, _env: &HostEnv) -> Option<u32> {
+    fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
         None
     }
 
@@ -364,11 +367,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     }
     let rendered = if top.is_empty() {
         // Exit 0 with nothing on stdout: "no decision", never a failure.
-        Rendered {
-            stdout: String::new(),
-            stderr: String::new(),
-            exit_code: 0,
-        }
+        mapping::empty_answer()
     } else {
         mapping::json_answer(&top)
     };

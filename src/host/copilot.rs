@@ -86,11 +86,15 @@ impl Host for Copilot {
         HostId::Copilot
     }
 
+    fn name(&self) -> &'static str {
+        "copilot"
+    }
+
     fn decode(
         &self,
         mut raw: Map<String, Value>,
         arg: Option<&str>,
-        _env: &HostEnv,
+        _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
         let host_event = mapping::host_event_name(&raw, arg)?;
         if !is_camel(&host_event) {
@@ -140,10 +144,10 @@ impl Host for Copilot {
     }
 
     fn default_deadline(&self, _event: &EventId) -> Duration {
-        super::deadline_within(DEFAULT_TIMEOUT)
+        mapping::deadline_within(DEFAULT_TIMEOUT)
     }
 
-    fn own_stop_block_cap(&self, _env: &HostEnv) -> Option<u32> {
+    fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
         Some(STOP_BLOCK_CAP)
     }
 
@@ -157,7 +161,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     if !is_camel(&host_event) {
         // Claude Code's answer: already one JSON object.
         return Encoded {
-            rendered: crate::output::render(&event.id, decision),
+            rendered: super::claude::render(&event.id, decision),
             notes: Vec::new(),
             warnings: Vec::new(),
         };

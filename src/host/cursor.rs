@@ -70,11 +70,15 @@ impl Host for Cursor {
         HostId::Cursor
     }
 
+    fn name(&self) -> &'static str {
+        "cursor"
+    }
+
     fn decode(
         &self,
         mut raw: Map<String, Value>,
         arg: Option<&str>,
-        _env: &HostEnv,
+        _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
         let host_event = mapping::host_event_name(&raw, arg)?;
         let claude_event = mapping::event_row(EVENTS, &host_event)
@@ -166,7 +170,7 @@ impl Host for Cursor {
         DEADLINE
     }
 
-    fn own_stop_block_cap(&self, _env: &HostEnv) -> Option<u32> {
+    fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
         None
     }
 

@@ -87,11 +87,15 @@ impl Host for Gemini {
         HostId::Gemini
     }
 
+    fn name(&self) -> &'static str {
+        "gemini"
+    }
+
     fn decode(
         &self,
         mut raw: Map<String, Value>,
         arg: Option<&str>,
-        env: &HostEnv,
+        env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
         let host_event = mapping::host_event_name(&raw, arg)?;
         let claude_event = mapping::event_row(EVENTS, &host_event)
@@ -102,15 +106,14 @@ impl Host for Gemini {
             raw.entry("last_assistant_message").or_insert(answer);
         }
         if !raw.contains_key("cwd") {
-            if let Some(dir) = env
-                .get("GEMINI_PROJECT_DIR")
-                .or_else(|| env.get("GEMINI_CWD"))
+            if let Some(dir) =
+                mapping::var(env, "GEMINI_PROJECT_DIR").or_else(|| mapping::var(env, "GEMINI_CWD"))
             {
                 raw.insert("cwd".into(), json!(dir));
             }
         }
         if !raw.contains_key("session_id") {
-            if let Some(id) = env.get("GEMINI_SESSION_ID") {
+            if let Some(id) = mapping::var(env, "GEMINI_SESSION_ID") {
                 raw.insert("session_id".into(), json!(id));
             }
         }
@@ -129,10 +132,10 @@ impl Host for Gemini {
     }
 
     fn default_deadline(&self, _event: &EventId) -> Duration {
-        super::deadline_within(DEFAULT_TIMEOUT)
+        mapping::deadline_within(DEFAULT_TIMEOUT)
     }
 
-    fn own_stop_block_cap(&self, _env: &HostEnv) -> Option<u32> {
+    fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
         None
     }
 

@@ -4,10 +4,12 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Decoded, HostId};
+use std::time::Duration;
+
+use super::{Decoded, HostEnv, HostId, Rendered};
 use crate::aggregate::Decision;
 use crate::event::{Event, InputError, json_type_name};
-use crate::output::Rendered;
+use crate::exit::Exit;
 
 /// The field hooks find the host's original names and input under.
 pub const HOST_FIELD: &str = "hookrun_host";
@@ -134,7 +136,7 @@ pub fn translate_tool(
 /// builds the event under its Claude Code name.
 pub fn finish(mut raw: Map<String, Value>, t: Translated) -> Result<Decoded, InputError> {
     let mut info = Map::new();
-    info.insert("host".into(), json!(t.host.as_str()));
+    info.insert("host".into(), json!(t.host.name()));
     info.insert("hook_event_name".into(), json!(t.host_event));
     if let Some(tool) = &t.host_tool {
         info.insert("tool_name".into(), json!(tool));
@@ -146,8 +148,7 @@ pub fn finish(mut raw: Map<String, Value>, t: Translated) -> Result<Decoded, Inp
     let event = Event::from_object(raw, Some(&t.claude_event))?;
     Ok(Decoded {
         event,
-        host_event: t.host_event,
-        host_tool: t.host_tool,
+        host_event: Some(t.host_event),
         notes: t.notes,
         warnings: t.warnings,
     })
@@ -197,7 +198,18 @@ pub fn json_answer(object: &Map<String, Value>) -> Rendered {
     Rendered {
         stdout: line(object),
         stderr: String::new(),
-        exit_code: 0,
+        exit: Exit::Success,
+        value: Value::Object(object.clone()),
+    }
+}
+
+/// Nothing on stdout, exit 0: "no decision" to every host.
+pub fn empty_answer() -> Rendered {
+    Rendered {
+        stdout: String::new(),
+        stderr: String::new(),
+        exit: Exit::Success,
+        value: Value::String(String::new()),
     }
 }
 
@@ -207,8 +219,24 @@ pub fn json_block(object: &Map<String, Value>, reason: &str) -> Rendered {
     Rendered {
         stdout: line(object),
         stderr: format!("{reason}\n"),
-        exit_code: 2,
+        exit: Exit::Block,
+        value: Value::Object(object.clone()),
     }
+}
+
+/// The default deadline for a host whose timeout is one number for every
+/// event: that timeout minus a margin (as for Claude Code).
+pub fn deadline_within(host_timeout: Duration) -> Duration {
+    if host_timeout <= Duration::from_secs(2) {
+        Duration::from_millis(1200).min(host_timeout)
+    } else {
+        host_timeout.saturating_sub(Duration::from_secs(1))
+    }
+}
+
+/// A host variable as text.
+pub fn var<'a>(env: &HostEnv<'a>, name: &str) -> Option<&'a str> {
+    env.get(name).and_then(std::ffi::OsStr::to_str)
 }
 
 /// The whole `systemMessage` with the encoder's own warnings after the

@@ -1,11 +1,15 @@
-//! The host seam: which agent called hookrun, and how its events and answers
-//! translate to and from hookrun's vocabulary (Claude Code's).
+//! The host seam: what differs between the agents that call hookrun.
 //!
-//! The pipeline works in Claude Code's vocabulary only: event names, tool
-//! names and `tool_input` field names. A host module decodes its stdin into
-//! that vocabulary and encodes the one aggregated decision into exactly what
-//! the host accepts. Per-host facts are table rows in the host's module;
-//! nothing host-specific lives in the pipeline.
+//! The pipeline speaks one vocabulary (Claude Code's event names, tool
+//! names and `tool_input` fields, [`Event`] in, [`Decision`] out). A [`Host`]
+//! translates at both ends: [`Host::decode`] turns the host's stdin object
+//! into an [`Event`], [`Host::encode`] turns the one aggregated decision into
+//! exactly what the host accepts (stdout, stderr, exit code). Per-host facts
+//! (default deadlines, a host's own Stop-block cap, `hookSpecificOutput`
+//! rules) are methods of the host's module, never branches in the pipeline.
+//!
+//! Adding a host is one module (`host/<name>.rs` implementing [`Host`]), one
+//! [`HostId`] variant and one row in [`HOSTS`].
 
 pub mod claude;
 pub mod codex;
@@ -15,9 +19,9 @@ pub mod gemini;
 pub mod mapping;
 
 #[cfg(test)]
-mod tests;
+mod golden;
 
-use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -25,46 +29,30 @@ use serde_json::{Map, Value};
 use crate::aggregate::Decision;
 use crate::catalog::EventId;
 use crate::event::{Event, InputError};
-use crate::output::Rendered;
+use crate::exit::Exit;
 
-/// Which host called hookrun: `--host NAME` / `HOOKRUN_HOST`; default Claude Code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+/// Which host called hookrun: `--host NAME` / `HOOKRUN_HOST`; default
+/// Claude Code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 pub enum HostId {
-    /// Claude Code (and hosts that speak its protocol unchanged).
-    #[value(name = "claude-code", alias = "claude")]
+    /// Claude Code (and hosts that speak its protocol).
+    #[default]
     ClaudeCode,
     /// Gemini CLI.
-    #[value(name = "gemini", alias = "gemini-cli")]
     Gemini,
     /// OpenAI Codex CLI.
-    #[value(name = "codex")]
     Codex,
-    /// Cursor.
-    #[value(name = "cursor")]
+    /// Cursor (documented format, not verified against the real host).
     Cursor,
-    /// GitHub Copilot CLI.
-    #[value(name = "copilot", alias = "copilot-cli")]
+    /// GitHub Copilot CLI (documented format, not verified against the real
+    /// host).
     Copilot,
 }
 
 impl HostId {
-    pub const ALL: [HostId; 5] = [
-        HostId::ClaudeCode,
-        HostId::Gemini,
-        HostId::Codex,
-        HostId::Cursor,
-        HostId::Copilot,
-    ];
-
-    /// The name on the command line and in `HOOKRUN_HOST`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HostId::ClaudeCode => "claude-code",
-            HostId::Gemini => "gemini",
-            HostId::Codex => "codex",
-            HostId::Cursor => "cursor",
-            HostId::Copilot => "copilot",
-        }
+    /// The name used on the command line, in `HOOKRUN_HOST` and in reports.
+    pub fn name(self) -> &'static str {
+        host(self).name()
     }
 
     /// The product's name, for messages.
@@ -79,99 +67,173 @@ impl HostId {
     }
 }
 
-/// The host's environment variables as hookrun received them.
-#[derive(Debug, Clone, Default)]
-pub struct HostEnv {
-    vars: BTreeMap<String, String>,
+/// The host's environment variables (hookrun's own environment as the host
+/// started it), for hosts that pass facts there (a project directory, a
+/// cap).
+#[derive(Debug, Clone, Copy)]
+pub struct HostEnv<'a> {
+    vars: &'a [(OsString, OsString)],
 }
 
-impl HostEnv {
-    pub fn from_process() -> HostEnv {
-        HostEnv {
-            vars: std::env::vars().collect(),
-        }
+impl<'a> HostEnv<'a> {
+    pub fn new(vars: &'a [(OsString, OsString)]) -> HostEnv<'a> {
+        HostEnv { vars }
     }
 
-    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> HostEnv {
-        HostEnv {
-            vars: pairs
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect(),
-        }
-    }
-
-    pub fn get(&self, key: &str) -> Option<&str> {
+    /// A variable's value; an empty value counts as unset.
+    pub fn get(&self, name: &str) -> Option<&'a OsStr> {
         self.vars
-            .get(key)
-            .map(String::as_str)
-            .filter(|v| !v.is_empty())
+            .iter()
+            .rev()
+            .find(|(k, v)| k == name && !v.is_empty())
+            .map(|(_, v)| v.as_os_str())
     }
 }
 
-/// A host's event in hookrun's vocabulary.
-#[derive(Debug, Clone)]
+/// The host's event, in hookrun's vocabulary.
+#[derive(Debug)]
 pub struct Decoded {
     pub event: Event,
-    /// The event name the host used (`BeforeTool`).
-    pub host_event: String,
-    /// The tool name the host used (`run_shell_command`), if any.
-    pub host_tool: Option<String>,
-    /// Report only.
+    /// The event name as the host spelled it, when the host's vocabulary
+    /// differs (`None` for Claude Code).
+    pub host_event: Option<String>,
+    /// For the report (what was translated).
     pub notes: Vec<String>,
-    /// For the person at the host.
+    /// For the person at the host (what could not be translated).
     pub warnings: Vec<String>,
 }
 
-/// A decision in exactly what the host accepts.
+/// What `hookrun fire` prints and how it exits, for one host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub stdout: String,
+    /// On a block by exit code: exactly the block reason.
+    pub stderr: String,
+    pub exit: Exit,
+    /// The answer as a value, for the report and the log: the JSON object
+    /// on stdout, or the stdout text as a string for a plain-text answer.
+    pub value: Value,
+}
+
+/// One decision encoded for a host.
 #[derive(Debug, Clone)]
 pub struct Encoded {
     pub rendered: Rendered,
-    /// Report only.
+    /// For the report: how the decision was mapped.
     pub notes: Vec<String>,
-    /// What the host could not be told, mapped to the safest expressible
-    /// answer (already in the answer's message where the host shows one).
+    /// What the host cannot express, mapped to the safest it can: the
+    /// pipeline adds these to the decision's warnings and encodes again, so
+    /// they reach the person too.
     pub warnings: Vec<String>,
+}
+
+impl Encoded {
+    /// An encoding that expressed everything.
+    pub fn exact(rendered: Rendered) -> Encoded {
+        Encoded {
+            rendered,
+            notes: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
 }
 
 /// What the pipeline needs from a host. Pure: no I/O.
 pub trait Host: Sync {
     fn id(&self) -> HostId;
-    /// The host's stdin object (+ the EVENT argument, + the host's env vars)
-    /// → hookrun's event in Claude Code's vocabulary. The host's original
-    /// event name, tool name and tool input stay available to hooks under
-    /// the `hookrun_host` field.
+
+    /// The name on the command line (`--host NAME`).
+    fn name(&self) -> &'static str;
+
+    /// The host's stdin object and the EVENT argument → hookrun's event.
+    /// Fields the host sent and hookrun does not translate stay in the raw
+    /// object, so hooks that need them still see them.
     fn decode(
         &self,
         raw: Map<String, Value>,
         arg: Option<&str>,
-        env: &HostEnv,
+        env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError>;
+
     /// The deadline when `--deadline` is not given: the host's own timeout
-    /// for the event (as `hookrun install` writes it) minus a margin.
+    /// for the event minus a margin, so the answer arrives before the host
+    /// throws it away.
     fn default_deadline(&self, event: &EventId) -> Duration;
-    /// The host's own cap on consecutive Stop blocks, if it has one.
-    fn own_stop_block_cap(&self, env: &HostEnv) -> Option<u32>;
-    /// One aggregated decision → what this host accepts.
+
+    /// Whether the host caps consecutive Stop blocks itself (`None`:
+    /// hookrun's stop-loop guard is the only cap).
+    fn own_stop_block_cap(&self, env: &HostEnv<'_>) -> Option<u32>;
+
+    /// One aggregated decision → exactly what this host accepts.
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded;
 }
 
+/// Every host hookrun speaks, one row each.
+pub static HOSTS: &[&dyn Host] = &[
+    &claude::ClaudeCode,
+    &gemini::Gemini,
+    &codex::Codex,
+    &cursor::Cursor,
+    &copilot::Copilot,
+];
+
+/// The implementation of a host.
 pub fn host(id: HostId) -> &'static dyn Host {
-    match id {
-        HostId::ClaudeCode => &claude::ClaudeCode,
-        HostId::Gemini => &gemini::Gemini,
-        HostId::Codex => &codex::Codex,
-        HostId::Cursor => &cursor::Cursor,
-        HostId::Copilot => &copilot::Copilot,
-    }
+    HOSTS
+        .iter()
+        .copied()
+        .find(|h| h.id() == id)
+        .expect("every HostId has a row in HOSTS")
 }
 
-/// The default deadline for a host whose timeout is one number for every
-/// event: that timeout minus a margin (as for Claude Code).
-pub fn deadline_within(host_timeout: Duration) -> Duration {
-    if host_timeout <= Duration::from_secs(2) {
-        Duration::from_millis(1200).min(host_timeout)
-    } else {
-        host_timeout.saturating_sub(Duration::from_secs(1))
+/// Stdin bytes → the host's event (the JSON checks every host shares, then
+/// the host's own decoding).
+pub fn decode_bytes(
+    host: &dyn Host,
+    bytes: &[u8],
+    arg: Option<&str>,
+    env: &HostEnv<'_>,
+) -> Result<Decoded, InputError> {
+    let raw = crate::event::read_object(bytes)?;
+    host.decode(raw, arg, env)
+}
+
+/// Encodes `decision` for `host`; what the host could not express joins the
+/// decision's warnings (and notes) first, so the answer says so.
+pub fn encode(host: &dyn Host, event: &Event, decision: &mut Decision) -> Rendered {
+    let encoded = host.encode(event, decision);
+    if encoded.warnings.is_empty() && encoded.notes.is_empty() {
+        return encoded.rendered;
+    }
+    decision.warnings.extend(encoded.warnings);
+    decision.notes.extend(encoded.notes);
+    host.encode(event, decision).rendered
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_host_id_has_one_row() {
+        use clap::ValueEnum as _;
+        for id in HostId::value_variants() {
+            assert_eq!(HOSTS.iter().filter(|h| h.id() == *id).count(), 1, "{id:?}");
+            let value = id.to_possible_value().expect("not skipped");
+            assert_eq!(value.get_name(), host(*id).name());
+        }
+    }
+
+    #[test]
+    fn host_env_reads_the_last_non_empty_value() {
+        let vars = vec![
+            (OsString::from("A"), OsString::from("1")),
+            (OsString::from("B"), OsString::new()),
+            (OsString::from("A"), OsString::from("2")),
+        ];
+        let env = HostEnv::new(&vars);
+        assert_eq!(env.get("A"), Some(OsStr::new("2")));
+        assert_eq!(env.get("B"), None);
+        assert_eq!(env.get("C"), None);
     }
 }

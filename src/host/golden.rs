@@ -6,11 +6,19 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
 
-use super::{HostEnv, HostId, host};
+use std::ffi::OsString;
+
+use super::{HostEnv, HostId, Rendered, host};
 use crate::aggregate::Decision;
 use crate::event::Event;
-use crate::output::Rendered;
 use crate::verdict::Permission;
+
+fn vars(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+        .collect()
+}
 
 fn fixture(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -28,7 +36,7 @@ fn payload(rel: &str) -> Map<String, Value> {
 
 fn decode(id: HostId, rel: &str) -> Event {
     host(id)
-        .decode(payload(rel), None, &HostEnv::default())
+        .decode(payload(rel), None, &HostEnv::new(&[]))
         .unwrap_or_else(|err| panic!("{rel}: {err}"))
         .event
 }
@@ -116,7 +124,7 @@ fn gemini_mcp_tools_get_claude_code_names() {
     let mut raw = payload("gemini/before_tool__shell.json");
     raw.insert("tool_name".into(), json!("github__create_issue"));
     let e = host(HostId::Gemini)
-        .decode(raw, None, &HostEnv::default())
+        .decode(raw, None, &HostEnv::new(&[]))
         .unwrap()
         .event;
     assert_eq!(e.tool_name(), Some("mcp__github__create_issue"));
@@ -126,8 +134,11 @@ fn gemini_mcp_tools_get_claude_code_names() {
 fn gemini_project_dir_and_session_come_from_its_environment_when_absent() {
     let raw: Map<String, Value> =
         serde_json::from_str(r#"{"hook_event_name":"BeforeAgent","prompt":"hi"}"#).unwrap();
-    let env = HostEnv::from_pairs([("GEMINI_PROJECT_DIR", "/p"), ("GEMINI_SESSION_ID", "s")]);
-    let e = host(HostId::Gemini).decode(raw, None, &env).unwrap().event;
+    let env = vars(&[("GEMINI_PROJECT_DIR", "/p"), ("GEMINI_SESSION_ID", "s")]);
+    let e = host(HostId::Gemini)
+        .decode(raw, None, &HostEnv::new(&env))
+        .unwrap()
+        .event;
     assert_eq!(e.cwd(), Some(PathBuf::from("/p")));
     assert_eq!(e.session_id(), Some("s"));
 }
@@ -280,7 +291,7 @@ fn gemini_golden_answers() {
         &blocked("R"),
     );
     assert_eq!(v, json!({"decision": "deny", "reason": "R"}));
-    assert_eq!((r.exit_code, r.stderr.as_str()), (2, "R\n"));
+    assert_eq!((r.exit.code(), r.stderr.as_str()), (2, "R\n"));
 
     let (v, r) = encode(
         HostId::Gemini,
@@ -290,7 +301,7 @@ fn gemini_golden_answers() {
     assert_eq!(v["decision"], "deny");
     assert!(v["reason"].as_str().unwrap().contains("sure?"));
     assert!(v["systemMessage"].as_str().unwrap().contains("cannot ask"));
-    assert_eq!(r.exit_code, 2);
+    assert_eq!(r.exit.code(), 2);
 
     let rewrite = Decision {
         permission: Some(Permission::Allow),
@@ -302,7 +313,7 @@ fn gemini_golden_answers() {
         v,
         json!({"decision": "allow", "hookSpecificOutput": {"tool_input": {"command": "echo rewritten", "description": "Print hi"}}})
     );
-    assert_eq!(r.exit_code, 0);
+    assert_eq!(r.exit.code(), 0);
 
     let rewrite = Decision {
         updated_input: Some(
@@ -319,7 +330,7 @@ fn gemini_golden_answers() {
 
     let (v, r) = encode(HostId::Gemini, "gemini/after_agent.json", &blocked("go on"));
     assert_eq!(v, json!({"decision": "block", "reason": "go on"}));
-    assert_eq!(r.exit_code, 2);
+    assert_eq!(r.exit.code(), 2);
 
     let context = Decision {
         context: Some("C".into()),
@@ -336,14 +347,14 @@ fn gemini_golden_answers() {
             json!({"hookSpecificOutput": {"additionalContext": "C"}}),
             "{file}"
         );
-        assert_eq!(r.exit_code, 0);
+        assert_eq!(r.exit.code(), 0);
     }
     let (v, r) = encode(
         HostId::Gemini,
         "gemini/session_end.json",
         &Decision::default(),
     );
-    assert_eq!((v, r.exit_code), (json!({}), 0));
+    assert_eq!((v, r.exit.code()), (json!({}), 0));
 }
 
 #[test]
@@ -357,14 +368,14 @@ fn codex_golden_answers() {
         v,
         json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "R"}})
     );
-    assert_eq!(r.exit_code, 0);
+    assert_eq!(r.exit.code(), 0);
     // Nothing to say: an empty answer, never `allow` alone.
     for decision in [
         Decision::default(),
         permission(Permission::Allow, Some("fine")),
     ] {
         let (v, r) = encode(HostId::Codex, "codex/pre_tool_use__bash.json", &decision);
-        assert_eq!((v, r.stdout.as_str(), r.exit_code), (Value::Null, "", 0));
+        assert_eq!((v, r.stdout.as_str(), r.exit.code()), (Value::Null, "", 0));
     }
     let rewrite = Decision {
         permission: Some(Permission::Allow),
@@ -402,7 +413,7 @@ fn cursor_golden_answers() {
         "cursor/before_shell_execution.json",
         &Decision::default(),
     );
-    assert_eq!((v, r.exit_code), (json!({"permission": "allow"}), 0));
+    assert_eq!((v, r.exit.code()), (json!({"permission": "allow"}), 0));
     let (v, r) = encode(
         HostId::Cursor,
         "cursor/before_shell_execution.json",
@@ -412,7 +423,7 @@ fn cursor_golden_answers() {
         v,
         json!({"permission": "deny", "user_message": "R", "agent_message": "R"})
     );
-    assert_eq!(r.exit_code, 2);
+    assert_eq!(r.exit.code(), 2);
     let (v, _) = encode(HostId::Cursor, "cursor/stop.json", &blocked("again"));
     assert_eq!(v, json!({"followup_message": "again"}));
     let (v, r) = encode(
@@ -421,7 +432,7 @@ fn cursor_golden_answers() {
         &blocked("no"),
     );
     assert_eq!(
-        (v, r.exit_code),
+        (v, r.exit.code()),
         (json!({"continue": false, "user_message": "no"}), 2)
     );
 }
@@ -437,7 +448,7 @@ fn copilot_golden_answers() {
         v,
         json!({"permissionDecision": "deny", "permissionDecisionReason": "R"})
     );
-    assert_eq!(r.exit_code, 2);
+    assert_eq!(r.exit.code(), 2);
     let rewrite = Decision {
         updated_input: Some(json!({"file_path": "/x", "old_string": "a", "new_string": "c"})),
         ..Decision::default()
@@ -463,23 +474,18 @@ fn copilot_golden_answers() {
         &blocked("R"),
     );
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
-    assert_eq!(r.exit_code, 2);
+    assert_eq!(r.exit.code(), 2);
 }
 
 #[test]
 fn claude_code_is_todays_protocol_and_caps_stop_loops_itself() {
     let claude = host(HostId::ClaudeCode);
-    assert_eq!(claude.own_stop_block_cap(&HostEnv::default()), Some(8));
-    assert_eq!(
-        claude.own_stop_block_cap(&HostEnv::from_pairs([(
-            "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP",
-            "3"
-        )])),
-        Some(3)
-    );
+    assert_eq!(claude.own_stop_block_cap(&HostEnv::new(&[])), Some(8));
+    let env = vars(&[("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "3")]);
+    assert_eq!(claude.own_stop_block_cap(&HostEnv::new(&env)), Some(3));
     for id in [HostId::Gemini, HostId::Codex, HostId::Cursor] {
         assert_eq!(
-            host(id).own_stop_block_cap(&HostEnv::default()),
+            host(id).own_stop_block_cap(&HostEnv::new(&[])),
             None,
             "{id:?}"
         );
@@ -491,7 +497,7 @@ fn claude_code_is_todays_protocol_and_caps_stop_loops_itself() {
     .unwrap();
     assert_eq!(
         claude.encode(&event, &blocked("R")).rendered,
-        crate::output::render(&event.id, &blocked("R"))
+        super::claude::render(&event.id, &blocked("R"))
     );
 }
 
@@ -683,7 +689,7 @@ fn codex_rejects(schema: &Value, event: &Event, r: &Rendered) -> Option<String> 
             })
             .unwrap_or_default()
     };
-    match r.exit_code {
+    match r.exit.code() {
         0 => {}
         2 if name == "SessionStart" => return Some("exit 2 on SessionStart".into()),
         2 if r.stderr.trim().is_empty() => return Some("exit 2 without stderr".into()),
@@ -784,7 +790,7 @@ fn codex_rejects(schema: &Value, event: &Event, r: &Rendered) -> Option<String> 
             "decision.interrupt is true" => {
                 hget("decision").is_some_and(|d| d["interrupt"] == json!(true))
             }
-            "exit code 2" => r.exit_code == 2,
+            "exit code 2" => r.exit.code() == 2,
             other => panic!("output-schema.json has a rule the test does not know: {other}"),
         };
         if hit {
@@ -796,7 +802,7 @@ fn codex_rejects(schema: &Value, event: &Event, r: &Rendered) -> Option<String> 
 
 /// Whether the host would block the call/prompt/stop with this answer.
 fn codex_blocks(r: &Rendered) -> bool {
-    if r.exit_code == 2 {
+    if r.exit.code() == 2 {
         return true;
     }
     let Ok(Some(top)) = single_object(r) else {
@@ -904,9 +910,9 @@ fn every_answer_to_gemini_uses_only_fields_it_honours() {
                 top.get("decision").and_then(Value::as_str),
                 Some("deny" | "block")
             );
-            assert_eq!(r.exit_code == 2, denies, "{file}, {what}: {}", r.stdout);
+            assert_eq!(r.exit.code() == 2, denies, "{file}, {what}: {}", r.stdout);
             assert_ne!(top.get("decision"), Some(&json!("ask")), "{file}, {what}");
-            assert!(r.exit_code == 0 || r.exit_code == 2);
+            assert!(r.exit.code() == 0 || r.exit.code() == 2);
             let name = event.id.name();
             let must_block = (decision.block.is_some()
                 && !matches!(name, "SessionStart" | "SessionEnd" | "PreCompact"))
@@ -939,7 +945,7 @@ fn every_answer_to_cursor_has_a_permission_where_it_needs_one() {
                     || decision.permission == Some(Permission::Ask)
                     || (decision.updated_input.is_some() && host_event != "preToolUse");
                 assert_eq!(p == Some("deny"), must_deny, "{file}, {what}: {}", r.stdout);
-                assert_eq!(r.exit_code == 2, must_deny, "{file}, {what}");
+                assert_eq!(r.exit.code() == 2, must_deny, "{file}, {what}");
             }
         }
     }
@@ -954,7 +960,7 @@ fn every_answer_to_copilot_is_one_json_object() {
             let top = single_object(&r).unwrap_or_else(|e| panic!("{file}, {what}: {e}"));
             assert!(top.is_some(), "{file}, {what}: no answer");
             if event.id.name() == "PreToolUse" && decision.block.is_some() {
-                assert_eq!(r.exit_code, 2, "{file}, {what}");
+                assert_eq!(r.exit.code(), 2, "{file}, {what}");
             }
         }
     }
