@@ -178,7 +178,7 @@ _hookrun() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "claude-code" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot" -- "${cur}"))
                     return 0
                     ;;
                 --format)

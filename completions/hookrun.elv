@@ -39,7 +39,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --host 'The agent that runs hookrun: how its event is read and the answer written'
             cand --format 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand'
             cand --log 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`'
-            cand --stop-block-cap 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)'
+            cand --stop-block-cap 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops). Default: 8; behind a host that caps Stop blocks itself (Claude Code: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, default 8), one more than the host''s cap, so the host''s own cap acts first. The count restarts when the host says a stop is not the continuation of a blocked one (`stop_hook_active: false`)'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'

@@ -37,11 +37,15 @@ complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "list" -d 'List ever
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "test" -d 'Run hook-policy test cases through the real fire path.'
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "completions" -d 'Print the shell completion script for SHELL.'
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l host -d 'The agent that runs hookrun: how its event is read and the answer written' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'"
+complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l host -d 'The agent that runs hookrun: how its event is read and the answer written' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'
+gemini\t'Gemini CLI'
+codex\t'OpenAI Codex CLI'
+cursor\t'Cursor (documented format, not verified against the real host)'
+copilot\t'GitHub Copilot CLI (documented format, not verified against the real host)'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l format -d 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand' -r -f -a "protocol\t'The hook protocol: one JSON object (what hosts read)'
 report\t'A full JSON report: every hook, where the funnel stopped it, how it ended, its output, every warning. For debugging by hand'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l log -d 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`' -r -F
-complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l stop-block-cap -d 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)' -r
+complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l stop-block-cap -d 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops). Default: 8; behind a host that caps Stop blocks itself (Claude Code: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, default 8), one more than the host\'s cap, so the host\'s own cap acts first. The count restarts when the host says a stop is not the continuation of a blocked one (`stop_hook_active: false`)' -r
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l claude-settings -d 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F

@@ -371,14 +371,13 @@ pub struct FireArgs {
 
     /// After this many consecutive blocked Stop/SubagentStop fires in one
     /// session, the next block is downgraded to a warning (ends "tests fail
-    /// → continue → tests fail" loops).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 8,
-        env = "HOOKRUN_STOP_BLOCK_CAP"
-    )]
-    pub stop_block_cap: u32,
+    /// → continue → tests fail" loops). Default: 8; behind a host that caps
+    /// Stop blocks itself (Claude Code: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP,
+    /// default 8), one more than the host's cap, so the host's own cap acts
+    /// first. The count restarts when the host says a stop is not the
+    /// continuation of a blocked one (`stop_hook_active: false`).
+    #[arg(long, value_name = "N", env = "HOOKRUN_STOP_BLOCK_CAP")]
+    pub stop_block_cap: Option<u32>,
 
     #[command(flatten)]
     pub settings: SettingsArgs,

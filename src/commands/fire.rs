@@ -29,8 +29,15 @@ pub fn run(args: &FireArgs) -> Printed {
             &HostEnv::new(&inherited_env),
         )
     });
+    let stop_block_cap =
+        host::mapping::stop_block_cap(args.stop_block_cap, host, &HostEnv::new(&inherited_env));
+    let mut inherited_env = inherited_env;
     let event = match decoded {
-        Ok(decoded) => decoded.event,
+        Ok(decoded) => {
+            // Hooks see which host called and its own names (HOOKRUN_HOST…).
+            host::mapping::set_hook_vars(&mut inherited_env, host, &decoded.event);
+            decoded.event
+        }
         Err(err) => return unusable_input(&err, args.event.as_deref(), args.fail_closed),
     };
     let env = common::environment(&args.settings);
@@ -51,7 +58,7 @@ pub fn run(args: &FireArgs) -> Printed {
         non_interactive: args.non_interactive,
         state: StateDir::from_process(),
         log: args.log.clone(),
-        stop_block_cap: args.stop_block_cap,
+        stop_block_cap,
         want_report: args.format == FireFormat::Report,
     };
     inherited.close();

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
+use std::ffi::OsString;
 use std::time::Duration;
 
 use super::{Decoded, HostEnv, HostId, Rendered};
@@ -232,6 +233,36 @@ pub fn deadline_within(host_timeout: Duration) -> Duration {
     } else {
         host_timeout.saturating_sub(Duration::from_secs(1))
     }
+}
+
+/// Sets what hooks learn about the host in their environment:
+/// `HOOKRUN_HOST` (the host's name), `HOOKRUN_HOST_EVENT` and
+/// `HOOKRUN_HOST_TOOL_NAME` (its own names for the event and the tool).
+pub fn set_hook_vars(vars: &mut Vec<(OsString, OsString)>, host: &dyn super::Host, event: &Event) {
+    let mut set = |key: &str, value: &str| {
+        vars.retain(|(k, _)| k != key);
+        vars.push((OsString::from(key), OsString::from(value)));
+    };
+    set("HOOKRUN_HOST", host.name());
+    set("HOOKRUN_HOST_EVENT", &host_event_of(event));
+    if let Some(tool) = host_tool_of(event) {
+        set("HOOKRUN_HOST_TOOL_NAME", tool);
+    }
+}
+
+/// hookrun's own cap on consecutive Stop blocks when `--stop-block-cap`
+/// is not given.
+pub const DEFAULT_STOP_BLOCK_CAP: u32 = 8;
+
+/// The stop-loop cap of one fire: the one given; else, behind a host that
+/// caps Stop blocks itself, one more than the host's cap (hookrun's guard
+/// must not cut in before the host's own); else hookrun's default (the
+/// guard is the only cap).
+pub fn stop_block_cap(given: Option<u32>, host: &dyn super::Host, env: &HostEnv<'_>) -> u32 {
+    given.unwrap_or_else(|| {
+        host.own_stop_block_cap(env)
+            .map_or(DEFAULT_STOP_BLOCK_CAP, |cap| cap.saturating_add(1))
+    })
 }
 
 /// A host variable as text.
