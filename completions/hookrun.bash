@@ -31,6 +31,9 @@ _hookrun() {
             hookrun,help)
                 cmd="hookrun__subcmd__help"
                 ;;
+            hookrun,install)
+                cmd="hookrun__subcmd__install"
+                ;;
             hookrun,list)
                 cmd="hookrun__subcmd__list"
                 ;;
@@ -42,6 +45,9 @@ _hookrun() {
                 ;;
             hookrun,trust)
                 cmd="hookrun__subcmd__trust"
+                ;;
+            hookrun,uninstall)
+                cmd="hookrun__subcmd__uninstall"
                 ;;
             hookrun,untrust)
                 cmd="hookrun__subcmd__untrust"
@@ -61,6 +67,9 @@ _hookrun() {
             hookrun__subcmd__help,help)
                 cmd="hookrun__subcmd__help__subcmd__help"
                 ;;
+            hookrun__subcmd__help,install)
+                cmd="hookrun__subcmd__help__subcmd__install"
+                ;;
             hookrun__subcmd__help,list)
                 cmd="hookrun__subcmd__help__subcmd__list"
                 ;;
@@ -73,6 +82,9 @@ _hookrun() {
             hookrun__subcmd__help,trust)
                 cmd="hookrun__subcmd__help__subcmd__trust"
                 ;;
+            hookrun__subcmd__help,uninstall)
+                cmd="hookrun__subcmd__help__subcmd__uninstall"
+                ;;
             hookrun__subcmd__help,untrust)
                 cmd="hookrun__subcmd__help__subcmd__untrust"
                 ;;
@@ -83,7 +95,7 @@ _hookrun() {
 
     case "${cmd}" in
         hookrun)
-            opts="-v -h -V --verbose --help --version fire trust untrust stats doctor explain list test completions help"
+            opts="-v -h -V --verbose --help --version fire trust untrust stats doctor explain list test completions install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -229,7 +241,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__help)
-            opts="fire trust untrust stats doctor explain list test completions help"
+            opts="fire trust untrust stats doctor explain list test completions install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -312,6 +324,20 @@ _hookrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hookrun__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hookrun__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -368,6 +394,20 @@ _hookrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hookrun__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hookrun__subcmd__help__subcmd__untrust)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -375,6 +415,36 @@ _hookrun() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hookrun__subcmd__install)
+            opts="-v -h -V --project --user --dry-run --binary --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --binary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -483,6 +553,36 @@ _hookrun() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hookrun__subcmd__uninstall)
+            opts="-v -h -V --project --user --dry-run --binary --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --binary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

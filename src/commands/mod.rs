@@ -4,6 +4,7 @@ pub mod common;
 pub mod doctor;
 pub mod explain;
 pub mod fire;
+pub mod install;
 pub mod list;
 pub mod stats;
 pub mod test;

@@ -17,6 +17,7 @@ pub mod copilot;
 pub mod cursor;
 pub mod gemini;
 pub mod mapping;
+pub mod wiring;
 
 #[cfg(test)]
 mod golden;

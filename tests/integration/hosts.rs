@@ -295,3 +295,113 @@ fn behind_claude_code_the_stop_guard_leaves_the_cap_to_claude_code() {
     }
     assert_eq!(stop(&sb, "cc2").code, Some(0));
 }
+
+#[test]
+fn install_routes_every_event_with_hooks_and_is_idempotent() {
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.hookrun/settings.json",
+        &serde_json::to_string(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "SubagentStop": [{"hooks": [{"type": "command", "command": "true"}]}]
+        }}))
+        .unwrap(),
+    );
+    let mine = json!({"ui": {"theme": "dark"}, "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "./mine.sh", "timeout": 5000}]}]}});
+    let file = sb.write(
+        "project/.gemini/settings.json",
+        &serde_json::to_string_pretty(&mine).unwrap(),
+    );
+
+    let dry = sb.run(&["install", "gemini", "--dry-run"], b"");
+    assert_eq!(dry.code, Some(0), "{dry:?}");
+    assert!(dry.stdout.contains("would write"), "{}", dry.stdout);
+    assert!(
+        dry.stdout
+            .lines()
+            .any(|l| l.starts_with('+') && l.contains("fire --host gemini")),
+        "{}",
+        dry.stdout
+    );
+    assert!(
+        dry.stdout.contains("has no SubagentStop event"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        serde_json::to_string_pretty(&mine).unwrap()
+    );
+
+    let run = sb.run(&["install", "gemini"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("backup:"), "{}", run.stdout);
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written["ui"], json!({"theme": "dark"}));
+    assert_eq!(
+        written["hooks"]["BeforeTool"][0],
+        mine["hooks"]["BeforeTool"][0]
+    );
+    let ours = &written["hooks"]["BeforeTool"][1]["hooks"][0];
+    let command = ours["command"].as_str().unwrap();
+    assert!(
+        command.starts_with('/') || command.starts_with('\''),
+        "{command}"
+    );
+    assert!(command.ends_with("hookrun fire --host gemini"), "{command}");
+    assert_eq!(ours["timeout"], 60000, "milliseconds");
+    assert!(written["hooks"]["AfterAgent"].is_array(), "{written}");
+    assert!(
+        sb.path("project/.gemini/settings.json.hookrun-backup")
+            .is_file()
+    );
+
+    let again = sb.run(&["install", "gemini"], b"");
+    assert!(again.stdout.contains("nothing written"), "{}", again.stdout);
+
+    let run = sb.run(&["uninstall", "gemini"], b"");
+    assert!(
+        run.stdout.contains("2 hookrun entries removed"),
+        "{}",
+        run.stdout
+    );
+    let back: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(back, mine);
+}
+
+#[test]
+fn install_codex_explains_the_trust_step_and_cursor_gets_a_version() {
+    let sb = Sandbox::new();
+    let run = sb.run(&["install", "codex"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("trusted_hash"), "{}", run.stdout);
+    let codex: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.path("project/.codex/hooks.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        codex["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 600,
+        "seconds"
+    );
+    let run = sb.run(&["install", "cursor", "--user"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let cursor: Value =
+        serde_json::from_str(&std::fs::read_to_string(sb.home.join(".cursor/hooks.json")).unwrap())
+            .unwrap();
+    assert_eq!(cursor["version"], 1);
+    assert!(
+        cursor["hooks"]["preToolUse"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("fire --host cursor")
+    );
+    let broken = sb.write("project/.claude/settings.json", "{ not json");
+    let run = sb.run(&["install", "claude-code"], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stderr.contains(broken.to_str().unwrap()),
+        "{}",
+        run.stderr
+    );
+}
