@@ -405,3 +405,70 @@ fn install_codex_explains_the_trust_step_and_cursor_gets_a_version() {
         run.stderr
     );
 }
+
+#[test]
+fn doctor_says_when_the_host_cannot_start_hookrun_or_never_calls_it() {
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hookrun fire"}]}]}}).to_string(),
+    );
+    let file = sb.settings(&json!({"hooks": {
+        "PreToolUse": [{"command": "true"}],
+        "PostToolUse": [{"command": "true"}]
+    }}));
+    // The sandbox's PATH has no hookrun: Claude Code would get exit 127.
+    let run = sb.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let checks: Vec<String> = run.json()["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["check"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        checks.contains(&"host-hookrun-not-on-path".to_owned()),
+        "{checks:?}"
+    );
+    assert!(
+        checks.contains(&"host-event-not-routed".to_owned()),
+        "{checks:?}"
+    );
+    // After `install`, the entry names this binary by path and routes both.
+    assert_eq!(
+        sb.run(
+            &[
+                "install",
+                "claude-code",
+                "--settings",
+                file.to_str().unwrap()
+            ],
+            b""
+        )
+        .code,
+        Some(0)
+    );
+    let run = sb.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    let findings = run.json()["findings"].clone();
+    assert!(!findings.to_string().contains("\"host-"), "{findings:#}");
+}
