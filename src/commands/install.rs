@@ -164,9 +164,8 @@ fn events_to_route(
             .or_else(|| crate::catalog::lookup(name).map(|s| s.name));
         match known {
             Some(event) if !events.contains(&event) => events.push(event),
-            Some(_) => {}
             None if !unknown.iter().any(|u| u == name) => unknown.push(name.to_owned()),
-            None => {}
+            _ => {}
         }
     }
     for name in unknown {

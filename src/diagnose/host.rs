@@ -510,6 +510,7 @@ fn check_entries(
             continue;
         }
         if let (Some(timeout), Some(claude)) = (e.timeout, w.claude_event(&e.host_event)) {
+            #[allow(clippy::cast_precision_loss)]
             let host_ms = timeout * w.timeout_unit_ms as f64;
             let deadline = crate::host::host(w.host).default_deadline(&EventId::resolve(claude));
             #[allow(clippy::cast_precision_loss)]

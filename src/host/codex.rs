@@ -243,31 +243,28 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             }
             if block.is_none() {
                 if let Some(updated) = &decision.updated_input {
-                    match updated.get("command").and_then(Value::as_str) {
-                        Some(command) => {
-                            hso.insert("permissionDecision".into(), json!("allow"));
-                            hso.insert("updatedInput".into(), json!({"command": command}));
-                            if updated.as_object().is_some_and(|o| {
-                                o.keys().any(|k| {
-                                    !matches!(
-                                        k.as_str(),
-                                        "command" | "file_path" | "file_paths" | "description"
-                                    )
-                                })
-                            }) {
-                                notes.push(
-                                    "Codex reads only `command` from a rewrite: the other fields were not sent".into(),
-                                );
-                            }
-                        }
-                        None => {
-                            warnings.push(
-                                "Codex can only rewrite a tool call's `command`, and the hooks' rewrite has none: hookrun denied the call rather than run it unrewritten".into(),
-                            );
-                            block = Some(
-                                "a hook rewrote this call in a form Codex cannot apply".into(),
+                    if let Some(command) = updated.get("command").and_then(Value::as_str) {
+                        hso.insert("permissionDecision".into(), json!("allow"));
+                        hso.insert("updatedInput".into(), json!({"command": command}));
+                        let others = updated.as_object().is_some_and(|o| {
+                            o.keys().any(|k| {
+                                !matches!(
+                                    k.as_str(),
+                                    "command" | "file_path" | "file_paths" | "description"
+                                )
+                            })
+                        });
+                        if others {
+                            notes.push(
+                                "Codex reads only `command` from a rewrite: the other fields were not sent".into(),
                             );
                         }
+                    } else {
+                        warnings.push(
+                            "Codex can only rewrite a tool call's `command`, and the hooks' rewrite has none: hookrun denied the call rather than run it unrewritten".into(),
+                        );
+                        block =
+                            Some("a hook rewrote this call in a form Codex cannot apply".into());
                     }
                 } else if decision.permission == Some(Permission::Allow) {
                     notes.push(

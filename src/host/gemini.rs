@@ -59,7 +59,7 @@ pub static TOOLS: &[ToolRow] = &[
 ];
 
 /// Gemini's default hook timeout (milliseconds in its settings).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(60_000);
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 pub struct Gemini;
 

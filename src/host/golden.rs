@@ -643,7 +643,12 @@ fn fixtures_of(dir: &str) -> Vec<String> {
         .unwrap()
         .filter_map(Result::ok)
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json") && n != "output-schema.json")
+        .filter(|n| {
+            std::path::Path::new(n)
+                .extension()
+                .is_some_and(|e| e == "json")
+                && n != "output-schema.json"
+        })
         .map(|n| format!("{dir}/{n}"))
         .collect();
     files.sort();
