@@ -77,6 +77,17 @@ pub enum Encoding {
     Unknown,
 }
 
+/// Where an event sits in one tool call (`tool_use_id` pairs them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolCall {
+    /// Not part of a tool call.
+    None,
+    /// Before the tool runs (`PreToolUse`).
+    Before,
+    /// After it ran, successfully or not.
+    After,
+}
+
 /// The `hookSpecificOutput` fields of one encoding: the columns of the
 /// "fields" table of docs/protocol.md.
 #[derive(Debug, Clone, Copy)]
@@ -188,6 +199,8 @@ pub struct EventSpec {
     pub env_file: bool,
     /// Matcher lists may only hold letters, digits and `_` (SPEC §4.2 rule 2).
     pub strict_matcher_chars: bool,
+    /// Where it sits in a tool call (`stats` pairs the two ends).
+    pub tool_call: ToolCall,
 }
 
 const TEN_MINUTES: Duration = Duration::from_secs(600);
@@ -209,6 +222,7 @@ const fn row(
         discards_system_message: false,
         env_file: false,
         strict_matcher_chars: false,
+        tool_call: ToolCall::None,
     }
 }
 
@@ -238,13 +252,21 @@ const fn strict_matcher(mut spec: EventSpec) -> EventSpec {
     spec
 }
 
+const fn tool_call(mut spec: EventSpec, place: ToolCall) -> EventSpec {
+    spec.tool_call = place;
+    spec
+}
+
 use Encoding as E;
 use MatchField::{Basename, Key, None as NoField};
 use Tier::{Block, Downgraded, Feedback, Ignored};
 
 /// The catalog, in the order of SPEC §2.
 pub static CATALOG: &[EventSpec] = &[
-    row("PreToolUse", Key("tool_name"), Block, E::PreToolUse),
+    tool_call(
+        row("PreToolUse", Key("tool_name"), Block, E::PreToolUse),
+        ToolCall::Before,
+    ),
     row(
         "PermissionRequest",
         Key("tool_name"),
@@ -257,12 +279,18 @@ pub static CATALOG: &[EventSpec] = &[
         Ignored,
         E::PermissionDenied,
     ),
-    row("PostToolUse", Key("tool_name"), Feedback, E::PostTool),
-    row(
-        "PostToolUseFailure",
-        Key("tool_name"),
-        Feedback,
-        E::PostTool,
+    tool_call(
+        row("PostToolUse", Key("tool_name"), Feedback, E::PostTool),
+        ToolCall::After,
+    ),
+    tool_call(
+        row(
+            "PostToolUseFailure",
+            Key("tool_name"),
+            Feedback,
+            E::PostTool,
+        ),
+        ToolCall::After,
     ),
     row("PostToolBatch", NoField, Block, E::PostToolBatch),
     plain_context(timeouts(
@@ -481,6 +509,24 @@ impl EventId {
         )
     }
 
+    /// Whether `permissions` rules apply to the decision (SPEC §9.3).
+    pub fn permission_rules_apply(&self) -> bool {
+        matches!(
+            self.encoding(),
+            Encoding::PreToolUse | Encoding::PermissionRequest
+        )
+    }
+
+    /// Whether consecutive blocks count toward the stop-loop guard
+    /// (`Stop`, `SubagentStop`).
+    pub fn stop_loop_guarded(&self) -> bool {
+        self.encoding() == Encoding::Stop
+    }
+
+    pub fn tool_call(&self) -> ToolCall {
+        self.spec().map_or(ToolCall::None, |spec| spec.tool_call)
+    }
+
     pub fn plain_stdout_is_context(&self) -> bool {
         self.spec().is_some_and(|spec| spec.plain_stdout_is_context)
     }
@@ -539,6 +585,36 @@ mod tests {
         assert!(!blocks("Elicitation"));
         assert!(!blocks("SessionStart"));
         assert!(!blocks("Notification"));
+    }
+
+    #[test]
+    fn tables_not_branches() {
+        let call = |name: &str| EventId::resolve(name).tool_call();
+        assert_eq!(call("PreToolUse"), ToolCall::Before);
+        assert_eq!(call("PostToolUse"), ToolCall::After);
+        assert_eq!(call("PostToolUseFailure"), ToolCall::After);
+        assert_eq!(call("PermissionRequest"), ToolCall::None);
+        assert_eq!(call("MyOwnEvent"), ToolCall::None);
+        let guarded: Vec<&str> = CATALOG
+            .iter()
+            .filter(|s| EventId::Known(s.name).stop_loop_guarded())
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(guarded, ["Stop", "SubagentStop"]);
+        let permissions: Vec<&str> = CATALOG
+            .iter()
+            .filter(|s| EventId::Known(s.name).permission_rules_apply())
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(permissions, ["PreToolUse", "PermissionRequest"]);
+        // Every pass-through field is an accepted one.
+        for spec in CATALOG {
+            let fields = spec.encoding.hook_fields();
+            for key in fields.passthrough {
+                assert!(fields.accepted.contains(key), "{}: {key}", spec.name);
+            }
+        }
+        assert!(Encoding::Unknown.passes_everything());
     }
 
     #[test]

@@ -470,8 +470,20 @@ pub struct LimitArgs {
     pub output_cap: usize,
 }
 
+/// A command-line value that does not parse (clap names the flag or the
+/// `HOOKRUN_*` variable it came from).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    #[error("`{0}` is not a duration (examples: 2, 1.5s, 100ms, 1m)")]
+    NotADuration(String),
+    #[error("`{0}` is not a size (examples: 65536, 64KiB, 1MiB)")]
+    NotASize(String),
+    #[error("`{0}` is out of range")]
+    OutOfRange(String),
+}
+
 /// Parses `1.5`, `1.5s`, `100ms`, `2m` into a duration.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, ValueError> {
     let text = text.trim();
     let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
         (n, 0.001)
@@ -485,15 +497,15 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let value: f64 = number
         .trim()
         .parse()
-        .map_err(|_| format!("`{text}` is not a duration (examples: 2, 1.5s, 100ms, 1m)"))?;
+        .map_err(|_| ValueError::NotADuration(text.to_owned()))?;
     if !value.is_finite() || value < 0.0 || value * scale > 1e9 {
-        return Err(format!("`{text}` is out of range"));
+        return Err(ValueError::OutOfRange(text.to_owned()));
     }
     Ok(Duration::from_secs_f64(value * scale))
 }
 
 /// Parses `65536`, `64KiB`, `1MiB`, `1M`.
-pub fn parse_size(text: &str) -> Result<usize, String> {
+pub fn parse_size(text: &str) -> Result<usize, ValueError> {
     let text = text.trim();
     let lower = text.to_ascii_lowercase();
     let (number, scale) = [
@@ -511,11 +523,11 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
     let value: usize = number
         .trim()
         .parse()
-        .map_err(|_| format!("`{text}` is not a size (examples: 65536, 64KiB, 1MiB)"))?;
+        .map_err(|_| ValueError::NotASize(text.to_owned()))?;
     value
         .checked_mul(scale)
         .filter(|v| *v > 0)
-        .ok_or_else(|| format!("`{text}` is out of range"))
+        .ok_or_else(|| ValueError::OutOfRange(text.to_owned()))
 }
 
 #[cfg(test)]

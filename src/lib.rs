@@ -1,19 +1,25 @@
 //! hookrun: a hook runner for AI coding agents.
 //!
-//! Data flows one way, one module per stage:
+//! Data flows one way, one module per stage (docs/design/architecture.md):
 //!
-//! - [`event`]: the input event (raw JSON kept verbatim) and [`catalog`], the
-//!   event table;
+//! - [`host`]: the seam to the agent that called — its event decoded into
+//!   hookrun's [`event`], the decision encoded in its protocol (Claude Code
+//!   first); [`catalog`], the event table every stage reads;
 //! - [`settings`]: discovery, both hook shapes, precise problems;
 //! - [`select`]: the matcher funnel (matcher, `if` rule engine, dedup);
-//! - [`exec`]: process supervision (the only module touching processes);
-//!   [`http`]: http hooks (the only module touching the network, every
-//!   connection through its SSRF guard);
+//! - [`plan`]: the funnel's survivors → planned runs (pure: programs,
+//!   the one timeout rule, `once` keys);
+//! - [`run`](mod@run): planned runs → what each hook did, through [`exec`] (process
+//!   supervision, the only module touching processes), [`http`] (http
+//!   hooks, the only module touching the network, every connection through
+//!   its SSRF guard) and [`asynchook`] (detached hooks: start and deliver);
 //! - [`verdict`]: one hook's outcome in the protocol;
-//! - [`aggregate`]: many verdicts → one decision;
-//! - [`host`]: the host seam, one module per agent (decode its event,
-//!   encode the decision in what it accepts);
+//! - [`decide`]: many verdicts → one decision ([`aggregate`] in load order,
+//!   then earlier async output, [`permissions`], `--fail-closed`, the
+//!   stop-loop guard);
+//! - [`report`] and [`auditlog`]: what one fire did, from the stages' values;
 //! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
+//!   [`exit`]: every way hookrun ends, mapped to a number in one place;
 //! - [`diagnose`]: `doctor`'s checks over loaded settings;
 //! - [`generate`]: completions, man pages, the settings schema and the
 //!   protocol tables, rendered from the code (`just gen`).
@@ -24,6 +30,7 @@ pub mod auditlog;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod decide;
 pub mod diagnose;
 pub mod event;
 pub mod exec;
@@ -34,7 +41,9 @@ pub mod hookenv;
 pub mod host;
 pub mod http;
 pub mod permissions;
+pub mod plan;
 pub mod report;
+pub mod run;
 pub mod select;
 pub mod settings;
 pub mod state;

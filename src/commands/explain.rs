@@ -2,7 +2,7 @@
 //! the values compared. Runs nothing.
 //!
 //! Selection is `select::select` itself and "can it run" is
-//! `fire::program_for` itself: explain shows what `fire` would do, never a
+//! `plan` itself: explain shows what `fire` would do, never a
 //! second opinion.
 
 use std::fmt::Write as _;
@@ -18,7 +18,7 @@ use crate::diagnose::command::{Vars, expand};
 use crate::event::Event;
 use crate::exec::Program;
 use crate::exit::Exit;
-use crate::fire::{self, Runnable};
+use crate::plan::{self, PlanInput, Planned, Runnable};
 use crate::select::{self, Considered, SelectContext, Stage};
 use crate::settings::model::FileState;
 use crate::settings::{Settings, Severity};
@@ -84,6 +84,18 @@ pub fn run(args: &ExplainArgs) -> Printed {
         .claude_project_dir
         .as_ref()
         .map_or_else(|| project_dir.clone(), |dir| env.absolute(dir));
+    // The plan `fire` would run, not a second opinion.
+    let process_env: Vec<_> = std::env::vars_os().collect();
+    let plan = plan::plan(
+        &settings,
+        &considered,
+        &PlanInput {
+            event: &event,
+            project_dir: &project_dir,
+            deadline,
+            env: &process_env,
+        },
+    );
     let shown: Vec<Shown> = considered
         .iter()
         .enumerate()
@@ -91,20 +103,17 @@ pub fn run(args: &ExplainArgs) -> Printed {
             show(
                 i + 1,
                 c,
+                plan.for_slot(i).map(|(_, p)| p),
                 &settings,
                 &event,
-                deadline,
                 &project_dir,
                 &claude_project_dir,
                 env.home.as_deref(),
             )
         })
         .collect();
-    let sequential = considered
-        .iter()
-        .zip(&shown)
-        .any(|(c, s)| s.state == "run" && settings.hooks[c.hook].sequential);
-    let (_, scrubbed) = crate::hookenv::scrub(std::env::vars_os(), &settings.env_keep());
+    let sequential = plan.sequential;
+    let (_, scrubbed) = crate::hookenv::scrub(process_env, &settings.env_keep());
     let header = Header {
         event: &event,
         project_dir: &project_dir,
@@ -129,9 +138,9 @@ pub fn run(args: &ExplainArgs) -> Printed {
 fn show(
     index: usize,
     c: &Considered,
+    planned: Option<&Planned>,
     settings: &Settings,
     event: &Event,
-    deadline: Duration,
     project_dir: &Path,
     claude_project_dir: &Path,
     home: Option<&Path>,
@@ -146,8 +155,8 @@ fn show(
             c.why(settings, &event.id),
             None,
         ),
-        Stage::Run => match fire::program_for(hook, &file.dir) {
-            Ok(program) => {
+        Stage::Run => match planned.map(|p| (&p.program, &p.unrunnable)) {
+            Some((Some(program), _)) => {
                 let vars = Vars {
                     config_dir: &file.dir,
                     project_dir,
@@ -160,7 +169,10 @@ fn show(
                 };
                 ("run", None, String::new(), Some(shown))
             }
-            Err(why) => {
+            other => {
+                let why = other
+                    .and_then(|(_, why)| why.as_ref())
+                    .map_or_else(String::new, ToString::to_string);
                 warnings.push(format!(
                     "hook {}: {why}; it would not run",
                     hook.display_name()
@@ -169,21 +181,10 @@ fn show(
             }
         },
     };
-    let (timeout, capped) = if state == "run" {
-        let mut wanted = hook
-            .timeout
-            .unwrap_or_else(|| event.id.default_hook_timeout());
-        // As `fire` plans it: the managed cap, then the deadline.
-        if let Some(max) = settings.policy().max_hook_timeout {
-            wanted = wanted.min(max);
-        }
-        if wanted > deadline {
-            (Some(deadline), true)
-        } else {
-            (Some(wanted), false)
-        }
-    } else {
-        (None, false)
+    // As `fire` plans it: the managed cap, then the deadline.
+    let (timeout, capped) = match planned {
+        Some(p) if state == "run" => (Some(p.timeout.effective), p.timeout.capped_by_deadline),
+        _ => (None, false),
     };
     Shown {
         index,

@@ -32,14 +32,15 @@ pub fn run(args: &FireArgs) -> Printed {
     let stop_block_cap =
         host::mapping::stop_block_cap(args.stop_block_cap, host, &HostEnv::new(&inherited_env));
     let mut inherited_env = inherited_env;
-    let event = match decoded {
+    let decoded = match decoded {
         Ok(decoded) => {
             // Hooks see which host called and its own names (HOOKRUN_HOST…).
             host::mapping::set_hook_vars(&mut inherited_env, host, &decoded.event);
-            decoded.event
+            decoded
         }
         Err(err) => return unusable_input(&err, args.event.as_deref(), args.fail_closed),
     };
+    let event = &decoded.event;
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
@@ -62,7 +63,7 @@ pub fn run(args: &FireArgs) -> Printed {
         want_report: args.format == FireFormat::Report,
     };
     inherited.close();
-    let result = fire::fire(event, &loaded, &project_dir, &config);
+    let result = fire::fire(decoded, &loaded, &project_dir, &config);
     if let Some(signal) = result.interrupted {
         let name = nix::sys::signal::Signal::try_from(signal)
             .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned());
@@ -116,9 +117,15 @@ fn can_block(event: Option<&str>) -> bool {
 /// into a block, the message being the reason. Help and version go to
 /// stdout with exit 0.
 pub fn usage_error(err: &clap::Error, args: &[OsString]) -> Printed {
-    let text = err.render().to_string();
+    let mut text = err.render().to_string();
     if !err.use_stderr() {
         return Printed::stdout(text, Exit::Success);
+    }
+    if let Some(var) = value_from_env(err, args) {
+        text = format!(
+            "{}\n(the value comes from the environment variable {var})\n",
+            text.trim_end()
+        );
     }
     let exit = match fire_context(args) {
         Some(fire) if fire.fail_closed => {
@@ -153,6 +160,33 @@ pub fn usage_error(err: &clap::Error, args: &[OsString]) -> Printed {
         stderr,
         exit,
     }
+}
+
+/// The `HOOKRUN_*` variable a refused value came from, when the flag itself
+/// is not on the command line (clap names only the flag).
+fn value_from_env(err: &clap::Error, args: &[OsString]) -> Option<String> {
+    let clap::error::ContextValue::String(arg) = err.get(clap::error::ContextKind::InvalidArg)?
+    else {
+        return None;
+    };
+    let long = arg.strip_prefix("--")?.split([' ', '=']).next()?;
+    let given = args.iter().any(|a| {
+        let a = a.to_string_lossy();
+        a == format!("--{long}") || a.starts_with(&format!("--{long}="))
+    });
+    if given {
+        return None;
+    }
+    let cli = <crate::cli::Cli as clap::CommandFactory>::command();
+    let var = cli
+        .get_subcommands()
+        .flat_map(clap::Command::get_arguments)
+        .chain(cli.get_arguments())
+        .find(|a| a.get_long() == Some(long))?
+        .get_env()?
+        .to_string_lossy()
+        .into_owned();
+    std::env::var_os(&var).is_some().then_some(var)
 }
 
 /// What a refused command line still says about a fire.

@@ -3,12 +3,13 @@
 //!
 //! The state comes from the same stages `fire` uses: `select::select` for
 //! the layers that do not depend on the input (trust, policy) — run once per
-//! event on an empty input — and `fire::program_for` for whether hookrun can
+//! event on an empty input — and `plan::program_for` for whether hookrun can
 //! run the hook at all.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
@@ -17,7 +18,7 @@ use crate::catalog::EventId;
 use crate::cli::{ListArgs, OutputFormat};
 use crate::event::Event;
 use crate::exit::Exit;
-use crate::fire;
+use crate::plan::{self, ExecVars};
 use crate::select::{self, Layer, SelectContext, Stage};
 use crate::settings::{Settings, Severity};
 
@@ -62,6 +63,9 @@ fn rows(
     project_dir: &Path,
     home: Option<&Path>,
 ) -> Vec<Row> {
+    let policy = settings.policy();
+    let process_env: Vec<_> = std::env::vars_os().collect();
+    let vars = ExecVars::new(&process_env, project_dir);
     // The input-independent layers, per event: select on an empty input.
     let mut stopped: HashMap<usize, (Layer, String)> = HashMap::new();
     let mut done: Vec<&EventId> = Vec::new();
@@ -94,14 +98,14 @@ fn rows(
             let (state, why) = match stopped.get(&index) {
                 Some((Layer::Trust, why)) => ("untrusted", why.clone()),
                 Some((_, why)) => ("disabled", why.clone()),
-                None => match fire::program_for(hook, &file.dir) {
+                None => match plan::program_for(hook, &file.dir, &vars) {
                     Ok(_) => ("enabled", String::new()),
-                    Err(why) => ("not run", why),
+                    Err(why) => ("not run", why.to_string()),
                 },
             };
-            let timeout = hook
-                .timeout
-                .unwrap_or_else(|| hook.event.default_hook_timeout());
+            // The hook's own timeout as `fire` plans it (the managed cap
+            // included); the deadline depends on the fire.
+            let timeout = plan::hook_timeout(hook, &hook.event, &policy, Duration::MAX).own;
             Row {
                 hook: index,
                 event: hook.event.name().to_owned(),

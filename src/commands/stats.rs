@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::auditlog::Line;
+use crate::catalog::{EventId, ToolCall};
 use crate::cli::{OutputFormat, StatsArgs};
 use crate::commands::Printed;
 use crate::exit::Exit;
@@ -136,8 +137,11 @@ pub fn summarize(
                 counts.durations.push(hook.duration_ms);
             }
         }
-        match (entry.event.as_str(), entry.tool_use_id) {
-            ("PreToolUse", Some(id)) => {
+        match (
+            EventId::resolve(&entry.event).tool_call(),
+            entry.tool_use_id,
+        ) {
+            (ToolCall::Before, Some(id)) => {
                 pending.insert(
                     id.clone(),
                     Unpaired {
@@ -149,7 +153,7 @@ pub fn summarize(
                     },
                 );
             }
-            ("PostToolUse" | "PostToolUseFailure", id) => {
+            (ToolCall::After, id) => {
                 stats.post_tool_use_seen = true;
                 if let Some(id) = id {
                     pending.remove(&id);

@@ -381,7 +381,8 @@ fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut V
         hook,
         out,
     };
-    if let Err(why) = crate::fire::program_for(hook, &file.dir) {
+    let vars = crate::plan::ExecVars::new(&[], &file.dir);
+    if let Err(why) = crate::plan::program_for(hook, &file.dir, &vars) {
         let at = match (&hook.hook_type, &hook.shell) {
             (crate::settings::HookType::Command, _) => h.field("shell"),
             _ => h.field("type"),

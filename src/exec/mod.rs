@@ -28,6 +28,17 @@ mod tests;
 mod unit;
 mod unix;
 
+/// Starts a helper process detached (see `unix::spawn_detached`): `async`
+/// hooks' runner.
+pub fn spawn_detached(program: &std::path::Path, args: &[&std::ffi::OsStr]) -> std::io::Result<()> {
+    unix::spawn_detached(program, args)
+}
+
+/// Leaves the parent's session (the detached `async` runner).
+pub fn new_session() -> std::io::Result<()> {
+    unix::new_session()
+}
+
 /// What to execute.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Program {

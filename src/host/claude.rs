@@ -41,12 +41,7 @@ impl Host for ClaudeCode {
         arg: Option<&str>,
         _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        Ok(Decoded {
-            event: Event::from_object(raw, arg)?,
-            host_event: None,
-            notes: Vec::new(),
-            warnings: Vec::new(),
-        })
+        Ok(Decoded::plain(Event::from_object(raw, arg)?))
     }
 
     fn default_deadline(&self, event: &EventId) -> Duration {

@@ -104,6 +104,18 @@ pub struct Decoded {
     pub warnings: Vec<String>,
 }
 
+impl Decoded {
+    /// An event that needed no translation.
+    pub fn plain(event: Event) -> Decoded {
+        Decoded {
+            event,
+            host_event: None,
+            notes: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// What `hookrun fire` prints and how it exits, for one host.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rendered {

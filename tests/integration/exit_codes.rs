@@ -33,6 +33,21 @@ fn a_bad_hookrun_variable_exits_1_unless_fail_closed_on_a_blocking_event() {
     let run = sb.run(&["fire", "--no-default-settings", "stop"], &stop);
     assert_eq!(run.code, Some(1), "{run:?}");
     assert!(run.stderr.contains("abc"), "{run:?}");
+    assert!(
+        run.stderr
+            .contains("the environment variable HOOKRUN_DEADLINE"),
+        "names where the value came from: {run:?}"
+    );
+    // On the command line, the flag is named and the variable is not.
+    let run = sb.run(
+        &["fire", "--no-default-settings", "--deadline", "xyz", "stop"],
+        &stop,
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stderr.contains("xyz") && !run.stderr.contains("environment variable"),
+        "{run:?}"
+    );
 
     // --fail-closed on an event that can block: a block, the message as reason.
     let run = sb.run(

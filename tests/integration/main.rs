@@ -12,6 +12,7 @@ mod funnel;
 mod generated;
 mod hosts;
 mod http;
+mod pipeline;
 mod protocol;
 mod security;
 mod state;
