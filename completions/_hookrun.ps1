@@ -115,6 +115,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
             break
         }
         'hookrun;explain' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The agent whose event this is (as `fire --host`): its event, tool and field names are translated first, as `fire` would')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
             [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')

@@ -153,12 +153,16 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__explain)
-            opts="-v -h -V --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
+            opts="-v -h -V --host --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0

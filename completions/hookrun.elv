@@ -106,6 +106,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --version 'Print version'
         }
         &'hookrun;explain'= {
+            cand --host 'The agent whose event this is (as `fire --host`): its event, tool and field names are translated first, as `fire` would'
             cand --format 'Output format'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'

@@ -89,6 +89,11 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -l trust-project
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s V -l version -d 'Print version'
+complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l host -d 'The agent whose event this is (as `fire --host`): its event, tool and field names are translated first, as `fire` would' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'
+gemini\t'Gemini CLI'
+codex\t'OpenAI Codex CLI'
+cursor\t'Cursor (documented format, not verified against the real host)'
+copilot\t'GitHub Copilot CLI (documented format, not verified against the real host)'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'For people'
 json\t'One JSON document, for scripts and CI'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F

@@ -302,6 +302,11 @@ pub struct ExplainArgs {
     #[arg(value_name = "EVENT")]
     pub event: Option<String>,
 
+    /// The agent whose event this is (as `fire --host`): its event, tool and
+    /// field names are translated first, as `fire` would.
+    #[arg(long, value_enum, value_name = "HOST", env = "HOOKRUN_HOST", default_value_t = HostId::ClaudeCode)]
+    pub host: HostId,
+
     /// Output format.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,

@@ -472,3 +472,34 @@ fn doctor_says_when_the_host_cannot_start_hookrun_or_never_calls_it() {
     let findings = run.json()["findings"].clone();
     assert!(!findings.to_string().contains("\"host-"), "{findings:#}");
 }
+
+#[test]
+fn explain_reads_a_host_event_as_fire_does() {
+    let sb = Sandbox::new();
+    let file = sb.settings(&claude_style_guard(&sb));
+    let stdin = payload(&sb, "gemini/before_tool__shell.json", &json!({}));
+    let run = sb.run(
+        &[
+            "explain",
+            "--host",
+            "gemini",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        &stdin,
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout
+            .starts_with("event: PreToolUse (tool_name \"Bash\")"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("deadline: 59 s"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("1 of 1 hooks would run"),
+        "{}",
+        run.stdout
+    );
+}
