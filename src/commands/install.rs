@@ -12,6 +12,7 @@ use crate::cli::InstallArgs;
 use crate::exit::Exit;
 use crate::host::HostId;
 use crate::host::wiring::{self, Scope, Wiring};
+use crate::settings::Settings;
 
 /// Routed when hookrun's settings have no hooks yet.
 const DEFAULT_EVENTS: &[&str] = &[
@@ -75,9 +76,12 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
             ))?,
             args.host.name()
         );
-        let events = events_to_route(args, &env, &project_dir, &mut out);
-        let (routed, missing) = wiring::install(w, &mut doc, &command, &events)
-            .map_err(|why| format!("{}: {why}", path.display()))?;
+        let settings = common::inspect_settings(&args.settings, &env, &project_dir);
+        let events = events_to_route(&settings, args.host, &mut out);
+        let matchers = watched_files(&settings, args.host, &mut out);
+        let (routed, missing) =
+            wiring::install_with_matchers(w, &mut doc, &command, &events, &matchers)
+                .map_err(|why| format!("{}: {why}", path.display()))?;
         let _ = writeln!(
             out,
             "{} events routed to `{command}`: {}",
@@ -143,14 +147,8 @@ fn binary(args: &InstallArgs) -> Result<PathBuf, String> {
 
 /// The Claude Code events hookrun's settings have hooks for, in catalog
 /// order of first appearance.
-fn events_to_route(
-    args: &InstallArgs,
-    env: &crate::settings::Environment,
-    project_dir: &Path,
-    out: &mut String,
-) -> Vec<&'static str> {
-    let settings = common::inspect_settings(&args.settings, env, project_dir);
-    let w = wiring::wiring(args.host);
+fn events_to_route(settings: &Settings, host: HostId, out: &mut String) -> Vec<&'static str> {
+    let w = wiring::wiring(host);
     let mut events: Vec<&'static str> = Vec::new();
     let mut unknown: Vec<String> = Vec::new();
     for hook in &settings.hooks {
@@ -183,6 +181,46 @@ fn events_to_route(
         events.extend_from_slice(DEFAULT_EVENTS);
     }
     events
+}
+
+/// Claude Code watches only the files its FileChanged entry's matcher
+/// names: the names hookrun's FileChanged hooks match.
+fn watched_files(
+    settings: &Settings,
+    host: HostId,
+    out: &mut String,
+) -> Vec<(&'static str, String)> {
+    if host != HostId::ClaudeCode {
+        return Vec::new();
+    }
+    let mut names: Vec<String> = Vec::new();
+    for hook in settings
+        .hooks
+        .iter()
+        .filter(|h| h.event.name() == "FileChanged")
+    {
+        let matcher = hook.matcher.as_deref().unwrap_or_default();
+        let plain = matcher
+            .chars()
+            .all(|c| c.is_alphanumeric() || "._-| ".contains(c));
+        if matcher.trim().is_empty() || matcher == "*" || !plain {
+            let _ = writeln!(
+                out,
+                "warning: a FileChanged hook matches {matcher:?}, not file names: Claude Code watches only the files the entry names; add them to its matcher by hand"
+            );
+            continue;
+        }
+        for name in matcher.split('|').map(str::trim).filter(|n| !n.is_empty()) {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
+        }
+    }
+    if names.is_empty() {
+        Vec::new()
+    } else {
+        vec![("FileChanged", names.join("|"))]
+    }
 }
 
 fn write(path: &Path, before: Option<&str>, after: &str, out: &mut String) -> Result<(), String> {

@@ -436,6 +436,18 @@ pub fn install(
     command: &str,
     claude_events: &[&str],
 ) -> Result<(Vec<&'static str>, Vec<String>), String> {
+    install_with_matchers(w, doc, command, claude_events, &[])
+}
+
+/// [`install`], with a `matcher` on the entries of some events (Claude
+/// Code's FileChanged entry must name the files it watches).
+pub fn install_with_matchers(
+    w: &Wiring,
+    doc: &mut Value,
+    command: &str,
+    claude_events: &[&str],
+    matchers: &[(&str, String)],
+) -> Result<(Vec<&'static str>, Vec<String>), String> {
     if !doc.is_object() {
         return Err("is not a JSON object".into());
     }
@@ -471,9 +483,11 @@ pub fn install(
             return Err(format!("`hooks.{host_event}` is not an array"));
         };
         let entry = w.entry(command);
-        list.push(match w.shape {
-            Shape::Flat => entry,
-            Shape::Nested => json!({"hooks": [entry]}),
+        let matcher = matchers.iter().find(|(e, _)| e == claude).map(|(_, m)| m);
+        list.push(match (w.shape, matcher) {
+            (Shape::Flat, _) => entry,
+            (Shape::Nested, None) => json!({"hooks": [entry]}),
+            (Shape::Nested, Some(m)) => json!({"matcher": m, "hooks": [entry]}),
         });
         routed.push(host_event);
     }

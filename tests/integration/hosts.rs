@@ -503,3 +503,48 @@ fn explain_reads_a_host_event_as_fire_does() {
         run.stdout
     );
 }
+
+#[test]
+fn install_claude_code_names_the_watched_files_in_its_file_changed_entry() {
+    let mut sb = Sandbox::new();
+    let bin_dir = std::path::Path::new(crate::support::BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    sb.env("PATH", &path);
+    let file = sb.settings(&json!({"hooks": {
+        "FileChanged": [{"matcher": ".envrc|.env", "command": "echo reload"}]
+    }}));
+    let run = sb.run(
+        &[
+            "install",
+            "claude-code",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let written: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.path("project/.claude/settings.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        written["hooks"]["FileChanged"][0]["matcher"], ".envrc|.env",
+        "{written}"
+    );
+    let doctor = sb.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(doctor.json()["findings"], json!([]), "{}", doctor.stdout);
+}
