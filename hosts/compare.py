@@ -7,10 +7,12 @@ For each case below, a pair of harness cases is written under OUT/cases/:
 
 1. native:  the hook written in the host's own format, as the host's own
    hook (Gemini: .gemini/settings.json; Codex: $CODEX_HOME/hooks.json);
-2. hookrun: the host's config holds only `hookrun fire --host HOST` entries
-   (as `hookrun install` writes them, plus `--settings FILE`), and the SAME
-   intent written as a Claude Code hook (matcher `Bash`, `if` rules, exit 2,
-   `updatedInput`…) in FILE, an absolute path outside the project.
+2. hookrun: the SAME intent written as a Claude Code hook (matcher `Bash`,
+   `if` rules, exit 2, `updatedInput`…) in the project's
+   .hookrun/settings.json, and the host's config exactly as
+   `hookrun install HOST` writes it from that file (run in a scratch copy
+   of the project); the run trusts the project file with
+   HOOKRUN_TRUST_PROJECT=1.
 
 Both runs go through the shared host harness (the real CLI from npm, a fake
 model on loopback, a network namespace).  What the project and the model
@@ -129,10 +131,6 @@ CASES = {
         expect="differ: natively `ask` is a failed hook and the tool runs; hookrun denies (Codex cannot ask)"),
 }
 
-WIRED = {
-    "gemini": {"PreToolUse": "BeforeTool", "PostToolUse": "AfterTool", "UserPromptSubmit": "BeforeAgent", "Stop": "AfterAgent"},
-    "codex": {"PreToolUse": "PreToolUse", "PostToolUse": "PostToolUse", "UserPromptSubmit": "UserPromptSubmit", "Stop": "Stop"},
-}
 TIMEOUT = {"gemini": 60000, "codex": 600}
 
 
@@ -144,10 +142,16 @@ def default_harness():
     return None
 
 
-def write_case(path, host, script, hooks_doc, prompt="Please run echo hi"):
+def write_case(path, host, script, hooks_doc, prompt="Please run echo hi", hookrun_settings=None):
     if os.path.exists(path):
         shutil.rmtree(path)
     os.makedirs(os.path.join(path, "hooks"))
+    if hookrun_settings is not None:
+        os.makedirs(os.path.join(path, "files", ".hookrun"))
+        with open(os.path.join(path, "files", ".hookrun", "settings.json"), "w") as f:
+            json.dump(hookrun_settings, f, indent=1)
+        with open(os.path.join(path, "env.json"), "w") as f:
+            json.dump({"HOOKRUN_TRUST_PROJECT": "1"}, f)
     with open(os.path.join(path, "script.json"), "w") as f:
         json.dump(script, f, indent=1)
     with open(os.path.join(path, "prompt.txt"), "w") as f:
@@ -168,15 +172,24 @@ def native_doc(case):
     return {"hooks": hooks}
 
 
-def hookrun_doc(case, binary, settings_path):
-    command = f"{sq(binary)} fire --host {case['host']} --settings {sq(settings_path)}"
-    hooks = {}
-    for event in case["claude"]:
-        entry = {"type": "command", "command": command, "timeout": TIMEOUT[case["host"]]}
-        if case["host"] == "gemini":
-            entry = {"name": "hookrun", **entry}
-        hooks[WIRED[case["host"]][event]] = [{"hooks": [entry]}]
-    return {"hooks": hooks}
+def installed_doc(case, binary, scratch):
+    """The host config `hookrun install HOST` writes for the case's hooks."""
+    if os.path.exists(scratch):
+        shutil.rmtree(scratch)
+    project = os.path.join(scratch, "proj")
+    home = os.path.join(scratch, "home")
+    os.makedirs(os.path.join(project, ".hookrun"))
+    os.makedirs(home)
+    with open(os.path.join(project, ".hookrun", "settings.json"), "w") as f:
+        json.dump(claude_settings(case), f, indent=1)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home}
+    done = subprocess.run([binary, "install", case["host"], "--binary", binary],
+                          cwd=project, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"hookrun install {case['host']} failed: {done.stderr}")
+    name = ".gemini/settings.json" if case["host"] == "gemini" else ".codex/hooks.json"
+    with open(os.path.join(project, name)) as f:
+        return json.load(f)
 
 
 def claude_settings(case):
@@ -273,13 +286,12 @@ def main():
         case = CASES[name]
         host = case["host"]
         base = os.path.join(os.path.abspath(args.out), "cases", name)
-        settings_path = os.path.join(base, "hookrun-settings.json")
         os.makedirs(base, exist_ok=True)
-        with open(settings_path, "w") as f:
-            json.dump(claude_settings(case), f, indent=1)
         prompt = "Hello" if name.endswith("prompt_context") else "Please run echo hi"
         write_case(os.path.join(base, "native"), host, case["script"], native_doc(case), prompt)
-        write_case(os.path.join(base, "hookrun"), host, case["script"], hookrun_doc(case, binary, settings_path), prompt)
+        write_case(os.path.join(base, "hookrun"), host, case["script"],
+                   installed_doc(case, binary, os.path.join(base, "install")), prompt,
+                   hookrun_settings=claude_settings(case))
         seen = {}
         for side in ("native", "hookrun"):
             out = os.path.join(base, "out_" + side)
