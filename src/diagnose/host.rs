@@ -334,13 +334,18 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
                             v
                         })
                         .join(", ");
+                    let they = if count == 1 {
+                        "it never fires"
+                    } else {
+                        "they never fire"
+                    };
                     out.push(Finding {
                         check: "host-event-not-routed",
                         severity: Severity::Warning,
                         file,
                         json_path,
                         message: format!(
-                            "{hooks} on {event}, but no {} entry runs hookrun for {host_event} ({names} route other events only): {} never calls hookrun for it, so they never fire",
+                            "{hooks} on {event}, but no {} entry runs hookrun for {host_event} (the hookrun entries in {names} are for other events): {} never calls hookrun for it, so {they}",
                             w.host.display(),
                             w.host.display()
                         ),
@@ -496,7 +501,7 @@ fn check_entries(
                     Severity::Error,
                     e,
                     format!(
-                        "runs `{program}`, which is not on PATH here, and {} passes its own PATH to hooks: the shell exits 127, and {consequence}",
+                        "runs `{program}`, which is not on PATH here (and {} runs hooks with its own PATH): the shell exits 127, and {consequence}",
                         w.host.display()
                     ),
                     format!(
