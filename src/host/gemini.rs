@@ -101,6 +101,15 @@ impl Host for Gemini {
         let claude_event = mapping::event_row(EVENTS, &host_event)
             .map_or_else(|| host_event.clone(), |r| r.claude.to_owned());
         let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, mcp);
+        // A tool confirmation is Claude Code's `permission_prompt`
+        // notification (the original stays under hookrun_host).
+        let notification = raw
+            .get("notification_type")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if notification.as_deref() == Some("ToolPermission") {
+            raw.insert("notification_type".into(), json!("permission_prompt"));
+        }
         // AfterAgent's answer is Claude Code's `last_assistant_message`.
         if let Some(answer) = raw.get("prompt_response").cloned() {
             raw.entry("last_assistant_message").or_insert(answer);
@@ -117,7 +126,7 @@ impl Host for Gemini {
                 raw.insert("session_id".into(), json!(id));
             }
         }
-        mapping::finish(
+        let mut decoded = mapping::finish(
             raw,
             Translated {
                 host: HostId::Gemini,
@@ -128,7 +137,13 @@ impl Host for Gemini {
                 notes: Vec::new(),
                 warnings: Vec::new(),
             },
-        )
+        )?;
+        if let Some(original) = notification.filter(|n| n == "ToolPermission") {
+            decoded.notes.push(format!(
+                "Gemini's notification_type {original:?} is given as \"permission_prompt\""
+            ));
+        }
+        Ok(decoded)
     }
 
     fn default_deadline(&self, _event: &EventId) -> Duration {

@@ -120,6 +120,20 @@ fn gemini_events_and_tools_decode_to_claude_code_names() {
 }
 
 #[test]
+fn gemini_tool_confirmations_are_permission_prompts() {
+    let raw: Map<String, Value> = serde_json::from_str(
+        r#"{"hook_event_name":"Notification","notification_type":"ToolPermission","message":"m"}"#,
+    )
+    .unwrap();
+    let e = host(HostId::Gemini)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap()
+        .event;
+    assert_eq!(e.id.name(), "Notification");
+    assert_eq!(e.match_value(), "permission_prompt");
+}
+
+#[test]
 fn gemini_mcp_tools_get_claude_code_names() {
     let mut raw = payload("gemini/before_tool__shell.json");
     raw.insert("tool_name".into(), json!("github__create_issue"));
