@@ -47,6 +47,14 @@ oracle *CASES: build
 oracle-prompt *CASES: build
     python3 oracle/compare_prompt.py {{CASES}}
 
+# Not part of `cargo test`: the shared host harness installs Gemini CLI and
+# Codex from npm on first use and runs them against fake models on loopback in
+# a network namespace. Table in target/hosts/table.md (results: docs/hosts.md).
+#
+# Run host cases twice, native host hooks vs Claude Code hooks behind `hookrun fire --host` (optional: case names).
+hosts *CASES: build
+    python3 hosts/compare.py {{CASES}}
+
 # Needs jq and GNU time; the numbers of record are in docs/performance.md.
 #
 # Benchmark the release build vs bare process starts and a bash+jq dispatcher (args: bench/run.py's).

@@ -84,6 +84,8 @@ pub fn run() -> ExitCode {
         Command::Explain(args) => commands::explain::run(args),
         Command::List(args) => commands::list::run(args),
         Command::Test(args) => commands::test::run(args),
+        Command::Install(args) => commands::install::run(args, true),
+        Command::Uninstall(args) => commands::install::run(args, false),
         Command::Completions(args) => {
             commands::Printed::stdout(generate::completions::render(args.shell), Exit::Success)
         }

@@ -5,6 +5,7 @@ pub mod doctor;
 pub mod explain;
 pub mod fire;
 pub mod init;
+pub mod install;
 pub mod list;
 pub mod stats;
 pub mod test;
