@@ -9,6 +9,7 @@ pub mod bash;
 mod file_pattern;
 pub mod matcher;
 pub mod rule;
+mod wildcard;
 
 use std::collections::HashMap;
 use std::fmt;
