@@ -360,6 +360,10 @@ fn managed_policy_drop(settings: &Settings, policy: &Policy, hook: &HookDef) -> 
             ));
         }
     }
+    if policy.blocked_commands.iter().all(String::is_empty) {
+        // The usual case: nothing to search for, so no text is built.
+        return None;
+    }
     let haystack = [
         hook.command.as_deref().unwrap_or_default().to_owned(),
         hook.args.as_ref().map(|a| a.join(" ")).unwrap_or_default(),
