@@ -12,7 +12,10 @@ Code CLI against a scripted model on loopback; see oracle/compare.py):
 - native: the HOOKS hooks are Claude Code's own, which it starts in
   parallel;
 - hookrun: Claude Code runs one hook, `hookrun fire --settings FILE`, and
-  hookrun runs the same HOOKS hooks.
+  hookrun runs the same HOOKS hooks;
+- floor: Claude Code runs one trivial hook natively: what Claude Code
+  itself spends on starting any one hook, which no runner behind it can
+  go below.
 
 Claude Code's debug log times every hook it runs ("... finished with
 status 0 (23ms)"). Per event, the native cost is the slowest of its HOOKS
@@ -106,7 +109,10 @@ def main():
     hooked_case = os.path.join(tmp, "hookrun-case")
     command = compare.transform(native_case, hooked_case, bindir)
 
-    native, hooked = [], []
+    floor_case = os.path.join(tmp, "floor-case")
+    make_case(floor_case, a.calls, 1)
+
+    native, hooked, floor = [], [], []
     for i in range(a.runs):
         print("session %d of %d, each way ..." % (i + 1, a.runs), file=sys.stderr, flush=True)
         times = run(a.harness, native_case, os.path.join(tmp, "out-native"))
@@ -121,6 +127,10 @@ def main():
             sys.exit("hookrun: expected %d runs of `%s` with status 0, the log has %s"
                      % (a.calls, command, times))
         hooked += [ms for _, _, ms in times]
+        times = run(a.harness, floor_case, os.path.join(tmp, "out-floor"))
+        if len(times) != a.calls or any(status for _, status, _ in times):
+            sys.exit("floor: expected %d hooks with status 0, the log has %s" % (a.calls, times))
+        floor += [ms for _, _, ms in times]
     shutil.rmtree(tmp, ignore_errors=True)
 
     n, h = statistics.median(native), statistics.median(hooked)
@@ -136,6 +146,8 @@ def main():
         % (a.hooks, n, min(native), max(native)),
         "| Claude Code -> hookrun -> %d hooks (the one hook's time) | %.0f | %d-%d | %.2fx |"
         % (a.hooks, h, min(hooked), max(hooked), h / n),
+        "| floor: Claude Code, 1 trivial hook natively | %.0f | %d-%d | %.2fx |"
+        % (statistics.median(floor), min(floor), max(floor), statistics.median(floor) / n),
     ]
     print("\n".join(lines))
 
