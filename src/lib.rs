@@ -14,6 +14,7 @@
 //! - [`output`]: the decision encoded per event;
 //! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
 //! - [`diagnose`]: `doctor`'s checks over loaded settings;
+//! - [`replay`]: recorded sessions rebuilt into events and evaluated;
 //! - [`generate`]: completions, man pages, the settings schema and the
 //!   protocol tables, rendered from the code (`just gen`).
 
@@ -33,6 +34,7 @@ pub mod hookenv;
 pub mod http;
 pub mod output;
 pub mod permissions;
+pub mod replay;
 pub mod report;
 pub mod select;
 pub mod settings;
@@ -66,6 +68,7 @@ pub fn run() -> ExitCode {
         Command::Explain(args) => commands::explain::run(args),
         Command::List(args) => commands::list::run(args),
         Command::Test(args) => commands::test::run(args),
+        Command::Replay(args) => commands::replay::run(args),
         Command::Completions(args) => {
             commands::Printed::stdout(generate::completions::render(args.shell), 0)
         }
