@@ -476,7 +476,12 @@ impl<'a> Run<'a> {
             )
         });
         if let (Some(path), Some(report)) = (log, report.as_mut()) {
-            let line = auditlog::Line::from_report(report, SystemTime::now());
+            let mut line = auditlog::Line::from_report(report, SystemTime::now());
+            line.input = auditlog::input_for_log(
+                &self.config.inherited_env,
+                &self.event,
+                self.original_input.as_ref(),
+            );
             if let Err(err) = auditlog::append(&path, &line) {
                 // A log that cannot be written is a warning, never a failed
                 // fire.

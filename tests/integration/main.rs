@@ -11,6 +11,7 @@ mod funnel;
 mod generated;
 mod http;
 mod protocol;
+mod replay;
 mod security;
 mod state;
 mod supervision;
