@@ -62,9 +62,11 @@ pub fn run(args: &ReplayArgs) -> Printed {
         None
     } else {
         let mut options = new_options.clone();
-        options.settings = args.against.iter().map(|p| env.absolute(p)).collect();
+        // As given, like --settings: a relative path is a project file to
+        // the trust rules, on both sides alike.
+        options.settings.clone_from(&args.against);
         for path in &options.settings {
-            if !path.is_file() {
+            if !env.absolute(path).is_file() {
                 return Printed::failure(&format!(
                     "--against {}: no such settings file",
                     path.display()

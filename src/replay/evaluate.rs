@@ -16,7 +16,7 @@
 //! Settings are loaded once per project (the project follows from each
 //! event's `cwd`, as for a live fire) and kept.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -59,8 +59,9 @@ pub struct Side {
     project_of_cwd: HashMap<Option<String>, PathBuf>,
     loaded: HashMap<PathBuf, Rc<Loaded>>,
     run: Option<Runner>,
-    /// Settings problems, rule problems and funnel warnings, with how many
-    /// events met each.
+    /// Settings and rule problems of every project loaded.
+    pub problems: BTreeSet<String>,
+    /// The funnel's warnings, with how many events met each.
     pub warnings: BTreeMap<String, u64>,
     /// Settings files loaded, over every project: path → state.
     pub files: BTreeMap<String, String>,
@@ -106,6 +107,7 @@ impl Side {
             project_of_cwd: HashMap::new(),
             loaded: HashMap::new(),
             run,
+            problems: BTreeSet::new(),
             warnings: BTreeMap::new(),
             files: BTreeMap::new(),
         })
@@ -138,12 +140,14 @@ impl Side {
             self.files.insert(file.path().display().to_string(), state);
         }
         for problem in &settings.problems {
-            if problem.severity >= Severity::Warning {
-                self.warn(problem.to_string());
+            if problem.severity >= Severity::Warning && self.problems.len() < WARNINGS_KEPT {
+                self.problems.insert(problem.to_string());
             }
         }
         for warning in &rules.warnings {
-            self.warn(warning.clone());
+            if self.problems.len() < WARNINGS_KEPT {
+                self.problems.insert(warning.clone());
+            }
         }
         let loaded = Rc::new(Loaded {
             settings,

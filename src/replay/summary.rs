@@ -300,10 +300,10 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
     };
     let _ = writeln!(
         out,
-        "replayed {} sessions, {} events from {} files in {:.1} s ({mode})",
-        thousands(s.sessions() as u64),
-        thousands(s.events),
-        thousands(cx.files.len() as u64),
+        "replayed {}, {} from {} in {:.1} s ({mode})",
+        plural(s.sessions() as u64, "session"),
+        plural(s.events, "event"),
+        plural(cx.files.len() as u64, "file"),
         cx.elapsed.as_secs_f64()
     );
     let mut events = counts_line(&s.by_event);
@@ -356,8 +356,8 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
     } else {
         let _ = writeln!(
             out,
-            "changes:   {} events ({baseline}): {}",
-            thousands(s.changes.len() as u64),
+            "changes:   {} ({baseline}): {}",
+            plural(s.changes.len() as u64, "event"),
             counts_line(&s.change_kinds)
         );
     }
@@ -431,8 +431,8 @@ fn sources_text(out: &mut String, cx: &Context<'_>) {
     if t.unreadable_count > 0 {
         let _ = writeln!(
             out,
-            "unreadable: {} records (no events taken from them):",
-            thousands(t.unreadable_count)
+            "unreadable: {} (no events taken from them):",
+            plural(t.unreadable_count, "record")
         );
         for u in t.unreadable.iter().take(10) {
             let _ = writeln!(
@@ -469,17 +469,23 @@ fn sources_text(out: &mut String, cx: &Context<'_>) {
 }
 
 fn warnings_text(out: &mut String, label: &str, side: &Side) {
-    for (file, state) in &side.files {
-        if state.starts_with("untrusted") {
-            let _ = writeln!(out, "{label}: {file} is {state}");
-        }
+    for problem in side.problems.iter().take(8) {
+        let _ = writeln!(out, "{label} settings problem: {problem}");
     }
     for (warning, count) in side.warnings.iter().take(8) {
         let _ = writeln!(
             out,
-            "{label} warning ({} events): {warning}",
-            thousands(*count)
+            "{label} warning ({}): {warning}",
+            plural(*count, "event")
         );
+    }
+}
+
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{} {word}s", thousands(n))
     }
 }
 
@@ -491,6 +497,7 @@ pub fn to_json(s: &Summary, cx: &Context<'_>) -> Value {
             "hook_runs": counts.hook_runs,
             "events_with_hooks": counts.events_with_hooks,
             "files": side.files,
+            "problems": side.problems,
             "warnings": side.warnings,
         })
     };
