@@ -44,3 +44,7 @@ oracle *CASES: build
 # Benchmark the release build vs bare process starts and a bash+jq dispatcher (args: bench/run.py's).
 bench *ARGS: build
     python3 bench/run.py {{ARGS}}
+
+# `hookrun replay` at scale: thousands of generated sessions, dry and --against (args: bench/replay.py's).
+bench-replay *ARGS: build
+    python3 bench/replay.py {{ARGS}}
