@@ -34,6 +34,9 @@ _hookrun() {
             hookrun,list)
                 cmd="hookrun__subcmd__list"
                 ;;
+            hookrun,replay)
+                cmd="hookrun__subcmd__replay"
+                ;;
             hookrun,stats)
                 cmd="hookrun__subcmd__stats"
                 ;;
@@ -64,6 +67,9 @@ _hookrun() {
             hookrun__subcmd__help,list)
                 cmd="hookrun__subcmd__help__subcmd__list"
                 ;;
+            hookrun__subcmd__help,replay)
+                cmd="hookrun__subcmd__help__subcmd__replay"
+                ;;
             hookrun__subcmd__help,stats)
                 cmd="hookrun__subcmd__help__subcmd__stats"
                 ;;
@@ -83,7 +89,7 @@ _hookrun() {
 
     case "${cmd}" in
         hookrun)
-            opts="-v -h -V --verbose --help --version fire trust untrust stats doctor explain list test completions help"
+            opts="-v -h -V --verbose --help --version fire trust untrust stats doctor explain list test replay completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -225,7 +231,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__help)
-            opts="fire trust untrust stats doctor explain list test completions help"
+            opts="fire trust untrust stats doctor explain list test replay completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -322,6 +328,20 @@ _hookrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hookrun__subcmd__help__subcmd__replay)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hookrun__subcmd__help__subcmd__stats)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -387,6 +407,44 @@ _hookrun() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hookrun__subcmd__replay)
+            opts="-v -h -V --against --run --fail-on-change --format --show --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --against)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --show)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --settings)
