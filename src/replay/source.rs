@@ -78,7 +78,7 @@ pub fn read_file(
                 path.display().to_string(),
                 fallback.clone(),
                 tally,
-                |e| sink(e),
+                &mut *sink,
             )
             .read_all(reader)?,
         }

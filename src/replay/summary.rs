@@ -113,51 +113,48 @@ impl Summary {
         if new.decision == "deny" {
             *self.blocked.entry(describe(&r.event)).or_default() += 1;
         }
-        let (kinds, before, added, removed) = match old {
-            Some(old) => {
-                let mut kinds = Vec::new();
-                if old.decision != new.decision {
-                    kinds.push(decision_change(old.decision, new.decision));
-                }
-                let added: Vec<String> = new
-                    .hooks
-                    .iter()
-                    .filter(|h| !old.hooks.contains(h))
-                    .cloned()
-                    .collect();
-                let removed: Vec<String> = old
-                    .hooks
-                    .iter()
-                    .filter(|h| !new.hooks.contains(h))
-                    .cloned()
-                    .collect();
-                if !added.is_empty() {
-                    kinds.push("hooks newly run");
-                }
-                if !removed.is_empty() {
-                    kinds.push("hooks no longer run");
-                }
-                (kinds, old.decision.to_owned(), added, removed)
+        let (kinds, before, added, removed) = if let Some(old) = old {
+            let mut kinds = Vec::new();
+            if old.decision != new.decision {
+                kinds.push(decision_change(old.decision, new.decision));
             }
-            None => {
-                // Against the recording: a call that went through would
-                // now be stopped.
-                let went_through = match name {
-                    "PreToolUse" => r.recorded.went_through(),
-                    _ => r.recorded == Recorded::Ran,
-                };
-                let kind = match new.decision {
-                    "deny" if went_through => Some("newly denied"),
-                    "ask" if went_through => Some("newly asks"),
-                    _ => None,
-                };
-                (
-                    kind.into_iter().collect(),
-                    format!("{} in the recording", r.recorded.as_str()),
-                    Vec::new(),
-                    Vec::new(),
-                )
+            let added: Vec<String> = new
+                .hooks
+                .iter()
+                .filter(|h| !old.hooks.contains(h))
+                .cloned()
+                .collect();
+            let removed: Vec<String> = old
+                .hooks
+                .iter()
+                .filter(|h| !new.hooks.contains(h))
+                .cloned()
+                .collect();
+            if !added.is_empty() {
+                kinds.push("hooks newly run");
             }
+            if !removed.is_empty() {
+                kinds.push("hooks no longer run");
+            }
+            (kinds, old.decision.to_owned(), added, removed)
+        } else {
+            // Against the recording: a call that went through would
+            // now be stopped.
+            let went_through = match name {
+                "PreToolUse" => r.recorded.went_through(),
+                _ => r.recorded == Recorded::Ran,
+            };
+            let kind = match new.decision {
+                "deny" if went_through => Some("newly denied"),
+                "ask" if went_through => Some("newly asks"),
+                _ => None,
+            };
+            (
+                kind.into_iter().collect(),
+                format!("{} in the recording", r.recorded.as_str()),
+                Vec::new(),
+                Vec::new(),
+            )
         };
         if kinds.is_empty() {
             return;
@@ -334,14 +331,14 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
             .take(6)
             .map(|(name, n)| format!("{name} {}", thousands(**n)))
             .collect();
-        let more = if runs.len() > 6 {
+        let rest = if runs.len() > 6 {
             format!(" (+{} more)", runs.len() - 6)
         } else {
             String::new()
         };
         let _ = writeln!(
             out,
-            "hooks:     {} events would run hooks: {}{more}",
+            "hooks:     {} events would run hooks: {}{rest}",
             thousands(s.new.events_with_hooks),
             shown.join(" · ")
         );

@@ -227,7 +227,7 @@ impl<'a, F: FnMut(Replayed)> Reader<'a, F> {
             self.context.permission_mode = Some(mode.clone());
         }
         match record.kind.as_deref() {
-            Some("user") => self.user(line, record),
+            Some("user") => self.user(line, &record),
             Some("assistant") => self.assistant(line, record),
             Some(kind) if NO_EVENT_TYPES.contains(&kind) => {}
             Some(kind) => *self.tally.unknown_types.entry(kind.to_owned()).or_default() += 1,
@@ -251,8 +251,8 @@ impl<'a, F: FnMut(Replayed)> Reader<'a, F> {
         }
     }
 
-    fn user(&mut self, line: usize, record: Record) {
-        let chain_key = Self::chain_key(&record);
+    fn user(&mut self, line: usize, record: &Record) {
+        let chain_key = Self::chain_key(record);
         let content = record.message.as_ref().and_then(|m| m.content.as_ref());
         let Some(content) = content else {
             self.tally.unreadable(
@@ -264,7 +264,7 @@ impl<'a, F: FnMut(Replayed)> Reader<'a, F> {
         };
         let blocks = match content {
             Value::String(text) => {
-                self.prompt(line, &record, chain_key, text);
+                self.prompt(line, record, chain_key, text);
                 return;
             }
             Value::Array(blocks) => blocks,
@@ -287,7 +287,7 @@ impl<'a, F: FnMut(Replayed)> Reader<'a, F> {
             match block.get("type").and_then(Value::as_str) {
                 Some("tool_result") => {
                     any_result = true;
-                    self.tool_result(line, &record, block, results == 1);
+                    self.tool_result(line, record, block, results == 1);
                 }
                 Some("text") => {
                     if let Some(t) = block.get("text").and_then(Value::as_str) {
@@ -301,7 +301,7 @@ impl<'a, F: FnMut(Replayed)> Reader<'a, F> {
             }
         }
         if !any_result && !text.is_empty() {
-            self.prompt(line, &record, chain_key, &text);
+            self.prompt(line, record, chain_key, &text);
         }
     }
 
@@ -607,7 +607,7 @@ mod tests {
         let mut tally = Tally::default();
         let mut events = Vec::new();
         Reader::new(0, "/t/s.jsonl".into(), "s".into(), &mut tally, |e| {
-            events.push(e)
+            events.push(e);
         })
         .read_all(text.as_bytes())
         .unwrap();

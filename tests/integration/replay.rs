@@ -61,7 +61,14 @@ fn a_new_deny_rule_over_real_sessions() {
     assert_eq!(first["session"], "c220faa3-8927-4dd3-be6b-afdda7c98a04");
     assert!(first["time"].as_str().unwrap().starts_with("2026-"));
     assert!(first["reason"].as_str().unwrap().contains("Bash(rm *)"));
-    assert!(first["file"].as_str().unwrap().ends_with(".jsonl"));
+    assert!(
+        first["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("replay_rm/c220faa3-8927-4dd3-be6b-afdda7c98a04.jsonl"),
+        "{first}"
+    );
+    assert_eq!(first["line"], 22);
 }
 
 #[test]
