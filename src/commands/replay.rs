@@ -8,9 +8,11 @@ use std::time::{Duration, Instant};
 use super::common::{self, Printed};
 use crate::cli::{OutputFormat, ReplayArgs};
 use crate::exit::Exit;
-use crate::replay::evaluate::Side;
+use crate::replay::evaluate::{Findings, Side};
 use crate::replay::summary::{self, Context, Summary};
 use crate::replay::{Tally, source};
+use crate::settings::{Environment, SourceOptions};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// The exit code of `--fail-on-change` when something changed: not 1
 /// (hookrun could not do its job) and never 2 (2 means "block").
@@ -52,13 +54,7 @@ pub fn run(args: &ReplayArgs) -> Printed {
         );
     }
     let new_options = args.settings.source_options();
-    let mut new = match Side::new(new_options.clone(), env.clone(), args.run) {
-        Ok(side) => side,
-        Err(err) => {
-            return Printed::failure(&format!("cannot make a throwaway state folder: {err}"));
-        }
-    };
-    let mut old = if args.against.is_empty() {
+    let old_options = if args.against.is_empty() {
         None
     } else {
         let mut options = new_options.clone();
@@ -73,46 +69,71 @@ pub fn run(args: &ReplayArgs) -> Printed {
                 ));
             }
         }
-        match Side::new(options, env.clone(), args.run) {
-            Ok(side) => Some(side),
-            Err(err) => {
-                return Printed::failure(&format!("cannot make a throwaway state folder: {err}"));
-            }
-        }
+        Some(options)
     };
-    let mut summary = Summary::new(args.run, old.is_some());
-    let mut tally = Tally::default();
-    let mut progress = Progress::new(files.len());
-    let mut interrupted = None;
-    for (index, path) in files.iter().enumerate() {
-        if interrupted.is_some() {
-            break;
+    // Files are shared out to workers; with --run, one worker, so hooks
+    // run one event at a time, in order.
+    let jobs = if args.run {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, std::num::NonZero::get)
+            .min(MAX_JOBS)
+            .min(files.len())
+    };
+    let shared = Shared {
+        files: &files,
+        next: AtomicUsize::new(0),
+        done: AtomicUsize::new(0),
+        events: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+    };
+    let parts: Vec<Result<Part, String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                let (shared, env) = (&shared, &env);
+                let (new_options, old_options) = (&new_options, &old_options);
+                scope.spawn(move || work(shared, env, new_options, old_options.as_ref(), args.run))
+            })
+            .collect();
+        let mut progress = Progress::new(files.len());
+        while !workers
+            .iter()
+            .all(std::thread::ScopedJoinHandle::is_finished)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+            progress.show(
+                shared.done.load(Ordering::Relaxed),
+                shared.events.load(Ordering::Relaxed),
+            );
         }
-        source::read_file(index, path, &mut tally, &mut |replayed| {
-            if interrupted.is_some() {
-                return;
-            }
-            let verdict = match new.evaluate(&replayed.event) {
-                Ok(v) => v,
-                Err(signal) => {
-                    interrupted = Some(signal);
-                    return;
-                }
-            };
-            let before = match old.as_mut().map(|o| o.evaluate(&replayed.event)) {
-                None => None,
-                Some(Ok(v)) => Some(v),
-                Some(Err(signal)) => {
-                    interrupted = Some(signal);
-                    return;
-                }
-            };
-            summary.add(&replayed, &verdict, before.as_ref());
-            progress.tick(index, summary.events);
-        });
-        progress.tick(index + 1, summary.events);
+        progress.clear();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err("a replay worker panicked".to_owned()))
+            })
+            .collect()
+    });
+    let mut summary = Summary::new(args.run, old_options.is_some());
+    let mut tally = Tally::default();
+    let mut new = Findings::default();
+    let mut old = old_options.as_ref().map(|_| Findings::default());
+    let mut interrupted = None;
+    for part in parts {
+        let part = match part {
+            Ok(part) => part,
+            Err(why) => return Printed::failure(&why),
+        };
+        summary.merge(part.summary);
+        tally.merge(part.tally);
+        new.merge(part.new);
+        if let (Some(old), Some(theirs)) = (old.as_mut(), part.old) {
+            old.merge(theirs);
+        }
+        interrupted = interrupted.or(part.interrupted);
     }
-    progress.clear();
     if let Some(signal) = interrupted {
         return Printed {
             stdout: String::new(),
@@ -158,43 +179,114 @@ fn label(files: &[PathBuf], no_default: bool) -> String {
     }
 }
 
+/// Workers at most (each holds its own copy of the settings).
+const MAX_JOBS: usize = 8;
+
+/// What the workers share: the files, the next one to take, counters for
+/// the progress line, and a stop flag.
+struct Shared<'a> {
+    files: &'a [PathBuf],
+    next: AtomicUsize,
+    done: AtomicUsize,
+    events: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// One worker's share of the replay.
+struct Part {
+    summary: Summary,
+    tally: Tally,
+    new: Findings,
+    old: Option<Findings>,
+    interrupted: Option<i32>,
+}
+
+/// Takes files until none is left: each is read, each of its events
+/// evaluated under the new (and the old) policy as soon as it is rebuilt.
+fn work(
+    shared: &Shared<'_>,
+    env: &Environment,
+    new_options: &SourceOptions,
+    old_options: Option<&SourceOptions>,
+    run: bool,
+) -> Result<Part, String> {
+    let made = |options: &SourceOptions| {
+        Side::new(options.clone(), env.clone(), run)
+            .map_err(|err| format!("cannot make a throwaway state folder: {err}"))
+    };
+    let mut new = made(new_options)?;
+    let mut old = old_options.map(made).transpose()?;
+    let mut summary = Summary::new(run, old.is_some());
+    let mut tally = Tally::default();
+    let mut interrupted = None;
+    loop {
+        if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let index = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(path) = shared.files.get(index) else {
+            break;
+        };
+        source::read_file(index, path, &mut tally, &mut |replayed| {
+            if interrupted.is_some() {
+                return;
+            }
+            let verdict = match new.evaluate(&replayed.event) {
+                Ok(v) => v,
+                Err(signal) => {
+                    interrupted = Some(signal);
+                    return;
+                }
+            };
+            let before = match old.as_mut().map(|o| o.evaluate(&replayed.event)) {
+                None => None,
+                Some(Ok(v)) => Some(v),
+                Some(Err(signal)) => {
+                    interrupted = Some(signal);
+                    return;
+                }
+            };
+            summary.add(&replayed, &verdict, before.as_ref());
+            shared.events.fetch_add(1, Ordering::Relaxed);
+        });
+        shared.done.fetch_add(1, Ordering::Relaxed);
+        if interrupted.is_some() {
+            shared.stop.store(true, Ordering::Relaxed);
+            break;
+        }
+    }
+    Ok(Part {
+        summary,
+        tally,
+        new: new.findings,
+        old: old.map(|o| o.findings),
+        interrupted,
+    })
+}
+
 /// A progress line on stderr when it is a terminal and the replay takes
 /// more than a moment.
 struct Progress {
     enabled: bool,
     started: Instant,
-    last: Instant,
     shown: bool,
     total: usize,
-    calls: u64,
 }
 
 impl Progress {
     fn new(total: usize) -> Progress {
-        let now = Instant::now();
         Progress {
             enabled: std::io::stderr().is_terminal(),
-            started: now,
-            last: now,
+            started: Instant::now(),
             shown: false,
             total,
-            calls: 0,
         }
     }
 
-    fn tick(&mut self, files: usize, events: u64) {
-        self.calls += 1;
-        // The clock is read every 256 events, not on each.
-        if !self.enabled || self.calls % 256 != 0 {
+    fn show(&mut self, files: usize, events: u64) {
+        if !self.enabled || self.started.elapsed() < Duration::from_millis(700) {
             return;
         }
-        let now = Instant::now();
-        if now.duration_since(self.started) < Duration::from_millis(700)
-            || now.duration_since(self.last) < Duration::from_millis(150)
-        {
-            return;
-        }
-        self.last = now;
         self.shown = true;
         let mut err = std::io::stderr().lock();
         let _ = write!(

@@ -59,12 +59,37 @@ pub struct Side {
     project_of_cwd: HashMap<Option<String>, PathBuf>,
     loaded: HashMap<PathBuf, Rc<Loaded>>,
     run: Option<Runner>,
+    pub findings: Findings,
+}
+
+/// What a side met besides verdicts (sendable: the sides of parallel
+/// workers are merged through it).
+#[derive(Debug, Default)]
+pub struct Findings {
     /// Settings and rule problems of every project loaded.
     pub problems: BTreeSet<String>,
     /// The funnel's warnings, with how many events met each.
     pub warnings: BTreeMap<String, u64>,
     /// Settings files loaded, over every project: path → state.
     pub files: BTreeMap<String, String>,
+}
+
+impl Findings {
+    pub fn merge(&mut self, other: Findings) {
+        for problem in other.problems {
+            if self.problems.len() < WARNINGS_KEPT {
+                self.problems.insert(problem);
+            }
+        }
+        for (warning, count) in other.warnings {
+            if let Some(mine) = self.warnings.get_mut(&warning) {
+                *mine += count;
+            } else if self.warnings.len() < WARNINGS_KEPT {
+                self.warnings.insert(warning, count);
+            }
+        }
+        self.files.extend(other.files);
+    }
 }
 
 /// The fire configuration of `--run`.
@@ -107,9 +132,7 @@ impl Side {
             project_of_cwd: HashMap::new(),
             loaded: HashMap::new(),
             run,
-            problems: BTreeSet::new(),
-            warnings: BTreeMap::new(),
-            files: BTreeMap::new(),
+            findings: Findings::default(),
         })
     }
 
@@ -137,16 +160,19 @@ impl Side {
                     file.trust.as_str()
                 )
             };
-            self.files.insert(file.path().display().to_string(), state);
+            self.findings
+                .files
+                .insert(file.path().display().to_string(), state);
         }
         for problem in &settings.problems {
-            if problem.severity >= Severity::Warning && self.problems.len() < WARNINGS_KEPT {
-                self.problems.insert(problem.to_string());
+            if problem.severity >= Severity::Warning && self.findings.problems.len() < WARNINGS_KEPT
+            {
+                self.findings.problems.insert(problem.to_string());
             }
         }
         for warning in &rules.warnings {
-            if self.problems.len() < WARNINGS_KEPT {
-                self.problems.insert(warning.clone());
+            if self.findings.problems.len() < WARNINGS_KEPT {
+                self.findings.problems.insert(warning.clone());
             }
         }
         let loaded = Rc::new(Loaded {
@@ -159,10 +185,10 @@ impl Side {
     }
 
     fn warn(&mut self, warning: String) {
-        if let Some(count) = self.warnings.get_mut(&warning) {
+        if let Some(count) = self.findings.warnings.get_mut(&warning) {
             *count += 1;
-        } else if self.warnings.len() < WARNINGS_KEPT {
-            self.warnings.insert(warning, 1);
+        } else if self.findings.warnings.len() < WARNINGS_KEPT {
+            self.findings.warnings.insert(warning, 1);
         }
     }
 
@@ -302,7 +328,7 @@ mod tests {
         side.env.hookrun_project_dir = Some(project.clone());
         side.options.settings = vec![project.join("policy.json")];
         assert_eq!(side.evaluate(&bash("rm -rf x")).unwrap().decision, "none");
-        let state = &side.files[&project.join("policy.json").display().to_string()];
+        let state = &side.findings.files[&project.join("policy.json").display().to_string()];
         assert!(state.starts_with("untrusted"), "{state}");
     }
 }

@@ -19,7 +19,6 @@ pub mod summary;
 pub mod transcript;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use crate::event::Event;
 
@@ -97,16 +96,24 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Adds a worker's tally; the named records stay the first ones in
+    /// file and line order.
+    pub fn merge(&mut self, other: Tally) {
+        self.records += other.records;
+        self.unreadable_count += other.unreadable_count;
+        self.unreadable.extend(other.unreadable);
+        self.unreadable.sort_by_key(|u| (u.file, u.line));
+        self.unreadable.truncate(UNREADABLE_KEPT);
+        for (k, v) in other.unknown_types {
+            *self.unknown_types.entry(k).or_default() += v;
+        }
+        self.audit_without_input += other.audit_without_input;
+    }
+
     pub fn unreadable(&mut self, file: usize, line: usize, why: String) {
         self.unreadable_count += 1;
         if self.unreadable.len() < UNREADABLE_KEPT {
             self.unreadable.push(Unreadable { file, line, why });
         }
     }
-}
-
-/// The source files of one replay, in the order they are read.
-#[derive(Debug, Default)]
-pub struct Files {
-    pub paths: Vec<PathBuf>,
 }

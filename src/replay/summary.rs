@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use super::evaluate::{Side, Verdict};
+use super::evaluate::{Findings, Verdict};
 use super::{Recorded, Replayed, Tally};
 use crate::event::Event;
 use crate::settings::model::shorten;
@@ -45,6 +45,16 @@ struct Counts {
 }
 
 impl Counts {
+    fn merge(&mut self, other: Counts) {
+        for (k, v) in other.decisions {
+            *self.decisions.entry(k).or_default() += v;
+        }
+        for (k, v) in other.hook_runs {
+            *self.hook_runs.entry(k).or_default() += v;
+        }
+        self.events_with_hooks += other.events_with_hooks;
+    }
+
     fn add(&mut self, event: &Event, verdict: &Verdict, run: bool) {
         if run || event.id.name() == "PreToolUse" {
             *self.decisions.entry(verdict.decision).or_default() += 1;
@@ -179,6 +189,30 @@ impl Summary {
         });
     }
 
+    /// Adds a worker's part; `changes` end up in file and line order
+    /// whatever the order the parts come in.
+    pub fn merge(&mut self, other: Summary) {
+        self.sessions.extend(other.sessions);
+        self.events += other.events;
+        for (k, v) in other.by_event {
+            *self.by_event.entry(k).or_default() += v;
+        }
+        self.subagent_events += other.subagent_events;
+        for (k, v) in other.recorded {
+            *self.recorded.entry(k).or_default() += v;
+        }
+        self.new.merge(other.new);
+        self.old.merge(other.old);
+        for (k, v) in other.blocked {
+            *self.blocked.entry(k).or_default() += v;
+        }
+        self.changes.extend(other.changes);
+        self.changes.sort_by_key(|c| (c.file, c.line));
+        for (k, v) in other.change_kinds {
+            *self.change_kinds.entry(k).or_default() += v;
+        }
+    }
+
     pub fn sessions(&self) -> usize {
         self.sessions.len()
     }
@@ -245,8 +279,8 @@ pub fn describe(event: &Event) -> String {
 pub struct Context<'a> {
     pub files: &'a [PathBuf],
     pub tally: &'a Tally,
-    pub new: &'a Side,
-    pub old: Option<&'a Side>,
+    pub new: &'a Findings,
+    pub old: Option<&'a Findings>,
     pub new_label: String,
     pub old_label: Option<String>,
     pub elapsed: std::time::Duration,
@@ -465,7 +499,7 @@ fn sources_text(out: &mut String, cx: &Context<'_>) {
     }
 }
 
-fn warnings_text(out: &mut String, label: &str, side: &Side) {
+fn warnings_text(out: &mut String, label: &str, side: &Findings) {
     for problem in side.problems.iter().take(8) {
         let _ = writeln!(out, "{label} settings problem: {problem}");
     }
@@ -487,7 +521,7 @@ fn plural(n: u64, word: &str) -> String {
 }
 
 pub fn to_json(s: &Summary, cx: &Context<'_>) -> Value {
-    let side = |counts: &Counts, side: &Side, label: &str| {
+    let side = |counts: &Counts, side: &Findings, label: &str| {
         json!({
             "settings": label,
             "decisions": counts.decisions,
