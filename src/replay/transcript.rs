@@ -521,11 +521,16 @@ impl<'a, F: FnMut(Replayed)> Reader<'a, F> {
         self.emit(fields, line, time, sidechain, Recorded::Ran);
     }
 
-    /// The end of the file: calls without a result, then open turns.
+    /// The end of the file: calls without a result, then open turns. A
+    /// turn cut off while a call was waiting for its result never ended,
+    /// so it gets no Stop.
     fn finish(mut self) {
         let mut pending: Vec<(String, Pending)> = self.pending.drain().collect();
         pending.sort_by_key(|(_, p)| p.line);
         for (id, p) in pending {
+            if let Some(chain) = self.chains.get_mut(&p.chain) {
+                chain.interrupted = true;
+            }
             self.emit_tool(p, &id, Recorded::NoResult, None);
         }
         let mut keys: Vec<ChainKey> = self.chains.keys().cloned().collect();
@@ -703,8 +708,8 @@ mod tests {
                 "PostToolUseFailure",
                 "PreToolUse",
                 "PreToolUse",
-                "Stop"
-            ]
+            ],
+            "no Stop: the turn was cut off while `sleep 100` waited for its result"
         );
         assert_eq!(events[1].recorded, Recorded::Failed);
         assert_eq!(
