@@ -42,7 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
         }
         'hookrun;fire' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand')
-            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`. With HOOKRUN_LOG_INPUT=1 each line also records the event''s input, for `hookrun replay` (off by default: inputs may hold secrets)')
             [CompletionResult]::new('--stop-block-cap', '--stop-block-cap', [CompletionResultType]::ParameterName, 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)')
             [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
             [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')

@@ -38,7 +38,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         }
         &'hookrun;fire'= {
             cand --format 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand'
-            cand --log 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`'
+            cand --log 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`. With HOOKRUN_LOG_INPUT=1 each line also records the event''s input, for `hookrun replay` (off by default: inputs may hold secrets)'
             cand --stop-block-cap 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'

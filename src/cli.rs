@@ -420,7 +420,9 @@ pub struct FireArgs {
     pub non_interactive: bool,
 
     /// Append one JSON line per fire to this audit log (default: the `log`
-    /// settings key; no log when neither is set). See `hookrun stats`.
+    /// settings key; no log when neither is set). See `hookrun stats`. With
+    /// HOOKRUN_LOG_INPUT=1 each line also records the event's input, for
+    /// `hookrun replay` (off by default: inputs may hold secrets).
     #[arg(long, value_name = "PATH", env = "HOOKRUN_LOG")]
     pub log: Option<PathBuf>,
 
