@@ -154,12 +154,7 @@ pub fn run(args: &ReplayArgs) -> Printed {
     };
     let stdout = match args.format {
         OutputFormat::Text => summary::text(&summary, &cx),
-        OutputFormat::Json => {
-            let mut out = serde_json::to_string_pretty(&summary::to_json(&summary, &cx))
-                .expect("JSON values serialise");
-            out.push('\n');
-            out
-        }
+        OutputFormat::Json => summary::to_json(&summary, &cx),
     };
     let code = if args.fail_on_change && !summary.changes.is_empty() {
         CHANGED

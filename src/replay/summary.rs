@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
 
 use super::evaluate::{Findings, Verdict};
 use super::{Recorded, Replayed, Tally};
@@ -520,7 +521,74 @@ fn plural(n: u64, word: &str) -> String {
     }
 }
 
-pub fn to_json(s: &Summary, cx: &Context<'_>) -> Value {
+/// One changed event in the JSON output.
+#[derive(Serialize)]
+struct ChangeJson<'a> {
+    session: &'a str,
+    time: Option<&'a str>,
+    event: &'a str,
+    what: &'a str,
+    file: &'a str,
+    line: usize,
+    subagent: bool,
+    kinds: &'a [&'static str],
+    before: &'a str,
+    after: &'a str,
+    reason: Option<&'a str>,
+    hooks_added: &'a [String],
+    hooks_removed: &'a [String],
+}
+
+/// The changed events, serialised one by one (a replay may change a
+/// hundred thousand events: no JSON tree of them is built).
+struct EventsJson<'a> {
+    changes: &'a [Change],
+    names: &'a [String],
+}
+
+impl Serialize for EventsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.changes.iter().map(|c| ChangeJson {
+            session: &c.session,
+            time: c.time.as_deref(),
+            event: &c.event,
+            what: &c.what,
+            file: self.names.get(c.file).map_or("", String::as_str),
+            line: c.line,
+            subagent: c.sidechain,
+            kinds: &c.kinds,
+            before: &c.before,
+            after: c.after,
+            reason: c.reason.as_deref(),
+            hooks_added: &c.hooks_added,
+            hooks_removed: &c.hooks_removed,
+        }))
+    }
+}
+
+#[derive(Serialize)]
+struct ChangesJson<'a> {
+    baseline: &'static str,
+    count: usize,
+    by_kind: &'a BTreeMap<&'static str, u64>,
+    events: EventsJson<'a>,
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    #[serde(flatten)]
+    head: Map<String, Value>,
+    changes: ChangesJson<'a>,
+    top_blocked: Value,
+    elapsed_ms: f64,
+}
+
+/// The whole replay as one JSON document (pretty-printed, with a final
+/// newline).
+pub fn to_json(s: &Summary, cx: &Context<'_>) -> String {
+    let names: Vec<String> = (0..cx.files.len())
+        .map(|i| file_name(cx.files, i))
+        .collect();
     let side = |counts: &Counts, side: &Findings, label: &str| {
         json!({
             "settings": label,
@@ -532,36 +600,15 @@ pub fn to_json(s: &Summary, cx: &Context<'_>) -> Value {
             "warnings": side.warnings,
         })
     };
-    let changes: Vec<Value> = s
-        .changes
-        .iter()
-        .map(|c| {
-            json!({
-                "session": c.session,
-                "time": c.time,
-                "event": c.event,
-                "what": c.what,
-                "file": file_name(cx.files, c.file),
-                "line": c.line,
-                "subagent": c.sidechain,
-                "kinds": c.kinds,
-                "before": c.before,
-                "after": c.after,
-                "reason": c.reason,
-                "hooks_added": c.hooks_added,
-                "hooks_removed": c.hooks_removed,
-            })
-        })
-        .collect();
     let t = cx.tally;
-    json!({
+    let head = json!({
         "mode": if s.run { "run" } else { "dry" },
         "files": cx.files.len(),
         "records": t.records,
         "unreadable": {
             "count": t.unreadable_count,
             "records": t.unreadable.iter().map(|u| json!({
-                "file": file_name(cx.files, u.file),
+                "file": names.get(u.file),
                 "line": u.line,
                 "why": u.why,
             })).collect::<Vec<_>>(),
@@ -578,15 +625,31 @@ pub fn to_json(s: &Summary, cx: &Context<'_>) -> Value {
             (Some(old), Some(label)) => side(&s.old, old, label),
             _ => Value::Null,
         },
-        "changes": {
-            "baseline": if s.against { "against" } else { "recording" },
-            "count": s.changes.len(),
-            "by_kind": s.change_kinds,
-            "events": changes,
+    });
+    let Value::Object(head) = head else {
+        unreachable!("json! of an object literal is an object")
+    };
+    let out = Json {
+        head,
+        changes: ChangesJson {
+            baseline: if s.against { "against" } else { "recording" },
+            count: s.changes.len(),
+            by_kind: &s.change_kinds,
+            events: EventsJson {
+                changes: &s.changes,
+                names: &names,
+            },
         },
-        "top_blocked": s.top_blocked(10).iter().map(|(what, count)| json!({"what": what, "count": count})).collect::<Vec<_>>(),
-        "elapsed_ms": cx.elapsed.as_secs_f64() * 1000.0,
-    })
+        top_blocked: s
+            .top_blocked(10)
+            .iter()
+            .map(|(what, count)| json!({"what": what, "count": count}))
+            .collect(),
+        elapsed_ms: cx.elapsed.as_secs_f64() * 1000.0,
+    };
+    let mut text = serde_json::to_string_pretty(&out).expect("JSON values serialise");
+    text.push('\n');
+    text
 }
 
 #[cfg(test)]
