@@ -14,8 +14,9 @@ isSidechain), then replays it with a policy of permission rules and hooks
   dry       hookrun replay --format json SESSIONS
   against   hookrun replay --against OLD --format json SESSIONS
 
-Each is run N times; reported: the median wall time, events per second, MB
-per second and the peak RSS (GNU time, `/usr/bin/time -f %M`, when present).
+Each is run N times; reported: the median wall time, the median CPU time
+(user + system, all threads: on a busy machine the wall time says more about
+the other processes), events and MB per second of wall time, and the peak RSS (GNU time, `/usr/bin/time -f %M`, when present).
 The transcripts are generated once per (sessions, turns) and kept in OUT.
 Results: a Markdown table on stdout and in OUT/replay-results.md (default
 OUT: target/bench).
@@ -25,6 +26,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -181,11 +183,15 @@ OLD = {"permissions": {"deny": ["Bash(curl * | sh)"]},
 
 def measure(cmd, env, runs):
     times = []
+    cpus = []
     out = None
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.monotonic()
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
         times.append(time.monotonic() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         if proc.returncode != 0:
             sys.exit("failed (%d): %s\n%s" % (proc.returncode, " ".join(cmd), proc.stderr))
         out = json.loads(proc.stdout)
@@ -196,7 +202,7 @@ def measure(cmd, env, runs):
             rss = int(proc.stderr.strip().splitlines()[-1]) / 1024
         except (ValueError, IndexError):
             rss = None
-    return statistics.median(times), rss, out
+    return statistics.median(times), statistics.median(cpus), rss, out
 
 
 def main():
@@ -231,17 +237,17 @@ def main():
         base = [args.hookrun, "replay", "--no-default-settings", "--settings", policy, "--format", "json"]
         rows = []
         for name, cmd in (("dry", base + [folder]), ("against", base + ["--against", old, folder])):
-            median, rss, out = measure(cmd, env, args.runs)
+            median, cpu, rss, out = measure(cmd, env, args.runs)
             if out["events"] != info["events"]:
                 sys.exit("%s: replayed %d events, generated %d" % (name, out["events"], info["events"]))
-            rows.append((name, median, rss, out))
+            rows.append((name, median, cpu, rss, out))
     lines = [
-        "| run | sessions | events | MB | median s | events/s | MB/s | peak RSS MB | changes |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| run | sessions | events | MB | median s | CPU s | events/s | MB/s | peak RSS MB | changes |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, median, rss, out in rows:
-        lines.append("| %s | %d | %d | %.0f | %.2f | %.0f | %.0f | %s | %d |" % (
-            name, out["sessions"], out["events"], info["bytes"] / 1e6, median,
+    for name, median, cpu, rss, out in rows:
+        lines.append("| %s | %d | %d | %.0f | %.2f | %.2f | %.0f | %.0f | %s | %d |" % (
+            name, out["sessions"], out["events"], info["bytes"] / 1e6, median, cpu,
             out["events"] / median, info["bytes"] / 1e6 / median,
             "%.0f" % rss if rss else "n/a", out["changes"]["count"]))
     table = "\n".join(lines) + "\n"
