@@ -208,7 +208,7 @@ def measure(cmd, env, runs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sessions", type=int, default=2000)
-    ap.add_argument("--turns", type=int, default=12)
+    ap.add_argument("--turns", type=int, default=10)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--hookrun", default=os.path.join(REPO, "target", "release", "hookrun"))
     ap.add_argument("--out", default=os.path.join(REPO, "target", "bench"))
