@@ -39,6 +39,14 @@ example:
 oracle *CASES: build
     python3 oracle/compare.py {{CASES}}
 
+# Prompt-hook cases of the same harness (probes/prompt), native vs behind
+# `hookrun fire`; hookrun sends the prompt hooks' requests to the harness's
+# fake model itself. Table in target/oracle-prompt/table.md.
+#
+# Run prompt-hook oracle cases twice, native vs behind `hookrun fire` (optional: case names).
+oracle-prompt *CASES: build
+    python3 oracle/compare_prompt.py {{CASES}}
+
 # Needs jq and GNU time; the numbers of record are in docs/performance.md.
 #
 # Benchmark the release build vs bare process starts and a bash+jq dispatcher (args: bench/run.py's).

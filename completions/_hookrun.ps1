@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a project''s settings files, so their hooks take effect.')
             [CompletionResult]::new('untrust', 'untrust', [CompletionResultType]::ParameterValue, 'Forget the trust of a project''s settings files (see `hookrun trust`).')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a starter settings file and print the host entry to add.')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every settings source for mistakes that make hooks fail silently.')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show, hook by hook, why each one would or would not run for an event.')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every hook hookrun would consider, with its source and state.')
@@ -41,13 +42,14 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
             break
         }
         'hookrun;fire' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The agent that runs hookrun: how its event is read and the answer written')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand')
             [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`. With HOOKRUN_LOG_INPUT=1 each line also records the event''s input, for `hookrun replay` (off by default: inputs may hold secrets)')
             [CompletionResult]::new('--stop-block-cap', '--stop-block-cap', [CompletionResultType]::ParameterName, 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)')
             [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
             [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)')
-            [CompletionResult]::new('--kill-grace', '--kill-grace', [CompletionResultType]::ParameterName, 'After a hook''s timeout, SIGTERM its process group, then SIGKILL it after this grace if anything is still alive (e.g. 2s, 500ms)')
+            [CompletionResult]::new('--kill-grace', '--kill-grace', [CompletionResultType]::ParameterName, 'After a hook''s timeout, SIGTERM its process group, then SIGKILL it after this grace if anything is still alive (e.g. 2s, 500ms). Near the deadline the SIGTERM comes early enough for the whole sequence to end by it')
             [CompletionResult]::new('--leak-timeout', '--leak-timeout', [CompletionResultType]::ParameterName, 'After a hook exits, read its remaining output for at most this long; background processes still holding its pipes then are reported, not waited for')
             [CompletionResult]::new('--deadline', '--deadline', [CompletionResultType]::ParameterName, 'Answer within this time (default: the host''s timeout for the event minus 1 s; 1.2 s for SessionEnd). Hooks still running then are stopped and reported')
             [CompletionResult]::new('--output-cap', '--output-cap', [CompletionResultType]::ParameterName, 'Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the rest is read and counted, never parsed')
@@ -89,6 +91,17 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)')
             [CompletionResult]::new('--no-default-settings', '--no-default-settings', [CompletionResultType]::ParameterName, 'Skip the user, project and local settings files; load only the `--settings` files and managed settings')
             [CompletionResult]::new('--trust-project', '--trust-project', [CompletionResultType]::ParameterName, 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hookrun;init' {
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root for --project (default: the current directory)')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Write the project''s .hookrun/settings.json instead of your user settings (it takes effect once you run `hookrun trust`)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -190,6 +203,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a project''s settings files, so their hooks take effect.')
             [CompletionResult]::new('untrust', 'untrust', [CompletionResultType]::ParameterValue, 'Forget the trust of a project''s settings files (see `hookrun trust`).')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a starter settings file and print the host entry to add.')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every settings source for mistakes that make hooks fail silently.')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show, hook by hook, why each one would or would not run for an event.')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every hook hookrun would consider, with its source and state.')
@@ -209,6 +223,9 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
             break
         }
         'hookrun;help;stats' {
+            break
+        }
+        'hookrun;help;init' {
             break
         }
         'hookrun;help;doctor' {

@@ -31,6 +31,9 @@ _hookrun() {
             hookrun,help)
                 cmd="hookrun__subcmd__help"
                 ;;
+            hookrun,init)
+                cmd="hookrun__subcmd__init"
+                ;;
             hookrun,list)
                 cmd="hookrun__subcmd__list"
                 ;;
@@ -64,6 +67,9 @@ _hookrun() {
             hookrun__subcmd__help,help)
                 cmd="hookrun__subcmd__help__subcmd__help"
                 ;;
+            hookrun__subcmd__help,init)
+                cmd="hookrun__subcmd__help__subcmd__init"
+                ;;
             hookrun__subcmd__help,list)
                 cmd="hookrun__subcmd__help__subcmd__list"
                 ;;
@@ -89,7 +95,7 @@ _hookrun() {
 
     case "${cmd}" in
         hookrun)
-            opts="-v -h -V --verbose --help --version fire trust untrust stats doctor explain list test replay completions help"
+            opts="-v -h -V --verbose --help --version fire trust untrust stats init doctor explain list test replay completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -177,12 +183,16 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__fire)
-            opts="-v -h -V --format --fail-closed --non-interactive --log --stop-block-cap --settings --claude-settings --no-default-settings --project-dir --trust-project --kill-grace --leak-timeout --deadline --output-cap --verbose --help --version"
+            opts="-v -h -V --host --format --fail-closed --non-interactive --log --stop-block-cap --settings --claude-settings --no-default-settings --project-dir --trust-project --kill-grace --leak-timeout --deadline --output-cap --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -W "claude-code" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "protocol report" -- "${cur}"))
                     return 0
@@ -231,7 +241,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__help)
-            opts="fire trust untrust stats doctor explain list test replay completions help"
+            opts="fire trust untrust stats init doctor explain list test replay completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -301,6 +311,20 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hookrun__subcmd__help__subcmd__init)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -391,6 +415,24 @@ _hookrun() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hookrun__subcmd__init)
+            opts="-v -h -V --project --project-dir --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

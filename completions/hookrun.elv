@@ -28,6 +28,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand trust 'Trust a project''s settings files, so their hooks take effect.'
             cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
             cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+            cand init 'Write a starter settings file and print the host entry to add.'
             cand doctor 'Check every settings source for mistakes that make hooks fail silently.'
             cand explain 'Show, hook by hook, why each one would or would not run for an event.'
             cand list 'List every hook hookrun would consider, with its source and state.'
@@ -37,13 +38,14 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hookrun;fire'= {
+            cand --host 'The agent that runs hookrun: how its event is read and the answer written'
             cand --format 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand'
             cand --log 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`. With HOOKRUN_LOG_INPUT=1 each line also records the event''s input, for `hookrun replay` (off by default: inputs may hold secrets)'
             cand --stop-block-cap 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
-            cand --kill-grace 'After a hook''s timeout, SIGTERM its process group, then SIGKILL it after this grace if anything is still alive (e.g. 2s, 500ms)'
+            cand --kill-grace 'After a hook''s timeout, SIGTERM its process group, then SIGKILL it after this grace if anything is still alive (e.g. 2s, 500ms). Near the deadline the SIGTERM comes early enough for the whole sequence to end by it'
             cand --leak-timeout 'After a hook exits, read its remaining output for at most this long; background processes still holding its pipes then are reported, not waited for'
             cand --deadline 'Answer within this time (default: the host''s timeout for the event minus 1 s; 1.2 s for SessionEnd). Hooks still running then are stopped and reported'
             cand --output-cap 'Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the rest is read and counted, never parsed'
@@ -82,6 +84,16 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
             cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
             cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;init'= {
+            cand --project-dir 'The project root for --project (default: the current directory)'
+            cand --project 'Write the project''s .hookrun/settings.json instead of your user settings (it takes effect once you run `hookrun trust`)'
             cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
             cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
             cand -h 'Print help (see more with ''--help'')'
@@ -176,6 +188,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand trust 'Trust a project''s settings files, so their hooks take effect.'
             cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
             cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+            cand init 'Write a starter settings file and print the host entry to add.'
             cand doctor 'Check every settings source for mistakes that make hooks fail silently.'
             cand explain 'Show, hook by hook, why each one would or would not run for an event.'
             cand list 'List every hook hookrun would consider, with its source and state.'
@@ -191,6 +204,8 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         &'hookrun;help;untrust'= {
         }
         &'hookrun;help;stats'= {
+        }
+        &'hookrun;help;init'= {
         }
         &'hookrun;help;doctor'= {
         }

@@ -163,6 +163,11 @@ fn fold_universal(decision: &mut Decision, entries: &[Entry<'_>]) {
     }
 }
 
+/// How several hooks' `additionalContext` values are joined: one newline,
+/// as Claude Code itself joins the contexts of parallel hooks (the model
+/// sees the same text behind hookrun as without it).
+pub const CONTEXT_SEPARATOR: &str = "\n";
+
 fn fold_context(decision: &mut Decision, entries: &[Entry<'_>]) {
     let contexts: Vec<&str> = entries
         .iter()
@@ -172,7 +177,7 @@ fn fold_context(decision: &mut Decision, entries: &[Entry<'_>]) {
     if contexts.is_empty() {
         return;
     }
-    let joined = contexts.join("\n\n");
+    let joined = contexts.join(CONTEXT_SEPARATOR);
     let length = joined.chars().count();
     if length > CONTEXT_LIMIT {
         decision.warnings.push(format!(
@@ -391,7 +396,7 @@ mod tests {
         b.stop = true;
         b.stop_reason = Some("s2".into());
         let d = agg("UserPromptSubmit", &[("a", a), ("b", b)]);
-        assert_eq!(d.context.as_deref(), Some("one\n\ntwo"));
+        assert_eq!(d.context.as_deref(), Some("one\ntwo"));
         assert_eq!(d.system_message().as_deref(), Some("m1\nw"));
         assert!(d.stop);
         assert_eq!(d.stop_reason.as_deref(), Some("s1\ns2"));
@@ -479,14 +484,21 @@ mod tests {
     }
 
     proptest! {
-        /// Hooks finish in any order, but the entries are always handed over
-        /// in load order, so the answer is a function of load order only;
-        /// and the winning decision never depends on order at all.
+        /// The winner (block or not, the permission, `continue`) does not
+        /// depend on the order of the entries at all; what lists several
+        /// hooks (the joined block reasons) lists them in the order given,
+        /// which the pipeline makes the load order; and equal input gives an
+        /// equal answer. That the pipeline hands entries over in load order
+        /// whatever order the hooks finished in is
+        /// `decide::tests::the_answer_does_not_depend_on_finishing_order`.
         #[test]
-        fn decision_kind_is_order_independent(verdicts in prop::collection::vec(arb_verdict(), 0..6), seed in any::<u64>()) {
+        fn winner_is_order_free_and_listings_follow_the_given_order(
+            verdicts in prop::collection::vec(arb_verdict(), 0..6),
+            seed in any::<u64>(),
+        ) {
             let names: Vec<String> = (0..verdicts.len()).map(|i| format!("h{i}")).collect();
-            let mut order: Vec<usize> = (0..verdicts.len()).collect();
-            let len = order.len();
+            let len = verdicts.len();
+            let mut order: Vec<usize> = (0..len).collect();
             if len > 1 {
                 for i in 0..len {
                     let j = usize::try_from(seed.wrapping_mul(i as u64 + 7) % len as u64).unwrap();
@@ -503,8 +515,22 @@ mod tests {
             prop_assert_eq!(a.block.is_some(), b.block.is_some());
             prop_assert_eq!(a.permission, b.permission);
             prop_assert_eq!(a.stop, b.stop);
-            let again = aggregate(&id, &entries(&natural), None);
-            prop_assert_eq!(a, again);
+            // Several blockers: "[h1]: …\n[h0]: …" in exactly the order given.
+            let blockers: Vec<&String> = order
+                .iter()
+                .filter(|&&i| verdicts[i].block_reason.is_some())
+                .map(|&i| &names[i])
+                .collect();
+            if blockers.len() > 1 {
+                let reason = b.block.clone().unwrap_or_default();
+                let at: Vec<usize> = blockers
+                    .iter()
+                    .map(|name| reason.find(&format!("[{name}]: ")).expect("every blocker is named"))
+                    .collect();
+                prop_assert!(at.windows(2).all(|w| w[0] < w[1]), "{} in {:?}", reason, blockers);
+            }
+            prop_assert_eq!(&a, &aggregate(&id, &entries(&natural), None));
+            prop_assert_eq!(&b, &aggregate(&id, &entries(&order), None));
         }
     }
 }

@@ -1,29 +1,33 @@
-//! `async` hooks (SPEC §7.4): started detached, never waited for; their
-//! `systemMessage` / `additionalContext` reach the host with the next fire
-//! of the same session on an event that accepts `additionalContext`.
+//! `async` hooks (SPEC §7.4), both halves: started detached, never waited
+//! for ([`start`]); their `systemMessage` / `additionalContext` reach the
+//! host with a later fire of the same session on an event that accepts
+//! `additionalContext` ([`deliver`]).
 //!
-//! hookrun starts a copy of itself (`hookrun __async-run JOB`) in a new
-//! process group with no stdio; that runner calls `setsid`, runs the hook
-//! under the same supervisor as every other hook (timeouts, output caps),
-//! and leaves a result file in the session's state folder. Delivery claims a
-//! result by renaming it, so it is delivered exactly once even when fires
-//! overlap.
+//! hookrun starts a copy of itself (`hookrun __async-run JOB`) through
+//! `exec` (a new process group, no stdio); that runner leaves the session,
+//! runs the hook under the same supervisor and limits as every other hook
+//! (timeouts, kill grace, output caps), and leaves a result file in the
+//! session's state folder. Delivery claims a result by renaming it, so it is
+//! delivered exactly once even when fires overlap, and never by the fire
+//! that started the job.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt as _;
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::aggregate::Decision;
 use crate::catalog::EventId;
-use crate::exec::{Job, Limits, Program, Supervisor, Termination};
+use crate::event::Event;
+use crate::exec::{self, Job, Limits, Program, Supervisor};
+use crate::hookenv::HookEnv;
+use crate::plan::Planned;
 use crate::state::StateDir;
-use crate::verdict::{self, Ending, HookOutput};
+use crate::verdict::{self, HookOutput, ending_of};
 
 /// Everything the detached runner needs.
 #[derive(Debug, Serialize, Deserialize)]
@@ -36,8 +40,99 @@ pub struct AsyncJob {
     /// The event bytes for the hook's stdin.
     pub stdin: String,
     pub timeout_ms: u64,
+    /// The fire's `--kill-grace`, `--leak-timeout` and `--output-cap`.
+    #[serde(default)]
+    pub limits: JobLimits,
     /// Where the result goes (`None`: nowhere to deliver it).
     pub result: Option<PathBuf>,
+    /// A `once` hook's claim, given back if the runner cannot run it.
+    #[serde(default)]
+    pub once: Option<OnceClaim>,
+}
+
+/// A `once` claim made by the fire that started the job.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnceClaim {
+    pub state_root: PathBuf,
+    pub session: String,
+    pub key: String,
+}
+
+impl OnceClaim {
+    /// Gives the claim back: the hook did not run, so a later fire may.
+    fn release(&self) {
+        let root = self.state_root.display().to_string();
+        if let Some(state) =
+            StateDir::locate(|name| (name == "HOOKRUN_STATE_DIR").then(|| root.clone()))
+        {
+            let _ = state.release(&self.session, "once", &self.key);
+        }
+    }
+}
+
+/// [`Limits`] as the job file stores them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobLimits {
+    pub kill_grace_ms: u64,
+    pub leak_timeout_ms: u64,
+    pub output_cap: usize,
+}
+
+impl Default for JobLimits {
+    fn default() -> Self {
+        JobLimits::from(&Limits::default())
+    }
+}
+
+impl From<&Limits> for JobLimits {
+    fn from(limits: &Limits) -> Self {
+        JobLimits {
+            kill_grace_ms: millis(limits.kill_grace),
+            leak_timeout_ms: millis(limits.leak_timeout),
+            output_cap: limits.output_cap,
+        }
+    }
+}
+
+impl From<JobLimits> for Limits {
+    fn from(limits: JobLimits) -> Self {
+        Limits {
+            kill_grace: Duration::from_millis(limits.kill_grace_ms),
+            leak_timeout: Duration::from_millis(limits.leak_timeout_ms),
+            output_cap: limits.output_cap,
+        }
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl AsyncJob {
+    /// The job of one planned `async` hook in this fire.
+    pub fn new(
+        p: &Planned,
+        event: &Event,
+        program: Program,
+        env: HookEnv,
+        cwd: &Path,
+        stdin: &[u8],
+        limits: &Limits,
+    ) -> AsyncJob {
+        AsyncJob {
+            hook_name: p.name.clone(),
+            event: event.id.name().to_owned(),
+            program,
+            env: env.into_vars(),
+            cwd: cwd.to_path_buf(),
+            stdin: String::from_utf8_lossy(stdin).into_owned(),
+            // Detached: bound by its own timeout, not by this fire's deadline.
+            timeout_ms: millis(p.timeout.own),
+            limits: JobLimits::from(limits),
+            result: None,
+            once: None,
+        }
+    }
 }
 
 /// What an async hook left for the next fire.
@@ -53,12 +148,13 @@ pub struct AsyncResult {
     pub warnings: Vec<String>,
 }
 
-/// Starts `job` detached. Returns once the runner process exists.
+/// Starts `job` detached. Returns once the runner process exists, with the
+/// path its result will have (`None`: nowhere to deliver it).
 pub fn start(
     state: Option<&StateDir>,
     session_id: Option<&str>,
     mut job: AsyncJob,
-) -> std::io::Result<()> {
+) -> std::io::Result<Option<PathBuf>> {
     let unique = format!(
         "{}-{}",
         std::process::id(),
@@ -84,28 +180,22 @@ pub fn start(
         .open(&job_path)?;
     file.write_all(&serde_json::to_vec(&job).map_err(std::io::Error::other)?)?;
     drop(file);
-    let exe = std::env::current_exe()?;
-    // Not waited for: the runner outlives this process on purpose. Its own
-    // stdio is /dev/null so it can never hold the host's pipes.
-    let child = Command::new(exe)
-        .arg("__async-run")
-        .arg(&job_path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn();
-    if child.is_err() {
+    // Not waited for: the runner outlives this process on purpose.
+    let started = std::env::current_exe().and_then(|exe| {
+        exec::spawn_detached(&exe, &[OsStr::new("__async-run"), job_path.as_os_str()])
+    });
+    if let Err(err) = started {
         let _ = std::fs::remove_file(&job_path);
+        return Err(err);
     }
-    child.map(drop)
+    Ok(job.result)
 }
 
 /// The detached runner (`hookrun __async-run JOB`).
 pub fn run_job(job_path: &Path) -> std::io::Result<()> {
     // Its own session: no terminal hangup or group signal of the host's
     // reaches it.
-    let _ = nix::unistd::setsid();
+    let _ = exec::new_session();
     let bytes = std::fs::read(job_path)?;
     let _ = std::fs::remove_file(job_path);
     let job: AsyncJob = serde_json::from_slice(&bytes).map_err(std::io::Error::other)?;
@@ -114,6 +204,10 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
     let mut supervisor = match Supervisor::new() {
         Ok(supervisor) => supervisor,
         Err(err) => {
+            // The hook never started: a `once` hook has not run yet.
+            if let Some(claim) = &job.once {
+                claim.release();
+            }
             // Nobody is waiting for this process: the next fire of the
             // session is the only place a failure can be reported.
             let result = AsyncResult {
@@ -134,23 +228,14 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
                 cwd: job.cwd.clone(),
                 stdin: Arc::from(job.stdin.as_bytes()),
                 timeout,
+                kill_by: None,
             }],
-            &Limits::default(),
+            &Limits::from(job.limits),
         )
         .into_iter()
         .next()
         .ok_or_else(|| std::io::Error::other("the supervisor returned no report"))?;
-    let ending = if report.timed_out {
-        Ending::TimedOut {
-            seconds: timeout.as_secs_f64(),
-        }
-    } else {
-        match &report.termination {
-            Termination::Exited(code) => Ending::Exited(*code),
-            Termination::Signaled(signal) => Ending::Signaled(*signal),
-            Termination::SpawnFailed(why) => Ending::NotStarted(why.clone()),
-        }
-    };
+    let ending = ending_of(&report, timeout);
     let name = format!("{} (async)", job.hook_name);
     let verdict = verdict::read(
         &event,
@@ -204,8 +289,14 @@ fn write_result(path: Option<&Path>, result: &AsyncResult) -> std::io::Result<()
 }
 
 /// Results waiting for this session, claimed for delivery (each result is
-/// returned by exactly one fire). Corrupt files become warnings.
-pub fn collect(state: &StateDir, session_id: &str) -> (Vec<AsyncResult>, Vec<String>) {
+/// returned by exactly one fire). `started_here` are the results of jobs
+/// the collecting fire started itself: left for a later fire. Corrupt files
+/// become warnings.
+pub fn collect(
+    state: &StateDir,
+    session_id: &str,
+    started_here: &[PathBuf],
+) -> (Vec<AsyncResult>, Vec<String>) {
     let dir = state.async_dir(session_id);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return (Vec::new(), Vec::new());
@@ -214,6 +305,11 @@ pub fn collect(state: &StateDir, session_id: &str) -> (Vec<AsyncResult>, Vec<Str
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.to_string_lossy().ends_with(".result.json"))
+        .filter(|p| {
+            !started_here
+                .iter()
+                .any(|own| own.file_name() == p.file_name())
+        })
         .collect();
     paths.sort();
     let mut results = Vec::new();
@@ -237,4 +333,88 @@ pub fn collect(state: &StateDir, session_id: &str) -> (Vec<AsyncResult>, Vec<Str
         let _ = std::fs::remove_file(&claimed);
     }
     (results, warnings)
+}
+
+/// Hands the output of earlier fires' `async` hooks of this session to the
+/// host, on an event whose `additionalContext` reaches the model (kept
+/// pending otherwise), whether or not any hook matched this fire. Results of
+/// jobs this fire started (`started_here`) wait for the next fire: an async
+/// hook never answers the call that started it.
+pub fn deliver(
+    decision: &mut Decision,
+    event: &Event,
+    state: Option<&StateDir>,
+    started_here: &[PathBuf],
+    warnings: &mut Vec<String>,
+) {
+    let (Some(state), Some(session)) = (state, event.session_id()) else {
+        return;
+    };
+    if !event.id.accepts_context() {
+        return;
+    }
+    let (results, problems) = collect(state, session, started_here);
+    warnings.extend(problems);
+    let mut contexts = Vec::new();
+    let mut messages = Vec::new();
+    for result in results {
+        if let Some(context) = result.context.filter(|c| !c.is_empty()) {
+            contexts.push(context);
+        }
+        if let Some(message) = result.system_message.filter(|m| !m.is_empty()) {
+            messages.push(message);
+        }
+        warnings.extend(result.warnings);
+    }
+    if !contexts.is_empty() {
+        // They come from an earlier turn: before this fire's own context.
+        contexts.extend(decision.context.take());
+        decision.context = Some(contexts.join(crate::aggregate::CONTEXT_SEPARATOR));
+    }
+    decision.system_messages.splice(0..0, messages);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_travel_in_the_job_file() {
+        let limits = Limits {
+            kill_grace: Duration::from_millis(150),
+            leak_timeout: Duration::from_millis(20),
+            output_cap: 64,
+        };
+        let stored = JobLimits::from(&limits);
+        let back = Limits::from(stored);
+        assert_eq!(
+            (back.kill_grace, back.leak_timeout, back.output_cap),
+            (limits.kill_grace, limits.leak_timeout, limits.output_cap)
+        );
+        // A job file without them (an older hookrun) gets the defaults.
+        let job: AsyncJob = serde_json::from_value(serde_json::json!({
+            "hook_name": "h", "event": "Stop",
+            "program": {"Shell": {"shell": "sh", "script": "true"}},
+            "env": [], "cwd": "/", "stdin": "", "timeout_ms": 1, "result": null
+        }))
+        .unwrap();
+        assert_eq!(job.limits, JobLimits::default());
+        assert_eq!(job.once, None);
+    }
+
+    #[test]
+    fn a_once_claim_the_runner_gives_back_can_be_taken_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().display().to_string();
+        let state = StateDir::locate(|n| (n == "HOOKRUN_STATE_DIR").then(|| root.clone())).unwrap();
+        assert!(state.claim("s", "once", "k").unwrap());
+        assert!(!state.claim("s", "once", "k").unwrap());
+        OnceClaim {
+            state_root: dir.path().to_path_buf(),
+            session: "s".into(),
+            key: "k".into(),
+        }
+        .release();
+        assert!(state.claim("s", "once", "k").unwrap(), "given back");
+    }
 }

@@ -77,6 +77,108 @@ pub enum Encoding {
     Unknown,
 }
 
+/// Where an event sits in one tool call (`tool_use_id` pairs them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolCall {
+    /// Not part of a tool call.
+    None,
+    /// Before the tool runs (`PreToolUse`).
+    Before,
+    /// After it ran, successfully or not.
+    After,
+}
+
+/// The `hookSpecificOutput` fields of one encoding: the columns of the
+/// "fields" table of docs/protocol.md.
+#[derive(Debug, Clone, Copy)]
+pub struct HookFields {
+    /// What a hook may set beyond `hookEventName` (anything else is ignored
+    /// with a warning).
+    pub accepted: &'static [&'static str],
+    /// Of those, the ones copied verbatim from the hooks' (aggregated)
+    /// answers into the host's `hookSpecificOutput`; the others are read by
+    /// hookrun (decisions, context, input changes).
+    pub passthrough: &'static [&'static str],
+}
+
+impl Encoding {
+    /// Which hook-specific fields this encoding honours: one table, read by
+    /// the protocol of one hook and by the host's encoder alike.
+    pub fn hook_fields(self) -> HookFields {
+        let (accepted, passthrough): (&[&str], &[&str]) = match self {
+            Encoding::PreToolUse => (
+                &[
+                    "permissionDecision",
+                    "permissionDecisionReason",
+                    "updatedInput",
+                    "tool_input",
+                    "additionalContext",
+                ],
+                &[],
+            ),
+            // `decision.updatedPermissions` / `decision.interrupt` are
+            // nested: the encoder places them inside `decision`.
+            Encoding::PermissionRequest => (&["decision"], &[]),
+            Encoding::Elicitation => (&["action", "content"], &["action", "content"]),
+            Encoding::Prompt => (
+                &[
+                    "additionalContext",
+                    "sessionTitle",
+                    "suppressOriginalPrompt",
+                ],
+                &["sessionTitle", "suppressOriginalPrompt"],
+            ),
+            Encoding::PostTool => (
+                &[
+                    "additionalContext",
+                    "updatedToolOutput",
+                    "updatedMCPToolOutput",
+                    "classifierContext",
+                ],
+                &[
+                    "updatedToolOutput",
+                    "updatedMCPToolOutput",
+                    "classifierContext",
+                ],
+            ),
+            Encoding::PostToolBatch | Encoding::Stop => (&["additionalContext"], &[]),
+            Encoding::SessionStart => (
+                &[
+                    "additionalContext",
+                    "sessionTitle",
+                    "initialUserMessage",
+                    "watchPaths",
+                    "reloadSkills",
+                ],
+                &[
+                    "sessionTitle",
+                    "initialUserMessage",
+                    "watchPaths",
+                    "reloadSkills",
+                ],
+            ),
+            Encoding::WorktreeCreate => (&["worktreePath"], &[]),
+            Encoding::WatchPaths => (&["watchPaths"], &["watchPaths"]),
+            Encoding::PermissionDenied => (&["retry"], &["retry"]),
+            Encoding::MessageDisplay => (&["displayContent"], &["displayContent"]),
+            // Unknown events: every field passes (see `passes_everything`).
+            Encoding::DecisionBlock | Encoding::ExitOnly | Encoding::Plain | Encoding::Unknown => {
+                (&[], &[])
+            }
+        };
+        HookFields {
+            accepted,
+            passthrough,
+        }
+    }
+
+    /// An event the catalog does not know: its hooks' fields are neither
+    /// checked nor interpreted, only passed on.
+    pub fn passes_everything(self) -> bool {
+        self == Encoding::Unknown
+    }
+}
+
 /// One row of the catalog.
 #[derive(Debug)]
 pub struct EventSpec {
@@ -97,6 +199,8 @@ pub struct EventSpec {
     pub env_file: bool,
     /// Matcher lists may only hold letters, digits and `_` (SPEC §4.2 rule 2).
     pub strict_matcher_chars: bool,
+    /// Where it sits in a tool call (`stats` pairs the two ends).
+    pub tool_call: ToolCall,
 }
 
 const TEN_MINUTES: Duration = Duration::from_secs(600);
@@ -118,6 +222,7 @@ const fn row(
         discards_system_message: false,
         env_file: false,
         strict_matcher_chars: false,
+        tool_call: ToolCall::None,
     }
 }
 
@@ -147,13 +252,21 @@ const fn strict_matcher(mut spec: EventSpec) -> EventSpec {
     spec
 }
 
+const fn tool_call(mut spec: EventSpec, place: ToolCall) -> EventSpec {
+    spec.tool_call = place;
+    spec
+}
+
 use Encoding as E;
 use MatchField::{Basename, Key, None as NoField};
 use Tier::{Block, Downgraded, Feedback, Ignored};
 
 /// The catalog, in the order of SPEC §2.
 pub static CATALOG: &[EventSpec] = &[
-    row("PreToolUse", Key("tool_name"), Block, E::PreToolUse),
+    tool_call(
+        row("PreToolUse", Key("tool_name"), Block, E::PreToolUse),
+        ToolCall::Before,
+    ),
     row(
         "PermissionRequest",
         Key("tool_name"),
@@ -166,12 +279,18 @@ pub static CATALOG: &[EventSpec] = &[
         Ignored,
         E::PermissionDenied,
     ),
-    row("PostToolUse", Key("tool_name"), Feedback, E::PostTool),
-    row(
-        "PostToolUseFailure",
-        Key("tool_name"),
-        Feedback,
-        E::PostTool,
+    tool_call(
+        row("PostToolUse", Key("tool_name"), Feedback, E::PostTool),
+        ToolCall::After,
+    ),
+    tool_call(
+        row(
+            "PostToolUseFailure",
+            Key("tool_name"),
+            Feedback,
+            E::PostTool,
+        ),
+        ToolCall::After,
     ),
     row("PostToolBatch", NoField, Block, E::PostToolBatch),
     plain_context(timeouts(
@@ -283,16 +402,77 @@ pub fn lookup(name: &str) -> Option<&'static EventSpec> {
 /// The catalog event nearest to a name that is not in it (for `doctor`).
 pub fn nearest(name: &str) -> Option<&'static str> {
     let folded = fold_name(name);
+    let limit = folded.len().max(4) / 2;
     CATALOG
         .iter()
+        // The distance is at least the difference in length: a long key
+        // (a 70,000-character typo) costs nothing.
+        .filter(|spec| spec.name.len().abs_diff(folded.len()) <= limit)
         .map(|spec| (edit_distance(&fold_name(spec.name), &folded), spec.name))
-        .filter(|(distance, _)| *distance <= folded.len().max(4) / 2)
+        .filter(|(distance, _)| *distance <= limit)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, name)| name)
 }
 
-/// Levenshtein distance, for "did you mean" hints.
+/// The catalog event a name not in the catalog was probably meant to be:
+/// one edit away for short names, two for longer ones (after folding case,
+/// `_` and `-`). Unrelated new names give `None` and pass through quietly.
+pub fn probable_typo(name: &str) -> Option<&'static str> {
+    if lookup(name).is_some() {
+        return None;
+    }
+    let folded = fold_name(name);
+    let limit = if folded.chars().count() >= 6 { 2 } else { 1 };
+    CATALOG
+        .iter()
+        .filter(|spec| spec.name.len().abs_diff(folded.len()) <= limit)
+        .map(|spec| (edit_distance(&fold_name(spec.name), &folded), spec.name))
+        .filter(|(distance, _)| *distance <= limit)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, name)| name)
+}
+
+/// Warnings about the event's name before anything runs: an argument or
+/// `hook_event_name` that is probably a misspelt catalog event (no hook
+/// would match it, so every guard would be off without a word), and an
+/// argument naming another event than the input does.
+pub fn event_name_warnings(argument: Option<&str>, input: Option<&str>) -> Vec<String> {
+    let argument = argument.map(str::trim).filter(|n| !n.is_empty());
+    let input = input.map(str::trim).filter(|n| !n.is_empty());
+    let mut warnings = Vec::new();
+    let used = argument.or(input);
+    if let Some(name) = used {
+        if let Some(meant) = probable_typo(name) {
+            let from = if argument.is_some() {
+                "the event argument"
+            } else {
+                "`hook_event_name` in the input"
+            };
+            warnings.push(format!(
+                "event `{name}` ({from}) is not a known event; did you mean `{meant}`? No hook for `{meant}` ran"
+            ));
+        }
+    }
+    if let (Some(argument), Some(input)) = (argument, input) {
+        if EventId::resolve(argument) != EventId::resolve(input) {
+            warnings.push(format!(
+                "the event argument `{argument}` differs from the input's `hook_event_name` `{input}`: hooks for `{}` ran",
+                EventId::resolve(argument).name()
+            ));
+        }
+    }
+    warnings
+}
+
+/// Levenshtein distance, for "did you mean" hints. Two texts whose lengths
+/// differ by more than 64 characters are only "far apart": the sum of their
+/// lengths is returned without the quadratic work, so a 70,000-character
+/// key costs nothing (every hint wants a distance of a few edits).
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    let (len_a, len_b) = (a.chars().count(), b.chars().count());
+    if len_a.abs_diff(len_b) > 64 {
+        return len_a + len_b;
+    }
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -390,6 +570,24 @@ impl EventId {
         )
     }
 
+    /// Whether `permissions` rules apply to the decision (SPEC §9.3).
+    pub fn permission_rules_apply(&self) -> bool {
+        matches!(
+            self.encoding(),
+            Encoding::PreToolUse | Encoding::PermissionRequest
+        )
+    }
+
+    /// Whether consecutive blocks count toward the stop-loop guard
+    /// (`Stop`, `SubagentStop`).
+    pub fn stop_loop_guarded(&self) -> bool {
+        self.encoding() == Encoding::Stop
+    }
+
+    pub fn tool_call(&self) -> ToolCall {
+        self.spec().map_or(ToolCall::None, |spec| spec.tool_call)
+    }
+
     pub fn plain_stdout_is_context(&self) -> bool {
         self.spec().is_some_and(|spec| spec.plain_stdout_is_context)
     }
@@ -448,6 +646,61 @@ mod tests {
         assert!(!blocks("Elicitation"));
         assert!(!blocks("SessionStart"));
         assert!(!blocks("Notification"));
+    }
+
+    #[test]
+    fn tables_not_branches() {
+        let call = |name: &str| EventId::resolve(name).tool_call();
+        assert_eq!(call("PreToolUse"), ToolCall::Before);
+        assert_eq!(call("PostToolUse"), ToolCall::After);
+        assert_eq!(call("PostToolUseFailure"), ToolCall::After);
+        assert_eq!(call("PermissionRequest"), ToolCall::None);
+        assert_eq!(call("MyOwnEvent"), ToolCall::None);
+        let guarded: Vec<&str> = CATALOG
+            .iter()
+            .filter(|s| EventId::Known(s.name).stop_loop_guarded())
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(guarded, ["Stop", "SubagentStop"]);
+        let permissions: Vec<&str> = CATALOG
+            .iter()
+            .filter(|s| EventId::Known(s.name).permission_rules_apply())
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(permissions, ["PreToolUse", "PermissionRequest"]);
+        // Every pass-through field is an accepted one.
+        for spec in CATALOG {
+            let fields = spec.encoding.hook_fields();
+            for key in fields.passthrough {
+                assert!(fields.accepted.contains(key), "{}: {key}", spec.name);
+            }
+        }
+        assert!(Encoding::Unknown.passes_everything());
+    }
+
+    #[test]
+    fn probable_typos_are_one_or_two_edits_away() {
+        assert_eq!(probable_typo("pre_tool_usee"), Some("PreToolUse"));
+        assert_eq!(probable_typo("PreToolUze"), Some("PreToolUse"));
+        assert_eq!(probable_typo("Stpo"), None, "two edits on a short name");
+        assert_eq!(probable_typo("Stopp"), Some("Stop"));
+        assert_eq!(probable_typo("PreToolUse"), None, "known");
+        assert_eq!(probable_typo("pre-tool-use"), None, "known, folded");
+        assert_eq!(probable_typo("MyDeployEvent"), None, "new and unrelated");
+    }
+
+    #[test]
+    fn event_name_warnings_name_the_probable_event_and_the_mismatch() {
+        let w = event_name_warnings(Some("pre_tool_usee"), None);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("did you mean `PreToolUse`"), "{w:?}");
+        let w = event_name_warnings(None, Some("PreToolUze"));
+        assert!(w[0].contains("`hook_event_name` in the input"), "{w:?}");
+        let w = event_name_warnings(Some("PostToolUse"), Some("PreToolUse"));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("differs"), "{w:?}");
+        assert!(event_name_warnings(Some("pre_tool_use"), Some("PreToolUse")).is_empty());
+        assert!(event_name_warnings(None, Some("MyDeployEvent")).is_empty());
     }
 
     #[test]

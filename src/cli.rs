@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::host::HostId;
 use crate::settings::SourceOptions;
 
 /// A hook runner for AI coding agents.
@@ -101,6 +102,21 @@ pub enum Command {
     ///   hookrun stats --format json | jq '.hooks'
     #[command(verbatim_doc_comment)]
     Stats(StatsArgs),
+
+    /// Write a starter settings file and print the host entry to add.
+    ///
+    /// Writes $XDG_CONFIG_HOME/hookrun/settings.json (default
+    /// ~/.config/hookrun/settings.json), or with --project the project's
+    /// .hookrun/settings.json, holding one example hook; an existing file is
+    /// never overwritten. Then prints the entry to add to Claude Code's
+    /// settings, naming this binary by its absolute path: the host runs hooks
+    /// with its own PATH, which may not include the folder hookrun is in.
+    ///
+    /// Examples:
+    ///   hookrun init
+    ///   hookrun init --project
+    #[command(verbatim_doc_comment)]
+    Init(InitArgs),
 
     /// Runs one detached `async` hook (internal).
     #[command(name = "__async-run", hide = true)]
@@ -245,6 +261,18 @@ pub struct StatsArgs {
 
     #[command(flatten)]
     pub settings: SettingsArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct InitArgs {
+    /// Write the project's .hookrun/settings.json instead of your user
+    /// settings (it takes effect once you run `hookrun trust`).
+    #[arg(long)]
+    pub project: bool,
+
+    /// The project root for --project (default: the current directory).
+    #[arg(long, value_name = "DIR", env = "HOOKRUN_PROJECT_DIR")]
+    pub project_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -403,6 +431,11 @@ pub struct FireArgs {
     #[arg(value_name = "EVENT")]
     pub event: Option<String>,
 
+    /// The agent that runs hookrun: how its event is read and the answer
+    /// written.
+    #[arg(long, value_enum, value_name = "HOST", env = "HOOKRUN_HOST", default_value_t = HostId::ClaudeCode)]
+    pub host: HostId,
+
     /// What to print on stdout: the hook protocol answer the host reads, or
     /// a full report for debugging by hand.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FireFormat::Protocol)]
@@ -449,7 +482,9 @@ pub struct FireArgs {
 #[command(next_help_heading = "Limits")]
 pub struct LimitArgs {
     /// After a hook's timeout, SIGTERM its process group, then SIGKILL it
-    /// after this grace if anything is still alive (e.g. 2s, 500ms).
+    /// after this grace if anything is still alive (e.g. 2s, 500ms). Near
+    /// the deadline the SIGTERM comes early enough for the whole sequence to
+    /// end by it.
     #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration, env = "HOOKRUN_KILL_GRACE")]
     pub kill_grace: Duration,
 
@@ -471,8 +506,20 @@ pub struct LimitArgs {
     pub output_cap: usize,
 }
 
+/// A command-line value that does not parse (clap names the flag or the
+/// `HOOKRUN_*` variable it came from).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    #[error("`{0}` is not a duration (examples: 2, 1.5s, 100ms, 1m)")]
+    NotADuration(String),
+    #[error("`{0}` is not a size (examples: 65536, 64KiB, 1MiB)")]
+    NotASize(String),
+    #[error("`{0}` is out of range")]
+    OutOfRange(String),
+}
+
 /// Parses `1.5`, `1.5s`, `100ms`, `2m` into a duration.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, ValueError> {
     let text = text.trim();
     let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
         (n, 0.001)
@@ -486,15 +533,15 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let value: f64 = number
         .trim()
         .parse()
-        .map_err(|_| format!("`{text}` is not a duration (examples: 2, 1.5s, 100ms, 1m)"))?;
+        .map_err(|_| ValueError::NotADuration(text.to_owned()))?;
     if !value.is_finite() || value < 0.0 || value * scale > 1e9 {
-        return Err(format!("`{text}` is out of range"));
+        return Err(ValueError::OutOfRange(text.to_owned()));
     }
     Ok(Duration::from_secs_f64(value * scale))
 }
 
 /// Parses `65536`, `64KiB`, `1MiB`, `1M`.
-pub fn parse_size(text: &str) -> Result<usize, String> {
+pub fn parse_size(text: &str) -> Result<usize, ValueError> {
     let text = text.trim();
     let lower = text.to_ascii_lowercase();
     let (number, scale) = [
@@ -512,11 +559,11 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
     let value: usize = number
         .trim()
         .parse()
-        .map_err(|_| format!("`{text}` is not a size (examples: 65536, 64KiB, 1MiB)"))?;
+        .map_err(|_| ValueError::NotASize(text.to_owned()))?;
     value
         .checked_mul(scale)
         .filter(|v| *v > 0)
-        .ok_or_else(|| format!("`{text}` is out of range"))
+        .ok_or_else(|| ValueError::OutOfRange(text.to_owned()))
 }
 
 #[cfg(test)]

@@ -53,14 +53,7 @@ impl Event {
     /// input's `hook_event_name`; either way the field is set, in place, to
     /// the canonical name.
     pub fn parse(bytes: &[u8], name: Option<&str>) -> Result<Event, InputError> {
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(InputError::Empty);
-        }
-        let value: Value = serde_json::from_slice(bytes).map_err(InputError::NotJson)?;
-        let Value::Object(fields) = value else {
-            return Err(InputError::NotObject(json_type_name(&value)));
-        };
-        Event::from_object(fields, name)
+        Event::from_object(read_object(bytes)?, name)
     }
 
     pub fn from_object(
@@ -143,6 +136,19 @@ impl Event {
         let mut bytes = serde_json::to_vec(&self.fields).expect("a JSON object always serialises");
         bytes.push(b'\n');
         bytes
+    }
+}
+
+/// Stdin bytes → the JSON object every host sends (before any host's own
+/// field names are translated).
+pub fn read_object(bytes: &[u8]) -> Result<Map<String, Value>, InputError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(InputError::Empty);
+    }
+    let value: Value = serde_json::from_slice(bytes).map_err(InputError::NotJson)?;
+    match value {
+        Value::Object(fields) => Ok(fields),
+        other => Err(InputError::NotObject(json_type_name(&other))),
     }
 }
 

@@ -15,25 +15,51 @@ use crate::event::Event;
 /// Largest value passed in the environment.
 pub const MAX_VALUE_BYTES: usize = 32 * 1024;
 
-/// Names that look like secrets (SPEC §9.2): the spec's case-insensitive
-/// pattern `api[_-]?key|secret|token|password|passwd|credential|private[_-]?key`,
-/// spelled out as substrings of the lower-cased name. Not a `Regex`: building
-/// that one (Unicode case folding, literal prefilters, CPU feature probes)
-/// cost about 0.7 ms on every fire that runs a hook, more than the rest of
-/// hookrun's own work there (docs/performance.md).
-const SECRET_WORDS: &[&str] = &[
-    "apikey",
-    "api_key",
-    "api-key",
-    "secret",
-    "token",
-    "password",
-    "passwd",
-    "credential",
-    "privatekey",
-    "private_key",
-    "private-key",
-];
+/// Words that make a variable name look like a secret (SPEC §9.2: `api_key`,
+/// `secret`, `token`, `password`, `passwd`, `credential`, `private_key`).
+/// Matched per word of the name (see [`is_secret_name`]), not as plain
+/// substrings: `TOKENIZERS_PARALLELISM` holds `token` but no secret. Not a
+/// `Regex`: building one cost about 0.7 ms on every fire that runs a hook
+/// (docs/performance.md).
+const SECRET_WORDS: &[&str] = &["secret", "token", "password", "passwd", "credential"];
+
+/// Two-word secrets: `API_KEY`, `private-key`, also run together (`APIKEY`).
+const SECRET_PAIRS: &[(&str, &str)] = &[("api", "key"), ("private", "key")];
+
+/// Names that match a secret word but are known settings, not secrets.
+const KNOWN_NOT_SECRETS: &[&str] = &["TOKENIZERS_PARALLELISM"];
+
+/// The words of a variable name, lower-cased: split at anything not a
+/// letter or digit, and where a lower-case letter meets an upper-case one.
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            previous_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && previous_lower && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        previous_lower = c.is_lowercase();
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// A word is (or begins or ends with) a secret word: `TOKEN`, `AUTHTOKEN`,
+/// `PASSWORDS`, `SECRETKEY`.
+fn word_has(word: &str, secret: &str) -> bool {
+    word.starts_with(secret) || word.ends_with(secret)
+}
 
 /// Whether a variable is kept out of hooks unless `env.keep` lists it.
 /// `CLAUDE_*` and `HOOKRUN_*` are the host's own plumbing: never scrubbed.
@@ -41,8 +67,24 @@ pub fn is_secret_name(name: &str) -> bool {
     if name.starts_with("CLAUDE_") || name.starts_with("HOOKRUN_") {
         return false;
     }
-    let lower = name.to_lowercase();
-    SECRET_WORDS.iter().any(|word| lower.contains(word))
+    if KNOWN_NOT_SECRETS
+        .iter()
+        .any(|known| known.eq_ignore_ascii_case(name))
+    {
+        return false;
+    }
+    let words = name_words(name);
+    let single = words
+        .iter()
+        .any(|word| SECRET_WORDS.iter().any(|secret| word_has(word, secret)));
+    single
+        || SECRET_PAIRS.iter().any(|(first, second)| {
+            let joined = format!("{first}{second}");
+            words.iter().any(|word| word_has(word, &joined))
+                || words
+                    .windows(2)
+                    .any(|pair| pair[0].ends_with(first) && pair[1].starts_with(second))
+        })
 }
 
 /// Removes secret-looking variables not listed in `keep`; returns what is
@@ -63,6 +105,39 @@ pub fn scrub(
     }
     removed.sort();
     (kept, removed)
+}
+
+/// How many fires may run inside a hook's fire: a hook may call `hookrun
+/// fire` (a wrapper, a test), but a fire nested deeper than this is refused,
+/// so a hook that fires the event it handles cannot fork without end.
+pub const MAX_NESTED_FIRES: u32 = 2;
+
+/// How deep in nested fires this process is, from its environment: a hook's
+/// environment carries `HOOKRUN_DEPTH` (1 for a hook of a fire started by
+/// the host); an environment with `HOOKRUN_HOOK_EVENT` but no depth is a
+/// hook's too. 0: started by the host.
+pub fn nesting_depth(depth: Option<&OsStr>, hook_event: Option<&OsStr>) -> u32 {
+    match depth.and_then(OsStr::to_str).map(str::trim) {
+        Some(text) if !text.is_empty() => text.parse().unwrap_or(MAX_NESTED_FIRES + 1),
+        _ => u32::from(hook_event.is_some_and(|e| !e.is_empty())),
+    }
+}
+
+/// The warning a nested fire answers with instead of running its hooks,
+/// when it is nested deeper than [`MAX_NESTED_FIRES`].
+pub fn nested_fire_refusal(depth: u32) -> Option<String> {
+    (depth > MAX_NESTED_FIRES).then(|| {
+        format!(
+            "hookrun: refused a fire nested {depth} deep (a hook runs `hookrun fire`, which runs a hook that runs it again): at most {MAX_NESTED_FIRES} nested fires run; no hook ran at this depth. Remove `hookrun fire` from the hook's command"
+        )
+    })
+}
+
+/// The refusal in this process's own environment, if any.
+pub fn refuse_nested_fire() -> Option<String> {
+    let depth = std::env::var_os("HOOKRUN_DEPTH");
+    let event = std::env::var_os("HOOKRUN_HOOK_EVENT");
+    nested_fire_refusal(nesting_depth(depth.as_deref(), event.as_deref()))
 }
 
 /// Collects bytes, failing once more than `limit` arrive.
@@ -101,6 +176,9 @@ impl HookEnv {
         let mut env = HookEnv {
             vars: inherited.into_iter().collect(),
         };
+        // One level deeper than this fire (see `nesting_depth`).
+        let depth = nesting_depth(env.get("HOOKRUN_DEPTH"), env.get("HOOKRUN_HOOK_EVENT"));
+        env.set("HOOKRUN_DEPTH", depth.saturating_add(1).to_string());
         env.set("HOOKRUN_HOOK_EVENT", event.id.name());
         env.set("HOOKRUN_PROJECT_DIR", project_dir.as_os_str());
         if let Some(session) = event.session_id() {
@@ -206,6 +284,27 @@ mod tests {
     }
 
     #[test]
+    fn hooks_carry_their_depth_and_deep_nesting_is_refused() {
+        let e = event(r#"{"hook_event_name":"Stop"}"#);
+        let vars = HookEnv::for_event(Vec::new(), &e, Path::new("/p")).into_vars();
+        assert_eq!(lookup(&vars, "HOOKRUN_DEPTH"), Some("1"));
+        let inherited = vec![(OsString::from("HOOKRUN_DEPTH"), OsString::from("2"))];
+        let vars = HookEnv::for_event(inherited, &e, Path::new("/p")).into_vars();
+        assert_eq!(lookup(&vars, "HOOKRUN_DEPTH"), Some("3"));
+        // A hook's environment from before the depth variable: depth 1.
+        let hook = OsStr::new("Stop");
+        assert_eq!(nesting_depth(None, Some(hook)), 1);
+        assert_eq!(nesting_depth(None, None), 0);
+        assert_eq!(
+            nesting_depth(Some(OsStr::new("junk")), None),
+            MAX_NESTED_FIRES + 1
+        );
+        assert!(nested_fire_refusal(MAX_NESTED_FIRES).is_none());
+        let refusal = nested_fire_refusal(MAX_NESTED_FIRES + 1).unwrap();
+        assert!(refusal.contains("nested 3 deep"), "{refusal}");
+    }
+
+    #[test]
     fn inherited_claude_project_dir_passes_through() {
         let e = event(r#"{"hook_event_name":"Stop"}"#);
         let inherited = vec![(
@@ -229,17 +328,26 @@ mod tests {
             "PATH",
             "HOME",
             "TOKENIZERS_PARALLELISM",
+            "NPM_AUTHTOKEN",
+            "stripeApiKey",
+            "APIKEY",
+            "SECRETKEY",
+            "KEYBOARD_LAYOUT",
+            "MONKEY_PATCH",
         ]
         .map(|name| (OsString::from(name), OsString::from("v")));
         let (kept, removed) = scrub(vars, &["GITHUB_TOKEN".to_owned()]);
         assert_eq!(
             removed,
             [
+                "APIKEY",
                 "AWS_SECRET_ACCESS_KEY",
                 "DB_PASSWORD",
+                "NPM_AUTHTOKEN",
                 "OPENAI_API_KEY",
-                "TOKENIZERS_PARALLELISM",
-                "my_private-key"
+                "SECRETKEY",
+                "my_private-key",
+                "stripeApiKey"
             ]
         );
         let kept: Vec<_> = kept
@@ -253,7 +361,10 @@ mod tests {
                 "CLAUDE_CODE_MESSAGING_TOKEN",
                 "HOOKRUN_API_KEY",
                 "PATH",
-                "HOME"
+                "HOME",
+                "TOKENIZERS_PARALLELISM",
+                "KEYBOARD_LAYOUT",
+                "MONKEY_PATCH"
             ]
         );
     }

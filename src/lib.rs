@@ -1,18 +1,25 @@
 //! hookrun: a hook runner for AI coding agents.
 //!
-//! Data flows one way, one module per stage:
+//! Data flows one way, one module per stage (docs/design/architecture.md):
 //!
-//! - [`event`]: the input event (raw JSON kept verbatim) and [`catalog`], the
-//!   event table;
+//! - [`host`]: the seam to the agent that called — its event decoded into
+//!   hookrun's [`event`], the decision encoded in its protocol (Claude Code
+//!   first); [`catalog`], the event table every stage reads;
 //! - [`settings`]: discovery, both hook shapes, precise problems;
 //! - [`select`]: the matcher funnel (matcher, `if` rule engine, dedup);
-//! - [`exec`]: process supervision (the only module touching processes);
-//!   [`http`]: http hooks (the only module touching the network, every
-//!   connection through its SSRF guard);
+//! - [`plan`]: the funnel's survivors → planned runs (pure: programs,
+//!   the one timeout rule, `once` keys);
+//! - [`run`](mod@run): planned runs → what each hook did, through [`exec`] (process
+//!   supervision, the only module touching processes), [`http`] (http
+//!   hooks, the only module touching the network, every connection through
+//!   its SSRF guard) and [`asynchook`] (detached hooks: start and deliver);
 //! - [`verdict`]: one hook's outcome in the protocol;
-//! - [`aggregate`]: many verdicts → one decision;
-//! - [`output`]: the decision encoded per event;
+//! - [`decide`]: many verdicts → one decision ([`aggregate`] in load order,
+//!   then earlier async output, [`permissions`], `--fail-closed`, the
+//!   stop-loop guard);
+//! - [`report`] and [`auditlog`]: what one fire did, from the stages' values;
 //! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
+//!   [`exit`]: every way hookrun ends, mapped to a number in one place;
 //! - [`diagnose`]: `doctor`'s checks over loaded settings;
 //! - [`replay`]: recorded sessions rebuilt into events and evaluated;
 //! - [`generate`]: completions, man pages, the settings schema and the
@@ -24,6 +31,7 @@ pub mod auditlog;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod decide;
 pub mod diagnose;
 pub mod event;
 pub mod exec;
@@ -31,11 +39,14 @@ pub mod exit;
 pub mod fire;
 pub mod generate;
 pub mod hookenv;
+pub mod host;
 pub mod http;
-pub mod output;
 pub mod permissions;
+pub mod plan;
+pub mod prompt;
 pub mod replay;
 pub mod report;
+pub mod run;
 pub mod select;
 pub mod settings;
 pub mod state;
@@ -47,22 +58,29 @@ use std::process::ExitCode;
 use clap::Parser as _;
 
 use cli::{Cli, Command};
+use exit::Exit;
 
 /// Parses the command line, runs the command, maps the result to an exit
 /// code. The only place that writes the final stdout/stderr.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let printed = commands::fire::usage_error(&err, &args);
+            write_all(&printed.stdout, &printed.stderr);
+            return printed.exit.into();
+        }
+    };
     init_tracing(cli.verbose);
     let printed = match &cli.command {
         Command::Fire(args) => commands::fire::run(args),
         Command::Trust(args) => commands::trust::run(args, true),
         Command::Untrust(args) => commands::trust::run(args, false),
         Command::Stats(args) => commands::stats::run(args),
+        Command::Init(args) => commands::init::run(args),
         Command::AsyncRun { job } => {
-            return match asynchook::run_job(job) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::FAILURE,
-            };
+            return Exit::failure_if(asynchook::run_job(job).is_err()).into();
         }
         Command::Doctor(args) => commands::doctor::run(args),
         Command::Explain(args) => commands::explain::run(args),
@@ -70,7 +88,7 @@ pub fn run() -> ExitCode {
         Command::Test(args) => commands::test::run(args),
         Command::Replay(args) => commands::replay::run(args),
         Command::Completions(args) => {
-            commands::Printed::stdout(generate::completions::render(args.shell), 0)
+            commands::Printed::stdout(generate::completions::render(args.shell), Exit::Success)
         }
     };
     write_all(&printed.stdout, &printed.stderr);
@@ -109,6 +127,8 @@ fn init_tracing(verbose: u8) {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // stderr is the block reason channel: colour only for a person.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .init();
 }

@@ -1,7 +1,22 @@
 //! The full report of one fire (`--format report`), also the basis of the
-//! audit log line. Plain data, serialised with serde.
+//! audit log line: plain data, serialised with serde, built by [`build`]
+//! from what the stages produced (the funnel's answer, the plan, what ran,
+//! the decision and its encoded value), never by re-reading rendered text.
+
+use std::path::Path;
+use std::time::Instant;
 
 use serde::Serialize;
+
+use crate::aggregate::Decision;
+use crate::event::Event;
+use crate::exec::Termination;
+use crate::host::Rendered;
+use crate::plan::Plan;
+use crate::run::{Executed, HookRun, Ran};
+use crate::select::{Considered, Stage};
+use crate::settings::Settings;
+use crate::verdict::Outcome;
 
 /// Everything about one fire.
 #[derive(Debug, Clone, Serialize)]
@@ -105,4 +120,154 @@ pub fn excerpt(bytes: &[u8], max: usize) -> String {
         text.push('…');
     }
     text
+}
+
+/// Everything a report is built from.
+#[derive(Debug, Clone, Copy)]
+pub struct Sources<'a> {
+    pub event: &'a Event,
+    pub settings: &'a Settings,
+    pub project_dir: &'a Path,
+    pub considered: &'a [Considered],
+    pub plan: &'a Plan,
+    pub executed: &'a Executed,
+    pub decision: &'a Decision,
+    pub rendered: &'a Rendered,
+    pub started: Instant,
+}
+
+/// The report of one fire.
+pub fn build(from: &Sources<'_>) -> Report {
+    let Sources {
+        event,
+        settings,
+        project_dir,
+        considered,
+        plan,
+        executed,
+        decision,
+        rendered,
+        started,
+    } = *from;
+    let mut hooks = Vec::with_capacity(considered.len());
+    for (slot, c) in considered.iter().enumerate() {
+        let hook = &settings.hooks[c.hook];
+        let file = settings.file_of(hook);
+        let planned = plan.for_slot(slot);
+        let mut warnings = c.warnings.clone();
+        let mut notes = c.notes.clone();
+        if let Some((_, p)) = planned {
+            warnings.extend(p.warnings.iter().cloned());
+            notes.extend(p.notes.iter().cloned());
+        }
+        let (state, run) = match (&c.stage, planned) {
+            (Stage::Run, Some((i, _))) => match &executed.hooks[i] {
+                HookRun::Ran(ran) => {
+                    warnings.extend(ran.verdict.warnings.iter().cloned());
+                    notes.extend(ran.verdict.notes.iter().cloned());
+                    ("ran", Some(run_report(ran)))
+                }
+                HookRun::Async => {
+                    notes.push("started detached; its output arrives with a later fire".to_owned());
+                    ("async", None)
+                }
+                HookRun::Skipped(why) => {
+                    notes.push(why.clone());
+                    ("skipped", None)
+                }
+                HookRun::NotRun => ("not run", None),
+            },
+            _ => ("stopped", None),
+        };
+        hooks.push(HookReport {
+            name: hook.display_name(),
+            source: file.path().display().to_string(),
+            source_kind: file.kind().as_str(),
+            json_path: hook.json_path.clone(),
+            event: hook.event.name().to_owned(),
+            state,
+            layer: match &c.stage {
+                Stage::Stopped(layer) => Some(layer.as_str()),
+                Stage::Run => None,
+            },
+            detail: c.why(settings, &event.id),
+            run,
+            warnings,
+            notes,
+        });
+    }
+    Report {
+        hookrun_version: env!("CARGO_PKG_VERSION"),
+        event: event.id.name().to_owned(),
+        session_id: event.session_id().map(str::to_owned),
+        tool_name: event.tool_name().map(str::to_owned),
+        tool_use_id: event.tool_use_id().map(str::to_owned),
+        project_dir: project_dir.display().to_string(),
+        decision: decision.decision_word().to_owned(),
+        reason: decision
+            .block
+            .clone()
+            .or_else(|| decision.permission_reason.clone()),
+        exit_code: rendered.exit.code(),
+        output: rendered.value.clone(),
+        sequential: plan.sequential,
+        settings: settings
+            .files
+            .iter()
+            .map(|f| FileReport {
+                path: f.path().display().to_string(),
+                source: f.kind().as_str(),
+                state: f.state.as_str(),
+                trust: f.trust.as_str(),
+                claude_mode: f.source.claude_mode,
+            })
+            .collect(),
+        hooks,
+        warnings: decision.warnings.clone(),
+        notes: decision.notes.clone(),
+        duration_ms: millis(started.elapsed()),
+    }
+}
+
+/// The report's answer after the decision changed (a log that could not be
+/// written adds a warning): the new encoded value and warnings.
+pub fn update_answer(report: &mut Report, decision: &Decision, rendered: &Rendered) {
+    report.warnings.clone_from(&decision.warnings);
+    report.output = rendered.value.clone();
+}
+
+fn run_report(ran: &Ran) -> RunReport {
+    const EXCERPT: usize = 4096;
+    let (report, verdict) = (&ran.report, &ran.verdict);
+    let (exit_code, signal) = match &report.termination {
+        _ if ran.http.is_some() => (None, None),
+        Termination::Exited(code) => (Some(*code), None),
+        Termination::Signaled(signal) => (
+            None,
+            Some(
+                nix::sys::signal::Signal::try_from(*signal)
+                    .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned()),
+            ),
+        ),
+        Termination::SpawnFailed(_) => (None, None),
+    };
+    RunReport {
+        outcome: verdict.outcome.unwrap_or(Outcome::Success).as_str(),
+        exit_code,
+        http_status: ran.http.as_ref().and_then(|h| h.status),
+        signal,
+        timed_out: report.timed_out,
+        killed: report.killed,
+        leaked: report.leaked,
+        duration_ms: millis(report.duration),
+        timeout_ms: millis(ran.timeout),
+        block_reason: verdict.block_reason.clone(),
+        failure: verdict.failure.clone(),
+        stdout: excerpt(&report.stdout.bytes, EXCERPT),
+        stdout_bytes: report.stdout.total,
+        stdout_truncated: report.stdout.truncated(),
+        stderr: excerpt(&report.stderr.bytes, EXCERPT),
+        stderr_bytes: report.stderr.total,
+        stderr_truncated: report.stderr.truncated(),
+    }
 }

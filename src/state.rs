@@ -65,6 +65,15 @@ impl StateDir {
     }
 }
 
+impl StateDir {
+    /// Gives back a claim (a `once` hook that then could not start), so the
+    /// next fire may claim it again.
+    pub fn release(&self, session_id: &str, kind: &str, key: &str) -> io::Result<()> {
+        let name = &sha256_hex(key.as_bytes())[..32];
+        std::fs::remove_file(self.session_dir(session_id).join(kind).join(name))
+    }
+}
+
 /// How long a session's state is kept after its last change.
 pub const SESSION_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
 

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::catalog::{Encoding, EventId};
 use crate::event::json_type_name;
+use crate::exec::{JobReport, Termination};
 
 /// A permission decision, most restrictive last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -76,6 +77,21 @@ pub enum Ending {
     Failed(String),
 }
 
+/// How a supervised process ended, as the protocol sees it (`timeout` is
+/// the one it ran under).
+pub fn ending_of(report: &JobReport, timeout: std::time::Duration) -> Ending {
+    if report.timed_out {
+        return Ending::TimedOut {
+            seconds: timeout.as_secs_f64(),
+        };
+    }
+    match &report.termination {
+        Termination::Exited(code) => Ending::Exited(*code),
+        Termination::Signaled(signal) => Ending::Signaled(*signal),
+        Termination::SpawnFailed(why) => Ending::NotStarted(why.clone()),
+    }
+}
+
 /// Everything the protocol needs about one finished hook.
 #[derive(Debug, Clone, Copy)]
 pub struct HookOutput<'a> {
@@ -132,43 +148,9 @@ impl Verdict {
 }
 
 /// Hook-specific fields each encoding honours, beyond the universal ones
-/// (also the "fields" table of docs/protocol.md).
+/// (the catalog's table; also the "fields" table of docs/protocol.md).
 pub(crate) fn accepted_fields(encoding: Encoding) -> &'static [&'static str] {
-    match encoding {
-        Encoding::PreToolUse => &[
-            "permissionDecision",
-            "permissionDecisionReason",
-            "updatedInput",
-            "tool_input",
-            "additionalContext",
-        ],
-        Encoding::PermissionRequest => &["decision"],
-        Encoding::Elicitation => &["action", "content"],
-        Encoding::Prompt => &[
-            "additionalContext",
-            "sessionTitle",
-            "suppressOriginalPrompt",
-        ],
-        Encoding::PostTool => &[
-            "additionalContext",
-            "updatedToolOutput",
-            "updatedMCPToolOutput",
-            "classifierContext",
-        ],
-        Encoding::PostToolBatch | Encoding::Stop => &["additionalContext"],
-        Encoding::SessionStart => &[
-            "additionalContext",
-            "sessionTitle",
-            "initialUserMessage",
-            "watchPaths",
-            "reloadSkills",
-        ],
-        Encoding::WorktreeCreate => &["worktreePath"],
-        Encoding::WatchPaths => &["watchPaths"],
-        Encoding::PermissionDenied => &["retry"],
-        Encoding::MessageDisplay => &["displayContent"],
-        Encoding::DecisionBlock | Encoding::ExitOnly | Encoding::Plain | Encoding::Unknown => &[],
-    }
+    encoding.hook_fields().accepted
 }
 
 /// The JSON type a pass-through field must have.
@@ -634,7 +616,7 @@ fn read_hso(
         if key == "hookEventName" {
             continue;
         }
-        if encoding == Encoding::Unknown {
+        if encoding.passes_everything() {
             verdict.passthrough.insert(key.clone(), value.clone());
             continue;
         }

@@ -19,11 +19,11 @@ pub struct Printed {
 }
 
 impl Printed {
-    pub fn stdout(stdout: String, code: u8) -> Printed {
+    pub fn stdout(stdout: String, exit: Exit) -> Printed {
         Printed {
             stdout,
             stderr: String::new(),
-            exit: Exit::Code(code),
+            exit,
         }
     }
 
@@ -32,7 +32,7 @@ impl Printed {
         Printed {
             stdout: String::new(),
             stderr: format!("hookrun: {line}\n"),
-            exit: Exit::Code(1),
+            exit: Exit::Failure,
         }
     }
 }

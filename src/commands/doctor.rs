@@ -9,6 +9,7 @@ use super::common::{self, Printed};
 use crate::cli::{DoctorArgs, OutputFormat};
 use crate::diagnose::probe::SystemProbe;
 use crate::diagnose::{self, Context, Finding};
+use crate::exit::Exit;
 use crate::settings::model::FileState;
 use crate::settings::{Settings, Severity};
 
@@ -42,7 +43,7 @@ pub fn run(args: &DoctorArgs) -> Printed {
             out
         }
     };
-    Printed::stdout(stdout, u8::from(errors > 0))
+    Printed::stdout(stdout, Exit::failure_if(errors > 0))
 }
 
 fn count(findings: &[Finding], severity: Severity) -> usize {

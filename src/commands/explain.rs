@@ -2,7 +2,7 @@
 //! the values compared. Runs nothing.
 //!
 //! Selection is `select::select` itself and "can it run" is
-//! `fire::program_for` itself: explain shows what `fire` would do, never a
+//! `plan` itself: explain shows what `fire` would do, never a
 //! second opinion.
 
 use std::fmt::Write as _;
@@ -17,7 +17,8 @@ use crate::cli::{ExplainArgs, OutputFormat, parse_duration};
 use crate::diagnose::command::{Vars, expand};
 use crate::event::Event;
 use crate::exec::Program;
-use crate::fire::{self, Runnable};
+use crate::exit::Exit;
+use crate::plan::{self, PlanInput, Planned, Runnable};
 use crate::select::{self, Considered, SelectContext, Stage};
 use crate::settings::model::FileState;
 use crate::settings::{Settings, Severity};
@@ -77,12 +78,25 @@ pub fn run(args: &ExplainArgs) -> Printed {
             Ok(deadline) => deadline,
             Err(why) => return Printed::failure(&format!("HOOKRUN_DEADLINE: {why}")),
         },
-        _ => fire::default_deadline(&event.id),
+        _ => crate::host::host(crate::host::HostId::default()).default_deadline(&event.id),
     };
     let claude_project_dir = env
         .claude_project_dir
         .as_ref()
         .map_or_else(|| project_dir.clone(), |dir| env.absolute(dir));
+    // The plan `fire` would run, not a second opinion.
+    let process_env: Vec<_> = std::env::vars_os().collect();
+    let plan = plan::plan(
+        &settings,
+        &considered,
+        &PlanInput {
+            event: &event,
+            project_dir: &project_dir,
+            deadline,
+            env: &process_env,
+            kill_grace: crate::exec::Limits::default().kill_grace,
+        },
+    );
     let shown: Vec<Shown> = considered
         .iter()
         .enumerate()
@@ -90,20 +104,17 @@ pub fn run(args: &ExplainArgs) -> Printed {
             show(
                 i + 1,
                 c,
+                plan.for_slot(i).map(|(_, p)| p),
                 &settings,
                 &event,
-                deadline,
                 &project_dir,
                 &claude_project_dir,
                 env.home.as_deref(),
             )
         })
         .collect();
-    let sequential = considered
-        .iter()
-        .zip(&shown)
-        .any(|(c, s)| s.state == "run" && settings.hooks[c.hook].sequential);
-    let (_, scrubbed) = crate::hookenv::scrub(std::env::vars_os(), &settings.env_keep());
+    let sequential = plan.sequential;
+    let (_, scrubbed) = crate::hookenv::scrub(process_env, &settings.env_keep());
     let header = Header {
         event: &event,
         project_dir: &project_dir,
@@ -121,16 +132,16 @@ pub fn run(args: &ExplainArgs) -> Printed {
             out
         }
     };
-    Printed::stdout(stdout, 0)
+    Printed::stdout(stdout, Exit::Success)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn show(
     index: usize,
     c: &Considered,
+    planned: Option<&Planned>,
     settings: &Settings,
     event: &Event,
-    deadline: Duration,
     project_dir: &Path,
     claude_project_dir: &Path,
     home: Option<&Path>,
@@ -145,8 +156,8 @@ fn show(
             c.why(settings, &event.id),
             None,
         ),
-        Stage::Run => match fire::program_for(hook, &file.dir) {
-            Ok(program) => {
+        Stage::Run => match planned.map(|p| (&p.program, &p.unrunnable)) {
+            Some((Some(program), _)) => {
                 let vars = Vars {
                     config_dir: &file.dir,
                     project_dir,
@@ -156,10 +167,17 @@ fn show(
                 let shown = match &program {
                     Runnable::Command(program) => display(program, &vars),
                     Runnable::Http => format!("POST {}", hook.url.as_deref().unwrap_or_default()),
+                    Runnable::Prompt => {
+                        let env: Vec<_> = std::env::vars_os().collect();
+                        crate::prompt::describe(hook, settings, &env)
+                    }
                 };
                 ("run", None, String::new(), Some(shown))
             }
-            Err(why) => {
+            other => {
+                let why = other
+                    .and_then(|(_, why)| why.as_ref())
+                    .map_or_else(String::new, ToString::to_string);
                 warnings.push(format!(
                     "hook {}: {why}; it would not run",
                     hook.display_name()
@@ -168,21 +186,10 @@ fn show(
             }
         },
     };
-    let (timeout, capped) = if state == "run" {
-        let mut wanted = hook
-            .timeout
-            .unwrap_or_else(|| event.id.default_hook_timeout());
-        // As `fire` plans it: the managed cap, then the deadline.
-        if let Some(max) = settings.policy().max_hook_timeout {
-            wanted = wanted.min(max);
-        }
-        if wanted > deadline {
-            (Some(deadline), true)
-        } else {
-            (Some(wanted), false)
-        }
-    } else {
-        (None, false)
+    // As `fire` plans it: the managed cap, then the deadline.
+    let (timeout, capped) = match planned {
+        Some(p) if state == "run" => (Some(p.timeout.effective), p.timeout.capped_by_deadline),
+        _ => (None, false),
     };
     Shown {
         index,
@@ -205,6 +212,26 @@ fn show(
 /// The command as it would start, with hookrun's variables filled in for
 /// display (the shell expands them itself when the hook runs).
 fn display(program: &Program, vars: &Vars<'_>) -> String {
+    shorten_command(&full_display(program, vars))
+}
+
+/// Longest command shown whole; a longer one (a 10 MB script) is cut, with
+/// the count of what was left out.
+const MAX_COMMAND: usize = 2000;
+
+fn shorten_command(command: &str) -> String {
+    let count = command.chars().count();
+    if count <= MAX_COMMAND {
+        return command.to_owned();
+    }
+    let head: String = command.chars().take(MAX_COMMAND).collect();
+    format!(
+        "{head}… ({} more characters, {count} in all)",
+        count - MAX_COMMAND
+    )
+}
+
+fn full_display(program: &Program, vars: &Vars<'_>) -> String {
     match program {
         Program::Shell { shell, script } => {
             format!("{shell} -c {}", quote(&expand(script, vars)))
@@ -227,7 +254,7 @@ struct Header<'a> {
     settings: &'a Settings,
     deadline: Duration,
     sequential: bool,
-    /// Variables hooks would not get (SPEC §9.2), the same list `fire`
+    /// Variables hooks would not get, the same list `fire`
     /// computes.
     scrubbed: Vec<String>,
 }
@@ -252,7 +279,7 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
     let _ = writeln!(out, "project: {}", h.project_dir.display());
     let _ = writeln!(
         out,
-        "deadline: {} s (hooks' timeouts are capped to it)",
+        "deadline: {} s (every hook, its kill grace included, ends by it)",
         h.deadline.as_secs_f64()
     );
     out.push_str("settings:\n");
@@ -297,7 +324,21 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
         );
     }
     if shown.is_empty() {
-        out.push_str("\nno hooks are configured in these files\n");
+        let skipped = h
+            .settings
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count();
+        if skipped == 0 {
+            out.push_str("\nno hooks are configured in these files\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "\nno hooks were loaded: {skipped} settings error{} above (an entry with an error is skipped)",
+                if skipped == 1 { "" } else { "s" }
+            );
+        }
         return out;
     }
     for s in shown {
@@ -409,4 +450,21 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
         "would_run": shown.iter().filter(|s| s.state == "run").count(),
         "sequential": h.sequential,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_command_is_shortened_with_a_count() {
+        let big = "x".repeat(10_000);
+        let shown = shorten_command(&big);
+        assert!(shown.len() < 2100, "{}", shown.len());
+        assert!(
+            shown.ends_with("… (8000 more characters, 10000 in all)"),
+            "{shown}"
+        );
+        assert_eq!(shorten_command("echo hi"), "echo hi");
+    }
 }

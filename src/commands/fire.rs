@@ -1,12 +1,16 @@
 //! `hookrun fire`: stdin → event, settings, the fire pipeline, the answer.
 
+use std::ffi::OsString;
+
 use super::common::{self, read_stdin};
+use crate::catalog::EventId;
 use crate::cli::{FireArgs, FireFormat};
 use crate::commands::Printed;
-use crate::event::{Event, InputError};
+use crate::event::InputError;
 use crate::exec::{InheritedFds, Limits};
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig};
+use crate::host::{self, HostEnv};
 use crate::state::StateDir;
 
 pub fn run(args: &FireArgs) -> Printed {
@@ -14,17 +18,39 @@ pub fn run(args: &FireArgs) -> Printed {
     // parent's, and none may reach a hook (closed below, once settings that
     // name `/dev/fd/N` were read).
     let inherited = InheritedFds::take_stock();
+    if let Some(refusal) = crate::hookenv::refuse_nested_fire() {
+        return nested_refused(&refusal);
+    }
+    let inherited_env: Vec<_> = std::env::vars_os().collect();
+    let host = host::host(args.host);
     let input = read_stdin();
-    let event = input.and_then(|bytes| Event::parse(&bytes, args.event.as_deref()));
-    let event = match event {
-        Ok(event) => event,
-        Err(err) => return unusable_input(&err, args.fail_closed),
+    let mut input_name = None;
+    let decoded = input.and_then(|bytes| {
+        if args.event.is_some() {
+            input_name = input_event_name(&bytes);
+        }
+        host::decode_bytes(
+            host,
+            &bytes,
+            args.event.as_deref(),
+            &HostEnv::new(&inherited_env),
+        )
+    });
+    let decoded = match decoded {
+        Ok(decoded) => decoded,
+        Err(err) => return unusable_input(&err, args.event.as_deref(), args.fail_closed),
     };
+    let event = &decoded.event;
+    let input_warnings = crate::catalog::event_name_warnings(
+        args.event.as_deref(),
+        input_name.as_deref().or(Some(event.id.name())),
+    );
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
     let loaded = common::load_settings(&args.settings, &env, &project_dir);
     let config = FireConfig {
+        host: args.host,
         fail_closed: args.fail_closed,
         limits: Limits {
             kill_grace: args.limits.kill_grace,
@@ -33,22 +59,23 @@ pub fn run(args: &FireArgs) -> Printed {
         },
         deadline: args.limits.deadline,
         home: env.home.clone(),
-        inherited_env: std::env::vars_os().collect(),
+        inherited_env,
         non_interactive: args.non_interactive,
         state: StateDir::from_process(),
         log: args.log.clone(),
         stop_block_cap: args.stop_block_cap,
         want_report: args.format == FireFormat::Report,
+        input_warnings,
     };
     inherited.close();
-    let result = fire::fire(event, &loaded, &project_dir, &config);
+    let result = fire::fire(decoded, &loaded, &project_dir, &config);
     if let Some(signal) = result.interrupted {
         let name = nix::sys::signal::Signal::try_from(signal)
             .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned());
         return Printed {
             stdout: String::new(),
             stderr: format!("hookrun: interrupted by {name}; running hooks were stopped\n"),
-            exit: Exit::Signal(signal),
+            exit: Exit::Interrupted(signal),
         };
     }
     let stdout = match args.format {
@@ -63,17 +90,250 @@ pub fn run(args: &FireArgs) -> Printed {
     Printed {
         stdout,
         stderr: result.rendered.stderr,
-        exit: Exit::Code(result.rendered.exit_code),
+        exit: result.rendered.exit,
+    }
+}
+
+/// A fire nested too deep: no hook runs, nothing is blocked (exit 0), and the
+/// warning reaches whoever reads the answer (the outer hook, then the host).
+fn nested_refused(refusal: &str) -> Printed {
+    let answer = serde_json::json!({ "systemMessage": refusal });
+    Printed {
+        stdout: format!("{answer}\n"),
+        stderr: format!("{refusal}\n"),
+        exit: Exit::Success,
+    }
+}
+
+/// The input's own `hook_event_name`, read without building the event (the
+/// argument overrides it in the event).
+fn input_event_name(bytes: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct NameOnly {
+        hook_event_name: Option<serde_json::Value>,
+    }
+    let only: NameOnly = serde_json::from_slice(bytes).ok()?;
+    match only.hook_event_name? {
+        serde_json::Value::String(name) => Some(name),
+        _ => None,
     }
 }
 
 /// Exit 1 with one line naming the cause; `--fail-closed`: exit 2 with that
-/// line as the block reason.
-fn unusable_input(err: &InputError, fail_closed: bool) -> Printed {
+/// line as the block reason, on an event that can block (an event hookrun
+/// cannot name may be one that blocks, so it counts as one).
+fn unusable_input(err: &InputError, event: Option<&str>, fail_closed: bool) -> Printed {
     let line = format!("hookrun: {err}");
     Printed {
         stdout: String::new(),
         stderr: format!("{line}\n"),
-        exit: Exit::Code(if fail_closed { 2 } else { 1 }),
+        exit: if fail_closed && can_block(event) {
+            Exit::Block
+        } else {
+            Exit::Failure
+        },
+    }
+}
+
+fn can_block(event: Option<&str>) -> bool {
+    event
+        .filter(|name| !name.trim().is_empty())
+        .is_none_or(|name| EventId::resolve(name.trim()).tier().enforces_blocks())
+}
+
+/// A command line clap refused (a mistyped flag, a bad `HOOKRUN_*` value):
+/// exit 1 with clap's message on stderr, never 2, since hosts read 2 as a
+/// block. Only `fire --fail-closed` on an event that can block turns it
+/// into a block, the message being the reason. Help and version go to
+/// stdout with exit 0.
+pub fn usage_error(err: &clap::Error, args: &[OsString]) -> Printed {
+    let mut text = err.render().to_string();
+    if !err.use_stderr() {
+        return Printed::stdout(text, Exit::Success);
+    }
+    if let Some(var) = value_from_env(err, args) {
+        text = format!(
+            "{}\n(the value comes from the environment variable {var})\n",
+            text.trim_end()
+        );
+    }
+    let exit = match fire_context(args) {
+        Some(fire) if fire.fail_closed => {
+            let event = fire.event.or_else(|| {
+                // The host sent the event on stdin; its name says whether
+                // this event can block.
+                if common::stdin_is_terminal() {
+                    return None;
+                }
+                let bytes = read_stdin().ok()?;
+                let object = crate::event::read_object(&bytes).ok()?;
+                object
+                    .get("hook_event_name")
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_owned)
+            });
+            if can_block(event.as_deref()) {
+                Exit::Block
+            } else {
+                Exit::Usage
+            }
+        }
+        _ => Exit::Usage,
+    };
+    let stderr = if text.ends_with('\n') {
+        text
+    } else {
+        format!("{text}\n")
+    };
+    Printed {
+        stdout: String::new(),
+        stderr,
+        exit,
+    }
+}
+
+/// The `HOOKRUN_*` variable a refused value came from, when the flag itself
+/// is not on the command line (clap names only the flag).
+fn value_from_env(err: &clap::Error, args: &[OsString]) -> Option<String> {
+    let clap::error::ContextValue::String(arg) = err.get(clap::error::ContextKind::InvalidArg)?
+    else {
+        return None;
+    };
+    let long = arg.strip_prefix("--")?.split([' ', '=']).next()?;
+    let given = args.iter().any(|a| {
+        let a = a.to_string_lossy();
+        a == format!("--{long}") || a.starts_with(&format!("--{long}="))
+    });
+    if given {
+        return None;
+    }
+    let cli = <crate::cli::Cli as clap::CommandFactory>::command();
+    let var = cli
+        .get_subcommands()
+        .flat_map(clap::Command::get_arguments)
+        .chain(cli.get_arguments())
+        .find(|a| a.get_long() == Some(long))?
+        .get_env()?
+        .to_string_lossy()
+        .into_owned();
+    std::env::var_os(&var).is_some().then_some(var)
+}
+
+/// What a refused command line still says about a fire.
+struct FireContext {
+    fail_closed: bool,
+    event: Option<String>,
+}
+
+/// Reads `hookrun [global flags] fire [flags] [EVENT]` without clap (which
+/// just refused it), using clap's own model for which flags take a value.
+fn fire_context(args: &[OsString]) -> Option<FireContext> {
+    let cli = <crate::cli::Cli as clap::CommandFactory>::command();
+    let fire = cli.find_subcommand("fire")?;
+    let takes_value = |token: &str| {
+        let name = token.trim_start_matches('-');
+        fire.get_arguments().chain(cli.get_arguments()).any(|a| {
+            let long = token.starts_with("--") && a.get_long() == Some(name);
+            let short = !token.starts_with("--")
+                && name.len() == 1
+                && a.get_short().is_some_and(|c| name.starts_with(c));
+            (long || short) && a.get_action().takes_values()
+        })
+    };
+    let mut tokens = args
+        .iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned());
+    let mut seen_fire = false;
+    let mut flag_given = false;
+    let mut event = None;
+    while let Some(token) = tokens.next() {
+        if token == "--" {
+            if seen_fire && event.is_none() {
+                event = tokens.next();
+            }
+            break;
+        }
+        if token.starts_with('-') && token.len() > 1 {
+            if token == "--fail-closed" {
+                flag_given = true;
+            }
+            if !token.contains('=') && takes_value(&token) {
+                tokens.next();
+            }
+            continue;
+        }
+        if !seen_fire {
+            if token != "fire" {
+                return None;
+            }
+            seen_fire = true;
+        } else if event.is_none() {
+            event = Some(token);
+        }
+    }
+    if !seen_fire {
+        return None;
+    }
+    let from_env = std::env::var_os("HOOKRUN_FAIL_CLOSED").is_some_and(|v| {
+        let v = v.to_string_lossy().trim().to_ascii_lowercase();
+        !matches!(v.as_str(), "" | "0" | "false" | "no" | "off" | "n" | "f")
+    });
+    Some(FireContext {
+        fail_closed: flag_given || from_env,
+        event,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        list.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn events_that_cannot_block_never_fail_closed() {
+        for name in ["Notification", "SessionEnd", "PostCompact", "session_start"] {
+            assert!(!can_block(Some(name)), "{name}");
+        }
+        for name in ["PreToolUse", "Stop", "PermissionRequest", "MyOwnEvent"] {
+            assert!(can_block(Some(name)), "{name}");
+        }
+        assert!(can_block(None), "an event nobody named may block");
+    }
+
+    #[test]
+    fn a_refused_fire_command_line_is_still_read() {
+        let fire = fire_context(&args(&[
+            "hookrun",
+            "-v",
+            "fire",
+            "--deadline",
+            "abc",
+            "--fail-closed",
+            "stop",
+        ]))
+        .expect("a fire");
+        assert!(fire.fail_closed);
+        assert_eq!(fire.event.as_deref(), Some("stop"));
+        let fire = fire_context(&args(&["hookrun", "fire", "--fail-close", "pre_tool_use"]))
+            .expect("a fire");
+        assert!(
+            !fire.fail_closed || std::env::var_os("HOOKRUN_FAIL_CLOSED").is_some(),
+            "a mistyped flag is not --fail-closed"
+        );
+        assert_eq!(fire.event.as_deref(), Some("pre_tool_use"));
+        let fire = fire_context(&args(&[
+            "hookrun",
+            "fire",
+            "--log=/x",
+            "--host",
+            "claude-code",
+        ]))
+        .unwrap();
+        assert_eq!(fire.event, None);
+        assert!(fire_context(&args(&["hookrun", "doctor", "--bogus"])).is_none());
     }
 }

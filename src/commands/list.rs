@@ -3,12 +3,13 @@
 //!
 //! The state comes from the same stages `fire` uses: `select::select` for
 //! the layers that do not depend on the input (trust, policy) — run once per
-//! event on an empty input — and `fire::program_for` for whether hookrun can
+//! event on an empty input — and `plan::program_for` for whether hookrun can
 //! run the hook at all.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
@@ -16,7 +17,8 @@ use super::common::{self, Printed};
 use crate::catalog::EventId;
 use crate::cli::{ListArgs, OutputFormat};
 use crate::event::Event;
-use crate::fire;
+use crate::exit::Exit;
+use crate::plan::{self, ExecVars};
 use crate::select::{self, Layer, SelectContext, Stage};
 use crate::settings::{Settings, Severity};
 
@@ -52,7 +54,7 @@ pub fn run(args: &ListArgs) -> Printed {
             out
         }
     };
-    Printed::stdout(stdout, 0)
+    Printed::stdout(stdout, Exit::Success)
 }
 
 fn rows(
@@ -61,6 +63,9 @@ fn rows(
     project_dir: &Path,
     home: Option<&Path>,
 ) -> Vec<Row> {
+    let policy = settings.policy();
+    let process_env: Vec<_> = std::env::vars_os().collect();
+    let vars = ExecVars::new(&process_env, project_dir);
     // The input-independent layers, per event: select on an empty input.
     let mut stopped: HashMap<usize, (Layer, String)> = HashMap::new();
     let mut done: Vec<&EventId> = Vec::new();
@@ -93,14 +98,15 @@ fn rows(
             let (state, why) = match stopped.get(&index) {
                 Some((Layer::Trust, why)) => ("untrusted", why.clone()),
                 Some((_, why)) => ("disabled", why.clone()),
-                None => match fire::program_for(hook, &file.dir) {
+                None => match plan::program_for(hook, &file.dir, &vars) {
                     Ok(_) => ("enabled", String::new()),
-                    Err(why) => ("not run", why),
+                    Err(why) => ("not run", why.to_string()),
                 },
             };
-            let timeout = hook
-                .timeout
-                .unwrap_or_else(|| hook.event.default_hook_timeout());
+            // The hook's own timeout as `fire` plans it (the managed cap
+            // included); the deadline depends on the fire.
+            let timeout =
+                plan::hook_timeout(hook, &hook.event, &policy, Duration::MAX, Duration::ZERO).own;
             Row {
                 hook: index,
                 event: hook.event.name().to_owned(),
@@ -122,7 +128,43 @@ fn rows(
         .collect()
 }
 
+/// Longest cell shown in the text table; a longer matcher, `if`, name or
+/// event key is shortened with its length (`--format json` has it whole).
+const MAX_CELL: usize = 60;
+
+/// The last column (STATE) is unpadded, but a reason quoting a huge value
+/// is still shortened.
+const MAX_STATE: usize = 240;
+
+/// A cell: `-` when empty, shortened past [`MAX_CELL`] characters.
+fn cell(text: &str) -> String {
+    shorten(text, MAX_CELL)
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    if text.is_empty() {
+        return "-".to_owned();
+    }
+    let count = text.chars().count();
+    if count <= max {
+        return text.replace(['\n', '\r', '\t'], " ");
+    }
+    let head: String = text.chars().take(max - 20).collect();
+    format!("{}… ({count} chars)", head.replace(['\n', '\r', '\t'], " "))
+}
+
+/// Pads to `width` characters (no `{:<width$}`: a width over 65,535 panics).
+fn pad(text: &str, width: usize) -> String {
+    let mut out = text.to_owned();
+    out.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(text.chars().count()),
+    ));
+    out
+}
+
 fn text(settings: &Settings, rows: &[Row], only: Option<&EventId>) -> String {
+    const HEADER: [&str; 7] = ["EVENT", "MATCHER", "IF", "TYPE", "TIMEOUT", "NAME", "STATE"];
     let mut out = String::new();
     if rows.is_empty() {
         match only {
@@ -131,36 +173,36 @@ fn text(settings: &Settings, rows: &[Row], only: Option<&EventId>) -> String {
             }
             None => out.push_str("no hooks\n"),
         }
-    } else {
-        let cell = |s: &str| {
-            if s.is_empty() {
-                "-".to_owned()
-            } else {
-                s.to_owned()
-            }
-        };
-        let header = ["EVENT", "MATCHER", "IF", "TYPE", "TIMEOUT", "STATE", "NAME"];
-        let table: Vec<[String; 7]> = rows
+    }
+    // One table per file, each as wide as its own cells; STATE is last and
+    // unpadded, so a long reason (an untrusted file) widens nothing.
+    let mut start = 0;
+    while start < rows.len() {
+        let file = settings.hooks[rows[start].hook].file;
+        let end = rows[start..]
+            .iter()
+            .position(|r| settings.hooks[r.hook].file != file)
+            .map_or(rows.len(), |n| start + n);
+        let table: Vec<[String; 7]> = rows[start..end]
             .iter()
             .map(|r| {
                 let state = if r.why.is_empty() {
                     r.state.to_owned()
                 } else {
-                    format!("{}: {}", r.state, r.why)
+                    shorten(&format!("{}: {}", r.state, r.why), MAX_STATE)
                 };
                 [
-                    r.event.clone(),
+                    cell(&r.event),
                     cell(&r.matcher),
                     cell(&r.if_rule),
-                    r.hook_type.clone(),
+                    cell(&r.hook_type),
                     r.timeout.clone(),
+                    cell(&r.name),
                     state,
-                    r.name.clone(),
                 ]
             })
             .collect();
-        // STATE and NAME are last and unpadded: their text varies most.
-        let mut widths = header.map(str::len);
+        let mut widths = HEADER.map(str::len);
         for row in &table {
             for (w, c) in widths.iter_mut().zip(row) {
                 *w = (*w).max(c.chars().count());
@@ -172,39 +214,46 @@ fn text(settings: &Settings, rows: &[Row], only: Option<&EventId>) -> String {
                 if i + 1 == cells.len() {
                     l.push_str(c);
                 } else {
-                    let _ = write!(l, "{c:<width$}  ", width = widths[i]);
+                    l.push_str(&pad(c, widths[i]));
+                    l.push_str("  ");
                 }
             }
             l.trim_end().to_owned()
         };
-        let mut current = None;
-        for (row, cells) in rows.iter().zip(&table) {
-            let file = settings.hooks[row.hook].file;
-            if current != Some(file) {
-                current = Some(file);
-                let f = &settings.files[file];
-                let _ = writeln!(
-                    out,
-                    "{}{} ({})",
-                    if out.is_empty() { "" } else { "\n" },
-                    f.path().display(),
-                    f.kind().as_str()
-                );
-                let _ = writeln!(out, "{}", line(&header.map(str::to_owned)));
-            }
-            let _ = writeln!(out, "{}", line(cells));
-        }
-    }
-    let problems = settings
-        .problems
-        .iter()
-        .filter(|p| p.severity >= Severity::Warning)
-        .count();
-    if problems > 0 {
+        let f = &settings.files[file];
         let _ = writeln!(
             out,
-            "\n{problems} settings problem{} (entries with errors are not listed): run `hookrun doctor`",
-            if problems == 1 { "" } else { "s" }
+            "{}{} ({})",
+            if out.is_empty() { "" } else { "\n" },
+            f.path().display(),
+            f.kind().as_str()
+        );
+        let _ = writeln!(out, "{}", line(&HEADER.map(str::to_owned)));
+        for cells in &table {
+            let _ = writeln!(out, "{}", line(cells));
+        }
+        start = end;
+    }
+    let count = |severity: Severity| {
+        settings
+            .problems
+            .iter()
+            .filter(|p| p.severity == severity)
+            .count()
+    };
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+    if errors + warnings > 0 {
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let skipped = if errors > 0 {
+            " (an entry with an error is skipped and not listed)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "\nloading the settings found {} and {}{skipped}: `hookrun doctor` explains each",
+            plural(errors, "error"),
+            plural(warnings, "warning"),
         );
     }
     out

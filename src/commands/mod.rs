@@ -4,6 +4,7 @@ pub mod common;
 pub mod doctor;
 pub mod explain;
 pub mod fire;
+pub mod init;
 pub mod list;
 pub mod replay;
 pub mod stats;

@@ -14,10 +14,6 @@ use crate::replay::{Tally, source};
 use crate::settings::{Environment, SourceOptions};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-/// The exit code of `--fail-on-change` when something changed: not 1
-/// (hookrun could not do its job) and never 2 (2 means "block").
-pub const CHANGED: u8 = 3;
-
 pub fn run(args: &ReplayArgs) -> Printed {
     let started = Instant::now();
     let mut env = common::environment(&args.settings);
@@ -138,7 +134,7 @@ pub fn run(args: &ReplayArgs) -> Printed {
         return Printed {
             stdout: String::new(),
             stderr: "hookrun: interrupted; running hooks were stopped\n".into(),
-            exit: Exit::Signal(signal),
+            exit: Exit::Interrupted(signal),
         };
     }
     let cx = Context {
@@ -156,12 +152,12 @@ pub fn run(args: &ReplayArgs) -> Printed {
         OutputFormat::Text => summary::text(&summary, &cx),
         OutputFormat::Json => summary::to_json(&summary, &cx),
     };
-    let code = if args.fail_on_change && !summary.changes.is_empty() {
-        CHANGED
+    let exit = if args.fail_on_change && !summary.changes.is_empty() {
+        Exit::Changed
     } else {
-        0
+        Exit::Success
     };
-    Printed::stdout(stdout, code)
+    Printed::stdout(stdout, exit)
 }
 
 fn label(files: &[PathBuf], no_default: bool) -> String {

@@ -1,4 +1,4 @@
-//! `hookrun stats`: what the audit log says about the hooks (SPEC §10).
+//! `hookrun stats`: what the audit log says about the hooks.
 //!
 //! Streams the log line by line (a 100 MB log never sits in memory); keeps
 //! per-event and per-hook counters, the durations for percentiles, and the
@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::auditlog::Line;
+use crate::catalog::{EventId, ToolCall};
 use crate::cli::{OutputFormat, StatsArgs};
 use crate::commands::Printed;
 use crate::exit::Exit;
@@ -136,8 +137,11 @@ pub fn summarize(
                 counts.durations.push(hook.duration_ms);
             }
         }
-        match (entry.event.as_str(), entry.tool_use_id) {
-            ("PreToolUse", Some(id)) => {
+        match (
+            EventId::resolve(&entry.event).tool_call(),
+            entry.tool_use_id,
+        ) {
+            (ToolCall::Before, Some(id)) => {
                 pending.insert(
                     id.clone(),
                     Unpaired {
@@ -149,7 +153,7 @@ pub fn summarize(
                     },
                 );
             }
-            ("PostToolUse" | "PostToolUseFailure", id) => {
+            (ToolCall::After, id) => {
                 stats.post_tool_use_seen = true;
                 if let Some(id) = id {
                     pending.remove(&id);
@@ -205,6 +209,16 @@ pub fn run(args: &StatsArgs) -> Printed {
         .collect();
     let stats = match summarize(&path, &configured) {
         Ok(stats) => stats,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            // Before the first fire that logs, the log is simply not there.
+            return Printed::stdout(
+                format!(
+                    "no fires logged yet: {} does not exist (hookrun creates it on the first fire that logs)\n",
+                    path.display()
+                ),
+                Exit::Success,
+            );
+        }
         Err(err) => {
             return Printed::failure(&format!(
                 "cannot read the audit log {}: {err}",
@@ -223,29 +237,77 @@ pub fn run(args: &StatsArgs) -> Printed {
     Printed {
         stdout,
         stderr: String::new(),
-        exit: Exit::Code(0),
+        exit: Exit::Success,
     }
 }
 
-fn row(out: &mut String, label: &str, c: &Counts) {
+/// Pads by hand: the label column is as wide as its longest label, so a
+/// long `name (source)` does not push its row's numbers out of line.
+fn pad(text: &str, width: usize) -> String {
+    let mut out = text.to_owned();
+    out.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(text.chars().count()),
+    ));
+    out
+}
+
+fn row(out: &mut String, width: usize, label: &str, c: &Counts) {
     let _ = writeln!(
         out,
-        "  {label:<44} {:>7} {:>6} {:>8} {:>8} {:>5} {:>9.1} {:>9.1} {:>9.1}",
-        c.count, c.blocks, c.failures, c.timeouts, c.leaks, c.p50_ms, c.p95_ms, c.max_ms
+        "  {} {:>7} {:>6} {:>8} {:>8} {:>5} {:>9.1} {:>9.1} {:>9.1}",
+        pad(label, width),
+        c.count,
+        c.blocks,
+        c.failures,
+        c.timeouts,
+        c.leaks,
+        c.p50_ms,
+        c.p95_ms,
+        c.max_ms
     );
 }
 
-fn header(out: &mut String, first: &str) {
+fn header(out: &mut String, width: usize, first: &str) {
     let _ = writeln!(
         out,
-        "  {first:<44} {:>7} {:>6} {:>8} {:>8} {:>5} {:>9} {:>9} {:>9}",
-        "count", "blocks", "failures", "timeouts", "leaks", "p50 ms", "p95 ms", "max ms"
+        "  {} {:>7} {:>6} {:>8} {:>8} {:>5} {:>9} {:>9} {:>9}",
+        pad(first, width),
+        "count",
+        "blocks",
+        "failures",
+        "timeouts",
+        "leaks",
+        "p50 ms",
+        "p95 ms",
+        "max ms"
     );
+}
+
+/// One table: a header and a row per label, the labels' column as wide as
+/// the longest of them.
+fn table(out: &mut String, first: &str, rows: &BTreeMap<String, Counts>) {
+    let width = rows
+        .keys()
+        .map(|k| k.chars().count())
+        .chain([first.len()])
+        .max()
+        .unwrap_or(0);
+    header(out, width, first);
+    for (name, counts) in rows {
+        row(out, width, name, counts);
+    }
 }
 
 fn render_text(stats: &Stats) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{}: {} fires", stats.log, stats.fires);
+    let _ = writeln!(
+        out,
+        "{}: {} fire{}",
+        stats.log,
+        stats.fires,
+        if stats.fires == 1 { "" } else { "s" }
+    );
     if stats.unreadable_lines > 0 {
         let _ = writeln!(
             out,
@@ -254,15 +316,9 @@ fn render_text(stats: &Stats) -> String {
         );
     }
     let _ = writeln!(out, "\nevents");
-    header(&mut out, "event");
-    for (name, counts) in &stats.events {
-        row(&mut out, name, counts);
-    }
+    table(&mut out, "event", &stats.events);
     let _ = writeln!(out, "\nhooks");
-    header(&mut out, "hook (source)");
-    for (name, counts) in &stats.hooks {
-        row(&mut out, name, counts);
-    }
+    table(&mut out, "hook (source)", &stats.hooks);
     let _ = writeln!(
         out,
         "\nPreToolUse calls without a PostToolUse or PostToolUseFailure"
@@ -311,5 +367,55 @@ mod tests {
         assert!((percentile(&values, 95) - 95.0).abs() < f64::EPSILON);
         assert!((percentile(&[7.0], 95) - 7.0).abs() < f64::EPSILON);
         assert!(percentile(&[], 50).abs() < f64::EPSILON);
+    }
+
+    #[test]
+    fn text_is_aligned_and_counts_one_fire_in_the_singular() {
+        let mut stats = Stats {
+            log: "/l.jsonl".into(),
+            fires: 1,
+            unreadable_lines: 0,
+            events: BTreeMap::new(),
+            hooks: BTreeMap::new(),
+            unpaired_pre_tool_use: Vec::new(),
+            post_tool_use_seen: true,
+            never_ran: Vec::new(),
+        };
+        let long = format!("guard ({})", "/a/very/long/path".repeat(5));
+        stats.hooks.insert(
+            long.clone(),
+            Counts {
+                count: 1,
+                ..Counts::default()
+            },
+        );
+        stats.hooks.insert(
+            "short (/s.json)".into(),
+            Counts {
+                count: 12,
+                ..Counts::default()
+            },
+        );
+        let text = render_text(&stats);
+        assert!(text.starts_with("/l.jsonl: 1 fire\n"), "{text}");
+        let ends: Vec<usize> = text
+            .lines()
+            .filter(|l| l.contains("(/") || l.contains("hook (source)"))
+            .map(|l| {
+                l.find(" 1 ")
+                    .or_else(|| l.find("12"))
+                    .or_else(|| l.find("count"))
+                    .unwrap()
+                    + 3
+            })
+            .collect();
+        // The count column ends at the same place on every line.
+        let header = text.lines().find(|l| l.contains("hook (source)")).unwrap();
+        let count_end = header.find("count").unwrap() + "count".len();
+        for line in text.lines().filter(|l| l.contains("(/")) {
+            let digits_end = line[..count_end].trim_end().len();
+            assert_eq!(digits_end, count_end, "{line:?} in\n{text}");
+        }
+        assert_eq!(ends.len(), 3);
     }
 }

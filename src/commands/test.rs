@@ -17,6 +17,7 @@ use crate::event::{Event, json_type_name};
 use crate::exec::Limits;
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig, FireResult};
+use crate::host::{Decoded, HostId};
 use crate::settings::discover::is_inside_claude_folder;
 use crate::settings::load::{TrustGate, load_file, load_object};
 use crate::settings::{Environment, Settings, Source, SourceKind};
@@ -38,7 +39,56 @@ const DECISIONS: &[&str] = &["allow", "ask", "defer", "deny", "block", "none"];
 /// One case as found on disk.
 struct Case {
     label: String,
-    spec: Result<Spec, String>,
+    spec: Result<Spec, CaseError>,
+}
+
+/// Why a case file or case cannot be run; each names the key it is about.
+#[derive(Debug, thiserror::Error)]
+enum CaseError {
+    #[error("cannot be read: {0}")]
+    Unreadable(#[source] std::io::Error),
+    #[error("is not valid JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    #[error("{at}expected {expected}, found {found}")]
+    WrongType {
+        /// `key: ` (empty for the case itself).
+        at: String,
+        expected: &'static str,
+        found: &'static str,
+    },
+    #[error("{at}: unknown key (known: {known})")]
+    UnknownKey { at: String, known: String },
+    #[error("{at}: {why}")]
+    Invalid { at: String, why: String },
+    #[error("{} does not exist", .0.display())]
+    Missing(PathBuf),
+    #[error("no event: set `event` or `input.hook_event_name`")]
+    NoEvent,
+    #[error("settings file {} does not exist", .0.display())]
+    NoSettingsFile(PathBuf),
+    #[error("input: {0}")]
+    Input(#[source] crate::event::InputError),
+}
+
+impl CaseError {
+    fn wrong_type(at: &str, expected: &'static str, found: &Value) -> CaseError {
+        CaseError::WrongType {
+            at: if at.is_empty() {
+                String::new()
+            } else {
+                format!("{at}: ")
+            },
+            expected,
+            found: json_type_name(found),
+        }
+    }
+
+    fn invalid(at: &str, why: String) -> CaseError {
+        CaseError::Invalid {
+            at: at.to_owned(),
+            why,
+        }
+    }
 }
 
 enum CaseSettings {
@@ -120,6 +170,7 @@ pub fn run(args: &TestArgs) -> Printed {
         .tempdir()
         .ok();
     let config = FireConfig {
+        host: HostId::default(),
         fail_closed: false,
         limits: Limits::default(),
         deadline: None,
@@ -134,6 +185,7 @@ pub fn run(args: &TestArgs) -> Printed {
         log: None,
         stop_block_cap: 8,
         want_report: false,
+        input_warnings: Vec::new(),
     };
     let mut outcomes = Vec::new();
     for case in cases {
@@ -142,7 +194,7 @@ pub fn run(args: &TestArgs) -> Printed {
             Err(error) => {
                 outcomes.push(Outcome {
                     label: case.label,
-                    error: Some(error),
+                    error: Some(error.to_string()),
                     mismatches: Vec::new(),
                     warnings: Vec::new(),
                 });
@@ -154,7 +206,7 @@ pub fn run(args: &TestArgs) -> Printed {
                 return Printed {
                     stdout: String::new(),
                     stderr: "hookrun: interrupted; running hooks were stopped\n".into(),
-                    exit: Exit::Signal(signal),
+                    exit: Exit::Interrupted(signal),
                 };
             }
             Ok(Ran::Done(result)) => outcomes.push(Outcome {
@@ -165,7 +217,7 @@ pub fn run(args: &TestArgs) -> Printed {
             }),
             Err(error) => outcomes.push(Outcome {
                 label: case.label,
-                error: Some(error),
+                error: Some(error.to_string()),
                 mismatches: Vec::new(),
                 warnings: Vec::new(),
             }),
@@ -181,7 +233,7 @@ pub fn run(args: &TestArgs) -> Printed {
             out
         }
     };
-    Printed::stdout(stdout, u8::from(failed > 0))
+    Printed::stdout(stdout, Exit::failure_if(failed > 0))
 }
 
 /// Case files from files and folders (`*.json`, not recursive, by name).
@@ -207,7 +259,7 @@ fn collect(paths: &[PathBuf]) -> Vec<Case> {
         } else {
             cases.push(Case {
                 label: display_path(path),
-                spec: Err("does not exist".into()),
+                spec: Err(CaseError::Missing(path.clone())),
             });
         }
     }
@@ -216,7 +268,7 @@ fn collect(paths: &[PathBuf]) -> Vec<Case> {
 
 fn read_cases(file: &Path) -> Vec<Case> {
     let shown = display_path(file);
-    let bad = |error: String| {
+    let bad = |error: CaseError| {
         vec![Case {
             label: shown.clone(),
             spec: Err(error),
@@ -224,11 +276,11 @@ fn read_cases(file: &Path) -> Vec<Case> {
     };
     let bytes = match std::fs::read(file) {
         Ok(bytes) => bytes,
-        Err(err) => return bad(format!("cannot be read: {err}")),
+        Err(err) => return bad(CaseError::Unreadable(err)),
     };
     let value: Value = match serde_json::from_slice(&bytes) {
         Ok(value) => value,
-        Err(err) => return bad(format!("is not valid JSON: {err}")),
+        Err(err) => return bad(CaseError::NotJson(err)),
     };
     match value {
         Value::Object(object) => vec![case(file, &shown, None, &object)],
@@ -239,16 +291,14 @@ fn read_cases(file: &Path) -> Vec<Case> {
                 Value::Object(object) => case(file, &shown, Some(i), object),
                 other => Case {
                     label: format!("{shown}[{i}]"),
-                    spec: Err(format!(
-                        "expected a case object, found {}",
-                        json_type_name(other)
-                    )),
+                    spec: Err(CaseError::wrong_type("", "a case object", other)),
                 },
             })
             .collect(),
-        other => bad(format!(
-            "expected a case object or a list of cases, found {}",
-            json_type_name(&other)
+        other => bad(CaseError::wrong_type(
+            "",
+            "a case object or a list of cases",
+            &other,
         )),
     }
 }
@@ -267,24 +317,18 @@ fn case(file: &Path, shown: &str, index: Option<usize>, object: &Map<String, Val
     }
 }
 
-fn parse_spec(file: &Path, object: &Map<String, Value>) -> Result<Spec, String> {
+fn parse_spec(file: &Path, object: &Map<String, Value>) -> Result<Spec, CaseError> {
     unknown_keys(object, CASE_KEYS, "")?;
     if let Some(name) = object.get("name") {
         if !name.is_string() {
-            return Err(format!(
-                "name: expected a string, found {}",
-                json_type_name(name)
-            ));
+            return Err(CaseError::wrong_type("name", "a string", name));
         }
     }
     let event = match object.get("event") {
         None => None,
         Some(Value::String(name)) => Some(name.clone()),
         Some(other) => {
-            return Err(format!(
-                "event: expected an event name, found {}",
-                json_type_name(other)
-            ));
+            return Err(CaseError::wrong_type("event", "an event name", other));
         }
     };
     let dir = file.parent().unwrap_or(Path::new("."));
@@ -293,14 +337,15 @@ fn parse_spec(file: &Path, object: &Map<String, Value>) -> Result<Spec, String> 
         Some(Value::Object(input)) => input.clone(),
         Some(Value::String(path)) => read_input(&dir.join(path))?,
         Some(other) => {
-            return Err(format!(
-                "input: expected the event's JSON object or the path of a file holding it, found {}",
-                json_type_name(other)
+            return Err(CaseError::wrong_type(
+                "input",
+                "the event's JSON object or the path of a file holding it",
+                other,
             ));
         }
     };
     if event.is_none() && !input.contains_key("hook_event_name") {
-        return Err("no event: set `event` or `input.hook_event_name`".into());
+        return Err(CaseError::NoEvent);
     }
     let settings = match object.get("settings") {
         None => CaseSettings::Default,
@@ -309,9 +354,10 @@ fn parse_spec(file: &Path, object: &Map<String, Value>) -> Result<Spec, String> 
             let mut files = Vec::new();
             for (i, path) in paths.iter().enumerate() {
                 let Value::String(path) = path else {
-                    return Err(format!(
-                        "settings[{i}]: expected a path, found {}",
-                        json_type_name(path)
+                    return Err(CaseError::wrong_type(
+                        &format!("settings[{i}]"),
+                        "a path",
+                        path,
                     ));
                 };
                 files.push(dir.join(path));
@@ -320,9 +366,10 @@ fn parse_spec(file: &Path, object: &Map<String, Value>) -> Result<Spec, String> 
         }
         Some(Value::Object(inline)) => CaseSettings::Inline(inline.clone()),
         Some(other) => {
-            return Err(format!(
-                "settings: expected a path, a list of paths or a settings object, found {}",
-                json_type_name(other)
+            return Err(CaseError::wrong_type(
+                "settings",
+                "a path, a list of paths or a settings object",
+                other,
             ));
         }
     };
@@ -330,10 +377,7 @@ fn parse_spec(file: &Path, object: &Map<String, Value>) -> Result<Spec, String> 
         None => Expect::default(),
         Some(Value::Object(expect)) => parse_expect(expect)?,
         Some(other) => {
-            return Err(format!(
-                "expect: expected an object, found {}",
-                json_type_name(other)
-            ));
+            return Err(CaseError::wrong_type("expect", "an object", other));
         }
     };
     Ok(Spec {
@@ -346,47 +390,56 @@ fn parse_spec(file: &Path, object: &Map<String, Value>) -> Result<Spec, String> 
 }
 
 /// `input` given as a path: an event file such as `fixtures/events/*.json`.
-fn read_input(path: &Path) -> Result<Map<String, Value>, String> {
-    let bytes = std::fs::read(path)
-        .map_err(|err| format!("input: cannot read {}: {err}", path.display()))?;
+fn read_input(path: &Path) -> Result<Map<String, Value>, CaseError> {
+    let bytes = std::fs::read(path).map_err(|err| {
+        CaseError::invalid("input", format!("cannot read {}: {err}", path.display()))
+    })?;
     match serde_json::from_slice(&bytes) {
         Ok(Value::Object(input)) => Ok(input),
-        Ok(other) => Err(format!(
-            "input: {} holds {}, not an event object",
-            path.display(),
-            json_type_name(&other)
+        Ok(other) => Err(CaseError::invalid(
+            "input",
+            format!(
+                "{} holds {}, not an event object",
+                path.display(),
+                json_type_name(&other)
+            ),
         )),
-        Err(err) => Err(format!(
-            "input: {} is not valid JSON: {err}",
-            path.display()
+        Err(err) => Err(CaseError::invalid(
+            "input",
+            format!("{} is not valid JSON: {err}", path.display()),
         )),
     }
 }
 
-fn unknown_keys(object: &Map<String, Value>, known: &[&str], prefix: &str) -> Result<(), String> {
+fn unknown_keys(
+    object: &Map<String, Value>,
+    known: &[&str],
+    prefix: &str,
+) -> Result<(), CaseError> {
     for key in object.keys() {
         if !known.contains(&key.as_str()) {
-            return Err(format!(
-                "{prefix}{key}: unknown key (known: {})",
-                known.join(", ")
-            ));
+            return Err(CaseError::UnknownKey {
+                at: format!("{prefix}{key}"),
+                known: known.join(", "),
+            });
         }
     }
     Ok(())
 }
 
-fn string_at(object: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+fn string_at(object: &Map<String, Value>, key: &str) -> Result<Option<String>, CaseError> {
     match object.get(key) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(format!(
-            "expect.{key}: expected a string, found {}",
-            json_type_name(other)
+        Some(other) => Err(CaseError::wrong_type(
+            &format!("expect.{key}"),
+            "a string",
+            other,
         )),
     }
 }
 
-fn parse_expect(object: &Map<String, Value>) -> Result<Expect, String> {
+fn parse_expect(object: &Map<String, Value>) -> Result<Expect, CaseError> {
     unknown_keys(object, EXPECT_KEYS, "expect.")?;
     let decision = match string_at(object, "decision")? {
         None => None,
@@ -394,9 +447,12 @@ fn parse_expect(object: &Map<String, Value>) -> Result<Expect, String> {
             Some(if word == "block" { "deny".into() } else { word })
         }
         Some(word) => {
-            return Err(format!(
-                "expect.decision: {word:?} is not a decision (one of {})",
-                DECISIONS.join(", ")
+            return Err(CaseError::invalid(
+                "expect.decision",
+                format!(
+                    "{word:?} is not a decision (one of {})",
+                    DECISIONS.join(", ")
+                ),
             ));
         }
     };
@@ -407,7 +463,10 @@ fn parse_expect(object: &Map<String, Value>) -> Result<Expect, String> {
                 .as_u64()
                 .and_then(|n| u8::try_from(n).ok())
                 .ok_or_else(|| {
-                    format!("expect.exit: expected an exit code 0–255, found {value}")
+                    CaseError::invalid(
+                        "expect.exit",
+                        format!("expected an exit code 0–255, found {value}"),
+                    )
                 })?,
         ),
     };
@@ -431,14 +490,14 @@ fn run_case(
     env: &Environment,
     project_dir: &Path,
     config: &FireConfig,
-) -> Result<Ran, String> {
+) -> Result<Ran, CaseError> {
     let settings = match &spec.settings {
         CaseSettings::Default => common::load_settings(&args.settings, env, project_dir),
         CaseSettings::Files(files) => {
             let mut settings = Settings::default();
             for path in files {
                 if !path.is_file() {
-                    return Err(format!("settings file {} does not exist", path.display()));
+                    return Err(CaseError::NoSettingsFile(path.clone()));
                 }
                 // Named by the case the user chose to run: trusted, as a
                 // `--settings` file outside the project would be.
@@ -471,9 +530,9 @@ fn run_case(
             settings
         }
     };
-    let event = Event::from_object(spec.input.clone(), spec.event.as_deref())
-        .map_err(|err| format!("input: {err}"))?;
-    let result = fire::fire(event, &settings, project_dir, config);
+    let event =
+        Event::from_object(spec.input.clone(), spec.event.as_deref()).map_err(CaseError::Input)?;
+    let result = fire::fire(Decoded::plain(event), &settings, project_dir, config);
     Ok(match result.interrupted {
         Some(signal) => Ran::Interrupted(signal),
         None => Ran::Done(Box::new(result)),
@@ -495,7 +554,7 @@ fn compare(expect: &Expect, result: &FireResult) -> Vec<Mismatch> {
         }
     }
     if let Some(wanted) = expect.exit {
-        let actual = result.rendered.exit_code;
+        let actual = result.rendered.exit.code();
         if actual != wanted {
             out.push(Mismatch {
                 key: "exit",

@@ -46,6 +46,10 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
     let mut out = String::new();
     let mut failed = Vec::new();
     for target in &targets {
+        if trust && !target.exists() {
+            failed.push(format!("{} does not exist", target.display()));
+            continue;
+        }
         let files = files_of(target);
         if files.is_empty() && trust {
             failed.push(format!(
@@ -91,7 +95,7 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
     Printed {
         stdout: out,
         stderr,
-        exit: Exit::Code(u8::from(!failed.is_empty())),
+        exit: Exit::failure_if(!failed.is_empty()),
     }
 }
 

@@ -73,6 +73,49 @@ pub fn expand(text: &str, vars: &Vars<'_>) -> String {
     out
 }
 
+/// The path variables of [`Vars`] written outside quotes in a shell
+/// command whose value holds whitespace or a glob character: the shell
+/// splits (or globs) the path, so the hook runs a program that does not
+/// exist (exit 127, a failure that blocks nothing). `(name, value)`, in order.
+pub fn unquoted_split_vars(command: &str, vars: &Vars<'_>) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut chars = command.char_indices().peekable();
+    let (mut single, mut double) = (false, false);
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' if !single => {
+                chars.next();
+            }
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '$' if !single && !double => {
+                let after = &command[at + 1..];
+                let name = if let Some(braced) = after.strip_prefix('{') {
+                    braced.find('}').map(|end| &braced[..end])
+                } else {
+                    let end = after
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(after.len());
+                    Some(&after[..end])
+                };
+                let Some(name) = name.filter(|n| !n.is_empty()) else {
+                    continue;
+                };
+                if let Some(value) = vars.value(name) {
+                    let splits = value
+                        .chars()
+                        .any(|c| c.is_whitespace() || matches!(c, '*' | '?' | '['));
+                    if splits && !found.iter().any(|(n, _)| n == name) {
+                        found.push((name.to_owned(), value));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
 /// One thing wrong with what a command starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Issue {
@@ -97,6 +140,13 @@ pub enum Issue {
     /// is the event's `cwd` and moves when the agent `cd`s.
     Relative {
         word: String,
+    },
+    /// A shell script uses a tool that is not on PATH here, without
+    /// checking for it (`command -v TOOL`): it fails on every run, and a
+    /// guard that reads the event with it may let everything through.
+    ScriptToolMissing {
+        script: PathBuf,
+        tool: String,
     },
     /// `INTERPRETER SCRIPT` where the script is not there.
     ScriptMissing {
@@ -294,6 +344,7 @@ fn analyze_words(
                         word: program.clone(),
                     });
                 }
+                script_tools(&path, probe, issues);
             }
         }
         return;
@@ -328,6 +379,65 @@ fn analyze_words(
             check_script(base, word, interp.exits_2, vars, probe, moved, issues);
         }
         return;
+    }
+}
+
+/// Tools hook scripts commonly depend on, which a fresh machine may lack.
+const SCRIPT_TOOLS: &[&str] = &["jq", "yq", "python3", "node", "npx", "curl", "perl", "ruby"];
+
+/// A shell script's uses of [`SCRIPT_TOOLS`] that are not on PATH and that
+/// the script does not check for itself.
+fn script_tools(path: &Path, probe: &dyn Probe, issues: &mut Vec<Issue>) {
+    let Some(bytes) = probe.read(path) else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return;
+    };
+    let first = text.lines().next().unwrap_or_default();
+    if !(first.starts_with("#!") && (first.ends_with("sh") || first.contains("sh "))) {
+        return;
+    }
+    // Code only: a `#` at the start of a word starts a comment.
+    let code: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|line| {
+            line.match_indices('#')
+                .find(|(i, _)| *i == 0 || line.as_bytes()[i - 1].is_ascii_whitespace())
+                .map_or(line, |(i, _)| &line[..i])
+        })
+        .collect();
+    for tool in SCRIPT_TOOLS {
+        if probe.on_path(tool) {
+            continue;
+        }
+        let checked = code.iter().any(|line| {
+            [
+                format!("command -v {tool}"),
+                format!("which {tool}"),
+                format!("type {tool}"),
+            ]
+            .iter()
+            .any(|check| line.contains(check.as_str()))
+        });
+        if checked {
+            continue;
+        }
+        let used = code.iter().any(|line| {
+            line.match_indices(tool).any(|(i, _)| {
+                let before = line[..i].chars().next_back();
+                let after = line[i + tool.len()..].chars().next();
+                before.is_none_or(|c| c.is_whitespace() || "(|;&`".contains(c))
+                    && after.is_none_or(char::is_whitespace)
+            })
+        });
+        if used {
+            issues.push(Issue::ScriptToolMissing {
+                script: path.to_path_buf(),
+                tool: (*tool).to_owned(),
+            });
+        }
     }
 }
 
@@ -592,5 +702,62 @@ mod tests {
         assert!(!exits_with("echo 'exit1'", 1));
         assert!(!exits_with("myexit 1", 1));
         assert!(exits_with("echo no >&2; exit 2", 2));
+    }
+
+    #[test]
+    fn unquoted_path_variables_with_a_space_are_found() {
+        let spaced = Vars {
+            config_dir: Path::new("/my hooks/cfg"),
+            project_dir: Path::new("/proj"),
+            claude_project_dir: Path::new("/proj"),
+            home: None,
+        };
+        let found = unquoted_split_vars(
+            "${HOOKRUN_CONFIG_DIR}/x.sh && $HOOKRUN_CONFIG_DIR/y",
+            &spaced,
+        );
+        assert_eq!(
+            found,
+            [("HOOKRUN_CONFIG_DIR".to_owned(), "/my hooks/cfg".to_owned())]
+        );
+        assert!(unquoted_split_vars("\"${HOOKRUN_CONFIG_DIR}\"/x.sh", &spaced).is_empty());
+        assert!(unquoted_split_vars("'$HOOKRUN_CONFIG_DIR'/x.sh", &spaced).is_empty());
+        assert!(unquoted_split_vars("\\$HOOKRUN_CONFIG_DIR/x.sh", &spaced).is_empty());
+        assert!(
+            unquoted_split_vars("$CLAUDE_PROJECT_DIR/x.sh", &spaced).is_empty(),
+            "no space"
+        );
+    }
+
+    #[test]
+    fn a_script_using_a_missing_tool_without_checking_is_found() {
+        struct Scripts;
+        impl Probe for Scripts {
+            fn file(&self, _: &Path) -> FileKind {
+                FileKind::File { executable: true }
+            }
+            fn on_path(&self, program: &str) -> bool {
+                program == "sh"
+            }
+            fn read(&self, path: &Path) -> Option<Vec<u8>> {
+                let text = match path.to_str()? {
+                    "/cfg/uses.sh" => "#!/bin/sh\n# jq is great\ncommand=$(jq -r .x)\n",
+                    "/cfg/checks.sh" => "#!/bin/sh\ncommand -v jq >/dev/null || exit 2\njq -r .x\n",
+                    "/cfg/mentions.sh" => "#!/bin/sh\necho 'see jqfoo' # jq\n",
+                    _ => return None,
+                };
+                Some(text.as_bytes().to_vec())
+            }
+            fn canonical(&self, path: &Path) -> PathBuf {
+                path.to_path_buf()
+            }
+        }
+        let got = analyze_shell("$HOOKRUN_CONFIG_DIR/uses.sh", &vars(), &Scripts);
+        assert!(
+            matches!(&got[..], [Issue::ScriptToolMissing { tool, .. }] if tool == "jq"),
+            "{got:?}"
+        );
+        assert!(analyze_shell("$HOOKRUN_CONFIG_DIR/checks.sh", &vars(), &Scripts).is_empty());
+        assert!(analyze_shell("$HOOKRUN_CONFIG_DIR/mentions.sh", &vars(), &Scripts).is_empty());
     }
 }

@@ -12,6 +12,7 @@ pub mod command;
 pub mod host;
 pub mod probe;
 pub mod problems;
+pub mod prompt;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
@@ -67,6 +68,11 @@ pub static CHECKS: &[CheckInfo] = &[
         Error,
         "a settings file cannot be read",
     ),
+    check(
+        "settings-missing",
+        Error,
+        "a settings file named with --settings does not exist",
+    ),
     check("json-syntax", Error, "a settings file is not valid JSON"),
     check("json-shape", Error, "a settings file is not a JSON object"),
     check(
@@ -85,6 +91,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "an event key that is not in the catalog (nearest name given)",
     ),
     check("unknown-key", Warning, "an unknown top-level key"),
+    check(
+        "filter-typo",
+        Error,
+        "a misspelt `matcher` or `if` (`matchr`, `iff`): ignored, so the hook runs unfiltered",
+    ),
     check("unknown-field", Warning, "an unknown hook or group field"),
     check("empty-group", Warning, "a matcher group with no hooks"),
     check(
@@ -110,7 +121,22 @@ pub static CHECKS: &[CheckInfo] = &[
     check(
         "not-run",
         Error,
-        "a hook hookrun does not run (type `prompt`, `agent`, `mcp_tool`…, an unsupported shell)",
+        "a hook hookrun does not run (type `agent`, `mcp_tool`…, an unsupported shell)",
+    ),
+    check(
+        "prompt-hook-event",
+        Warning,
+        "a prompt hook on an event with no conversation to judge (SessionStart, SessionEnd…): it never runs",
+    ),
+    check(
+        "prompt-hook",
+        Warning,
+        "a prompt hook that fails on every fire (forbidden, endpoint not allowed, no model, no API key) or uses a placeholder hookrun does not replace",
+    ),
+    check(
+        "prompt-endpoint",
+        Note,
+        "where a prompt hook sends the event: endpoint, provider, model and the variable the key comes from",
     ),
     check(
         "http-hook",
@@ -204,6 +230,16 @@ pub static CHECKS: &[CheckInfo] = &[
         "an interpreter's script does not exist (`python3 missing.py` exits 2: a block)",
     ),
     check(
+        "unquoted-path",
+        Error,
+        "a path variable outside quotes whose value holds a space: the shell splits it",
+    ),
+    check(
+        "script-tool-missing",
+        Warning,
+        "a shell script uses a tool (jq, python3…) that is not on PATH, without checking for it",
+    ),
+    check(
         "relative-path",
         Warning,
         "a program or script named relative to the working directory",
@@ -222,6 +258,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "timeout-exceeds-host",
         Warning,
         "a timeout beyond the host's own timeout for the event",
+    ),
+    check(
+        "timeout-no-grace",
+        Warning,
+        "a timeout that leaves no room for the kill grace before the deadline (hookrun stops the hook earlier)",
     ),
     check(
         "file-changed-host",
@@ -260,6 +301,45 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     };
     unique.sort_by_key(order);
     unique
+}
+
+/// The few `doctor` findings that also warn at fire time, for the hooks of
+/// the event being fired: a tool name in the matcher that differs from what
+/// hosts send only in case (`bash`: the hook never runs), and a timeout that
+/// looks like milliseconds (the hook may hang the host for hours). Cheap:
+/// no I/O, only this event's hooks.
+pub fn fire_warnings(settings: &Settings, event: &EventId) -> Vec<String> {
+    let mut out = Vec::new();
+    for hook in settings.hooks.iter().filter(|h| &h.event == event) {
+        let file = settings.file_of(hook).path().display().to_string();
+        if let (Some(pattern), MatchField::Key("tool_name")) =
+            (hook.matcher.as_deref(), event.match_field())
+        {
+            let strict = event.spec().is_some_and(|spec| spec.strict_matcher_chars);
+            if let Matcher::List(names) = Matcher::compile(Some(pattern), strict) {
+                for name in &names {
+                    if let Some(tools::NameIssue::Case(near)) = tools::check_name(name) {
+                        out.push(format!(
+                            "{file}: {}: matcher names tool `{name}`, which no host sends (tool names are case-sensitive): hook {} does not run on {}",
+                            matcher_path(hook),
+                            hook.display_name(),
+                            tools::describe(&near)
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(timeout) = hook.timeout.filter(|t| *t >= Duration::from_secs(1000)) {
+            let seconds = timeout.as_secs_f64();
+            out.push(format!(
+                "{file}: {}.timeout: timeout {seconds} is in seconds ({}): it looks like milliseconds (write {} for {seconds} ms)",
+                hook.json_path,
+                human(timeout),
+                seconds / 1000.0
+            ));
+        }
+    }
+    out
 }
 
 fn check_disabled(settings: &Settings, out: &mut Vec<Finding>) {
@@ -333,7 +413,8 @@ fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut V
         hook,
         out,
     };
-    if let Err(why) = crate::fire::program_for(hook, &file.dir) {
+    let vars = crate::plan::ExecVars::new(&[], &file.dir);
+    if let Err(why) = crate::plan::program_for(hook, &file.dir, &vars) {
         let at = match (&hook.hook_type, &hook.shell) {
             (crate::settings::HookType::Command, _) => h.field("shell"),
             _ => h.field("type"),
@@ -353,6 +434,11 @@ fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut V
             message,
             "fix the URL, or list the variable in the hook's allowedEnvVars (see docs/http-hooks.md)",
         );
+    }
+    let env: Vec<_> = std::env::vars_os().collect();
+    for (check, field, message, fix) in prompt::check(settings, hook, &env) {
+        let at = h.field(field);
+        h.push(check, at, message, fix);
     }
     check_matcher(hook, &mut h);
     check_if(hook, &mut h);
@@ -625,6 +711,21 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
             "move the check to an event that can block (PreToolUse, UserPromptSubmit, Stop…)",
         );
     }
+    if hook.args.is_none() {
+        let unquoted = command::unquoted_split_vars(command, &vars);
+        if let Some((name, value)) = unquoted.first() {
+            h.push(
+                "unquoted-path",
+                path.clone(),
+                format!(
+                    "`${name}` is not quoted and its value ({value}) holds a space: the shell splits the path, so the hook exits 127 on every run, a failure that blocks nothing"
+                ),
+                format!("quote it: \"${name}\"/…"),
+            );
+            // The programs the split words name would only be noise.
+            return;
+        }
+    }
     let issues = match &hook.args {
         Some(args) => {
             for (i, word) in std::iter::once(command)
@@ -712,6 +813,15 @@ fn report_issue(issue: Issue, event: &EventId, blocks: bool, path: &str, h: &mut
                 "fix the script path (use \"$HOOKRUN_CONFIG_DIR\"/… or \"$CLAUDE_PROJECT_DIR\"/…)",
             );
         }
+        Issue::ScriptToolMissing { script, tool } => h.push(
+            "script-tool-missing",
+            path,
+            format!(
+                "runs {}, which uses `{tool}` without checking for it, and `{tool}` is not on PATH here: if the host's PATH lacks it too, the script fails on every run, and a guard that reads the event with it may let everything through",
+                script.display()
+            ),
+            format!("install `{tool}`, or make the script fail closed without it: `command -v {tool} >/dev/null || {{ echo \"{tool} is missing\" >&2; exit 2; }}`"),
+        ),
         Issue::Recursion => h.push(
             "recursion",
             path,
@@ -749,8 +859,28 @@ fn check_timeout(hook: &HookDef, h: &mut HookCx<'_>) {
         return;
     }
     let host = hook.event.host_timeout();
+    let deadline = crate::host::host(crate::host::HostId::default()).default_deadline(&hook.event);
+    let grace = crate::exec::Limits::default().kill_grace;
+    let (term_at, _) = crate::exec::fit_to_deadline(timeout, deadline, grace);
+    if timeout <= host && !crate::exec::fits_deadline(timeout, deadline, grace) {
+        h.push(
+            "timeout-no-grace",
+            path,
+            format!(
+                "timeout {seconds} s and the {} s kill grace after it do not fit in the {} s hookrun answers {} within: hookrun sends SIGTERM at {} s so that a hook ignoring it is killed by the deadline",
+                grace.as_secs_f64(),
+                deadline.as_secs_f64(),
+                hook.event.name(),
+                term_at.as_secs_f64()
+            ),
+            format!(
+                "lower it to at most {} s (or lower --kill-grace)",
+                deadline.saturating_sub(grace).as_secs_f64()
+            ),
+        );
+        return;
+    }
     if timeout > host {
-        let deadline = crate::fire::default_deadline(&hook.event);
         h.push(
             "timeout-exceeds-host",
             path,
@@ -758,9 +888,12 @@ fn check_timeout(hook: &HookDef, h: &mut HookCx<'_>) {
                 "timeout {seconds} s exceeds the {} s the host allows for {}: the host would discard hookrun's whole answer, so hookrun cuts the hook at {} s",
                 host.as_secs_f64(),
                 hook.event.name(),
-                deadline.as_secs_f64()
+                term_at.as_secs_f64()
             ),
-            format!("lower it to at most {} s", deadline.as_secs_f64()),
+            format!(
+                "lower it to at most {} s",
+                deadline.saturating_sub(grace).as_secs_f64()
+            ),
         );
     }
 }

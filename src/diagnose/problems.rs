@@ -29,6 +29,9 @@ const HOOK_FIELDS: &[&str] = &[
     "url",
     "headers",
     "allowedEnvVars",
+    "prompt",
+    "model",
+    "continueOnBlock",
 ];
 
 /// How one kind of loader message becomes a finding.
@@ -61,6 +64,18 @@ const RULES: &[Rule] = &[
         needle: "is not a known event",
         check: "unknown-event",
         fix: unknown_event_fix,
+    },
+    Rule {
+        needle: "probably a misspelt `",
+        check: "filter-typo",
+        fix: |p| {
+            let field = if p.message.contains("misspelt `if`") {
+                "if"
+            } else {
+                "matcher"
+            };
+            format!("rename it to `{field}`")
+        },
     },
     Rule {
         needle: "unknown key in a matcher group",
@@ -111,6 +126,60 @@ const RULES: &[Rule] = &[
         needle: "an http hook needs `url`",
         check: "invalid-entry",
         fix: |_| "add `url`".into(),
+    },
+    Rule {
+        needle: "prompt hooks are not supported on",
+        check: "prompt-hook-event",
+        fix: |_| {
+            "move the hook to an event with a conversation (PreToolUse, Stop…), or write it as a command hook".into()
+        },
+    },
+    Rule {
+        needle: "a prompt hook needs `prompt`",
+        check: "invalid-entry",
+        fix: |_| "add `prompt` (what the model is asked; $ARGUMENTS is the event JSON)".into(),
+    },
+    Rule {
+        needle: "is only used by prompt hooks",
+        check: "ignored-field",
+        fix: |p| {
+            format!(
+                "remove `{}`, or set \"type\": \"prompt\"",
+                last_key(&p.json_path)
+            )
+        },
+    },
+    Rule {
+        needle: "a project may not choose where prompts",
+        check: "managed-only",
+        fix: |_| "set it in your user settings (~/.config/hookrun/settings.json)".into(),
+    },
+    Rule {
+        needle: "expected a non-empty string",
+        check: "invalid-value",
+        fix: |_| "write a string, e.g. \"claude-haiku-4-5\"".into(),
+    },
+    Rule {
+        needle: "is not a usable endpoint",
+        check: "invalid-value",
+        fix: |_| {
+            "write the base URL with http:// or https://, e.g. \"http://127.0.0.1:11434/v1\"".into()
+        },
+    },
+    Rule {
+        needle: "expected an object with provider, baseUrl",
+        check: "invalid-value",
+        fix: |_| "write promptHooks as {\"model\": \"claude-haiku-4-5\"}".into(),
+    },
+    Rule {
+        needle: "expected a list of URL patterns",
+        check: "invalid-value",
+        fix: |_| "write a list of URL patterns: [\"https://api.anthropic.com/*\"]".into(),
+    },
+    Rule {
+        needle: "unknown provider",
+        check: "invalid-value",
+        fix: |_| "use \"anthropic\" or \"openai\"".into(),
     },
     Rule {
         needle: "this group runs nothing",
@@ -359,10 +428,15 @@ mod tests {
                         {"command": "x", "timeout": "10"}, {"command": "x", "timeout": 0},
                         {"command": "x", "onError": "explode"}, {"command": "x", "name": 3},
                         {"type": "http", "url": "http://x", "args": ["a"]},
-                        {"command": "x", "args": [], "shell": "bash"}]
-                }}"#,
+                        {"command": "x", "args": [], "shell": "bash"},
+                        {"type": "prompt"}, {"command": "x", "continueOnBlock": true}],
+                    "SessionEnd": [{"type": "prompt", "prompt": "x"}]
+                }, "promptHooks": {"provider": "x", "model": 3, "modl": "m", "baseUrl": "ftp://x"},
+                "allowPromptHooks": 1, "allowedPromptHookEndpoints": "x"}"#,
                 false,
                 &[
+                    "prompt-hook-event",
+                    "managed-only",
                     "unknown-key",
                     "invalid-value",
                     "unknown-event",

@@ -240,9 +240,27 @@ fn timeout_checks() {
     let f = one(r#"{"hooks": {"UserPromptSubmit": [{"command": "echo", "timeout": 60}]}}"#);
     assert_eq!(f.check, "timeout-exceeds-host");
     assert!(f.message.contains("30 s"), "{}", f.message);
-    assert_eq!(f.fix, "lower it to at most 29 s");
+    assert_eq!(f.fix, "lower it to at most 27 s");
+    assert!(f.message.contains("at 27 s"), "{}", f.message);
     assert_eq!(
-        run(r#"{"hooks": {"PreToolUse": [{"command": "echo", "timeout": 600}]}}"#),
+        run(r#"{"hooks": {"PreToolUse": [{"command": "echo", "timeout": 60}]}}"#),
+        []
+    );
+}
+
+#[test]
+fn a_timeout_leaving_no_room_for_the_kill_grace_is_flagged() {
+    // 29 s is the deadline for UserPromptSubmit (the host's 30 s minus 1 s):
+    // with the 2 s grace after it, a hook ignoring SIGTERM would answer late.
+    let f = one(r#"{"hooks": {"UserPromptSubmit": [{"command": "echo", "timeout": 28}]}}"#);
+    assert_eq!(
+        (f.check, f.json_path.as_str()),
+        ("timeout-no-grace", "hooks.UserPromptSubmit[0].timeout")
+    );
+    assert!(f.message.contains("SIGTERM at 27 s"), "{}", f.message);
+    assert_eq!(f.fix, "lower it to at most 27 s (or lower --kill-grace)");
+    assert_eq!(
+        run(r#"{"hooks": {"UserPromptSubmit": [{"command": "echo", "timeout": 27}]}}"#),
         []
     );
 }
@@ -325,4 +343,42 @@ fn loader_problems_come_first_with_their_fix() {
         ]
     );
     assert_eq!(found[0].fix, "rename the key to `PreToolUse`");
+}
+
+#[test]
+fn fire_warnings_cover_a_lowercase_tool_and_a_millisecond_timeout() {
+    let mut settings = Settings::default();
+    let source = Source {
+        path: PathBuf::from("/cfg/settings.json"),
+        kind: SourceKind::Cli,
+        claude_mode: false,
+        trust_required: false,
+    };
+    let json = r#"{"hooks": {"PreToolUse": [
+            {"matcher": "bash|Read", "command": "echo"},
+            {"matcher": "Bash", "command": "echo", "timeout": 5000},
+            {"matcher": "Bash", "command": "echo", "timeout": 5}
+        ], "Stop": [{"command": "echo", "timeout": 3000}]}}"#;
+    load_bytes(
+        &mut settings,
+        source,
+        PathBuf::from("/cfg"),
+        json.as_bytes(),
+    );
+    let warnings = super::fire_warnings(&settings, &EventId::Known("PreToolUse"));
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0].contains("matcher names tool `bash`") && warnings[0].contains("`Bash`"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("hooks.PreToolUse[1].timeout") && warnings[1].contains("milliseconds"),
+        "{warnings:?}"
+    );
+    // Only the fired event's hooks.
+    assert_eq!(
+        super::fire_warnings(&settings, &EventId::Known("Stop")).len(),
+        1
+    );
+    assert!(super::fire_warnings(&settings, &EventId::Known("PostToolUse")).is_empty());
 }

@@ -18,7 +18,7 @@ use std::ffi::OsString;
 use std::os::fd::RawFd;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 mod capture;
 mod reactor;
@@ -27,6 +27,17 @@ mod spawn;
 mod tests;
 mod unit;
 mod unix;
+
+/// Starts a helper process detached (see `unix::spawn_detached`): `async`
+/// hooks' runner.
+pub fn spawn_detached(program: &std::path::Path, args: &[&std::ffi::OsStr]) -> std::io::Result<()> {
+    unix::spawn_detached(program, args)
+}
+
+/// Leaves the parent's session (the detached `async` runner).
+pub fn new_session() -> std::io::Result<()> {
+    unix::new_session()
+}
 
 /// What to execute.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -48,6 +59,40 @@ pub struct Job {
     pub stdin: Arc<[u8]>,
     /// From spawn to SIGTERM.
     pub timeout: Duration,
+    /// The hard end: by then the group has had SIGKILL, whatever is left
+    /// of the kill grace (the caller's deadline). `None`: only the grace
+    /// bounds the TERM→KILL sequence. See [`fit_to_deadline`].
+    pub kill_by: Option<Instant>,
+}
+
+/// When to send SIGTERM so that the whole TERM→KILL sequence ends by a
+/// deadline `left` from now.
+///
+/// A hook that ignores SIGTERM holds its group for the whole kill grace
+/// after the SIGTERM; if that started at the deadline, the answer would land
+/// a grace after it, when the host has already discarded it. So the SIGTERM
+/// comes early enough for the (possibly shortened) grace to fit: the grace
+/// before a deadline is at most a quarter of the time left, so a hook keeps
+/// most of its time. Returns the timeout to use (from spawn to SIGTERM) and
+/// whether the deadline shortened `wanted`; pass `kill_by` = now + `left`
+/// in the [`Job`] so the SIGKILL comes at the deadline at the latest.
+#[must_use]
+pub fn fit_to_deadline(wanted: Duration, left: Duration, grace: Duration) -> (Duration, bool) {
+    let grace = grace.min(left / 4);
+    let latest_term = left.saturating_sub(grace).max(Duration::from_millis(1));
+    if wanted > latest_term {
+        (latest_term, true)
+    } else {
+        (wanted, false)
+    }
+}
+
+/// Whether a hook with this timeout and the kill grace after it fits in
+/// `deadline`: `false` when a hook ignoring SIGTERM would be stopped early
+/// (doctor's finding).
+#[must_use]
+pub fn fits_deadline(timeout: Duration, deadline: Duration, grace: Duration) -> bool {
+    timeout.saturating_add(grace) <= deadline
 }
 
 /// Knobs shared by every job of a run.

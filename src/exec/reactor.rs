@@ -127,6 +127,7 @@ fn start(job: Job, limits: &Limits) -> Slot {
                 started,
                 job.stdin,
                 job.timeout,
+                job.kill_by,
                 limits,
             )))
         }

@@ -57,6 +57,7 @@ impl Sandbox {
             cwd: self.dir.path().to_owned(),
             stdin: Arc::from(&b""[..]),
             timeout: Duration::from_secs(60),
+            kill_by: None,
         }
     }
 
@@ -536,6 +537,76 @@ fn a_member_that_ignores_sigterm_is_killed_after_the_leader_died() {
     assert!(elapsed < secs(4.5), "{elapsed:?}");
     let stubborn = sandbox.wait_for_pid("stubborn.pid");
     wait_until_dead(stubborn);
+}
+
+#[test]
+fn the_kill_comes_by_the_hard_end_even_inside_the_grace() {
+    let _lock = shared();
+    let sandbox = Sandbox::new();
+    // Ignores SIGTERM; the grace alone would hold it 30 s after the SIGTERM.
+    let mut job = sandbox.sh("trap '' TERM; echo $$ > leader.pid; sleep 300 & wait; sleep 300");
+    job.timeout = secs(0.5);
+    job.kill_by = Some(Instant::now() + secs(1.0));
+    let limits = Limits {
+        kill_grace: secs(30.0),
+        ..Limits::default()
+    };
+    let (reports, elapsed) = run(vec![job], &limits);
+    let report = &reports[0];
+    assert!(report.timed_out && report.killed, "{report:?}");
+    assert!(elapsed >= secs(0.9), "not before the hard end: {elapsed:?}");
+    assert!(
+        elapsed < secs(10.0),
+        "the hard end, not the grace: {elapsed:?}"
+    );
+}
+
+#[test]
+fn a_hard_end_before_the_timeout_terminates_then_kills_by_it() {
+    let _lock = shared();
+    let sandbox = Sandbox::new();
+    let mut job = sandbox.sh("trap '' TERM; echo $$ > leader.pid; sleep 300 & wait; sleep 300");
+    job.timeout = secs(60.0);
+    job.kill_by = Some(Instant::now() + secs(0.8));
+    let limits = Limits {
+        kill_grace: secs(30.0),
+        ..Limits::default()
+    };
+    let (reports, elapsed) = run(vec![job], &limits);
+    assert!(reports[0].killed, "{:?}", reports[0]);
+    assert!(elapsed < secs(10.0), "{elapsed:?}");
+}
+
+#[test]
+fn the_term_kill_sequence_is_fitted_inside_the_deadline() {
+    use super::fit_to_deadline;
+    // Plenty of time: the hook's own timeout stands.
+    assert_eq!(
+        fit_to_deadline(secs(10.0), secs(29.0), secs(2.0)),
+        (secs(10.0), false)
+    );
+    // Timeout + grace past the deadline: SIGTERM a grace before it.
+    assert_eq!(
+        fit_to_deadline(secs(60.0), secs(29.0), secs(2.0)),
+        (secs(27.0), true)
+    );
+    assert_eq!(
+        fit_to_deadline(secs(28.0), secs(29.0), secs(2.0)),
+        (secs(27.0), true)
+    );
+    // Less time left than the grace: the grace shrinks to a quarter of it.
+    assert_eq!(
+        fit_to_deadline(secs(60.0), secs(2.0), secs(2.0)),
+        (secs(1.5), true)
+    );
+    assert_eq!(
+        fit_to_deadline(secs(60.0), secs(1.2), secs(2.0)),
+        (secs(0.9), true)
+    );
+    // Nothing left: still a positive timeout, the kill is at the hard end.
+    assert!(fit_to_deadline(secs(60.0), Duration::ZERO, secs(2.0)).0 > Duration::ZERO);
+    assert!(super::fits_deadline(secs(10.0), secs(29.0), secs(2.0)));
+    assert!(!super::fits_deadline(secs(28.0), secs(29.0), secs(2.0)));
 }
 
 #[test]

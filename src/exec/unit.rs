@@ -81,6 +81,8 @@ struct StdinFeed {
 pub(crate) struct Unit {
     started: Instant,
     deadline: Option<Instant>,
+    /// SIGKILL by then at the latest, whatever is left of the grace.
+    kill_by: Option<Instant>,
     leader: Leader,
     leader_exited: bool,
     stdin: Option<StdinFeed>,
@@ -104,12 +106,18 @@ impl Unit {
         started: Instant,
         stdin: Arc<[u8]>,
         timeout: Duration,
+        kill_by: Option<Instant>,
         limits: &Limits,
     ) -> Unit {
+        // An absurd timeout that overflows the clock means "never".
+        let deadline = match (started.checked_add(timeout), kill_by) {
+            (Some(term), Some(kill)) => Some(term.min(kill)),
+            (term, kill) => term.or(kill),
+        };
         let mut unit = Unit {
             started,
-            // An absurd timeout that overflows the clock means "never".
-            deadline: started.checked_add(timeout),
+            deadline,
+            kill_by,
             leader: spawned.leader,
             leader_exited: false,
             stdin: Some(StdinFeed {
@@ -244,8 +252,13 @@ impl Unit {
         // A stopped member would hold SIGTERM pending until continued and
         // make the whole grace pass for nothing.
         let _ = unix::signal_group(pgid, Signal::SIGCONT);
+        // Escalate early when the hard end comes before the grace is over.
+        let kill_at = match (now.checked_add(grace), self.kill_by) {
+            (Some(at), Some(by)) => Some(at.min(by)),
+            (at, by) => at.or(by),
+        };
         self.phase = Phase::Terminating {
-            kill_at: now.checked_add(grace),
+            kill_at,
             next_check: now,
             check_every: FIRST_GROUP_CHECK,
         };

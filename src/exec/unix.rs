@@ -101,6 +101,26 @@ pub(crate) fn spawn(spec: &SpawnSpec<'_>) -> io::Result<Spawned> {
     })
 }
 
+/// Starts `program ARGS` detached and does not wait for it: its own process
+/// group, every stdio on `/dev/null` (it can never hold the host's pipes),
+/// outliving hookrun on purpose (`async` hooks). Returns once it exists.
+pub(crate) fn spawn_detached(program: &Path, args: &[&OsStr]) -> io::Result<()> {
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map(drop)
+}
+
+/// Makes the calling process the leader of a new session: no terminal
+/// hangup or group signal of its parent's reaches it any more.
+pub(crate) fn new_session() -> io::Result<()> {
+    nix::unistd::setsid().map(drop).map_err(io::Error::from)
+}
+
 fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
     let flags = OFlag::from_bits_retain(fcntl(fd, FcntlArg::F_GETFL)?);
     fcntl(fd, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK))?;

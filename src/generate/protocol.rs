@@ -3,9 +3,9 @@
 //! hook's exit code and output are read.
 //!
 //! Every cell comes from the tables and pure functions the runtime uses
-//! (`catalog`, `verdict`, `aggregate`, `output`): the answers are produced by
-//! feeding a hook's output through the real verdict → aggregate → output
-//! path, so the reference cannot describe a protocol hookrun does not speak.
+//! (`catalog`, `verdict`, `aggregate`, `host::claude`): the answers are
+//! produced by feeding a hook's output through the real verdict → aggregate
+//! → encode path, so the reference cannot describe a protocol hookrun does not speak.
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -14,7 +14,7 @@ use serde_json::json;
 
 use crate::aggregate::{self, Entry};
 use crate::catalog::{CATALOG, Encoding, EventId, EventSpec, MatchField, Tier};
-use crate::output;
+use crate::host::{Rendered, claude};
 use crate::verdict::{self, Ending, HookOutput, Outcome};
 
 /// `(section name, markdown)` for every generated section of the document.
@@ -141,8 +141,8 @@ fn events_table() -> String {
 }
 
 /// What hookrun prints for one hook's output on an event, through the real
-/// verdict → aggregate → output path.
-fn answer(event: &EventId, ending: &Ending, stdout: &str, stderr: &str) -> output::Rendered {
+/// verdict → aggregate → encode path.
+fn answer(event: &EventId, ending: &Ending, stdout: &str, stderr: &str) -> Rendered {
     let out = HookOutput {
         name: "check",
         ending,
@@ -158,12 +158,12 @@ fn answer(event: &EventId, ending: &Ending, stdout: &str, stderr: &str) -> outpu
         verdict: &verdict,
     }];
     let decision = aggregate::aggregate(event, &entries, None);
-    output::render(event, &decision)
+    claude::render(event, &decision)
 }
 
 /// `exit 2 · stdout … · stderr …`, with the event's own name generalised so
 /// that events answering alike share a row.
-fn describe(rendered: &output::Rendered, event: &str) -> String {
+fn describe(rendered: &Rendered, event: &str) -> String {
     let own_name = format!("\"hookEventName\":\"{event}\"");
     let stdout = rendered
         .stdout
@@ -174,7 +174,7 @@ fn describe(rendered: &output::Rendered, event: &str) -> String {
     } else {
         code(&stdout)
     };
-    let mut cell = format!("exit {} · stdout {stdout}", rendered.exit_code);
+    let mut cell = format!("exit {} · stdout {stdout}", rendered.exit.code());
     if !rendered.stderr.is_empty() {
         let _ = write!(cell, " · stderr {}", code(rendered.stderr.trim_end()));
     }

@@ -298,6 +298,50 @@ fn top_level() -> Vec<(&'static str, Value)> {
             }),
         ),
         (
+            "promptHooks",
+            json!({
+                "type": "object",
+                "description": "Where prompt hooks send their question. provider, baseUrl and apiKeyEnv are honoured in user, managed and --settings files only (a project may not choose where the event and your key go); model from any file.",
+                "properties": {
+                    "provider": {
+                        "enum": ["anthropic", "openai"],
+                        "default": "anthropic",
+                        "description": "anthropic: the Messages API (POST {baseUrl}/v1/messages). openai: an OpenAI-compatible chat completions API (POST {baseUrl}/chat/completions), e.g. a local model server."
+                    },
+                    "baseUrl": {
+                        "type": "string",
+                        "description": "Default: $ANTHROPIC_BASE_URL, else https://api.anthropic.com (anthropic); $OPENAI_BASE_URL, else https://api.openai.com/v1 (openai). The SSRF guard of http hooks applies (loopback is allowed).",
+                        "examples": ["http://127.0.0.1:11434/v1"]
+                    },
+                    "apiKeyEnv": {
+                        "type": "string",
+                        "description": "The environment variable holding the API key. Default ANTHROPIC_API_KEY (then ANTHROPIC_AUTH_TOKEN) or OPENAI_API_KEY. It is kept out of every hook's environment."
+                    },
+                    "model": {
+                        "type": "string",
+                        "description": "The model when a hook names none (after ANTHROPIC_SMALL_FAST_MODEL and ANTHROPIC_DEFAULT_HAIKU_MODEL for anthropic). Default for anthropic: claude-haiku-4-5; openai needs one."
+                    }
+                },
+                "additionalProperties": false
+            }),
+        ),
+        (
+            "allowPromptHooks",
+            json!({
+                "type": "boolean",
+                "description": "Managed settings only: false forbids every prompt hook (each is then a failure of the hook: onError applies)."
+            }),
+        ),
+        (
+            "allowedPromptHookEndpoints",
+            json!({
+                "type": "array",
+                "items": { "type": "string" },
+                "description": "Managed settings only: URL patterns (`*` matches anything) the request of a prompt hook may go to; [] allows none.",
+                "examples": [["https://api.anthropic.com/*", "http://127.0.0.1:*"]]
+            }),
+        ),
+        (
             "maxHookTimeout",
             json!({
                 "type": "number",
@@ -365,7 +409,8 @@ field_schema!(
         "anyOf": [
             { "const": "command", "description": "Run a program: `command` (shell form), or `command` + `args` (exec form)." },
             { "const": "http", "description": "POST the event JSON to `url`." },
-            { "description": "Any other type (prompt, agent, mcp_tool…) loads, but hookrun does not run it and says so on every fire." }
+            { "const": "prompt", "description": "Ask a model (`prompt`, `model`) whether the event may proceed; the model answers {\"ok\": true|false, \"reason\": …}. PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop only." },
+            { "description": "Any other type (agent, mcp_tool…) loads, but hookrun does not run it and says so on every fire." }
         ]
     }
 );

@@ -112,6 +112,7 @@ mod tests {
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
             allowed_env_vars: allowed.iter().map(|s| (*s).to_owned()).collect(),
+            prompt: None,
         }
     }
 

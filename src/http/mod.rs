@@ -19,7 +19,7 @@ pub mod guard;
 mod headers;
 mod lint;
 pub mod resolver;
-mod urls;
+pub(crate) mod urls;
 
 use std::ffi::OsString;
 use std::sync::Arc;
@@ -442,6 +442,7 @@ mod tests {
             policy: crate::settings::model::Policy::default(),
             log: None,
             http,
+            prompt: crate::settings::model::PromptFileSettings::default(),
         }
     }
 
@@ -514,6 +515,7 @@ mod tests {
             url: Some(url.into()),
             headers: vec![("Authorization".into(), "Bearer $TOKEN".into())],
             allowed_env_vars: vec!["TOKEN".into()],
+            prompt: None,
         }
     }
 

@@ -26,7 +26,9 @@ use crate::aggregate::Decision;
 use crate::event::Event;
 use crate::exec::Limits;
 use crate::fire::{self, FireConfig};
+use crate::host::{Decoded, HostId};
 use crate::permissions::{self, RuleSets};
+use crate::plan;
 use crate::select::{self, SelectContext};
 use crate::settings::{self, Environment, Settings, Severity, SourceOptions};
 use crate::state::StateDir;
@@ -108,6 +110,7 @@ impl Side {
                 .tempdir()?;
             let root = state.path().display().to_string();
             let config = FireConfig {
+                host: HostId::default(),
                 fail_closed: false,
                 limits: Limits::default(),
                 deadline: None,
@@ -118,6 +121,7 @@ impl Side {
                 log: None,
                 stop_block_cap: 8,
                 want_report: false,
+                input_warnings: Vec::new(),
             };
             Some(Runner {
                 config,
@@ -203,6 +207,8 @@ impl Side {
             home: home.as_deref(),
         };
         let considered = select::select(&loaded.settings, &cx);
+        // Only whether a hook can start matters here, not its arguments.
+        let vars = plan::ExecVars::new(&[], &loaded.project);
         let mut hooks = Vec::new();
         for c in &considered {
             for warning in &c.warnings {
@@ -212,7 +218,7 @@ impl Side {
                 continue;
             }
             let hook = &loaded.settings.hooks[c.hook];
-            match fire::program_for(hook, &loaded.settings.file_of(hook).dir) {
+            match plan::program_for(hook, &loaded.settings.file_of(hook).dir, &vars) {
                 Ok(_) => hooks.push(hook.display_name()),
                 Err(why) => self.warn(format!(
                     "hook {}: {why}; it would not run",
@@ -260,7 +266,12 @@ fn run_one(event: &Event, loaded: &Loaded, config: &FireConfig) -> fire::FireRes
         );
     }
     let event = Event::from_object(fields, None).unwrap_or_else(|_| event.clone());
-    fire::fire(event, &loaded.settings, &loaded.project, config)
+    fire::fire(
+        Decoded::plain(event),
+        &loaded.settings,
+        &loaded.project,
+        config,
+    )
 }
 
 #[cfg(test)]

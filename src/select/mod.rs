@@ -324,6 +324,12 @@ pub fn dedup_key(hook: &HookDef, config_dir: &Path) -> String {
     };
     let target = match hook.hook_type {
         HookType::Http => resolve(hook.url.as_deref().unwrap_or_default()),
+        // Identical prompts run once, whatever their model (as in Claude Code).
+        HookType::Prompt => hook
+            .prompt
+            .as_ref()
+            .map(|p| p.text.clone())
+            .unwrap_or_default(),
         HookType::Command | HookType::Unsupported(_) => {
             let mut parts = vec![resolve(hook.command.as_deref().unwrap_or_default())];
             if let Some(args) = &hook.args {

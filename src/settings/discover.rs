@@ -81,6 +81,25 @@ pub fn project_dir(env: &Environment, event_cwd: Option<&Path>) -> PathBuf {
     env.current_dir.clone()
 }
 
+/// The project as a root for "inside the project": not the file-system root
+/// (everything is inside it), and not the home folder unless the host named
+/// it (`$HOOKRUN_PROJECT_DIR`, `$CLAUDE_PROJECT_DIR`): reached by falling
+/// back to the working directory, `~` is where the user stood, not a project.
+fn project_root<'a>(env: &Environment, project: &'a Path) -> Option<&'a Path> {
+    // The file-system root has no parent.
+    project.parent()?;
+    let named = env.hookrun_project_dir.is_some() || env.claude_project_dir.is_some();
+    if !named
+        && env
+            .home
+            .as_deref()
+            .is_some_and(|home| normalize(home) == normalize(project))
+    {
+        return None;
+    }
+    Some(project)
+}
+
 /// The files to load, in load order.
 pub fn sources(options: &SourceOptions, env: &Environment, project: &Path) -> Vec<Source> {
     let mut sources = Vec::new();
@@ -106,6 +125,8 @@ pub fn sources(options: &SourceOptions, env: &Environment, project: &Path) -> Ve
             trust_required: true,
         });
     }
+    let config_dir = env.config_dir();
+    let root = project_root(env, project);
     for (given, claude) in options
         .settings
         .iter()
@@ -115,7 +136,8 @@ pub fn sources(options: &SourceOptions, env: &Environment, project: &Path) -> Ve
         let path = env.absolute(given);
         // A relative path, or one inside the project, came with the project:
         // it is a project file for trust (SPEC §9.1).
-        let trust_required = given.is_relative() || path.starts_with(project);
+        let trust_required =
+            super::trust::named_file_is_project_content(given, &path, root, config_dir.as_deref());
         let claude_mode = claude || is_inside_claude_folder(&path);
         sources.push(Source {
             path,
@@ -266,6 +288,34 @@ mod tests {
             ..SourceOptions::default()
         };
         assert_eq!(sources(&options, &env(), Path::new("/proj")).len(), 1);
+    }
+
+    #[test]
+    fn named_files_in_the_config_dir_or_under_a_fallback_root_need_no_trust() {
+        let options = SourceOptions {
+            settings: vec![
+                PathBuf::from("/home/u/.config/hookrun/extra.json"),
+                PathBuf::from("/home/u/notes/hooks.json"),
+            ],
+            no_default_settings: true,
+            ..SourceOptions::default()
+        };
+        let required = |env: &Environment, project: &str| -> Vec<bool> {
+            sources(&options, env, Path::new(project))
+                .iter()
+                .filter(|s| s.kind == SourceKind::Cli)
+                .map(|s| s.trust_required)
+                .collect()
+        };
+        // Run from ~ (fallback): ~ is not a project root.
+        assert_eq!(required(&env(), "/home/u"), [false, false]);
+        // Run from /: nothing absolute is project content.
+        assert_eq!(required(&env(), "/"), [false, false]);
+        // The host named ~ as the project: its files are project content,
+        // the user's config folder never.
+        let mut named = env();
+        named.claude_project_dir = Some(PathBuf::from("/home/u"));
+        assert_eq!(required(&named, "/home/u"), [false, true]);
     }
 
     #[test]

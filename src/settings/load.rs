@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 
 use super::model::{
     FileState, HookDef, HookType, HttpFileSettings, OnError, Permissions, Policy, Problem,
-    RuleEntry, Settings, SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
+    PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity, ShellKind, Source,
+    SourceKind, Trust,
 };
 use super::trust::{TrustState, TrustStore};
 use crate::catalog::{self, EventId};
@@ -37,6 +38,16 @@ pub(crate) const TOP_LEVEL_KEYS: &[&str] = &[
     "blockedCommands",
     "httpHookAllowedEnvVars",
     "maxHookTimeout",
+    "promptHooks",
+    "allowPromptHooks",
+    "allowedPromptHookEndpoints",
+];
+
+/// The prompt hook keys (SPEC §13), parsed by `crate::prompt::settings`.
+const PROMPT_KEYS: &[&str] = &[
+    "promptHooks",
+    "allowPromptHooks",
+    "allowedPromptHookEndpoints",
 ];
 
 /// The http hook keys (SPEC §8, §9.4), parsed by [`parse_http_key`].
@@ -63,10 +74,10 @@ const MANAGED_ONLY: &[&str] = &[
 #[serde(rename_all = "camelCase")]
 #[schemars(
     rename = "Hook",
-    description = "One hook: a command (shell form `command`, or exec form `command` + `args`) or an http endpoint (`url`)."
+    description = "One hook: a command (shell form `command`, or exec form `command` + `args`), an http endpoint (`url`) or a question to a model (`prompt`)."
 )]
 pub(crate) struct RawHook {
-    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`. Other types (`prompt`, `agent`, `mcp_tool`) load, but hookrun does not run them and says so on every fire.
+    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`, `prompt` asks a model whether the event may proceed. Other types (`agent`, `mcp_tool`) load, but hookrun does not run them and says so on every fire.
     #[serde(rename = "type")]
     #[schemars(with = "Option<crate::generate::schema::HookTypeSchema>")]
     hook_type: Option<String>,
@@ -82,14 +93,14 @@ pub(crate) struct RawHook {
     /// One permission rule the call must match for the hook to run, such as `Bash(git push *)` or `Edit(src/**)`. Only on tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied): elsewhere a hook with `if` does not run. A filter that saves spawns, not a security boundary: hard limits belong in `permissions`.
     #[serde(rename = "if")]
     if_rule: Option<String>,
-    /// Seconds the hook may run before its process group is sent SIGTERM, then SIGKILL. Default 600 (UserPromptSubmit 30, MessageDisplay 10); capped by the managed `maxHookTimeout` and by the time left before the host's own timeout.
+    /// Seconds the hook may run before its process group is sent SIGTERM, then SIGKILL. Default 600 (UserPromptSubmit 30, MessageDisplay 10, prompt hooks 30); capped by the managed `maxHookTimeout` and by the time left before the host's own timeout.
     #[schemars(with = "Option<crate::generate::schema::SecondsSchema>")]
     timeout: Option<Seconds>,
     /// Shown in reports, logs and warnings. Default: the command (or URL), shortened.
     name: Option<String>,
     /// When any hook matched by a fire sets this, that fire runs its hooks one after another in load order, each seeing the `tool_input` the previous one produced (`updatedInput`).
     sequential: Option<bool>,
-    /// What a failure of the hook itself means (a crash, an exit other than 0 and 2 without JSON, a timeout, a refused http request).
+    /// What a failure of the hook itself means (a crash, an exit other than 0 and 2 without JSON, a timeout, a refused http request, a model answer that is not a verdict).
     on_error: Option<RawOnError>,
     /// Start the hook detached and do not wait for it. Its `systemMessage` and `additionalContext` arrive with the next fire of the same session; its decisions have no effect.
     #[serde(rename = "async")]
@@ -104,6 +115,12 @@ pub(crate) struct RawHook {
     headers: Option<BTreeMap<String, String>>,
     /// http hooks: the environment variables `headers` may use (your consent; others become empty).
     allowed_env_vars: Option<Vec<String>>,
+    /// Prompt hooks: what the model is asked. `$ARGUMENTS` is replaced by the event JSON (the same a command hook reads on stdin); without it, the JSON is appended.
+    prompt: Option<String>,
+    /// Prompt hooks: the model to ask. Default: `ANTHROPIC_SMALL_FAST_MODEL`, else `ANTHROPIC_DEFAULT_HAIKU_MODEL`, else `promptHooks.model`, else a small Claude model.
+    model: Option<String>,
+    /// Prompt hooks: on PreToolUse, PostToolUse and UserPromptSubmit, `ok: false` blocks and the agent goes on with the reason, instead of ending the turn.
+    continue_on_block: Option<bool>,
 }
 
 /// What a failure of the hook itself means.
@@ -238,10 +255,11 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             // Missing is normal for the default locations; a file named on
             // the command line that is not there is a typo that would make
-            // its hooks vanish without a word.
+            // its hooks vanish without a word: a settings problem like an
+            // unreadable one (an error: `--fail-closed` blocks on it).
             if source.kind == SourceKind::Cli {
                 settings.problems.push(Problem {
-                    severity: Severity::Warning,
+                    severity: Severity::Error,
                     file: source.path.clone(),
                     json_path: String::new(),
                     message: "does not exist: no hooks are loaded from it".to_owned(),
@@ -338,6 +356,7 @@ fn push_file(
         policy: Policy::default(),
         log: None,
         http: HttpFileSettings::default(),
+        prompt: PromptFileSettings::default(),
     });
     settings.files.len() - 1
 }
@@ -364,7 +383,10 @@ fn load_bytes_as(
                 severity: Severity::Error,
                 file: path,
                 json_path: String::new(),
-                message: format!("is not valid JSON ({err}); its hooks are skipped"),
+                message: format!(
+                    "is not valid JSON ({}); its hooks are skipped",
+                    describe_json_error(&err, bytes)
+                ),
             });
             push_file(settings, source, dir, FileState::Skipped, trust);
             return;
@@ -384,6 +406,51 @@ fn load_bytes_as(
         return;
     };
     load_object_as(settings, source, dir, &top, trust);
+}
+
+/// serde_json's message, but a trailing comma is located where it is
+/// written: serde_json reports the bracket after it, often on the next line.
+fn describe_json_error(err: &serde_json::Error, bytes: &[u8]) -> String {
+    let text = err.to_string();
+    if !text.starts_with("trailing comma") {
+        return text;
+    }
+    trailing_comma_at(bytes, err.line(), err.column()).map_or(text, |(line, column)| {
+        format!(
+            "trailing comma at line {line} column {column}, before the bracket at line {} column {}",
+            err.line(),
+            err.column()
+        )
+    })
+}
+
+/// The comma that precedes the 1-based position (`line`, `column`), skipping
+/// whitespace: its 1-based line and column.
+fn trailing_comma_at(bytes: &[u8], line: usize, column: usize) -> Option<(usize, usize)> {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(line - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    let at = (line_start + column.saturating_sub(1)).min(bytes.len());
+    let comma = bytes[..at].iter().rposition(|b| !b.is_ascii_whitespace())?;
+    if bytes[comma] != b',' {
+        return None;
+    }
+    let comma_line = bytes[..comma].split(|b| *b == b'\n').count();
+    let comma_line_start = bytes[..comma]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let comma_column = std::str::from_utf8(&bytes[comma_line_start..comma])
+        .map_or(comma - comma_line_start, |s| s.chars().count())
+        + 1;
+    Some((comma_line, comma_column))
 }
 
 /// Loads an already parsed object (inline settings of test cases).
@@ -417,6 +484,7 @@ fn load_object_as(
     let mut policy = Policy::default();
     let mut log = None;
     let mut http = HttpFileSettings::default();
+    let mut prompt = PromptFileSettings::default();
     {
         let mut report = Reporter {
             file: &path,
@@ -446,6 +514,19 @@ fn load_object_as(
                     }
                 }
                 "$schema" => {}
+                _ if PROMPT_KEYS.contains(&key.as_str()) => {
+                    let sets_endpoint = may_opt_out;
+                    let problems = crate::prompt::settings::parse_key(
+                        key,
+                        value,
+                        kind,
+                        sets_endpoint,
+                        &mut prompt,
+                    );
+                    for (severity, at, message) in problems {
+                        report.push(severity, at, message);
+                    }
+                }
                 _ if HTTP_KEYS.contains(&key.as_str()) => {
                     parse_http_key(key, value, kind, may_opt_out, &mut http, &mut report);
                 }
@@ -499,6 +580,7 @@ fn load_object_as(
     file.policy = policy;
     file.log = log;
     file.http = http;
+    file.prompt = prompt;
     settings.hooks.extend(hooks);
 }
 
@@ -812,6 +894,34 @@ fn parse_network(text: &str) -> Option<ipnet::IpNet> {
     })
 }
 
+/// The filter field (`matcher` or `if`) an unknown key is a near miss of.
+///
+/// Misspelling a filter does not fail: the key is ignored and the hook runs
+/// unfiltered, so a guard meant for `Bash` blocks every tool. Near misses
+/// are errors, not the plain "unknown field" warning. `if` is short, so only
+/// its case and doubling variants count (`If`, `iff`, `IF`), not every
+/// one-letter neighbour (`id` is a fine bookkeeping key).
+fn filter_typo(key: &str) -> Option<&'static str> {
+    let folded = catalog::fold_name(key.trim());
+    if key != "if" && matches!(folded.as_str(), "if" | "iff" | "ifs") {
+        return Some("if");
+    }
+    if key != "matcher"
+        && (5..=9).contains(&folded.len())
+        && catalog::edit_distance(&folded, "matcher") <= 2
+    {
+        return Some("matcher");
+    }
+    None
+}
+
+fn unfiltered_message(key: &str, field: &str, who: &str, event: &EventId) -> String {
+    format!(
+        "unknown field `{key}`, probably a misspelt `{field}`: it is ignored, so {who} unfiltered, on every {}",
+        event.name()
+    )
+}
+
 fn nearest_key(key: &str) -> Option<&'static str> {
     let folded = catalog::fold_name(key);
     TOP_LEVEL_KEYS
@@ -934,7 +1044,7 @@ fn parse_entry(
         .collect();
     if hook_fields
         .iter()
-        .any(|k| matches!(k.as_str(), "command" | "type" | "url" | "args"))
+        .any(|k| matches!(k.as_str(), "command" | "type" | "url" | "args" | "prompt"))
     {
         report.push(
             Severity::Error,
@@ -944,6 +1054,14 @@ fn parse_entry(
         return;
     }
     for key in hook_fields {
+        if filter_typo(key) == Some("matcher") {
+            report.push(
+                Severity::Error,
+                format!("{path}.{key}"),
+                unfiltered_message(key, "matcher", "the hooks of this group run", ctx.event),
+            );
+            continue;
+        }
         report.push(
             Severity::Warning,
             format!("{path}.{key}"),
@@ -1046,16 +1164,25 @@ fn parse_hook(
         }
     };
     for key in unknown {
-        report.push(
-            Severity::Warning,
-            format!("{path}.{key}"),
-            "unknown field, ignored",
-        );
+        let own_matcher = matches!(matcher_from, MatcherFrom::Own);
+        match filter_typo(&key) {
+            Some(field) if field == "if" || own_matcher => report.push(
+                Severity::Error,
+                format!("{path}.{key}"),
+                unfiltered_message(&key, field, "this hook runs", ctx.event),
+            ),
+            _ => report.push(
+                Severity::Warning,
+                format!("{path}.{key}"),
+                "unknown field, ignored",
+            ),
+        }
     }
 
     let hook_type = match raw.hook_type.as_deref() {
         None | Some("command") => HookType::Command,
         Some("http") => HookType::Http,
+        Some("prompt") => HookType::Prompt,
         Some(other) => HookType::Unsupported(other.to_owned()),
     };
     match hook_type {
@@ -1088,7 +1215,40 @@ fn parse_hook(
                 return None;
             }
         }
+        HookType::Prompt => {
+            if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
+                report.push(
+                    Severity::Error,
+                    path,
+                    "a prompt hook needs `prompt` (what the model is asked); this hook is skipped",
+                );
+                return None;
+            }
+            if let Some(why) = crate::prompt::refusal(ctx.event) {
+                report.push(
+                    Severity::Warning,
+                    path,
+                    format!("{why}; this hook never runs"),
+                );
+                return None;
+            }
+        }
         HookType::Unsupported(_) => {}
+    }
+    if matches!(hook_type, HookType::Command | HookType::Http) {
+        for (field, set) in [
+            ("prompt", raw.prompt.is_some()),
+            ("model", raw.model.is_some()),
+            ("continueOnBlock", raw.continue_on_block.is_some()),
+        ] {
+            if set {
+                report.push(
+                    Severity::Warning,
+                    format!("{path}.{field}"),
+                    "is only used by prompt hooks, ignored",
+                );
+            }
+        }
     }
     if raw.args.is_some() && hook_type != HookType::Command {
         report.push(
@@ -1138,7 +1298,6 @@ fn parse_hook(
         json_path: path.to_owned(),
         event_key: ctx.event_key.to_owned(),
         event: ctx.event.clone(),
-        hook_type,
         command: raw.command,
         args: raw.args,
         shell,
@@ -1160,6 +1319,12 @@ fn parse_hook(
             .map(|h| h.into_iter().collect())
             .unwrap_or_default(),
         allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
+        prompt: (hook_type == HookType::Prompt).then(|| PromptDef {
+            text: raw.prompt.unwrap_or_default(),
+            model: raw.model.filter(|m| !m.trim().is_empty()),
+            continue_on_block: raw.continue_on_block.unwrap_or(false),
+        }),
+        hook_type,
     })
 }
 
@@ -1271,6 +1436,18 @@ mod tests {
     }
 
     #[test]
+    fn a_trailing_comma_is_located_on_its_own_line() {
+        let settings = load(
+            "{\n  \"hooks\": {\n    \"Stop\": [\n      {\"command\": \"true\"},\n    ]\n  }\n}\n",
+        );
+        let message = &messages(&settings)[0];
+        assert!(
+            message.contains("trailing comma at line 4 column 26, before the bracket at line 5"),
+            "{message}"
+        );
+    }
+
+    #[test]
     fn invalid_json_skips_the_file() {
         let settings = load(r#"{"hooks": {"#);
         assert!(settings.hooks.is_empty());
@@ -1312,6 +1489,42 @@ mod tests {
     }
 
     #[test]
+    fn misspelt_filter_keys_are_errors_that_say_the_hook_runs_unfiltered() {
+        let settings = load(
+            r#"{"hooks":{"PreToolUse":[
+                {"matchr":"Bash","command":"x"},
+                {"matcher":"Bash","iff":"Bash(git push *)","command":"y"},
+                {"matches":"Read","hooks":[{"command":"z"}]},
+                {"id":"mine","command":"w"}
+            ]}}"#,
+        );
+        assert_eq!(settings.hooks.len(), 4, "the hooks still load");
+        let errors: Vec<String> = settings
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(errors[0].contains("hooks.PreToolUse[0].matchr: unknown field `matchr`, probably a misspelt `matcher`: it is ignored, so this hook runs unfiltered, on every PreToolUse"), "{errors:?}");
+        assert!(
+            errors[1].contains("[1].iff") && errors[1].contains("misspelt `if`"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[2].contains("[2].matches")
+                && errors[2].contains("the hooks of this group run unfiltered"),
+            "{errors:?}"
+        );
+        // `id` is one letter from `if`, but a plain unknown field.
+        assert!(
+            messages(&settings)
+                .iter()
+                .any(|p| p.contains("[3].id: unknown field, ignored"))
+        );
+    }
+
+    #[test]
     fn shape_errors_name_the_path() {
         let settings = load(
             r#"{"hooks":{"Stop":{"command":"x"},"PreToolUse":["echo",{"matcher":3,"hooks":[]},{"hooks":"x"},{"type":"http"},{"command":""},{"command":"ok","onError":"explode"}]}}"#,
@@ -1335,14 +1548,46 @@ mod tests {
     }
 
     #[test]
+    fn prompt_hooks_load_where_they_can_run() {
+        let settings = load(
+            r#"{"hooks":{"Stop":[{"type":"prompt","prompt":"done?","model":"m","continueOnBlock":true}],
+                "SessionStart":[{"hooks":[{"type":"prompt","prompt":"x"}]}],
+                "PreToolUse":[{"type":"prompt"},{"command":"x","model":"m"}]}}"#,
+        );
+        let messages = messages(&settings);
+        assert_eq!(settings.hooks.len(), 2, "{messages:#?}");
+        let prompt = settings.hooks[0].prompt.as_ref().unwrap();
+        assert_eq!(settings.hooks[0].hook_type, HookType::Prompt);
+        assert_eq!(
+            (
+                prompt.text.as_str(),
+                prompt.model.as_deref(),
+                prompt.continue_on_block
+            ),
+            ("done?", Some("m"), true)
+        );
+        assert_eq!(settings.hooks[1].prompt, None);
+        for expected in [
+            "hooks.SessionStart[0].hooks[0]: prompt hooks are not supported on SessionStart (no conversation to judge)",
+            "hooks.PreToolUse[0]: a prompt hook needs `prompt`",
+            "hooks.PreToolUse[1].model: is only used by prompt hooks, ignored",
+        ] {
+            assert!(
+                messages.iter().any(|p| p.contains(expected)),
+                "missing {expected:?} in {messages:#?}"
+            );
+        }
+    }
+
+    #[test]
     fn unsupported_types_and_shells_still_load() {
         let settings = load(
-            r#"{"hooks":{"Stop":[{"type":"prompt","prompt":"x"},{"command":"x","shell":"zsh"}]}}"#,
+            r#"{"hooks":{"Stop":[{"type":"agent","prompt":"x"},{"command":"x","shell":"zsh"}]}}"#,
         );
         assert_eq!(settings.hooks.len(), 2);
         assert_eq!(
             settings.hooks[0].hook_type,
-            HookType::Unsupported("prompt".into())
+            HookType::Unsupported("agent".into())
         );
         assert_eq!(
             settings.hooks[1].shell,

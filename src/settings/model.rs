@@ -182,6 +182,29 @@ pub struct SettingsFile {
     pub log: Option<PathBuf>,
     /// The http hook settings this file may set (SPEC §8, §9.4).
     pub http: HttpFileSettings,
+    /// The prompt hook settings this file may set (SPEC §13).
+    pub prompt: PromptFileSettings,
+}
+
+/// Prompt hook settings as one file sets them, filtered by who may set
+/// what, like [`HttpFileSettings`]: where the event and the API key go
+/// (`promptHooks.provider`, `baseUrl`, `apiKeyEnv`) only from user, managed
+/// and `--settings` files; the default model from any level; the policy
+/// keys only from managed settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PromptFileSettings {
+    /// `promptHooks.provider`: `anthropic` or `openai`.
+    pub provider: Option<String>,
+    /// `promptHooks.baseUrl`.
+    pub base_url: Option<String>,
+    /// `promptHooks.apiKeyEnv`: the variable that holds the key.
+    pub api_key_env: Option<String>,
+    /// `promptHooks.model`: the model when a hook names none.
+    pub model: Option<String>,
+    /// Managed `allowPromptHooks` (`false` forbids every prompt hook).
+    pub allowed: Option<bool>,
+    /// Managed `allowedPromptHookEndpoints` (URL patterns).
+    pub allowed_endpoints: Option<Vec<String>>,
 }
 
 /// http hook settings as one file sets them, already filtered by who may
@@ -214,7 +237,9 @@ impl SettingsFile {
 pub enum HookType {
     Command,
     Http,
-    /// Loaded but not run by hookrun (`prompt`, `agent`, `mcp_tool`, typos):
+    /// Asks a model whether the event may proceed (SPEC §13).
+    Prompt,
+    /// Loaded but not run by hookrun (`agent`, `mcp_tool`, typos):
     /// reported on every fire that would run it.
     Unsupported(String),
 }
@@ -224,6 +249,7 @@ impl HookType {
         match self {
             HookType::Command => "command",
             HookType::Http => "http",
+            HookType::Prompt => "prompt",
             HookType::Unsupported(name) => name,
         }
     }
@@ -281,6 +307,19 @@ pub struct HookDef {
     pub url: Option<String>,
     pub headers: Vec<(String, String)>,
     pub allowed_env_vars: Vec<String>,
+    /// Prompt hooks: `prompt`, `model`, `continueOnBlock`.
+    pub prompt: Option<PromptDef>,
+}
+
+/// The fields only a prompt hook has.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PromptDef {
+    /// The text the model judges; `$ARGUMENTS` becomes the event JSON.
+    pub text: String,
+    pub model: Option<String>,
+    /// `ok: false` blocks but lets the agent go on (PreToolUse,
+    /// PostToolUse, UserPromptSubmit) instead of ending the turn.
+    pub continue_on_block: bool,
 }
 
 impl HookDef {
@@ -289,6 +328,9 @@ impl HookDef {
     pub fn display_name(&self) -> String {
         if let Some(name) = self.name.as_deref().filter(|n| !n.trim().is_empty()) {
             return name.to_owned();
+        }
+        if let Some(prompt) = &self.prompt {
+            return shorten(&prompt.text, 60);
         }
         let base = match (&self.command, &self.args, &self.url) {
             (Some(command), Some(args), _) if !args.is_empty() => {

@@ -187,9 +187,112 @@ impl TrustStore {
     }
 }
 
+/// The path with every symlink resolved, as far as it exists: the deepest
+/// existing ancestor is canonicalised and the rest appended as written (a
+/// file named on the command line may not exist yet).
+pub fn resolved(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut current = path;
+    loop {
+        if let Ok(real) = std::fs::canonicalize(current) {
+            let mut out = real;
+            out.extend(rest.iter().rev());
+            return out;
+        }
+        match (current.parent(), current.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_owned());
+                current = parent;
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+/// Whether `path` lies inside `dir`, as written or once symlinks are
+/// resolved on either side (`/p-link/hooks.json` with `/p-link` → `/p` is
+/// inside `/p`, and `/p/hooks.json` is inside `/p-link`). Trust decisions
+/// take it: a link must not walk a project file past them.
+pub fn is_inside(path: &Path, dir: &Path) -> bool {
+    if path.starts_with(dir) {
+        return true;
+    }
+    let real_dir = resolved(dir);
+    let real_path = resolved(path);
+    real_path.starts_with(&real_dir) || real_path.starts_with(dir) || path.starts_with(&real_dir)
+}
+
+/// Whether a file named on the command line is project content, whose
+/// hooks wait for `hookrun trust` (SPEC §9.1): a relative path, or one inside
+/// the project. Never a file in the user's own config folder, and nothing
+/// is inside a project that is the file-system root, or the home folder
+/// reached only by falling back to the working directory (hookrun run from
+/// `~` or `/` is not a project).
+pub fn named_file_is_project_content(
+    given: &Path,
+    path: &Path,
+    project: Option<&Path>,
+    user_config_dir: Option<&Path>,
+) -> bool {
+    if user_config_dir.is_some_and(|config| is_inside(path, config)) {
+        return false;
+    }
+    if given.is_relative() {
+        return true;
+    }
+    project.is_some_and(|project| is_inside(path, project))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inside_compares_resolved_paths_both_ways() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("p");
+        let link = dir.path().join("p-link");
+        std::fs::create_dir_all(&real).unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(is_inside(&link.join("hooks.json"), &real));
+        assert!(is_inside(&real.join("hooks.json"), &link));
+        assert!(is_inside(&link.join("not/yet/there.json"), &real));
+        assert!(!is_inside(&dir.path().join("other.json"), &real));
+        assert!(!is_inside(&dir.path().join("p2/x.json"), &real));
+    }
+
+    #[test]
+    fn the_user_config_dir_and_a_root_project_are_never_project_content() {
+        let home = Path::new("/nonexistent-home/u");
+        let config = home.join(".config/hookrun");
+        let file = config.join("extra.json");
+        // Project = $HOME: the user's own config folder is still not project content.
+        assert!(!named_file_is_project_content(
+            &file,
+            &file,
+            Some(home),
+            Some(&config)
+        ));
+        assert!(named_file_is_project_content(
+            Path::new("/nonexistent-home/u/repo.json"),
+            Path::new("/nonexistent-home/u/repo.json"),
+            Some(home),
+            Some(&config)
+        ));
+        // No project root (`/`, or `~` by fallback): absolute files are the user's.
+        assert!(!named_file_is_project_content(
+            Path::new("/etc/x.json"),
+            Path::new("/etc/x.json"),
+            None,
+            Some(&config)
+        ));
+        assert!(named_file_is_project_content(
+            Path::new("x.json"),
+            Path::new("/work/x.json"),
+            None,
+            Some(&config)
+        ));
+    }
 
     #[test]
     fn sha256_of_known_input() {

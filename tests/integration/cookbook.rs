@@ -2,7 +2,11 @@
 //! settings and scripts the document quotes are `fixtures/cookbook/*`
 //! (quoted by `just gen`, so the page shows exactly what runs here).
 //!
-//! The scripts use `jq` and `git`, as real hook scripts do.
+//! The scripts use `git`, and three of them `jq`, as real hook scripts do.
+//! `cargo test` needs neither jq nor anything but the Rust toolchain and
+//! git: the tests of the `jq` recipes print `SKIPPED: <test>: …` where jq is
+//! missing, and [`recipes_fail_closed_or_loud_without_jq`] checks what those
+//! recipes do then, on every machine.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -42,6 +46,25 @@ fn adapted(sb: &Sandbox, rel: &str, from: &str, to: &str) -> PathBuf {
     sb.write(&format!("cli/{}", rel.replace('/', "-")), &text)
 }
 
+/// Where `program` is on this process's PATH.
+fn on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}
+
+/// False (and a SKIPPED line naming the test) when jq is not installed.
+fn have_jq(test: &str) -> bool {
+    if on_path("jq").is_some() {
+        return true;
+    }
+    eprintln!(
+        "SKIPPED: cookbook::{test}: jq is not installed (the recipe reads the event with jq)"
+    );
+    false
+}
+
 fn git(project: &Path, args: &[&str]) {
     let status = Command::new("git")
         .args(args)
@@ -55,6 +78,9 @@ fn git(project: &Path, args: &[&str]) {
 
 #[test]
 fn recipe_cases_pass_under_hookrun_test() {
+    if !have_jq("recipe_cases_pass_under_hookrun_test") {
+        return;
+    }
     let sb = Sandbox::new();
     let cases = [
         recipe("no-push-to-main/cases.json"),
@@ -102,6 +128,9 @@ fn every_recipe_settings_file_is_clean_for_doctor() {
 
 #[test]
 fn push_to_main_bare_push_uses_the_current_branch() {
+    if !have_jq("push_to_main_bare_push_uses_the_current_branch") {
+        return;
+    }
     let sb = Sandbox::new();
     git(&sb.project, &["init", "-q", "-b", "main"]);
     let settings = recipe("no-push-to-main/settings.json");
@@ -121,6 +150,9 @@ fn push_to_main_bare_push_uses_the_current_branch() {
 
 #[test]
 fn format_on_edit_formats_and_reports_what_it_cannot() {
+    if !have_jq("format_on_edit_formats_and_reports_what_it_cannot") {
+        return;
+    }
     let mut sb = Sandbox::new();
     // rustfmt is usually rustup's proxy, which finds its toolchain through
     // these (the sandbox has its own HOME).
@@ -293,6 +325,9 @@ fn audit_log_feeds_stats() {
 
 #[test]
 fn policy_gate_fails_closed() {
+    if !have_jq("policy_gate_fails_closed") {
+        return;
+    }
     let mut sb = Sandbox::new();
     let settings = recipe("policy-gate/settings.json");
     let call = json!({ "tool_name": "Bash", "tool_input": { "command": "cargo build" } });
@@ -329,4 +364,54 @@ fn policy_gate_fails_closed() {
     );
     assert_eq!(run.code, Some(2), "{}", run.stdout);
     assert!(run.stderr.contains("broken.json"), "{}", run.stderr);
+}
+
+#[test]
+fn recipes_fail_closed_or_loud_without_jq() {
+    // A PATH with the tools the scripts use, but no jq.
+    let mut sb = Sandbox::new();
+    let bin = sb.path("bin-without-jq");
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in ["sh", "cat", "grep", "git", "head", "tail", "printf"] {
+        if let Some(found) = on_path(tool) {
+            std::os::unix::fs::symlink(found, bin.join(tool)).unwrap();
+        }
+    }
+    sb.env("PATH", path_str(&bin));
+
+    let push = json!({ "tool_name": "Bash", "tool_input": { "command": "git push origin main" } });
+    let run = fire(
+        &sb,
+        "PreToolUse",
+        &[&recipe("no-push-to-main/settings.json")],
+        &[],
+        &push,
+    );
+    assert_eq!(run.code, Some(2), "the push must not go through: {run:?}");
+    assert!(run.stderr.contains("jq is not installed"), "{run:?}");
+
+    let build = json!({ "tool_name": "Bash", "tool_input": { "command": "cargo build" } });
+    let run = fire(
+        &sb,
+        "PreToolUse",
+        &[&recipe("policy-gate/settings.json")],
+        &[],
+        &build,
+    );
+    assert_eq!(run.code, Some(2), "the gate fails closed: {run:?}");
+    assert!(run.stderr.contains("jq is not installed"), "{run:?}");
+
+    let edit = json!({ "tool_name": "Edit", "tool_input": { "file_path": "/x.rs" } });
+    let run = fire(
+        &sb,
+        "PostToolUse",
+        &[&recipe("format-on-edit/settings.json")],
+        &[],
+        &edit,
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.system_message().contains("jq is not installed"),
+        "loud: {run:?}"
+    );
 }

@@ -336,7 +336,17 @@ fn checks() -> Vec<Case> {
             ),
             "hooks.UserPromptSubmit[0].timeout",
             "warning",
-            "lower it to at most 29 s",
+            "lower it to at most 27 s",
+        ),
+        case(
+            "timeout-no-grace",
+            hooks(
+                "UserPromptSubmit",
+                json!([{"command": "echo", "timeout": 28}]),
+            ),
+            "hooks.UserPromptSubmit[0].timeout",
+            "warning",
+            "lower it to at most 27 s",
         ),
         case(
             "file-changed-host",
@@ -793,7 +803,7 @@ fn explain_text_answers_why_a_hook_did_not_fire() {
     assert!(out.contains("2. log — would run"), "{out}");
     assert!(out.contains("runs: sh -c 'echo log'"), "{out}");
     assert!(
-        out.contains("timeout: 599 s (capped by the deadline)"),
+        out.contains("timeout: 597 s (capped by the deadline)"),
         "{out}"
     );
     assert!(out.contains("1 of 2 hooks would run"), "{out}");

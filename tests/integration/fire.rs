@@ -376,6 +376,27 @@ fn missing_default_files_are_fine_but_a_named_one_is_reported() {
         run.system_message(),
         "/nonexistent/settings.json: does not exist: no hooks are loaded from it"
     );
+    // Under --fail-closed it is a settings problem like an unreadable file:
+    // a block on an event that can block.
+    let run = sb.run(
+        &[
+            "fire",
+            "Stop",
+            "--fail-closed",
+            "--settings",
+            "/nonexistent/settings.json",
+        ],
+        &sb.event("Stop", &json!({})),
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("/nonexistent/settings.json"), "{run:?}");
+    // And an error in doctor (exit 1).
+    let run = sb.run(&["doctor", "--settings", "/nonexistent/settings.json"], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stdout.contains("settings-missing") || run.stdout.contains("does not exist"),
+        "{run:?}"
+    );
 }
 
 #[test]
@@ -641,7 +662,7 @@ fn parallel_updated_input_is_deterministic_and_conflicts_warn() {
 fn unsupported_types_and_if_on_non_tool_events_are_reported() {
     let sb = Sandbox::new();
     let settings = json!({"hooks": {"Stop": [
-        {"type": "prompt", "prompt": "are you done?"},
+        {"type": "agent", "prompt": "are you done?"},
         {"command": "true", "if": "Bash(git *)"},
         {"command": "true", "shell": "fish"}
     ]}});
@@ -649,7 +670,7 @@ fn unsupported_types_and_if_on_non_tool_events_are_reported() {
     assert_eq!(run.code, Some(0), "{run:?}");
     let message = run.system_message();
     assert!(
-        message.contains("type \"prompt\" is not supported by hookrun"),
+        message.contains("type \"agent\" is not supported by hookrun"),
         "{message}"
     );
     assert!(

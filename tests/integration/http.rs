@@ -504,7 +504,9 @@ fn the_url_allow_list_sends_nothing_it_does_not_match() {
 
 #[test]
 fn a_fire_with_a_blocked_url_literal_is_refused_by_the_guard_at_once() {
-    let Some(wrapper) = empty_network_namespace() else {
+    let Some(wrapper) = empty_network_namespace(
+        "a_fire_with_a_blocked_url_literal_is_refused_by_the_guard_at_once",
+    ) else {
         return;
     };
     let sb = Sandbox::new();
@@ -548,7 +550,9 @@ fn a_fire_with_a_blocked_url_literal_is_refused_by_the_guard_at_once() {
 
 #[test]
 fn only_user_managed_and_cli_settings_can_open_the_guard() {
-    let Some(wrapper) = empty_network_namespace() else {
+    let Some(wrapper) =
+        empty_network_namespace("only_user_managed_and_cli_settings_can_open_the_guard")
+    else {
         return;
     };
     let sb = Sandbox::new();
@@ -619,22 +623,29 @@ fn fire_via(sb: &Sandbox, wrapper: &[&str], settings: &Value) -> Run {
     run_command(&mut cmd, &sb.event("PreToolUse", &bash_ls()))
 }
 
-/// `unshare -n`, when it works here: a namespace with no network at all,
-/// so a test naming a private address cannot send a packet off this
-/// machine even if the guard were broken.
-fn empty_network_namespace() -> Option<Vec<&'static str>> {
-    let works = std::process::Command::new("unshare")
-        .args(["-n", "true"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if works {
-        Some(vec!["unshare", "-n"])
-    } else {
-        println!(
-            "note: skipped: `unshare -n` is not available here; the guard is covered by unit tests with a connector that opens nothing"
-        );
-        None
+/// An empty network namespace, so a test naming a private address cannot
+/// send a packet off this machine even if the guard were broken:
+/// `unshare -n` as root, else `unshare -rn` (a user namespace, which needs
+/// no privilege where the kernel allows it). Where neither works the test
+/// says so by name and is skipped, never passed silently.
+fn empty_network_namespace(test: &str) -> Option<Vec<&'static str>> {
+    let works = |args: &[&str]| {
+        std::process::Command::new("unshare")
+            .args(args)
+            .arg("true")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if works(&["-n"]) {
+        return Some(vec!["unshare", "-n"]);
     }
+    if works(&["-rn"]) {
+        return Some(vec!["unshare", "-rn"]);
+    }
+    eprintln!(
+        "SKIPPED: http::{test}: neither `unshare -n` nor `unshare -rn` works here (no network namespace to run in); the guard is covered by unit tests with a connector that opens nothing"
+    );
+    None
 }

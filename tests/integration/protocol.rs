@@ -290,10 +290,7 @@ fn aggregation_across_hooks() {
         json!([{"name": "a", "command": format!("sleep 0.3; {}", ctx("one"))}, {"name": "b", "command": ctx("two")}]),
     );
     let json = run.json();
-    assert_eq!(
-        json["hookSpecificOutput"]["additionalContext"],
-        "one\n\ntwo"
-    );
+    assert_eq!(json["hookSpecificOutput"]["additionalContext"], "one\ntwo");
     assert_eq!(json["systemMessage"], "msg-one\nmsg-two");
 }
 

@@ -153,17 +153,40 @@ fn untrusted_permissions_and_env_do_not_take_effect() {
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(
         &file,
-        json!({"permissions": {"allow": ["Bash"]}}).to_string(),
+        json!({"permissions": {"allow": ["Bash(ls *)"], "deny": ["Bash(rm *)"]}}).to_string(),
     )
     .unwrap();
-    let run = fire_default(
-        &sb,
-        "PreToolUse",
-        &json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
-    );
+    let ls = json!({"tool_name": "Bash", "tool_input": {"command": "ls -la"}});
+    let rm = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
+    let run = fire_default(&sb, "PreToolUse", &ls);
     assert!(
         run.json().get("hookSpecificOutput").is_none(),
         "an untrusted allow rule must not allow: {run:?}"
+    );
+    let run = fire_default(&sb, "PreToolUse", &rm);
+    assert_eq!(
+        run.code,
+        Some(0),
+        "an untrusted deny rule must not deny: {run:?}"
+    );
+    assert!(run.json().get("hookSpecificOutput").is_none(), "{run:?}");
+
+    // The control: the same file, trusted, does both. Without it this test
+    // would pass with permission rules broken entirely.
+    let trust = sb.run(&["trust"], b"");
+    assert_eq!(trust.code, Some(0), "{trust:?}");
+    let run = fire_default(&sb, "PreToolUse", &ls);
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "allow",
+        "a trusted allow rule allows: {run:?}"
+    );
+    let run = fire_default(&sb, "PreToolUse", &rm);
+    assert_eq!(run.code, Some(2), "a trusted deny rule denies: {run:?}");
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{run:?}"
     );
 }
 

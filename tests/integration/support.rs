@@ -221,7 +221,17 @@ impl Run {
     }
 }
 
+/// How long one run of the binary may take before the test fails (and the
+/// process is killed): no test waits on a hung `hookrun` forever.
+pub const RUN_TIMEOUT: Duration = Duration::from_secs(120);
+
 pub fn run_command(cmd: &mut Command, stdin: &[u8]) -> Run {
+    run_command_within(cmd, stdin, RUN_TIMEOUT)
+}
+
+/// Runs `cmd`, failing the test if it has not exited within `timeout`.
+pub fn run_command_within(cmd: &mut Command, stdin: &[u8], timeout: Duration) -> Run {
+    use std::io::Read as _;
     let started = Instant::now();
     let mut child = cmd
         .stdin(Stdio::piped())
@@ -234,13 +244,40 @@ pub fn run_command(cmd: &mut Command, stdin: &[u8]) -> Run {
     let writer = std::thread::spawn(move || {
         let _ = pipe.write_all(&input);
     });
-    let output = child.wait_with_output().expect("wait for hookrun");
+    let reader = |mut source: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = source.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = reader(Box::new(child.stdout.take().unwrap()));
+    let stderr = reader(Box::new(child.stderr.take().unwrap()));
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for hookrun") {
+            break status;
+        }
+        if started.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "hookrun did not exit within {} s (killed): {cmd:?}",
+                timeout.as_secs()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let elapsed = started.elapsed();
     let _ = writer.join();
+    // A hook that leaked a process holding the pipes would keep these open;
+    // hookrun itself never hands its own pipes on, so they end with it.
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
     Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        elapsed: started.elapsed(),
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        elapsed,
     }
 }
 

@@ -1,27 +1,75 @@
-//! Decision → the hook protocol the host speaks (SPEC §7.2–7.3).
+//! Claude Code: the first host, and the protocol hookrun's own vocabulary
+//! comes from.
 //!
-//! Pure: builds stdout, stderr and the exit code; `lib.rs` writes them.
-//! `hookSpecificOutput` always carries `hookEventName` — Claude Code ignores
-//! one without it, and a deny would be lost.
+//! Decoding is the identity (hookrun's event names, tool names and fields
+//! are Claude Code's). Encoding writes the decision per event (the
+//! catalog's encoding column): `hookSpecificOutput` always carries
+//! `hookEventName` — Claude Code ignores one without it, and a deny would be
+//! lost — and a block is exit 2 with exactly the reason on stderr where the
+//! event blocks by exit code.
+
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::{Decoded, Encoded, Host, HostEnv, HostId, Rendered};
 use crate::aggregate::Decision;
 use crate::catalog::{Encoding, EventId};
+use crate::event::{Event, InputError};
+use crate::exit::Exit;
 use crate::verdict::Permission;
 
-/// What `hookrun fire` prints and returns.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rendered {
-    pub stdout: String,
-    /// On exit 2: exactly the block reason.
-    pub stderr: String,
-    pub exit_code: u8,
+/// Claude Code's own cap on consecutive Stop blocks, when
+/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` does not set another.
+const STOP_BLOCK_CAP: u32 = 8;
+
+/// Claude Code.
+pub struct ClaudeCode;
+
+impl Host for ClaudeCode {
+    fn id(&self) -> HostId {
+        HostId::ClaudeCode
+    }
+
+    fn name(&self) -> &'static str {
+        "claude-code"
+    }
+
+    fn decode(
+        &self,
+        raw: Map<String, Value>,
+        arg: Option<&str>,
+        _env: &HostEnv<'_>,
+    ) -> Result<Decoded, InputError> {
+        Ok(Decoded::plain(Event::from_object(raw, arg)?))
+    }
+
+    fn default_deadline(&self, event: &EventId) -> Duration {
+        let host = event.host_timeout();
+        if host <= Duration::from_secs(2) {
+            Duration::from_millis(1200).min(host)
+        } else {
+            host.saturating_sub(Duration::from_secs(1))
+        }
+    }
+
+    fn own_stop_block_cap(&self, env: &HostEnv<'_>) -> Option<u32> {
+        let set = env
+            .get("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")
+            .and_then(|v| v.to_str())
+            .and_then(|v| v.trim().parse().ok());
+        Some(set.unwrap_or(STOP_BLOCK_CAP))
+    }
+
+    fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
+        Encoded::exact(render(&event.id, decision))
+    }
 }
 
-/// Encodes a decision for an event.
+/// Encodes a decision for an event in Claude Code's protocol.
 pub fn render(event: &EventId, decision: &Decision) -> Rendered {
     let encoding = event.encoding();
+    let passthrough = encoding.hook_fields().passthrough;
     let mut top = Map::new();
     let mut hso = Map::new();
     let blocked = decision.block.as_deref();
@@ -63,7 +111,7 @@ pub fn render(event: &EventId, decision: &Decision) -> Rendered {
             if blocked.is_some() {
                 hso.insert("action".into(), json!("decline"));
             } else {
-                copy(&mut hso, &decision.passthrough, &["action", "content"]);
+                copy(&mut hso, &decision.passthrough, passthrough);
             }
         }
         Encoding::Prompt
@@ -75,35 +123,16 @@ pub fn render(event: &EventId, decision: &Decision) -> Rendered {
                 top.insert("reason".into(), json!(reason));
             }
             insert_context(&mut hso, decision);
-            copy(
-                &mut hso,
-                &decision.passthrough,
-                &[
-                    "sessionTitle",
-                    "suppressOriginalPrompt",
-                    "updatedToolOutput",
-                    "updatedMCPToolOutput",
-                    "classifierContext",
-                ],
-            );
+            copy(&mut hso, &decision.passthrough, passthrough);
         }
         Encoding::Stop | Encoding::SessionStart => {
             insert_context(&mut hso, decision);
-            copy(
-                &mut hso,
-                &decision.passthrough,
-                &[
-                    "sessionTitle",
-                    "initialUserMessage",
-                    "watchPaths",
-                    "reloadSkills",
-                ],
-            );
+            copy(&mut hso, &decision.passthrough, passthrough);
         }
-        Encoding::WatchPaths
-        | Encoding::PermissionDenied
-        | Encoding::MessageDisplay
-        | Encoding::Unknown => {
+        Encoding::WatchPaths | Encoding::PermissionDenied | Encoding::MessageDisplay => {
+            copy(&mut hso, &decision.passthrough, passthrough);
+        }
+        Encoding::Unknown => {
             for (key, value) in &decision.passthrough {
                 hso.insert(key.clone(), value.clone());
             }
@@ -133,31 +162,30 @@ pub fn render(event: &EventId, decision: &Decision) -> Rendered {
         top.insert("hookSpecificOutput".into(), Value::Object(with_name));
     }
 
-    let exit_code = if blocked.is_some() && event.blocks_by_exit_code() {
-        2
-    } else {
-        0
+    let (exit, stderr) = match blocked {
+        Some(reason) if event.blocks_by_exit_code() => (Exit::Block, format!("{reason}\n")),
+        _ => (Exit::Success, String::new()),
     };
-    let stderr = match (exit_code, blocked) {
-        (2, Some(reason)) => format!("{reason}\n"),
-        _ => String::new(),
-    };
-    let stdout = if encoding == Encoding::WorktreeCreate {
-        decision
+    let (stdout, value) = if encoding == Encoding::WorktreeCreate {
+        let stdout = decision
             .worktree_path
             .as_ref()
             .filter(|_| blocked.is_none())
             .map(|path| format!("{path}\n"))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        let value = Value::String(stdout.clone());
+        (stdout, value)
     } else {
-        let mut text = serde_json::to_string(&Value::Object(top)).expect("JSON values serialise");
+        let value = Value::Object(top);
+        let mut text = serde_json::to_string(&value).expect("JSON values serialise");
         text.push('\n');
-        text
+        (text, value)
     };
     Rendered {
         stdout,
         stderr,
-        exit_code,
+        exit,
+        value,
     }
 }
 
@@ -182,6 +210,7 @@ mod tests {
     fn render_for(event: &str, decision: &Decision) -> (Value, Rendered) {
         let rendered = render(&EventId::resolve(event), decision);
         let value = serde_json::from_str(&rendered.stdout).unwrap_or(Value::Null);
+        assert_eq!(value, rendered.value, "the value is what stdout says");
         (value, rendered)
     }
 
@@ -196,7 +225,7 @@ mod tests {
     fn nothing_to_say_is_an_empty_object() {
         let (value, rendered) = render_for("PreToolUse", &Decision::default());
         assert_eq!(value, json!({}));
-        assert_eq!(rendered.exit_code, 0);
+        assert_eq!(rendered.exit.code(), 0);
         assert_eq!(rendered.stderr, "");
         assert_eq!(rendered.stdout, "{}\n");
     }
@@ -208,7 +237,7 @@ mod tests {
             value,
             json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R"}})
         );
-        assert_eq!(rendered.exit_code, 2);
+        assert_eq!(rendered.exit.code(), 2);
         assert_eq!(rendered.stderr, "R\n");
     }
 
@@ -216,7 +245,7 @@ mod tests {
     fn stop_block_has_no_decision_json() {
         let (value, rendered) = render_for("Stop", &blocked("R"));
         assert_eq!(value, json!({}));
-        assert_eq!((rendered.exit_code, rendered.stderr.as_str()), (2, "R\n"));
+        assert_eq!((rendered.exit.code(), rendered.stderr.as_str()), (2, "R\n"));
     }
 
     #[test]
@@ -226,7 +255,7 @@ mod tests {
             value,
             json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"R"}}})
         );
-        assert_eq!(rendered.exit_code, 0);
+        assert_eq!(rendered.exit.code(), 0);
         assert_eq!(rendered.stderr, "");
     }
 
@@ -237,7 +266,7 @@ mod tests {
             value,
             json!({"hookSpecificOutput":{"hookEventName":"Elicitation","action":"decline"}})
         );
-        assert_eq!(rendered.exit_code, 0);
+        assert_eq!(rendered.exit.code(), 0);
     }
 
     #[test]
@@ -249,7 +278,7 @@ mod tests {
         let rendered = render(&EventId::resolve("WorktreeCreate"), &decision);
         assert_eq!(rendered.stdout, "/tmp/wt\n");
         let rendered = render(&EventId::resolve("WorktreeCreate"), &blocked("none"));
-        assert_eq!((rendered.stdout.as_str(), rendered.exit_code), ("", 2));
+        assert_eq!((rendered.stdout.as_str(), rendered.exit.code()), ("", 2));
     }
 
     #[test]
@@ -268,5 +297,49 @@ mod tests {
             value,
             json!({"continue":false,"stopReason":"why","suppressOutput":true,"systemMessage":"m\nw","terminalSequence":"\u{7}"})
         );
+    }
+
+    #[test]
+    fn pass_through_fields_come_from_the_catalog_column() {
+        let mut decision = Decision::default();
+        decision
+            .passthrough
+            .insert("sessionTitle".into(), json!("T"));
+        decision
+            .passthrough
+            .insert("watchPaths".into(), json!(["/a"]));
+        let (value, _) = render_for("UserPromptSubmit", &decision);
+        assert_eq!(
+            value,
+            json!({"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","sessionTitle":"T"}})
+        );
+        let (value, _) = render_for("SessionStart", &decision);
+        assert_eq!(
+            value,
+            json!({"hookSpecificOutput":{"hookEventName":"SessionStart","sessionTitle":"T","watchPaths":["/a"]}})
+        );
+        let (value, _) = render_for("MyOwnEvent", &decision);
+        assert_eq!(
+            value,
+            json!({"hookSpecificOutput":{"hookEventName":"MyOwnEvent","sessionTitle":"T","watchPaths":["/a"]}})
+        );
+    }
+
+    #[test]
+    fn default_deadlines_leave_a_margin() {
+        let deadline = |name: &str| ClaudeCode.default_deadline(&EventId::resolve(name));
+        assert_eq!(deadline("UserPromptSubmit"), Duration::from_secs(29));
+        assert_eq!(deadline("SessionEnd"), Duration::from_millis(1200));
+        assert_eq!(deadline("PreToolUse"), Duration::from_secs(599));
+    }
+
+    #[test]
+    fn own_stop_block_cap_reads_the_host_variable() {
+        let vars = vec![(
+            std::ffi::OsString::from("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"),
+            std::ffi::OsString::from("3"),
+        )];
+        assert_eq!(ClaudeCode.own_stop_block_cap(&HostEnv::new(&vars)), Some(3));
+        assert_eq!(ClaudeCode.own_stop_block_cap(&HostEnv::new(&[])), Some(8));
     }
 }

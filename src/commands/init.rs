@@ -1,0 +1,163 @@
+//! `hookrun init`: a starter settings file, and the host entry that makes
+//! hookrun run.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::cli::InitArgs;
+use crate::commands::Printed;
+use crate::exit::Exit;
+use crate::settings::Environment;
+
+/// The starter: one hook that shows the shape (a matcher, an `if` rule, a
+/// block by exit 2 with the reason on stderr).
+const STARTER: &str = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {
+        "name": "no-push-to-main",
+        "matcher": "Bash",
+        "if": "Bash(git push * main)",
+        "command": "echo 'Push a branch and open a pull request instead of pushing to main.' >&2; exit 2",
+        "timeout": 10
+      }
+    ]
+  }
+}
+"#;
+
+/// The events the printed host entry routes to hookrun: the ones hooks are
+/// most often written for. Every other event needs its own entry too.
+const HOST_EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SessionStart",
+];
+
+pub fn run(args: &InitArgs) -> Printed {
+    let env = Environment::from_process();
+    let target = if args.project {
+        let root = args
+            .project_dir
+            .clone()
+            .map_or_else(|| env.current_dir.clone(), |dir| env.absolute(&dir));
+        root.join(".hookrun").join("settings.json")
+    } else {
+        match env.config_dir() {
+            Some(dir) => dir.join("settings.json"),
+            None => {
+                return Printed::failure(
+                    "neither HOME nor XDG_CONFIG_HOME is set: there is no user settings folder (use --project)",
+                );
+            }
+        }
+    };
+    if let Err(why) = write_new(&target) {
+        return Printed::failure(&why);
+    }
+    let binary = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.canonicalize().ok())
+        .unwrap_or_else(|| PathBuf::from("hookrun"));
+    let mut out = format!(
+        "wrote {} with one example hook (it blocks `git push … main`); edit it, then check it with `hookrun doctor`\n",
+        target.display()
+    );
+    if args.project {
+        let _ = writeln!(
+            out,
+            "project settings take effect once trusted: hookrun trust {}",
+            shell_quote(&target.display().to_string())
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nTo make hookrun Claude Code's hook, add this to ~/.claude/settings.json (or the project's .claude/settings.json),\none entry per event you put hooks on:\n\n{}",
+        host_entry(&binary)
+    );
+    out.push_str(
+        "\nThe command names this binary by its absolute path: Claude Code runs hooks with the PATH it was started with, and a `hookrun` it cannot find exits 127, which turns every guard off.\n",
+    );
+    Printed::stdout(out, Exit::Success)
+}
+
+fn write_new(target: &Path) -> Result<(), String> {
+    if target.exists() {
+        return Err(format!(
+            "{} already exists: nothing written (edit it, or remove it first)",
+            target.display()
+        ));
+    }
+    if let Some(dir) = target.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    }
+    // create_new: never replace a file that appeared in the meantime.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(target)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, STARTER.as_bytes()))
+        .map_err(|err| format!("cannot write {}: {err}", target.display()))
+}
+
+/// The `hooks` object for the host's settings: every listed event runs
+/// `BINARY fire`.
+pub fn host_entry(binary: &Path) -> String {
+    let command = format!("{} fire", shell_quote(&binary.display().to_string()));
+    let hook = serde_json::json!([{ "hooks": [{ "type": "command", "command": command }] }]);
+    let lines: Vec<String> = HOST_EVENTS
+        .iter()
+        .map(|event| format!("    {}: {hook}", serde_json::Value::from(*event)))
+        .collect();
+    format!("{{\n  \"hooks\": {{\n{}\n  }}\n}}", lines.join(",\n"))
+}
+
+fn shell_quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c))
+    {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_starter_loads_without_a_problem() {
+        let mut settings = crate::settings::Settings::default();
+        let source = crate::settings::Source {
+            path: PathBuf::from("/cfg/settings.json"),
+            kind: crate::settings::SourceKind::User,
+            claude_mode: false,
+            trust_required: false,
+        };
+        crate::settings::load::load_bytes(
+            &mut settings,
+            source,
+            PathBuf::from("/cfg"),
+            STARTER.as_bytes(),
+        );
+        assert!(settings.problems.is_empty(), "{:?}", settings.problems);
+        assert_eq!(settings.hooks.len(), 1);
+    }
+
+    #[test]
+    fn the_host_entry_names_the_binary_by_absolute_path_quoted() {
+        let entry = host_entry(Path::new("/opt/my tools/hookrun"));
+        let value: serde_json::Value = serde_json::from_str(&entry).unwrap();
+        assert_eq!(
+            value["hooks"]["Stop"][0]["hooks"][0]["command"],
+            "'/opt/my tools/hookrun' fire"
+        );
+        assert_eq!(value["hooks"].as_object().unwrap().len(), HOST_EVENTS.len());
+    }
+}

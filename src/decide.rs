@@ -1,0 +1,194 @@
+//! Deciding (SPEC §7.1, §7.4, §9.3, §3.1): what the hooks did → the one
+//! decision the host gets.
+//!
+//! Aggregation over the verdicts in load order (whatever order the hooks
+//! finished in), then the post-aggregate policy, in this order: earlier
+//! `async` output, permission rules, `--fail-closed`, the stop-loop guard;
+//! then every warning and note in a fixed order.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::aggregate::{self, Decision, Entry};
+use crate::asynchook;
+use crate::event::Event;
+use crate::permissions;
+use crate::plan::Plan;
+use crate::run::{Executed, RunInputs};
+use crate::settings::{Settings, Severity};
+use crate::state::StateDir;
+
+/// The policy knobs of one fire.
+#[derive(Debug, Clone, Copy)]
+pub struct Policy<'a> {
+    pub settings: &'a Settings,
+    pub project_dir: &'a Path,
+    pub home: Option<&'a Path>,
+    /// `--fail-closed`: settings problems block (on events that can).
+    pub fail_closed: bool,
+    /// `--non-interactive`: a final ask becomes a deny.
+    pub non_interactive: bool,
+    pub state: Option<&'a StateDir>,
+    /// `--stop-block-cap`.
+    pub stop_block_cap: u32,
+}
+
+/// What the fire knew before deciding.
+#[derive(Debug)]
+pub struct Facts<'a> {
+    pub plan: &'a Plan,
+    pub executed: &'a Executed,
+    /// The event after running (sequential hooks may have changed
+    /// `tool_input`).
+    pub event: &'a Event,
+    /// `tool_input` before sequential hooks changed it.
+    pub original_input: Option<&'a Value>,
+    /// Warnings known before planning (the host's decoding).
+    pub warnings: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// Verdicts → one decision, with every warning in order: the host's and
+/// the settings', the funnel's and planning's, running's, then the hooks'
+/// own (aggregated), then what happened while they ran and the guards.
+pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, inputs: &RunInputs<'_>) -> Decision {
+    let Facts {
+        plan,
+        executed,
+        event,
+        original_input,
+        mut warnings,
+        mut notes,
+    } = facts;
+    let entries: Vec<Entry<'_>> = plan
+        .hooks
+        .iter()
+        .zip(&executed.hooks)
+        .filter_map(|(p, run)| {
+            run.ran().map(|ran| Entry {
+                name: &p.name,
+                verdict: &ran.verdict,
+            })
+        })
+        .collect();
+    let current_input = event.tool_input();
+    let final_input = (plan.sequential && current_input != original_input)
+        .then(|| current_input.cloned())
+        .flatten();
+    let mut decision = aggregate::aggregate(&event.id, &entries, final_input);
+
+    warnings.extend(plan.warnings.iter().cloned());
+    warnings.extend(executed.warnings.iter().cloned());
+    notes.extend(plan.notes.iter().cloned());
+    notes.extend(executed.notes.iter().cloned());
+    asynchook::deliver(
+        &mut decision,
+        event,
+        policy.state,
+        &executed.async_started,
+        &mut warnings,
+    );
+    if event.id.permission_rules_apply() {
+        let rules = permissions::collect(policy.settings, policy.project_dir);
+        warnings.extend(rules.warnings.iter().cloned());
+        let outcome = permissions::apply(
+            &mut decision,
+            event,
+            &rules,
+            policy.project_dir,
+            policy.home,
+            policy.non_interactive,
+        );
+        notes.extend(outcome.note);
+        warnings.extend(outcome.overridden);
+    }
+    let (mut run_warnings, run_notes) = crate::run::warnings_after(plan, executed, event, inputs);
+    notes.extend(run_notes);
+    fail_closed(&mut decision, event, policy);
+    stop_loop_guard(&mut decision, event, policy, &mut run_warnings);
+
+    warnings.append(&mut decision.warnings);
+    warnings.extend(run_warnings);
+    decision.warnings = warnings;
+    notes.append(&mut decision.notes);
+    decision.notes = notes;
+    if event.id.discards_system_message() && !decision.warnings.is_empty() {
+        decision.notes.push(format!(
+            "{} discards systemMessage: the warnings above reach only this report and the log",
+            event.id.name()
+        ));
+    }
+    decision
+}
+
+/// `--fail-closed`: a settings problem on an event that can block is a
+/// block (SPEC §3.1).
+pub fn fail_closed(decision: &mut Decision, event: &Event, policy: &Policy<'_>) {
+    if !(policy.fail_closed && event.id.tier().enforces_blocks() && policy.settings.has_errors()) {
+        return;
+    }
+    let problems: Vec<String> = policy
+        .settings
+        .problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    let reason = format!(
+        "hookrun --fail-closed: settings problems:\n{}",
+        problems.join("\n")
+    );
+    decision.block = Some(match decision.block.take() {
+        Some(existing) => format!("{existing}\n{reason}"),
+        None => reason,
+    });
+    decision.permission = None;
+    decision.updated_input = None;
+}
+
+/// After `stop_block_cap` consecutive blocked Stop/SubagentStop fires of a
+/// session, the next block is downgraded: the endless "tests fail →
+/// continue → tests fail" loop is the most reported hook bug.
+pub fn stop_loop_guard(
+    decision: &mut Decision,
+    event: &Event,
+    policy: &Policy<'_>,
+    warnings: &mut Vec<String>,
+) {
+    if !event.id.stop_loop_guarded() {
+        return;
+    }
+    let (Some(state), Some(session)) = (policy.state, event.session_id()) else {
+        return;
+    };
+    let agent = event
+        .fields()
+        .get("agent_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let key = format!("{}:{agent}", event.id.name());
+    let blocked = decision.block.is_some();
+    let cap = policy.stop_block_cap;
+    match state.count_stop_block(session, &key, blocked) {
+        Ok((count, problem)) => {
+            warnings.extend(problem);
+            if blocked && count > cap {
+                let reason = decision.block.take().unwrap_or_default();
+                warnings.push(format!(
+                    "[hook block ignored] stop-loop guard: {name} was already blocked {cap} times in a row in this session (the cap, --stop-block-cap {cap}), so this block is not enforced and the agent may stop. The block was: {reason}",
+                    name = event.id.name(),
+                ));
+                if let Err(err) = state.reset_stop_blocks(session, &key) {
+                    warnings.push(format!("could not reset the stop-loop counter: {err}"));
+                }
+            }
+        }
+        Err(err) => warnings.push(format!(
+            "stop-loop guard unavailable (state directory: {err})"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests;

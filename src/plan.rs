@@ -1,0 +1,344 @@
+//! Planning (SPEC §4–5): the funnel's survivors → planned runs.
+//!
+//! Pure: nothing is spawned, written or serialised here, so an event that
+//! matches no hook costs only selection and this. `fire` runs exactly this
+//! plan; `explain`, `list` and `doctor` show it, through the same
+//! [`hook_timeout`] and [`program_for`], so they can never give a second
+//! opinion. A `once` hook is only marked here ([`Planned::once_key`]): it is
+//! claimed when it really starts (see `run`).
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::catalog::EventId;
+use crate::event::Event;
+use crate::exec::Program;
+use crate::select::{self, Considered, Layer, Stage};
+use crate::settings::model::Policy;
+use crate::settings::{HookDef, HookType, Settings, Severity, ShellKind};
+
+/// What planning reads besides the settings and the funnel's answer.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanInput<'a> {
+    pub event: &'a Event,
+    pub project_dir: &'a Path,
+    /// When the answer is due (the host's default, or `--deadline`).
+    pub deadline: Duration,
+    /// hookrun's own environment (exec-form substitution reads it).
+    pub env: &'a [(OsString, OsString)],
+    /// SIGTERM → SIGKILL grace (`--kill-grace`): a command hook's SIGTERM
+    /// comes early enough for the grace to end by the deadline.
+    pub kill_grace: Duration,
+}
+
+/// Every selected hook of one fire and what will be done with it.
+#[derive(Debug)]
+pub struct Plan {
+    /// In load order, one per hook the funnel let through.
+    pub hooks: Vec<Planned>,
+    /// Hooks run one after another (some runnable hook asked for it).
+    pub sequential: bool,
+    pub deadline: Duration,
+    /// Settings problems, the funnel's and planning's warnings, in order:
+    /// for the person at the host.
+    pub warnings: Vec<String>,
+    /// Report only.
+    pub notes: Vec<String>,
+}
+
+impl Plan {
+    /// Whether anything will be started.
+    pub fn runnable(&self) -> bool {
+        self.hooks.iter().any(|p| p.program.is_some())
+    }
+
+    /// The planned run of the funnel's `slot`, if it was planned.
+    pub fn for_slot(&self, slot: usize) -> Option<(usize, &Planned)> {
+        self.hooks.iter().enumerate().find(|(_, p)| p.slot == slot)
+    }
+}
+
+/// A selected hook and what will be done with it.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    /// Index into the funnel's `considered`.
+    pub slot: usize,
+    /// Index into [`Settings::hooks`].
+    pub hook: usize,
+    pub name: String,
+    pub timeout: HookTimeout,
+    /// `None`: hookrun cannot run it ([`Planned::unrunnable`] says why).
+    pub program: Option<Runnable>,
+    pub unrunnable: Option<Unrunnable>,
+    /// The directory `HOOKRUN_CONFIG_DIR` names.
+    pub config_dir: PathBuf,
+    /// Started detached, not waited for (`async` command hooks).
+    pub run_async: bool,
+    /// `once`: the key claimed in the session's state when it starts.
+    pub once_key: Option<String>,
+    /// Planning's own findings about this hook (after the funnel's).
+    pub warnings: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// How a planned hook runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runnable {
+    Command(Program),
+    /// An http hook (SPEC §8): its request is made when it runs.
+    Http,
+    /// A prompt hook: a model is asked when it runs.
+    Prompt,
+}
+
+/// Why hookrun cannot run a hook.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unrunnable {
+    #[error("type {0:?} is not supported by hookrun")]
+    Type(String),
+    #[error("shell {0:?} is not supported (use \"sh\" or \"bash\")")]
+    Shell(String),
+}
+
+/// One hook's timeout, and which limits shortened it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookTimeout {
+    /// The hook's `timeout`, or the event's default.
+    pub configured: Duration,
+    /// After managed `maxHookTimeout` (`Some` when it lowered it).
+    pub policy_cap: Option<Duration>,
+    /// What binds an `async` hook (not this fire's deadline).
+    pub own: Duration,
+    /// What binds it in this fire: `own`, at most the deadline.
+    pub effective: Duration,
+    pub capped_by_deadline: bool,
+}
+
+/// The one timeout rule (SPEC §3.2, §5.7, §9.4): the hook's own or the
+/// event's default, at most managed `maxHookTimeout`, and early enough that
+/// the whole SIGTERM → SIGKILL sequence (`kill_grace`, none for an http
+/// hook) ends by the deadline.
+pub fn hook_timeout(
+    hook: &HookDef,
+    event: &EventId,
+    policy: &Policy,
+    deadline: Duration,
+    kill_grace: Duration,
+) -> HookTimeout {
+    let configured = hook
+        .timeout
+        .or_else(|| crate::prompt::default_timeout(hook))
+        .unwrap_or_else(|| event.default_hook_timeout());
+    let policy_cap = policy.max_hook_timeout.filter(|max| configured > *max);
+    let own = policy_cap.unwrap_or(configured);
+    // Only a command hook has a process group to kill.
+    let grace = if matches!(hook.hook_type, HookType::Http | HookType::Prompt) {
+        Duration::ZERO
+    } else {
+        kill_grace
+    };
+    let (effective, capped_by_deadline) = crate::exec::fit_to_deadline(own, deadline, grace);
+    HookTimeout {
+        configured,
+        policy_cap,
+        own,
+        effective,
+        capped_by_deadline,
+    }
+}
+
+/// What exec-form substitution reads (SPEC §3.2): from the plan's input,
+/// never from hookrun's process environment directly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecVars {
+    /// `${CLAUDE_PROJECT_DIR}`: the host's value, else the project (the
+    /// hook's environment always has it).
+    pub project_dir: OsString,
+    /// `${CLAUDE_PLUGIN_ROOT}`, if the host set it.
+    pub plugin_root: Option<OsString>,
+}
+
+impl ExecVars {
+    pub fn new(env: &[(OsString, OsString)], project_dir: &Path) -> ExecVars {
+        let get = |name: &str| {
+            env.iter()
+                .rev()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        ExecVars {
+            project_dir: get("CLAUDE_PROJECT_DIR")
+                .unwrap_or_else(|| project_dir.as_os_str().to_owned()),
+            plugin_root: get("CLAUDE_PLUGIN_ROOT"),
+        }
+    }
+}
+
+/// What `fire` would start for a hook, or why it cannot run it.
+pub fn program_for(
+    hook: &HookDef,
+    config_dir: &Path,
+    vars: &ExecVars,
+) -> Result<Runnable, Unrunnable> {
+    match &hook.hook_type {
+        HookType::Command => {}
+        HookType::Http => return Ok(Runnable::Http),
+        HookType::Prompt => return Ok(Runnable::Prompt),
+        HookType::Unsupported(kind) => return Err(Unrunnable::Type(kind.clone())),
+    }
+    let command = hook.command.clone().unwrap_or_default();
+    if let Some(args) = &hook.args {
+        let substitute = |text: &str| substitute_exec_vars(text, config_dir.as_os_str(), vars);
+        return Ok(Runnable::Command(Program::Exec {
+            program: substitute(&command),
+            args: args.iter().map(|a| substitute(a)).collect(),
+        }));
+    }
+    match &hook.shell {
+        ShellKind::Sh => Ok(Runnable::Command(Program::Shell {
+            shell: "sh".into(),
+            script: command,
+        })),
+        ShellKind::Bash => Ok(Runnable::Command(Program::Shell {
+            shell: "bash".into(),
+            script: command,
+        })),
+        ShellKind::Unsupported(shell) => Err(Unrunnable::Shell(shell.clone())),
+    }
+}
+
+/// Exec form: `${HOOKRUN_CONFIG_DIR}`, `${CLAUDE_PROJECT_DIR}` and
+/// `${CLAUDE_PLUGIN_ROOT}` (if set) are substituted as plain strings.
+fn substitute_exec_vars(text: &str, config_dir: &OsStr, vars: &ExecVars) -> String {
+    let mut out = text.replace("${HOOKRUN_CONFIG_DIR}", &config_dir.to_string_lossy());
+    let values = [
+        ("${CLAUDE_PROJECT_DIR}", Some(&vars.project_dir)),
+        ("${CLAUDE_PLUGIN_ROOT}", vars.plugin_root.as_ref()),
+    ];
+    for (pattern, value) in values {
+        if let Some(value) = value {
+            if out.contains(pattern) {
+                out = out.replace(pattern, &value.to_string_lossy());
+            }
+        }
+    }
+    out
+}
+
+/// Turns the funnel's survivors into planned runs, recording why a hook
+/// cannot run; collects every warning known before anything runs.
+pub fn plan(settings: &Settings, considered: &[Considered], input: &PlanInput<'_>) -> Plan {
+    let policy = settings.policy();
+    let vars = ExecVars::new(input.env, input.project_dir);
+    let mut warnings: Vec<String> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    for problem in &settings.problems {
+        match problem.severity {
+            Severity::Note => notes.push(problem.to_string()),
+            Severity::Warning | Severity::Error => warnings.push(problem.to_string()),
+        }
+    }
+    let mut hooks = Vec::new();
+    for (slot, c) in considered.iter().enumerate() {
+        warnings.extend(c.warnings.iter().cloned());
+        if !c.runs() {
+            continue;
+        }
+        let planned = plan_one(settings, slot, c, input, &policy, &vars);
+        warnings.extend(planned.warnings.iter().cloned());
+        hooks.push(planned);
+    }
+    warnings.extend(disabled_summary(settings, considered, &input.event.id));
+    let sequential = hooks
+        .iter()
+        .any(|p| p.program.is_some() && !p.run_async && settings.hooks[p.hook].sequential);
+    Plan {
+        hooks,
+        sequential,
+        deadline: input.deadline,
+        warnings,
+        notes,
+    }
+}
+
+fn plan_one(
+    settings: &Settings,
+    slot: usize,
+    c: &Considered,
+    input: &PlanInput<'_>,
+    policy: &Policy,
+    vars: &ExecVars,
+) -> Planned {
+    let hook = &settings.hooks[c.hook];
+    let name = hook.display_name();
+    let timeout = hook_timeout(
+        hook,
+        &input.event.id,
+        policy,
+        input.deadline,
+        input.kill_grace,
+    );
+    let mut warnings = Vec::new();
+    let mut notes = Vec::new();
+    if let Some(max) = timeout.policy_cap {
+        notes.push(format!(
+            "timeout {:.1} s capped at {:.1} s by managed maxHookTimeout",
+            timeout.configured.as_secs_f64(),
+            max.as_secs_f64()
+        ));
+    }
+    let config_dir = settings.file_of(hook).dir.clone();
+    if hook.run_async && matches!(hook.hook_type, HookType::Http | HookType::Prompt) {
+        warnings.push(format!(
+            "hook {name}: `async` is not supported for {} hooks; it ran synchronously",
+            hook.hook_type.as_str()
+        ));
+    }
+    let (program, unrunnable) = match program_for(hook, &config_dir, vars) {
+        Ok(program) => (Some(program), None),
+        Err(why) => {
+            warnings.push(format!("hook {name}: {why}; it did not run"));
+            (None, Some(why))
+        }
+    };
+    let once_key = (hook.once && program.is_some()).then(|| select::dedup_key(hook, &config_dir));
+    Planned {
+        slot,
+        hook: c.hook,
+        name,
+        timeout,
+        program,
+        unrunnable,
+        config_dir,
+        run_async: hook.run_async && hook.hook_type == HookType::Command,
+        once_key,
+        warnings,
+        notes,
+    }
+}
+
+/// One warning for the hooks of this event that `disableAllHooks` stopped.
+fn disabled_summary(
+    settings: &Settings,
+    considered: &[Considered],
+    event: &EventId,
+) -> Option<String> {
+    let disabled: Vec<&Considered> = considered
+        .iter()
+        .filter(|c| {
+            c.stage == Stage::Stopped(Layer::Policy) && c.detail.starts_with("disableAllHooks")
+        })
+        .filter(|c| settings.hooks[c.hook].event == *event)
+        .collect();
+    let first = disabled.first()?;
+    Some(format!(
+        "{} hook(s) for {} did not run: {}",
+        disabled.len(),
+        event.name(),
+        first.detail
+    ))
+}
+
+#[cfg(test)]
+mod tests;
