@@ -212,7 +212,7 @@ pub enum Command {
     ///
     /// Examples:
     ///   hookrun replay ~/.claude/projects/-home-me-src-app/
-    ///   hookrun replay --no-default-settings --settings new.json --against old.json sessions/
+    ///   hookrun replay --settings ~/policies/new.json --against ~/policies/old.json sessions/
     ///   hookrun replay --format json --fail-on-change sessions/ | jq .changes.count
     #[command(verbatim_doc_comment)]
     Replay(ReplayArgs),
