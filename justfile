@@ -47,12 +47,27 @@ oracle *CASES: build
 oracle-prompt *CASES: build
     python3 oracle/compare_prompt.py {{CASES}}
 
+# Not part of `cargo test`: the shared host harness installs Gemini CLI and
+# Codex from npm on first use and runs them against fake models on loopback in
+# a network namespace. Table in target/hosts/table.md (results: docs/hosts.md).
+#
+# Run host cases twice, native host hooks vs Claude Code hooks behind `hookrun fire --host` (optional: case names).
+hosts *CASES: build
+    python3 hosts/compare.py {{CASES}}
+
 # Needs jq and GNU time; the numbers of record are in docs/performance.md.
 #
-# Benchmark the release build vs bare process starts and a bash+jq dispatcher (args: bench/run.py's).
+# Every performance goal side by side with its yardstick, the ratios, scaling to 10,000 hooks (args: bench/run.py's).
 bench *ARGS: build
     python3 bench/run.py {{ARGS}}
 
 # `hookrun replay` at scale: thousands of generated sessions, dry and --against (args: bench/replay.py's).
 bench-replay *ARGS: build
     python3 bench/replay.py {{ARGS}}
+
+# Not part of `cargo test`: runs the real Claude Code through the oracle
+# harness (see `oracle`), 20 trivial hooks natively vs behind hookrun.
+#
+# Claude Code's own hook runner vs Claude Code -> hookrun, per event (args: bench/claude.py's).
+bench-claude *ARGS: build
+    python3 bench/claude.py {{ARGS}}

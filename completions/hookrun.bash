@@ -34,6 +34,9 @@ _hookrun() {
             hookrun,init)
                 cmd="hookrun__subcmd__init"
                 ;;
+            hookrun,install)
+                cmd="hookrun__subcmd__install"
+                ;;
             hookrun,list)
                 cmd="hookrun__subcmd__list"
                 ;;
@@ -48,6 +51,9 @@ _hookrun() {
                 ;;
             hookrun,trust)
                 cmd="hookrun__subcmd__trust"
+                ;;
+            hookrun,uninstall)
+                cmd="hookrun__subcmd__uninstall"
                 ;;
             hookrun,untrust)
                 cmd="hookrun__subcmd__untrust"
@@ -70,6 +76,9 @@ _hookrun() {
             hookrun__subcmd__help,init)
                 cmd="hookrun__subcmd__help__subcmd__init"
                 ;;
+            hookrun__subcmd__help,install)
+                cmd="hookrun__subcmd__help__subcmd__install"
+                ;;
             hookrun__subcmd__help,list)
                 cmd="hookrun__subcmd__help__subcmd__list"
                 ;;
@@ -85,6 +94,9 @@ _hookrun() {
             hookrun__subcmd__help,trust)
                 cmd="hookrun__subcmd__help__subcmd__trust"
                 ;;
+            hookrun__subcmd__help,uninstall)
+                cmd="hookrun__subcmd__help__subcmd__uninstall"
+                ;;
             hookrun__subcmd__help,untrust)
                 cmd="hookrun__subcmd__help__subcmd__untrust"
                 ;;
@@ -95,7 +107,7 @@ _hookrun() {
 
     case "${cmd}" in
         hookrun)
-            opts="-v -h -V --verbose --help --version fire trust untrust stats init doctor explain list test replay completions help"
+            opts="-v -h -V --verbose --help --version fire trust untrust stats init doctor explain list test replay completions install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -153,12 +165,16 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__explain)
-            opts="-v -h -V --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
+            opts="-v -h -V --host --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -190,7 +206,7 @@ _hookrun() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "claude-code" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -241,7 +257,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__help)
-            opts="fire trust untrust stats init doctor explain list test replay completions help"
+            opts="fire trust untrust stats init doctor explain list test replay completions install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -338,6 +354,20 @@ _hookrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hookrun__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hookrun__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -408,6 +438,20 @@ _hookrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hookrun__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hookrun__subcmd__help__subcmd__untrust)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -429,6 +473,36 @@ _hookrun() {
                 return 0
             fi
             case "${prev}" in
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hookrun__subcmd__install)
+            opts="-v -h -V --project --user --dry-run --binary --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --binary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --project-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -579,6 +653,36 @@ _hookrun() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hookrun__subcmd__uninstall)
+            opts="-v -h -V --project --user --dry-run --binary --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --binary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -35,13 +35,15 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand test 'Run hook-policy test cases through the real fire path.'
             cand replay 'Replay recorded sessions against your hook policy: what would change?'
             cand completions 'Print the shell completion script for SHELL.'
+            cand install 'Route a host''s events to hookrun: write the host''s own hook config.'
+            cand uninstall 'Remove hookrun''s entries from a host''s hook config (see `install`).'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hookrun;fire'= {
             cand --host 'The agent that runs hookrun: how its event is read and the answer written'
             cand --format 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand'
             cand --log 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`. With HOOKRUN_LOG_INPUT=1 each line also records the event''s input, for `hookrun replay` (off by default: inputs may hold secrets)'
-            cand --stop-block-cap 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)'
+            cand --stop-block-cap 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops). Default: 8; behind a host that caps Stop blocks itself (Claude Code: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, default 8), one more than the host''s cap, so the host''s own cap acts first. The count restarts when the host says a stop is not the continuation of a blocked one (`stop_hook_active: false`)'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
@@ -116,6 +118,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --version 'Print version'
         }
         &'hookrun;explain'= {
+            cand --host 'The agent whose event this is (as `fire --host`): its event, tool and field names are translated first, as `fire` would'
             cand --format 'Output format'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
@@ -183,6 +186,40 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'hookrun;install'= {
+            cand --binary 'The hookrun the entries run (default: this binary, by absolute path)'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
+            cand --project 'The project''s file (the default)'
+            cand --user 'Your own file, in the home folder (every project)'
+            cand --dry-run 'Print the change as a diff and write nothing'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;uninstall'= {
+            cand --binary 'The hookrun the entries run (default: this binary, by absolute path)'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
+            cand --project 'The project''s file (the default)'
+            cand --user 'Your own file, in the home folder (every project)'
+            cand --dry-run 'Print the change as a diff and write nothing'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'hookrun;help'= {
             cand fire 'Run the hooks of one event and answer in the hook protocol.'
             cand trust 'Trust a project''s settings files, so their hooks take effect.'
@@ -195,6 +232,8 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand test 'Run hook-policy test cases through the real fire path.'
             cand replay 'Replay recorded sessions against your hook policy: what would change?'
             cand completions 'Print the shell completion script for SHELL.'
+            cand install 'Route a host''s events to hookrun: write the host''s own hook config.'
+            cand uninstall 'Remove hookrun''s entries from a host''s hook config (see `install`).'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hookrun;help;fire'= {
@@ -218,6 +257,10 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         &'hookrun;help;replay'= {
         }
         &'hookrun;help;completions'= {
+        }
+        &'hookrun;help;install'= {
+        }
+        &'hookrun;help;uninstall'= {
         }
         &'hookrun;help;help'= {
         }

@@ -38,12 +38,18 @@ complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "list" -d 'List ever
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "test" -d 'Run hook-policy test cases through the real fire path.'
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "replay" -d 'Replay recorded sessions against your hook policy: what would change?'
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "completions" -d 'Print the shell completion script for SHELL.'
+complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "install" -d 'Route a host\'s events to hookrun: write the host\'s own hook config.'
+complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "uninstall" -d 'Remove hookrun\'s entries from a host\'s hook config (see `install`).'
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l host -d 'The agent that runs hookrun: how its event is read and the answer written' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'"
+complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l host -d 'The agent that runs hookrun: how its event is read and the answer written' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'
+gemini\t'Gemini CLI'
+codex\t'OpenAI Codex CLI'
+cursor\t'Cursor (documented format, not verified against the real host)'
+copilot\t'GitHub Copilot CLI (documented format, not verified against the real host)'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l format -d 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand' -r -f -a "protocol\t'The hook protocol: one JSON object (what hosts read)'
 report\t'A full JSON report: every hook, where the funnel stopped it, how it ended, its output, every warning. For debugging by hand'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l log -d 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`. With HOOKRUN_LOG_INPUT=1 each line also records the event\'s input, for `hookrun replay` (off by default: inputs may hold secrets)' -r -F
-complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l stop-block-cap -d 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops)' -r
+complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l stop-block-cap -d 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops). Default: 8; behind a host that caps Stop blocks itself (Claude Code: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, default 8), one more than the host\'s cap, so the host\'s own cap acts first. The count restarts when the host says a stop is not the continuation of a blocked one (`stop_hook_active: false`)' -r
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l claude-settings -d 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
@@ -90,6 +96,11 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -l trust-project
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s V -l version -d 'Print version'
+complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l host -d 'The agent whose event this is (as `fire --host`): its event, tool and field names are translated first, as `fire` would' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'
+gemini\t'Gemini CLI'
+codex\t'OpenAI Codex CLI'
+cursor\t'Cursor (documented format, not verified against the real host)'
+copilot\t'GitHub Copilot CLI (documented format, not verified against the real host)'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'For people'
 json\t'One JSON document, for scripts and CI'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
@@ -137,15 +148,41 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -s V -l version 
 complete -c hookrun -n "__fish_hookrun_using_subcommand completions" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "fire" -d 'Run the hooks of one event and answer in the hook protocol.'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "trust" -d 'Trust a project\'s settings files, so their hooks take effect.'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "untrust" -d 'Forget the trust of a project\'s settings files (see `hookrun trust`).'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "stats" -d 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "init" -d 'Write a starter settings file and print the host entry to add.'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "doctor" -d 'Check every settings source for mistakes that make hooks fail silently.'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "explain" -d 'Show, hook by hook, why each one would or would not run for an event.'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "list" -d 'List every hook hookrun would consider, with its source and state.'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "test" -d 'Run hook-policy test cases through the real fire path.'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "replay" -d 'Replay recorded sessions against your hook policy: what would change?'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "completions" -d 'Print the shell completion script for SHELL.'
-complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l binary -d 'The hookrun the entries run (default: this binary, by absolute path)' -r -F
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l claude-settings -d 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)' -r -F
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l project -d 'The project\'s file (the default)'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l user -d 'Your own file, in the home folder (every project)'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l dry-run -d 'Print the change as a diff and write nothing'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -s V -l version -d 'Print version'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l binary -d 'The hookrun the entries run (default: this binary, by absolute path)' -r -F
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l claude-settings -d 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)' -r -F
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l project -d 'The project\'s file (the default)'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l user -d 'Your own file, in the home folder (every project)'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l dry-run -d 'Print the change as a diff and write nothing'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -s V -l version -d 'Print version'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "fire" -d 'Run the hooks of one event and answer in the hook protocol.'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "trust" -d 'Trust a project\'s settings files, so their hooks take effect.'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "untrust" -d 'Forget the trust of a project\'s settings files (see `hookrun trust`).'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "stats" -d 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "init" -d 'Write a starter settings file and print the host entry to add.'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "doctor" -d 'Check every settings source for mistakes that make hooks fail silently.'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "explain" -d 'Show, hook by hook, why each one would or would not run for an event.'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "list" -d 'List every hook hookrun would consider, with its source and state.'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "test" -d 'Run hook-policy test cases through the real fire path.'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "replay" -d 'Replay recorded sessions against your hook policy: what would change?'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "completions" -d 'Print the shell completion script for SHELL.'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "install" -d 'Route a host\'s events to hookrun: write the host\'s own hook config.'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "uninstall" -d 'Remove hookrun\'s entries from a host\'s hook config (see `install`).'
+complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

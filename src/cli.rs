@@ -231,6 +231,63 @@ pub enum Command {
     ///   eval (hookrun completions elvish | slurp)    # in ~/.config/elvish/rc.elv
     #[command(verbatim_doc_comment)]
     Completions(CompletionsArgs),
+
+    /// Route a host's events to hookrun: write the host's own hook config.
+    ///
+    /// Adds one entry per event your hookrun settings have hooks for, each
+    /// running `<absolute path to hookrun> fire --host HOST` with the host's
+    /// own default timeout in its unit. Keeps every other entry of the file,
+    /// replaces hookrun's earlier entries (running it twice changes
+    /// nothing), and saves the old file as FILE.hookrun-backup. Says what the
+    /// host needs besides (Codex: trusting the hooks).
+    ///
+    /// Files: claude-code .claude/settings.json, gemini .gemini/settings.json,
+    /// codex .codex/hooks.json ($CODEX_HOME/hooks.json with --user), cursor
+    /// .cursor/hooks.json, copilot .github/hooks/hookrun.json
+    /// (~/.copilot/hooks/hookrun.json with --user).
+    ///
+    /// Examples:
+    ///   hookrun install gemini --dry-run
+    ///   hookrun install codex --user
+    #[command(verbatim_doc_comment)]
+    Install(InstallArgs),
+
+    /// Remove hookrun's entries from a host's hook config (see `install`).
+    ///
+    /// Other entries stay; the old file is saved as FILE.hookrun-backup.
+    ///
+    /// Examples:
+    ///   hookrun uninstall gemini
+    ///   hookrun uninstall cursor --user --dry-run
+    #[command(verbatim_doc_comment)]
+    Uninstall(InstallArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct InstallArgs {
+    /// The host whose config to write.
+    #[arg(value_name = "HOST", value_enum)]
+    pub host: HostId,
+
+    /// The project's file (the default).
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+
+    /// Your own file, in the home folder (every project).
+    #[arg(long)]
+    pub user: bool,
+
+    /// Print the change as a diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// The hookrun the entries run (default: this binary, by absolute path).
+    #[arg(long, value_name = "PATH")]
+    pub binary: Option<PathBuf>,
+
+    /// Which hookrun settings to read for the events to route.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -297,6 +354,11 @@ pub struct ExplainArgs {
     /// The event (default: the input's `hook_event_name`).
     #[arg(value_name = "EVENT")]
     pub event: Option<String>,
+
+    /// The agent whose event this is (as `fire --host`): its event, tool and
+    /// field names are translated first, as `fire` would.
+    #[arg(long, value_enum, value_name = "HOST", env = "HOOKRUN_HOST", default_value_t = HostId::ClaudeCode)]
+    pub host: HostId,
 
     /// Output format.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
@@ -461,14 +523,13 @@ pub struct FireArgs {
 
     /// After this many consecutive blocked Stop/SubagentStop fires in one
     /// session, the next block is downgraded to a warning (ends "tests fail
-    /// → continue → tests fail" loops).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 8,
-        env = "HOOKRUN_STOP_BLOCK_CAP"
-    )]
-    pub stop_block_cap: u32,
+    /// → continue → tests fail" loops). Default: 8; behind a host that caps
+    /// Stop blocks itself (Claude Code: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP,
+    /// default 8), one more than the host's cap, so the host's own cap acts
+    /// first. The count restarts when the host says a stop is not the
+    /// continuation of a blocked one (`stop_hook_active: false`).
+    #[arg(long, value_name = "N", env = "HOOKRUN_STOP_BLOCK_CAP")]
+    pub stop_block_cap: Option<u32>,
 
     #[command(flatten)]
     pub settings: SettingsArgs,

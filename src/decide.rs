@@ -170,6 +170,12 @@ pub fn stop_loop_guard(
     let key = format!("{}:{agent}", event.id.name());
     let blocked = decision.block.is_some();
     let cap = policy.stop_block_cap;
+    // A stop that does not follow a blocked one starts a new chain.
+    if event.fields().get("stop_hook_active") == Some(&Value::Bool(false)) {
+        if let Err(err) = state.reset_stop_blocks(session, &key) {
+            warnings.push(format!("could not reset the stop-loop counter: {err}"));
+        }
+    }
     match state.count_stop_block(session, &key, blocked) {
         Ok((count, problem)) => {
             warnings.extend(problem);

@@ -87,6 +87,8 @@ pub fn run() -> ExitCode {
         Command::List(args) => commands::list::run(args),
         Command::Test(args) => commands::test::run(args),
         Command::Replay(args) => commands::replay::run(args),
+        Command::Install(args) => commands::install::run(args, true),
+        Command::Uninstall(args) => commands::install::run(args, false),
         Command::Completions(args) => {
             commands::Printed::stdout(generate::completions::render(args.shell), Exit::Success)
         }

@@ -22,10 +22,14 @@ pub fn run(args: &DoctorArgs) -> Printed {
         .as_ref()
         .map_or_else(|| project_dir.clone(), |dir| env.absolute(dir));
     let probe = SystemProbe::from_process();
+    let codex_home = std::env::var_os("CODEX_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from);
     let cx = Context {
         project_dir: &project_dir,
         home: env.home.as_deref(),
         claude_project_dir: &claude_project_dir,
+        codex_home: codex_home.as_deref(),
         probe: &probe,
     };
     let findings = diagnose::diagnose(&settings, &cx);

@@ -47,14 +47,21 @@ struct Shown {
 pub fn run(args: &ExplainArgs) -> Printed {
     // With an EVENT, no input is needed: a terminal or an empty stdin means
     // an empty event (`hookrun explain stop`).
+    let host = crate::host::host(args.host);
+    let process_env: Vec<_> = std::env::vars_os().collect();
+    let host_env = crate::host::HostEnv::new(&process_env);
+    let decode = |raw: Map<String, Value>| {
+        host.decode(raw, args.event.as_deref(), &host_env)
+            .map(|decoded| decoded.event)
+    };
     let event = if args.event.is_some() && common::stdin_is_terminal() {
-        Event::from_object(Map::new(), args.event.as_deref())
+        decode(Map::new())
     } else {
         common::read_stdin().and_then(|bytes| {
             if args.event.is_some() && bytes.iter().all(u8::is_ascii_whitespace) {
-                Event::from_object(Map::new(), args.event.as_deref())
+                decode(Map::new())
             } else {
-                Event::parse(&bytes, args.event.as_deref())
+                crate::event::read_object(&bytes).and_then(decode)
             }
         })
     };
@@ -78,14 +85,13 @@ pub fn run(args: &ExplainArgs) -> Printed {
             Ok(deadline) => deadline,
             Err(why) => return Printed::failure(&format!("HOOKRUN_DEADLINE: {why}")),
         },
-        _ => crate::host::host(crate::host::HostId::default()).default_deadline(&event.id),
+        _ => host.default_deadline(&event.id),
     };
     let claude_project_dir = env
         .claude_project_dir
         .as_ref()
         .map_or_else(|| project_dir.clone(), |dir| env.absolute(dir));
     // The plan `fire` would run, not a second opinion.
-    let process_env: Vec<_> = std::env::vars_os().collect();
     let plan = plan::plan(
         &settings,
         &considered,

@@ -36,8 +36,15 @@ pub fn run(args: &FireArgs) -> Printed {
             &HostEnv::new(&inherited_env),
         )
     });
+    let stop_block_cap =
+        host::mapping::stop_block_cap(args.stop_block_cap, host, &HostEnv::new(&inherited_env));
+    let mut inherited_env = inherited_env;
     let decoded = match decoded {
-        Ok(decoded) => decoded,
+        Ok(decoded) => {
+            // Hooks see which host called and its own names (HOOKRUN_HOST…).
+            host::mapping::set_hook_vars(&mut inherited_env, host, &decoded.event);
+            decoded
+        }
         Err(err) => return unusable_input(&err, args.event.as_deref(), args.fail_closed),
     };
     let event = &decoded.event;
@@ -63,7 +70,7 @@ pub fn run(args: &FireArgs) -> Printed {
         non_interactive: args.non_interactive,
         state: StateDir::from_process(),
         log: args.log.clone(),
-        stop_block_cap: args.stop_block_cap,
+        stop_block_cap,
         want_report: args.format == FireFormat::Report,
         input_warnings,
     };

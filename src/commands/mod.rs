@@ -5,6 +5,7 @@ pub mod doctor;
 pub mod explain;
 pub mod fire;
 pub mod init;
+pub mod install;
 pub mod list;
 pub mod replay;
 pub mod stats;

@@ -1,15 +1,20 @@
 //! Checks that look past hookrun's own files at the host's: files both load
-//! (hooks run twice) and the host's `FileChanged` entry (without file names
-//! in its matcher the host watches nothing, so hookrun's hook never fires).
+//! (hooks run twice), the host's `FileChanged` entry (without file names
+//! in its matcher the host watches nothing, so hookrun's hook never fires),
+//! and how every host config found calls hookrun (events not routed, a
+//! `hookrun` the host cannot start, the wrong `--host`, timeouts).
 
 use std::path::{Path, PathBuf};
 
 use crate::catalog::EventId;
+use crate::host::HostId;
+use crate::host::wiring::{self, WIRINGS, Wiring};
 use crate::select::matcher::Matcher;
 use crate::settings::load::load_bytes;
 use crate::settings::model::FileState;
 use crate::settings::{HookDef, Settings, Severity, Source, SourceKind};
 
+use super::probe::FileKind;
 use super::{Context, Finding};
 
 /// The settings files Claude Code reads by itself (user, project, local,
@@ -189,4 +194,360 @@ fn quote_all(names: &[&str]) -> String {
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// What a host entry running hookrun does when its `hookrun` is not found
+/// (the shell exits 127).
+fn on_127(host: HostId) -> &'static str {
+    match host {
+        HostId::ClaudeCode => {
+            "Claude Code reads exit 127 as a non-blocking error: every guard is off"
+        }
+        HostId::Codex => "Codex reads exit 127 as a failed hook and ignores it: every guard is off",
+        HostId::Gemini => "Gemini CLI reads exit 127 as a deny: every tool call is blocked",
+        HostId::Cursor => "Cursor gets exit 127 instead of an answer: the guards do not run",
+        HostId::Copilot => {
+            "Copilot CLI gets exit 127 instead of an answer: the guards do not run (and preToolUse fails closed)"
+        }
+    }
+}
+
+/// One host file that exists, parsed.
+struct HostFile {
+    path: PathBuf,
+    entries: Vec<wiring::Entry>,
+}
+
+fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostFile> {
+    let mut files = Vec::new();
+    for (_, path) in w.files(cx.project_dir, cx.home, cx.codex_home) {
+        let Some(bytes) = cx.probe.read(&path) else {
+            continue;
+        };
+        match serde_json::from_slice::<serde_json::Value>(&bytes) {
+            Ok(doc) => files.push(HostFile {
+                entries: wiring::entries(w, &doc),
+                path,
+            }),
+            Err(err) => out.push(Finding {
+                check: "host-config-unreadable",
+                severity: Severity::Note,
+                file: path,
+                json_path: String::new(),
+                message: format!(
+                    "{}'s file is not plain JSON ({err}): hookrun cannot check how it calls hookrun",
+                    w.host.display()
+                ),
+                fix: "nothing to do if the host accepts it (comments); check the entries by hand".into(),
+            }),
+        }
+    }
+    files
+}
+
+/// The events hookrun has hooks for, with the first hook of each (where a
+/// finding about the event points).
+fn hooked_events(settings: &Settings) -> Vec<(&str, &HookDef)> {
+    let mut events: Vec<(&str, &HookDef)> = Vec::new();
+    for hook in &settings.hooks {
+        let name = hook.event.name();
+        if !events.iter().any(|(e, _)| *e == name) {
+            events.push((name, hook));
+        }
+    }
+    events
+}
+
+/// The wiring of every host config that runs hookrun (SPEC §10): events
+/// with hooks but no host entry, a `hookrun` the host cannot start, an
+/// entry that does not name its host, host timeouts hookrun's deadline
+/// overshoots (or Gemini timeouts written in seconds), and hooks the host
+/// also runs natively.
+pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let hooked = hooked_events(settings);
+    let hook_commands: Vec<&str> = settings
+        .hooks
+        .iter()
+        .filter_map(|h| h.command.as_deref())
+        .map(str::trim)
+        .collect();
+    // hookrun's own files: a host file among them is `host-loads-file`'s.
+    let loaded: Vec<PathBuf> = settings
+        .files
+        .iter()
+        .filter(|f| f.state == FileState::Loaded)
+        .map(|f| cx.probe.canonical(f.path()))
+        .collect();
+    let mut wired: Vec<(HostId, PathBuf)> = Vec::new();
+    for w in WIRINGS {
+        let files = host_files(w, cx, out);
+        for file in &files {
+            let commands: &[&str] = if loaded.contains(&cx.probe.canonical(&file.path)) {
+                &[]
+            } else {
+                &hook_commands
+            };
+            check_entries(w, file, commands, cx, out);
+        }
+        let ours: Vec<(&HostFile, &wiring::Entry)> = files
+            .iter()
+            .flat_map(|f| f.entries.iter().map(move |e| (f, e)))
+            .filter(|(_, e)| wiring::runs_hookrun(&e.command))
+            .collect();
+        let Some((first, _)) = ours.first() else {
+            continue;
+        };
+        wired.push((w.host, first.path.clone()));
+        for (event, hook) in &hooked {
+            let count = settings
+                .hooks
+                .iter()
+                .filter(|h| h.event.name() == *event)
+                .count();
+            let hooks = if count == 1 {
+                "1 hook".to_owned()
+            } else {
+                format!("{count} hooks")
+            };
+            let file = settings.file_of(hook).path().to_path_buf();
+            let json_path = format!("hooks.{event}");
+            match w.host_event(event) {
+                None => out.push(Finding {
+                    check: "host-event-missing",
+                    severity: Severity::Note,
+                    file,
+                    json_path,
+                    message: format!(
+                        "{} has no {event} event, so it never calls hookrun for it ({hooks} there)",
+                        w.host.display()
+                    ),
+                    fix: "nothing to do if they are meant for another host".into(),
+                }),
+                Some(host_event) if !ours.iter().any(|(_, e)| e.host_event == host_event) => {
+                    let names = ours
+                        .iter()
+                        .map(|(f, _)| f.path.display().to_string())
+                        .fold(Vec::<String>::new(), |mut v, p| {
+                            if !v.contains(&p) {
+                                v.push(p);
+                            }
+                            v
+                        })
+                        .join(", ");
+                    let they = if count == 1 {
+                        "it never fires"
+                    } else {
+                        "they never fire"
+                    };
+                    out.push(Finding {
+                        check: "host-event-not-routed",
+                        severity: Severity::Warning,
+                        file,
+                        json_path,
+                        message: format!(
+                            "{hooks} on {event}, but no {} entry runs hookrun for {host_event} (the hookrun entries in {names} are for other events): {} never calls hookrun for it, so {they}",
+                            w.host.display(),
+                            w.host.display()
+                        ),
+                        fix: format!(
+                            "run `hookrun install {}` (adds an entry for every event with hooks), or add a `hookrun fire` entry under {host_event}",
+                            w.host.name()
+                        ),
+                    });
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    // A host that reads another host's file calls hookrun twice.
+    for (host, path) in &wired {
+        for w in WIRINGS {
+            if w.host == *host || !w.also_read_by.contains(host) {
+                continue;
+            }
+            if let Some((_, other)) = wired.iter().find(|(h, _)| *h == w.host) {
+                out.push(Finding {
+                    check: "host-runs-twice",
+                    severity: Severity::Warning,
+                    file: path.clone(),
+                    json_path: "hooks".into(),
+                    message: format!(
+                        "{} also reads {}'s {}, which runs hookrun too: under {} every event reaches hookrun twice, and its hooks run twice",
+                        host.display(),
+                        w.host.display(),
+                        other.display(),
+                        host.display()
+                    ),
+                    fix: format!(
+                        "keep hookrun's entries in one of the two files (`hookrun uninstall {}` removes them here)",
+                        host.name()
+                    ),
+                });
+            }
+        }
+    }
+}
+
+fn check_entries(
+    w: &Wiring,
+    file: &HostFile,
+    hook_commands: &[&str],
+    cx: &Context<'_>,
+    out: &mut Vec<Finding>,
+) {
+    let mut push = |check: &'static str,
+                    severity: Severity,
+                    e: &wiring::Entry,
+                    message: String,
+                    fix: String| {
+        out.push(Finding {
+            check,
+            severity,
+            file: file.path.clone(),
+            json_path: e.json_path.clone(),
+            message,
+            fix,
+        });
+    };
+    for e in &file.entries {
+        let gemini_seconds = w.host == HostId::Gemini && e.timeout.is_some_and(|t| t < 1000.0);
+        if let (true, Some(t)) = (gemini_seconds, e.timeout) {
+            push(
+                "gemini-timeout-seconds",
+                Severity::Warning,
+                e,
+                format!(
+                    "timeout {t} is {t} milliseconds to Gemini CLI (its unit is ms, not seconds): the hook is killed before it can answer, and the call it guards goes ahead"
+                ),
+                format!("write {} for {t} s", t * 1000.0),
+            );
+        }
+        if !wiring::runs_hookrun(&e.command) {
+            if hook_commands.contains(&e.command.trim()) {
+                push(
+                    "host-runs-twice",
+                    Severity::Warning,
+                    e,
+                    format!(
+                        "{} runs `{}` itself, and hookrun's settings run the same command: it runs twice",
+                        w.host.display(),
+                        e.command
+                    ),
+                    "keep it in one place: hookrun's settings (remove it here) or the host's"
+                        .into(),
+                );
+            }
+            continue;
+        }
+        let named = wiring::named_host(&e.command);
+        let named_ok = match &named {
+            None => w.host == HostId::ClaudeCode,
+            Some(name) => {
+                name == w.host.name() || (w.host == HostId::ClaudeCode && name == "claude")
+            }
+        };
+        if !named_ok {
+            let says = named.map_or_else(
+                || "no --host (Claude Code's protocol)".to_owned(),
+                |n| format!("--host {n}"),
+            );
+            push(
+                "host-mismatch",
+                Severity::Error,
+                e,
+                format!(
+                    "this {} entry runs hookrun with {says}: hookrun reads the event and answers in another host's protocol, which {} misreads (a block may not block)",
+                    w.host.display(),
+                    w.host.display()
+                ),
+                format!(
+                    "write `hookrun fire --host {}` (or run `hookrun install {}`)",
+                    w.host.name(),
+                    w.host.name()
+                ),
+            );
+        }
+        if let Some(program) = wiring::program(&e.command) {
+            let consequence = on_127(w.host);
+            if program.contains('/') {
+                match cx.probe.file(Path::new(&program)) {
+                    FileKind::Missing | FileKind::Directory => push(
+                        "host-hookrun-missing",
+                        Severity::Error,
+                        e,
+                        format!(
+                            "runs {program}, which does not exist: the shell exits 127, and {consequence}"
+                        ),
+                        format!(
+                            "fix the path, or run `hookrun install {}` to write this binary's path",
+                            w.host.name()
+                        ),
+                    ),
+                    FileKind::File { executable: false } => push(
+                        "host-hookrun-missing",
+                        Severity::Error,
+                        e,
+                        format!(
+                            "runs {program}, which is not executable: the shell exits 126, and {}",
+                            consequence.replace("127", "126")
+                        ),
+                        format!("chmod +x {program}"),
+                    ),
+                    FileKind::File { executable: true } => {}
+                }
+            } else if !cx.probe.on_path(&program) {
+                push(
+                    "host-hookrun-not-on-path",
+                    Severity::Error,
+                    e,
+                    format!(
+                        "runs `{program}`, which is not on PATH here (and {} runs hooks with its own PATH): the shell exits 127, and {consequence}",
+                        w.host.display()
+                    ),
+                    format!(
+                        "write hookrun's absolute path (`hookrun install {}` does)",
+                        w.host.name()
+                    ),
+                );
+            }
+        }
+        if gemini_seconds || e.command.contains("--deadline") {
+            continue;
+        }
+        if let (Some(timeout), Some(claude)) = (e.timeout, w.claude_event(&e.host_event)) {
+            #[allow(clippy::cast_precision_loss)]
+            let host_ms = timeout * w.timeout_unit_ms as f64;
+            let deadline = crate::host::host(w.host).default_deadline(&EventId::resolve(claude));
+            #[allow(clippy::cast_precision_loss)]
+            let deadline_ms = deadline.as_millis() as f64;
+            if host_ms < deadline_ms {
+                let secs = host_ms / 1000.0;
+                push(
+                    "host-timeout-short",
+                    Severity::Warning,
+                    e,
+                    format!(
+                        "{} gives this entry {secs} s, but hookrun answers {} within {:.0} s (the host's default): a slow hook's answer arrives after {} stopped waiting",
+                        w.host.display(),
+                        e.host_event,
+                        deadline.as_secs_f64(),
+                        w.host.display()
+                    ),
+                    format!(
+                        "add `--deadline {}` to the command (a margin under {secs} s), or remove the entry's timeout",
+                        crate::diagnose::host::deadline_hint(secs)
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// A deadline under a host timeout of `secs`, as `--deadline` takes it.
+pub fn deadline_hint(secs: f64) -> String {
+    if secs > 2.0 {
+        format!("{}s", (secs - 1.0).floor())
+    } else {
+        format!("{}ms", (secs * 800.0).floor())
+    }
 }

@@ -45,6 +45,8 @@ pub struct Context<'a> {
     pub home: Option<&'a Path>,
     /// `CLAUDE_PROJECT_DIR` as hooks get it: inherited, else the project.
     pub claude_project_dir: &'a Path,
+    /// `$CODEX_HOME` (Codex's user hook file is `$CODEX_HOME/hooks.json`).
+    pub codex_home: Option<&'a Path>,
     pub probe: &'a dyn Probe,
 }
 
@@ -269,6 +271,51 @@ pub static CHECKS: &[CheckInfo] = &[
         Warning,
         "a FileChanged hook whose files the host does not watch",
     ),
+    check(
+        "host-event-not-routed",
+        Warning,
+        "hooks on an event for which a host that runs hookrun has no `hookrun fire` entry: they never fire",
+    ),
+    check(
+        "host-event-missing",
+        Note,
+        "hooks on an event a host that runs hookrun does not have",
+    ),
+    check(
+        "host-hookrun-not-on-path",
+        Error,
+        "a host entry runs `hookrun` by name and it is not on PATH: exit 127 (every guard off, or every call blocked)",
+    ),
+    check(
+        "host-hookrun-missing",
+        Error,
+        "a host entry runs hookrun by a path that does not exist or is not executable",
+    ),
+    check(
+        "host-mismatch",
+        Error,
+        "a host entry runs `hookrun fire` without that host's `--host`: the answer is in another protocol",
+    ),
+    check(
+        "host-timeout-short",
+        Warning,
+        "a host entry's timeout is shorter than hookrun's deadline for the event: the answer can come too late",
+    ),
+    check(
+        "gemini-timeout-seconds",
+        Warning,
+        "a Gemini CLI timeout under 1000: its unit is milliseconds, so it was probably meant as seconds",
+    ),
+    check(
+        "host-runs-twice",
+        Warning,
+        "a host runs a hook hookrun runs too, or reads another host's file that calls hookrun: it runs twice",
+    ),
+    check(
+        "host-config-unreadable",
+        Note,
+        "a host config file that is not plain JSON: its entries are not checked",
+    ),
 ];
 
 /// Runs every check. Findings are in load order of the files, then in the
@@ -284,6 +331,7 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
         check_hook(settings, hook, cx, &mut out);
     }
     host::check_file_changed(settings, cx, &mut out);
+    host::check_host_wiring(settings, cx, &mut out);
 
     // A group's matcher is shared by its hooks: report it once.
     let mut unique: Vec<Finding> = Vec::with_capacity(out.len());

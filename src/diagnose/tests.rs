@@ -51,6 +51,7 @@ fn run_with(json: &str, path: &str, files: &[(&str, &str)]) -> Vec<Finding> {
         project_dir: Path::new("/proj"),
         home: Some(Path::new("/home/u")),
         claude_project_dir: Path::new("/proj"),
+        codex_home: None,
         probe: &probe,
     };
     diagnose(&settings, &cx)
@@ -381,4 +382,147 @@ fn fire_warnings_cover_a_lowercase_tool_and_a_millisecond_timeout() {
         1
     );
     assert!(super::fire_warnings(&settings, &EventId::Known("PostToolUse")).is_empty());
+}
+
+fn checks_of(found: &[Finding], prefix: &str) -> Vec<(&'static str, String, String)> {
+    found
+        .iter()
+        .filter(|f| f.check.starts_with(prefix) || f.check == "gemini-timeout-seconds")
+        .map(|f| (f.check, f.file.display().to_string(), f.json_path.clone()))
+        .collect()
+}
+
+#[test]
+fn events_with_hooks_but_no_host_entry_are_found() {
+    // The README's one-entry snippet: only PreToolUse reaches hookrun.
+    let claude = r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hookrun fire"}]}]}}"#;
+    let found = run_with(
+        r#"{"hooks": {
+            "PreToolUse": [{"command": "echo a"}],
+            "PostToolUse": [{"command": "echo b"}],
+            "Stop": [{"command": "echo c"}, {"command": "echo d"}]
+        }}"#,
+        "/cfg/settings.json",
+        &[("/proj/.claude/settings.json", claude)],
+    );
+    let routed = checks_of(&found, "host-");
+    assert_eq!(
+        routed,
+        [
+            (
+                "host-event-not-routed",
+                "/cfg/settings.json".into(),
+                "hooks.PostToolUse".into()
+            ),
+            (
+                "host-event-not-routed",
+                "/cfg/settings.json".into(),
+                "hooks.Stop".into()
+            ),
+        ],
+        "{found:#?}"
+    );
+    let stop = found.iter().find(|f| f.json_path == "hooks.Stop").unwrap();
+    assert!(stop.message.contains("2 hooks on Stop"), "{}", stop.message);
+    assert!(
+        stop.fix.contains("hookrun install claude-code"),
+        "{}",
+        stop.fix
+    );
+    // Routed everywhere: nothing to say.
+    let all = r#"{"hooks": {"PreToolUse": [{"hooks": [{"command": "hookrun fire"}]}], "Stop": [{"hooks": [{"command": "hookrun fire"}]}]}}"#;
+    let found = run_with(
+        r#"{"hooks": {"PreToolUse": [{"command": "echo a"}], "Stop": [{"command": "echo c"}]}}"#,
+        "/cfg/settings.json",
+        &[("/proj/.claude/settings.json", all)],
+    );
+    assert_eq!(checks_of(&found, "host-"), [], "{found:#?}");
+}
+
+#[test]
+fn host_entries_that_cannot_reach_hookrun_are_errors() {
+    let claude =
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"command": "/opt/gone/hookrun fire"}]}]}}"#;
+    let gemini = r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "hookrun fire", "timeout": 5}]}],
+        "AfterTool": [{"hooks": [{"type": "command", "command": "./native.sh", "timeout": 10}]}]}}"#;
+    let found = run_with(
+        r#"{"hooks": {"PreToolUse": [{"command": "echo a"}]}}"#,
+        "/cfg/settings.json",
+        &[
+            ("/proj/.claude/settings.json", claude),
+            ("/home/u/.gemini/settings.json", gemini),
+        ],
+    );
+    let got = checks_of(&found, "host-");
+    assert_eq!(
+        got,
+        [
+            (
+                "host-hookrun-missing",
+                "/proj/.claude/settings.json".into(),
+                "hooks.PreToolUse[0].hooks[0]".into()
+            ),
+            (
+                "gemini-timeout-seconds",
+                "/home/u/.gemini/settings.json".into(),
+                "hooks.BeforeTool[0].hooks[0]".into()
+            ),
+            (
+                "host-mismatch",
+                "/home/u/.gemini/settings.json".into(),
+                "hooks.BeforeTool[0].hooks[0]".into()
+            ),
+            (
+                "gemini-timeout-seconds",
+                "/home/u/.gemini/settings.json".into(),
+                "hooks.AfterTool[0].hooks[0]".into()
+            ),
+        ],
+        "{found:#?}"
+    );
+    let missing = found
+        .iter()
+        .find(|f| f.check == "host-hookrun-missing")
+        .unwrap();
+    assert_eq!(missing.severity, Severity::Error);
+    assert!(
+        missing.message.contains("every guard is off"),
+        "{}",
+        missing.message
+    );
+}
+
+#[test]
+fn host_timeouts_and_double_runs_are_warned_about() {
+    let claude = r#"{"hooks": {"PreToolUse": [{"hooks": [{"command": "hookrun fire", "timeout": 10}]}, {"hooks": [{"command": "./guard.sh"}]}]}}"#;
+    let copilot = r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "hookrun fire --host copilot", "timeoutSec": 30}]}}"#;
+    let found = run_with(
+        r#"{"hooks": {"PreToolUse": [{"command": "./guard.sh"}]}}"#,
+        "/cfg/settings.json",
+        &[
+            ("/proj/.claude/settings.json", claude),
+            ("/proj/.github/hooks/hookrun.json", copilot),
+        ],
+    );
+    let got: Vec<&str> = found
+        .iter()
+        .filter(|f| f.check.starts_with("host-"))
+        .map(|f| f.check)
+        .collect();
+    assert_eq!(
+        got,
+        ["host-timeout-short", "host-runs-twice", "host-runs-twice"],
+        "{found:#?}"
+    );
+    let short = &found
+        .iter()
+        .find(|f| f.check == "host-timeout-short")
+        .unwrap();
+    assert!(short.fix.contains("--deadline 9s"), "{}", short.fix);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.message.contains("Copilot CLI also reads Claude Code's")),
+        "{found:#?}"
+    );
 }

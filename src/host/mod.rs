@@ -12,6 +12,15 @@
 //! [`HostId`] variant and one row in [`HOSTS`].
 
 pub mod claude;
+pub mod codex;
+pub mod copilot;
+pub mod cursor;
+pub mod gemini;
+pub mod mapping;
+pub mod wiring;
+
+#[cfg(test)]
+mod golden;
 
 use std::ffi::{OsStr, OsString};
 use std::time::Duration;
@@ -30,12 +39,32 @@ pub enum HostId {
     /// Claude Code (and hosts that speak its protocol).
     #[default]
     ClaudeCode,
+    /// Gemini CLI.
+    Gemini,
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Cursor (documented format, not verified against the real host).
+    Cursor,
+    /// GitHub Copilot CLI (documented format, not verified against the real
+    /// host).
+    Copilot,
 }
 
 impl HostId {
     /// The name used on the command line, in `HOOKRUN_HOST` and in reports.
     pub fn name(self) -> &'static str {
         host(self).name()
+    }
+
+    /// The product's name, for messages.
+    pub fn display(self) -> &'static str {
+        match self {
+            HostId::ClaudeCode => "Claude Code",
+            HostId::Gemini => "Gemini CLI",
+            HostId::Codex => "Codex",
+            HostId::Cursor => "Cursor",
+            HostId::Copilot => "Copilot CLI",
+        }
     }
 }
 
@@ -153,7 +182,13 @@ pub trait Host: Sync {
 }
 
 /// Every host hookrun speaks, one row each.
-pub static HOSTS: &[&dyn Host] = &[&claude::ClaudeCode];
+pub static HOSTS: &[&dyn Host] = &[
+    &claude::ClaudeCode,
+    &gemini::Gemini,
+    &codex::Codex,
+    &cursor::Cursor,
+    &copilot::Copilot,
+];
 
 /// The implementation of a host.
 pub fn host(id: HostId) -> &'static dyn Host {

@@ -158,11 +158,14 @@ pub fn sources(options: &SourceOptions, env: &Environment, project: &Path) -> Ve
     sources
 }
 
-/// A file directly inside a `.claude/` folder is a Claude Code settings file.
+/// A file anywhere under a `.claude/` folder (`.claude/settings.json`,
+/// `.claude/hooks/hookrun-hooks.json`) is a Claude Code settings file: Claude
+/// Code owns its `permissions` and `env`, and its other keys are Claude
+/// Code's, not unknown ones.
 pub fn is_inside_claude_folder(path: &Path) -> bool {
-    path.parent()
-        .and_then(Path::file_name)
-        .is_some_and(|name| name == ".claude")
+    normalize(path)
+        .parent()
+        .is_some_and(|dir| dir.components().any(|c| c.as_os_str() == ".claude"))
 }
 
 /// Removes `.` and resolves `..` without touching the filesystem.
@@ -316,6 +319,27 @@ mod tests {
         let mut named = env();
         named.claude_project_dir = Some(PathBuf::from("/home/u"));
         assert_eq!(required(&named, "/home/u"), [false, true]);
+    }
+
+    #[test]
+    fn any_file_under_a_claude_folder_is_a_claude_code_file() {
+        for path in [
+            "/p/.claude/settings.json",
+            "/p/.claude/hooks/hookrun-hooks.json",
+            "/p/.claude/a/b/c.json",
+            "rel/.claude/hooks/x.json",
+        ] {
+            assert!(is_inside_claude_folder(Path::new(path)), "{path}");
+        }
+        for path in [
+            "/p/.claude",
+            "/p/claude/settings.json",
+            "/p/.claude.json",
+            "/p/.claude/../settings.json",
+            "/p/.hookrun/settings.json",
+        ] {
+            assert!(!is_inside_claude_folder(Path::new(path)), "{path}");
+        }
     }
 
     #[test]

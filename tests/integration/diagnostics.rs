@@ -515,7 +515,15 @@ fn doctor_finds_files_the_host_loads_itself() {
 
 #[test]
 fn doctor_accepts_a_file_changed_hook_the_host_watches() {
-    let sb = Sandbox::new();
+    let mut sb = Sandbox::new();
+    // The host finds `hookrun` on its PATH.
+    let bin_dir = std::path::Path::new(crate::support::BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    sb.env("PATH", &path);
     sb.write(
         "project/.claude/settings.json",
         &json!({"hooks": {"FileChanged": [{"matcher": ".envrc|.env",

@@ -1,0 +1,986 @@
+//! Golden decode/encode tests per host and event (the payloads in
+//! `fixtures/hosts/`), and the acceptance rules of each host checked against
+//! every answer hookrun can give it.
+
+use std::path::PathBuf;
+
+use serde_json::{Map, Value, json};
+
+use std::ffi::OsString;
+
+use super::{HostEnv, HostId, Rendered, host};
+use crate::aggregate::Decision;
+use crate::event::Event;
+use crate::verdict::Permission;
+
+fn vars(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+        .collect()
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/hosts")
+        .join(rel)
+}
+
+fn payload(rel: &str) -> Map<String, Value> {
+    let text = std::fs::read_to_string(fixture(rel)).unwrap();
+    match serde_json::from_str(&text).unwrap() {
+        Value::Object(map) => map,
+        other => panic!("{rel}: not an object: {other}"),
+    }
+}
+
+fn decode(id: HostId, rel: &str) -> Event {
+    host(id)
+        .decode(payload(rel), None, &HostEnv::new(&[]))
+        .unwrap_or_else(|err| panic!("{rel}: {err}"))
+        .event
+}
+
+fn field<'a>(event: &'a Event, key: &str) -> &'a Value {
+    event.fields().get(key).unwrap_or(&Value::Null)
+}
+
+// ---------------------------------------------------------------- decode
+
+#[test]
+fn gemini_events_and_tools_decode_to_claude_code_names() {
+    let cases = [
+        (
+            "before_tool__shell.json",
+            "PreToolUse",
+            Some("Bash"),
+            Some("run_shell_command"),
+        ),
+        (
+            "before_tool__read.json",
+            "PreToolUse",
+            Some("Read"),
+            Some("read_file"),
+        ),
+        (
+            "before_tool__write.json",
+            "PreToolUse",
+            Some("Write"),
+            Some("write_file"),
+        ),
+        (
+            "before_tool__replace.json",
+            "PreToolUse",
+            Some("Edit"),
+            Some("replace"),
+        ),
+        (
+            "after_tool__shell.json",
+            "PostToolUse",
+            Some("Bash"),
+            Some("run_shell_command"),
+        ),
+        ("before_agent.json", "UserPromptSubmit", None, None),
+        ("after_agent.json", "Stop", None, None),
+        ("session_start.json", "SessionStart", None, None),
+        ("session_end.json", "SessionEnd", None, None),
+        ("pre_compress.json", "PreCompact", None, None),
+    ];
+    for (file, event, tool, original) in cases {
+        let e = decode(HostId::Gemini, &format!("gemini/{file}"));
+        assert_eq!(e.id.name(), event, "{file}");
+        assert_eq!(field(&e, "hook_event_name"), &json!(event), "{file}");
+        assert_eq!(e.tool_name(), tool, "{file}");
+        let info = &e.fields()["hookrun_host"];
+        assert_eq!(info["host"], "gemini", "{file}");
+        assert_eq!(info["tool_name"].as_str(), original, "{file}");
+        assert_eq!(e.session_id(), Some("cddecfa4-dae5-4b49-b2d4-ccaf8bf373fa"));
+    }
+    let shell = decode(HostId::Gemini, "gemini/before_tool__shell.json");
+    assert_eq!(
+        shell.tool_input(),
+        Some(&json!({"command": "echo hi && touch bash_ran.marker", "description": "Print hi"}))
+    );
+    assert_eq!(
+        shell.fields()["hookrun_host"]["hook_event_name"],
+        "BeforeTool"
+    );
+    let stop = decode(HostId::Gemini, "gemini/after_agent.json");
+    assert_eq!(
+        field(&stop, "last_assistant_message"),
+        "Final answer after the tools."
+    );
+    assert_eq!(field(&stop, "stop_hook_active"), false);
+    let edit = decode(HostId::Gemini, "gemini/before_tool__replace.json");
+    assert_eq!(edit.tool_input().unwrap()["old_string"], "alpha");
+    assert_eq!(
+        edit.tool_input().unwrap()["file_path"],
+        "/tmp/run/proj/notes.txt"
+    );
+}
+
+#[test]
+fn gemini_tool_confirmations_are_permission_prompts() {
+    let raw: Map<String, Value> = serde_json::from_str(
+        r#"{"hook_event_name":"Notification","notification_type":"ToolPermission","message":"m"}"#,
+    )
+    .unwrap();
+    let e = host(HostId::Gemini)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap()
+        .event;
+    assert_eq!(e.id.name(), "Notification");
+    assert_eq!(e.match_value(), "permission_prompt");
+}
+
+#[test]
+fn gemini_mcp_tools_get_claude_code_names() {
+    let mut raw = payload("gemini/before_tool__shell.json");
+    raw.insert("tool_name".into(), json!("github__create_issue"));
+    let e = host(HostId::Gemini)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap()
+        .event;
+    assert_eq!(e.tool_name(), Some("mcp__github__create_issue"));
+}
+
+#[test]
+fn gemini_project_dir_and_session_come_from_its_environment_when_absent() {
+    let raw: Map<String, Value> =
+        serde_json::from_str(r#"{"hook_event_name":"BeforeAgent","prompt":"hi"}"#).unwrap();
+    let env = vars(&[("GEMINI_PROJECT_DIR", "/p"), ("GEMINI_SESSION_ID", "s")]);
+    let e = host(HostId::Gemini)
+        .decode(raw, None, &HostEnv::new(&env))
+        .unwrap()
+        .event;
+    assert_eq!(e.cwd(), Some(PathBuf::from("/p")));
+    assert_eq!(e.session_id(), Some("s"));
+}
+
+#[test]
+fn codex_decodes_bash_and_apply_patch() {
+    let bash = decode(HostId::Codex, "codex/pre_tool_use__bash.json");
+    assert_eq!(bash.id.name(), "PreToolUse");
+    assert_eq!(bash.tool_name(), Some("Bash"));
+    assert_eq!(
+        bash.tool_input(),
+        Some(&json!({"command": "echo hi && touch bash_ran.marker"}))
+    );
+    let patch = decode(HostId::Codex, "codex/pre_tool_use__apply_patch.json");
+    assert_eq!(patch.tool_name(), Some("Edit"));
+    let input = patch.tool_input().unwrap();
+    assert_eq!(input["file_path"], "/tmp/run/proj/added_by_patch.txt");
+    assert_eq!(
+        input["file_paths"],
+        json!(["/tmp/run/proj/added_by_patch.txt"])
+    );
+    assert!(
+        input["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("*** Begin Patch")
+    );
+    assert_eq!(patch.fields()["hookrun_host"]["tool_name"], "apply_patch");
+    let post = decode(HostId::Codex, "codex/post_tool_use__bash.json");
+    assert_eq!(post.fields()["tool_response"]["stdout"], "hi\n");
+    assert_eq!(post.fields()["hookrun_host"]["tool_response"], "hi\n");
+    for (file, event) in [
+        ("stop.json", "Stop"),
+        ("user_prompt_submit.json", "UserPromptSubmit"),
+        ("session_start.json", "SessionStart"),
+        ("session_end.json", "SessionEnd"),
+        ("permission_request.json", "PermissionRequest"),
+    ] {
+        assert_eq!(
+            decode(HostId::Codex, &format!("codex/{file}")).id.name(),
+            event
+        );
+    }
+}
+
+#[test]
+fn codex_patch_files_are_listed_in_order() {
+    let patch = "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n*** Add File: b/c.rs\n+z\n*** Delete File: d\n*** End Patch";
+    assert_eq!(super::codex::patch_files(patch), ["a.rs", "b/c.rs", "d"]);
+}
+
+#[test]
+fn cursor_events_decode_to_claude_code_events() {
+    let shell = decode(HostId::Cursor, "cursor/before_shell_execution.json");
+    assert_eq!(shell.id.name(), "PreToolUse");
+    assert_eq!(shell.tool_name(), Some("Bash"));
+    assert_eq!(
+        shell.tool_input(),
+        Some(&json!({"command": "git push origin main"}))
+    );
+    assert_eq!(shell.session_id(), Some("c-1"));
+    let pre = decode(HostId::Cursor, "cursor/pre_tool_use__shell.json");
+    assert_eq!(
+        (pre.tool_name(), pre.cwd()),
+        (Some("Bash"), Some(PathBuf::from("/tmp/run/proj")))
+    );
+    let read = decode(HostId::Cursor, "cursor/before_read_file.json");
+    assert_eq!(read.tool_name(), Some("Read"));
+    assert_eq!(
+        read.tool_input().unwrap()["file_path"],
+        "/tmp/run/proj/.env"
+    );
+    let mcp = decode(HostId::Cursor, "cursor/before_mcp_execution.json");
+    assert_eq!(mcp.tool_name(), Some("mcp__github__create_issue"));
+    assert_eq!(mcp.tool_input(), Some(&json!({"title": "x"})));
+    assert_eq!(
+        decode(HostId::Cursor, "cursor/before_submit_prompt.json")
+            .id
+            .name(),
+        "UserPromptSubmit"
+    );
+    assert_eq!(decode(HostId::Cursor, "cursor/stop.json").id.name(), "Stop");
+    let edit = decode(HostId::Cursor, "cursor/after_file_edit.json");
+    assert_eq!(
+        (edit.id.name(), edit.tool_name()),
+        ("PostToolUse", Some("Edit"))
+    );
+}
+
+#[test]
+fn copilot_reads_both_dialects() {
+    let camel = decode(HostId::Copilot, "copilot/pre_tool_use__camel.json");
+    assert_eq!(camel.id.name(), "PreToolUse");
+    assert_eq!(camel.tool_name(), Some("Bash"));
+    assert_eq!(
+        camel.tool_input().unwrap()["command"],
+        "git push origin main"
+    );
+    let edit = decode(HostId::Copilot, "copilot/pre_tool_use__camel_edit.json");
+    assert_eq!(edit.tool_name(), Some("Edit"));
+    assert_eq!(
+        edit.tool_input(),
+        Some(&json!({"file_path": "/tmp/run/proj/a.txt", "old_string": "a", "new_string": "b"}))
+    );
+    let pascal = decode(HostId::Copilot, "copilot/pre_tool_use__pascal.json");
+    assert_eq!(
+        (pascal.id.name(), pascal.tool_name()),
+        ("PreToolUse", Some("Bash"))
+    );
+    let stop = decode(HostId::Copilot, "copilot/agent_stop.json");
+    assert_eq!((stop.id.name(), stop.session_id()), ("Stop", Some("s-1")));
+}
+
+// ---------------------------------------------------------------- encode
+
+fn blocked(reason: &str) -> Decision {
+    Decision {
+        block: Some(reason.into()),
+        ..Decision::default()
+    }
+}
+
+fn permission(p: Permission, reason: Option<&str>) -> Decision {
+    Decision {
+        permission: Some(p),
+        permission_reason: reason.map(str::to_owned),
+        ..Decision::default()
+    }
+}
+
+fn out(r: &Rendered) -> Value {
+    if r.stdout.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
+    }
+}
+
+fn encode(id: HostId, rel: &str, decision: &Decision) -> (Value, Rendered) {
+    let event = decode(id, rel);
+    let encoded = host(id).encode(&event, decision);
+    (out(&encoded.rendered), encoded.rendered)
+}
+
+#[test]
+fn gemini_golden_answers() {
+    let (v, r) = encode(
+        HostId::Gemini,
+        "gemini/before_tool__shell.json",
+        &blocked("R"),
+    );
+    assert_eq!(v, json!({"decision": "deny", "reason": "R"}));
+    assert_eq!((r.exit.code(), r.stderr.as_str()), (2, "R\n"));
+
+    let (v, r) = encode(
+        HostId::Gemini,
+        "gemini/before_tool__shell.json",
+        &permission(Permission::Ask, Some("sure?")),
+    );
+    assert_eq!(v["decision"], "deny");
+    assert!(v["reason"].as_str().unwrap().contains("sure?"));
+    assert!(v["systemMessage"].as_str().unwrap().contains("cannot ask"));
+    assert_eq!(r.exit.code(), 2);
+
+    let rewrite = Decision {
+        permission: Some(Permission::Allow),
+        updated_input: Some(json!({"command": "echo rewritten", "description": "Print hi"})),
+        ..Decision::default()
+    };
+    let (v, r) = encode(HostId::Gemini, "gemini/before_tool__shell.json", &rewrite);
+    assert_eq!(
+        v,
+        json!({"decision": "allow", "hookSpecificOutput": {"tool_input": {"command": "echo rewritten", "description": "Print hi"}}})
+    );
+    assert_eq!(r.exit.code(), 0);
+
+    let rewrite = Decision {
+        updated_input: Some(
+            json!({"file_path": "/x", "old_string": "a", "new_string": "b", "replace_all": true}),
+        ),
+        ..Decision::default()
+    };
+    let (v, _) = encode(HostId::Gemini, "gemini/before_tool__replace.json", &rewrite);
+    assert_eq!(
+        v["hookSpecificOutput"]["tool_input"],
+        json!({"file_path": "/x", "old_string": "a", "new_string": "b", "allow_multiple": true, "instruction": "Change alpha to beta."}),
+        "renamed back, and what the rewrite left out is kept"
+    );
+
+    let (v, r) = encode(HostId::Gemini, "gemini/after_agent.json", &blocked("go on"));
+    assert_eq!(v, json!({"decision": "block", "reason": "go on"}));
+    assert_eq!(r.exit.code(), 2);
+
+    let context = Decision {
+        context: Some("C".into()),
+        ..Decision::default()
+    };
+    for file in [
+        "after_tool__shell.json",
+        "before_agent.json",
+        "session_start.json",
+    ] {
+        let (v, r) = encode(HostId::Gemini, &format!("gemini/{file}"), &context);
+        assert_eq!(
+            v,
+            json!({"hookSpecificOutput": {"additionalContext": "C"}}),
+            "{file}"
+        );
+        assert_eq!(r.exit.code(), 0);
+    }
+    let (v, r) = encode(
+        HostId::Gemini,
+        "gemini/session_end.json",
+        &Decision::default(),
+    );
+    assert_eq!((v, r.exit.code()), (json!({}), 0));
+}
+
+#[test]
+fn codex_golden_answers() {
+    let (v, r) = encode(
+        HostId::Codex,
+        "codex/pre_tool_use__bash.json",
+        &blocked("R"),
+    );
+    assert_eq!(
+        v,
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "R"}})
+    );
+    assert_eq!(r.exit.code(), 0);
+    // Nothing to say: an empty answer, never `allow` alone.
+    for decision in [
+        Decision::default(),
+        permission(Permission::Allow, Some("fine")),
+    ] {
+        let (v, r) = encode(HostId::Codex, "codex/pre_tool_use__bash.json", &decision);
+        assert_eq!((v, r.stdout.as_str(), r.exit.code()), (Value::Null, "", 0));
+    }
+    let rewrite = Decision {
+        permission: Some(Permission::Allow),
+        updated_input: Some(json!({"command": "echo rewritten"})),
+        ..Decision::default()
+    };
+    let (v, _) = encode(HostId::Codex, "codex/pre_tool_use__bash.json", &rewrite);
+    assert_eq!(
+        v,
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "echo rewritten"}}})
+    );
+    let (v, _) = encode(HostId::Codex, "codex/stop.json", &blocked("say goodbye"));
+    assert_eq!(v, json!({"decision": "block", "reason": "say goodbye"}));
+    let (v, _) = encode(
+        HostId::Codex,
+        "codex/permission_request.json",
+        &blocked("no"),
+    );
+    assert_eq!(
+        v,
+        json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "no"}}})
+    );
+    let (v, _) = encode(
+        HostId::Codex,
+        "codex/pre_tool_use__bash.json",
+        &permission(Permission::Ask, None),
+    );
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+#[test]
+fn cursor_golden_answers() {
+    let (v, r) = encode(
+        HostId::Cursor,
+        "cursor/before_shell_execution.json",
+        &Decision::default(),
+    );
+    assert_eq!((v, r.exit.code()), (json!({"permission": "allow"}), 0));
+    let (v, r) = encode(
+        HostId::Cursor,
+        "cursor/before_shell_execution.json",
+        &blocked("R"),
+    );
+    assert_eq!(
+        v,
+        json!({"permission": "deny", "user_message": "R", "agent_message": "R"})
+    );
+    assert_eq!(r.exit.code(), 2);
+    let (v, _) = encode(HostId::Cursor, "cursor/stop.json", &blocked("again"));
+    assert_eq!(v, json!({"followup_message": "again"}));
+    let (v, r) = encode(
+        HostId::Cursor,
+        "cursor/before_submit_prompt.json",
+        &blocked("no"),
+    );
+    assert_eq!(
+        (v, r.exit.code()),
+        (json!({"continue": false, "user_message": "no"}), 2)
+    );
+}
+
+#[test]
+fn copilot_golden_answers() {
+    let (v, r) = encode(
+        HostId::Copilot,
+        "copilot/pre_tool_use__camel.json",
+        &blocked("R"),
+    );
+    assert_eq!(
+        v,
+        json!({"permissionDecision": "deny", "permissionDecisionReason": "R"})
+    );
+    assert_eq!(r.exit.code(), 2);
+    let rewrite = Decision {
+        updated_input: Some(json!({"file_path": "/x", "old_string": "a", "new_string": "c"})),
+        ..Decision::default()
+    };
+    let (v, _) = encode(
+        HostId::Copilot,
+        "copilot/pre_tool_use__camel_edit.json",
+        &rewrite,
+    );
+    assert_eq!(
+        v,
+        json!({"modifiedArgs": {"path": "/x", "old_str": "a", "new_str": "c"}})
+    );
+    let (v, _) = encode(
+        HostId::Copilot,
+        "copilot/agent_stop.json",
+        &blocked("again"),
+    );
+    assert_eq!(v, json!({"decision": "block", "reason": "again"}));
+    let (v, r) = encode(
+        HostId::Copilot,
+        "copilot/pre_tool_use__pascal.json",
+        &blocked("R"),
+    );
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_eq!(r.exit.code(), 2);
+}
+
+#[test]
+fn claude_code_is_todays_protocol_and_caps_stop_loops_itself() {
+    let claude = host(HostId::ClaudeCode);
+    assert_eq!(claude.own_stop_block_cap(&HostEnv::new(&[])), Some(8));
+    let env = vars(&[("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "3")]);
+    assert_eq!(claude.own_stop_block_cap(&HostEnv::new(&env)), Some(3));
+    for id in [HostId::Gemini, HostId::Codex, HostId::Cursor] {
+        assert_eq!(
+            host(id).own_stop_block_cap(&HostEnv::new(&[])),
+            None,
+            "{id:?}"
+        );
+    }
+    let event = Event::parse(
+        br#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        claude.encode(&event, &blocked("R")).rendered,
+        super::claude::render(&event.id, &blocked("R"))
+    );
+}
+
+#[test]
+fn deadlines_follow_each_hosts_default_timeout() {
+    let pre = crate::catalog::EventId::resolve("PreToolUse");
+    let secs = |id| host(id).default_deadline(&pre).as_secs();
+    assert_eq!(secs(HostId::Gemini), 59);
+    assert_eq!(secs(HostId::Codex), 599);
+    assert_eq!(secs(HostId::Copilot), 29);
+    assert_eq!(secs(HostId::Cursor), 29);
+}
+
+// ---------------------------------------------------- acceptance rules
+
+/// Every kind of answer the pipeline can produce, alone and combined.
+fn decisions() -> Vec<(&'static str, Decision)> {
+    let base = Decision::default;
+    let mut list = vec![
+        ("nothing", base()),
+        ("block", blocked("R")),
+        ("block, empty reason", blocked("")),
+        ("allow", permission(Permission::Allow, Some("ok"))),
+        ("allow, no reason", permission(Permission::Allow, None)),
+        ("ask", permission(Permission::Ask, Some("sure?"))),
+        ("defer", permission(Permission::Defer, None)),
+        (
+            "rewrite",
+            Decision {
+                permission: Some(Permission::Allow),
+                updated_input: Some(json!({"command": "echo rewritten"})),
+                ..base()
+            },
+        ),
+        (
+            "rewrite without command",
+            Decision {
+                updated_input: Some(json!({"description": "x"})),
+                ..base()
+            },
+        ),
+        (
+            "ask and rewrite",
+            Decision {
+                permission: Some(Permission::Ask),
+                updated_input: Some(json!({"command": "echo rewritten"})),
+                ..base()
+            },
+        ),
+        (
+            "context",
+            Decision {
+                context: Some("C".into()),
+                ..base()
+            },
+        ),
+        (
+            "stop",
+            Decision {
+                stop: true,
+                stop_reason: Some("S".into()),
+                ..base()
+            },
+        ),
+        (
+            "stop, no reason",
+            Decision {
+                stop: true,
+                ..base()
+            },
+        ),
+        (
+            "suppress",
+            Decision {
+                suppress_output: true,
+                ..base()
+            },
+        ),
+        (
+            "messages",
+            Decision {
+                system_messages: vec!["m".into()],
+                warnings: vec!["w".into()],
+                ..base()
+            },
+        ),
+        (
+            "terminal sequence",
+            Decision {
+                terminal_sequence: Some("\u{7}".into()),
+                ..base()
+            },
+        ),
+    ];
+    let mut passthrough = Map::new();
+    for key in [
+        "updatedMCPToolOutput",
+        "updatedPermissions",
+        "interrupt",
+        "sessionTitle",
+        "updatedToolOutput",
+    ] {
+        passthrough.insert(key.into(), json!(true));
+    }
+    list.push((
+        "passthrough",
+        Decision {
+            passthrough,
+            ..base()
+        },
+    ));
+    list.push((
+        "everything with a block",
+        Decision {
+            block: Some("R".into()),
+            context: Some("C".into()),
+            stop: true,
+            stop_reason: Some("S".into()),
+            suppress_output: true,
+            system_messages: vec!["m".into()],
+            updated_input: Some(json!({"command": "x"})),
+            ..base()
+        },
+    ));
+    list.push((
+        "everything without a block",
+        Decision {
+            permission: Some(Permission::Allow),
+            context: Some("C".into()),
+            stop: true,
+            suppress_output: true,
+            system_messages: vec!["m".into()],
+            updated_input: Some(json!({"command": "x"})),
+            terminal_sequence: Some("x".into()),
+            ..base()
+        },
+    ));
+    list
+}
+
+fn fixtures_of(dir: &str) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(fixture(dir))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            std::path::Path::new(n)
+                .extension()
+                .is_some_and(|e| e == "json")
+                && n != "output-schema.json"
+        })
+        .map(|n| format!("{dir}/{n}"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// One JSON object or nothing; a second object or trailing text is not
+/// accepted by any host.
+fn single_object(r: &Rendered) -> Result<Option<Map<String, Value>>, String> {
+    let text = r.stdout.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let first = stream.next().ok_or("no JSON")?.map_err(|e| e.to_string())?;
+    if stream.next().is_some() {
+        return Err("more than one JSON value on stdout".into());
+    }
+    match first {
+        Value::Object(map) => Ok(Some(map)),
+        other => Err(format!("stdout is not an object: {other}")),
+    }
+}
+
+fn non_empty(v: Option<&Value>) -> bool {
+    v.and_then(Value::as_str)
+        .is_some_and(|s| !s.trim().is_empty())
+}
+
+/// Why Codex would call this answer "failed" (`None`: accepted), from the
+/// schema in `fixtures/hosts/codex/output-schema.json`.
+fn codex_rejects(schema: &Value, event: &Event, r: &Rendered) -> Option<String> {
+    let name = event.id.name();
+    let spec = &schema["events"][name];
+    assert!(spec.is_object(), "the schema has no {name}");
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    match r.exit.code() {
+        0 => {}
+        2 if name == "SessionStart" => return Some("exit 2 on SessionStart".into()),
+        2 if r.stderr.trim().is_empty() => return Some("exit 2 without stderr".into()),
+        2 => return None,
+        other => return Some(format!("exit {other}")),
+    }
+    let top = match single_object(r) {
+        Err(why) => return Some(why),
+        Ok(None) => return None,
+        Ok(Some(top)) => top,
+    };
+    let allowed = strings(&spec["top"]);
+    if let Some(key) = top.keys().find(|k| !allowed.contains(k)) {
+        return Some(format!("unknown top-level key {key}"));
+    }
+    let hso = top.get("hookSpecificOutput").and_then(Value::as_object);
+    if let Some(hso) = hso {
+        let allowed = strings(&spec["hookSpecificOutput"]);
+        if let Some(key) = hso.keys().find(|k| !allowed.contains(k)) {
+            return Some(format!("unknown hookSpecificOutput key {key}"));
+        }
+    }
+    let hget = |k: &str| hso.and_then(|h| h.get(k));
+    if let (Some(enum_values), Some(value)) =
+        (spec.get("permissionDecision"), hget("permissionDecision"))
+    {
+        if !strings(enum_values)
+            .iter()
+            .any(|e| Some(e.as_str()) == value.as_str())
+        {
+            return Some(format!("permissionDecision {value}"));
+        }
+    }
+    if let (Some(enum_values), Some(value)) = (spec.get("decision"), top.get("decision")) {
+        if !strings(enum_values)
+            .iter()
+            .any(|e| Some(e.as_str()) == value.as_str())
+        {
+            return Some(format!("decision {value}"));
+        }
+    }
+    if let Some(inner) = hget("decision").and_then(Value::as_object) {
+        let keys = strings(&spec["decision_keys_accepted"]);
+        if let Some(key) = inner.keys().find(|k| !keys.contains(k)) {
+            return Some(format!("decision.{key}"));
+        }
+        let behaviors = strings(&spec["behavior"]);
+        if !inner
+            .get("behavior")
+            .and_then(Value::as_str)
+            .is_some_and(|b| behaviors.iter().any(|x| x == b))
+        {
+            return Some("decision.behavior".into());
+        }
+    }
+    for rule in strings(&spec["failed_when"]) {
+        let hit = match rule.as_str() {
+            "continue is false" => top.get("continue") == Some(&json!(false)),
+            "stopReason is present" => top.contains_key("stopReason"),
+            "suppressOutput is true" => top.get("suppressOutput") == Some(&json!(true)),
+            "permissionDecision is allow without updatedInput" => {
+                hget("permissionDecision") == Some(&json!("allow"))
+                    && hget("updatedInput").is_none()
+            }
+            "updatedInput without permissionDecision allow" => {
+                hget("updatedInput").is_some()
+                    && hget("permissionDecision") != Some(&json!("allow"))
+            }
+            "updatedInput without a string command" => {
+                hget("updatedInput").is_some_and(|u| !u["command"].is_string())
+            }
+            "permissionDecision is deny without a non-empty permissionDecisionReason" => {
+                hget("permissionDecision") == Some(&json!("deny"))
+                    && !non_empty(hget("permissionDecisionReason"))
+            }
+            "decision is block without a non-empty reason" => {
+                top.get("decision") == Some(&json!("block")) && !non_empty(top.get("reason"))
+            }
+            "reason without decision" => {
+                top.contains_key("reason") && !top.contains_key("decision")
+            }
+            "permissionDecisionReason without permissionDecision" => {
+                hget("permissionDecisionReason").is_some() && hget("permissionDecision").is_none()
+            }
+            "hookSpecificOutput without hookEventName" => {
+                hso.is_some() && hget("hookEventName").is_none()
+            }
+            "updatedMCPToolOutput on a tool that is not mcp__*" => {
+                hget("updatedMCPToolOutput").is_some()
+                    && !event.tool_name().is_some_and(|t| t.starts_with("mcp__"))
+            }
+            "decision.updatedInput is present" => {
+                hget("decision").is_some_and(|d| d.get("updatedInput").is_some())
+            }
+            "decision.updatedPermissions is present" => {
+                hget("decision").is_some_and(|d| d.get("updatedPermissions").is_some())
+            }
+            "decision.interrupt is true" => {
+                hget("decision").is_some_and(|d| d["interrupt"] == json!(true))
+            }
+            "exit code 2" => r.exit.code() == 2,
+            other => panic!("output-schema.json has a rule the test does not know: {other}"),
+        };
+        if hit {
+            return Some(rule);
+        }
+    }
+    None
+}
+
+/// Whether the host would block the call/prompt/stop with this answer.
+fn codex_blocks(r: &Rendered) -> bool {
+    if r.exit.code() == 2 {
+        return true;
+    }
+    let Ok(Some(top)) = single_object(r) else {
+        return false;
+    };
+    let hso = top.get("hookSpecificOutput").cloned().unwrap_or_default();
+    top.get("decision") == Some(&json!("block"))
+        || hso["permissionDecision"] == "deny"
+        || hso["decision"]["behavior"] == "deny"
+}
+
+#[test]
+fn every_answer_to_codex_passes_its_schema_and_never_fails_open() {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("codex/output-schema.json")).unwrap(),
+    )
+    .unwrap();
+    let mut checked = 0;
+    for file in fixtures_of("codex") {
+        let event = decode(HostId::Codex, &file);
+        for (what, decision) in decisions() {
+            let encoded = host(HostId::Codex).encode(&event, &decision);
+            let r = &encoded.rendered;
+            if let Some(why) = codex_rejects(&schema, &event, r) {
+                panic!(
+                    "{file}, {what}: Codex would call this hook failed ({why}):\n{}",
+                    r.stdout
+                );
+            }
+            let name = event.id.name();
+            let must_block =
+                (decision.block.is_some() && name != "SessionStart" && name != "SessionEnd")
+                    || (name == "PreToolUse"
+                        && (decision.permission == Some(Permission::Ask) || decision.stop));
+            if must_block {
+                assert!(
+                    codex_blocks(r),
+                    "{file}, {what}: a block was lost:\n{}",
+                    r.stdout
+                );
+            }
+            if name == "PreToolUse"
+                && decision.block.is_none()
+                && decision.permission != Some(Permission::Ask)
+                && !decision.stop
+            {
+                let rewrite_ok = decision
+                    .updated_input
+                    .as_ref()
+                    .is_none_or(|u| u["command"].is_string());
+                assert_eq!(
+                    codex_blocks(r),
+                    !rewrite_ok,
+                    "{file}, {what}:\n{}",
+                    r.stdout
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
+fn every_answer_to_gemini_uses_only_fields_it_honours() {
+    for file in fixtures_of("gemini") {
+        let event = decode(HostId::Gemini, &file);
+        for (what, decision) in decisions() {
+            let r = host(HostId::Gemini).encode(&event, &decision).rendered;
+            let top = single_object(&r)
+                .unwrap_or_else(|e| panic!("{file}, {what}: {e}"))
+                .unwrap_or_default();
+            for key in top.keys() {
+                assert!(
+                    [
+                        "decision",
+                        "reason",
+                        "continue",
+                        "stopReason",
+                        "systemMessage",
+                        "hookSpecificOutput"
+                    ]
+                    .contains(&key.as_str()),
+                    "{file}, {what}: Gemini ignores `{key}`"
+                );
+            }
+            if let Some(hso) = top.get("hookSpecificOutput").and_then(Value::as_object) {
+                for key in hso.keys() {
+                    assert!(
+                        ["tool_input", "additionalContext"].contains(&key.as_str()),
+                        "{file}, {what}: {key}"
+                    );
+                }
+                if let Some(input) = hso.get("tool_input") {
+                    if event.tool_name() == Some("Bash") {
+                        assert!(
+                            input["command"].is_string(),
+                            "{file}, {what}: a partial rewrite fails validation"
+                        );
+                    }
+                }
+            }
+            // Gemini reads the JSON whatever the exit code: both must agree.
+            let denies = matches!(
+                top.get("decision").and_then(Value::as_str),
+                Some("deny" | "block")
+            );
+            assert_eq!(r.exit.code() == 2, denies, "{file}, {what}: {}", r.stdout);
+            assert_ne!(top.get("decision"), Some(&json!("ask")), "{file}, {what}");
+            assert!(r.exit.code() == 0 || r.exit.code() == 2);
+            let name = event.id.name();
+            let must_block = (decision.block.is_some()
+                && !matches!(name, "SessionStart" | "SessionEnd" | "PreCompact"))
+                || (name == "PreToolUse" && decision.permission == Some(Permission::Ask));
+            if must_block {
+                assert!(denies, "{file}, {what}: a block was lost: {}", r.stdout);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_answer_to_cursor_has_a_permission_where_it_needs_one() {
+    for file in fixtures_of("cursor") {
+        let event = decode(HostId::Cursor, &file);
+        let host_event = super::mapping::host_event_of(&event);
+        for (what, decision) in decisions() {
+            let r = host(HostId::Cursor).encode(&event, &decision).rendered;
+            let top = single_object(&r)
+                .unwrap_or_else(|e| panic!("{file}, {what}: {e}"))
+                .unwrap_or_default();
+            if super::cursor::PERMISSION_EVENTS.contains(&host_event.as_str()) {
+                let p = top.get("permission").and_then(Value::as_str);
+                assert!(
+                    matches!(p, Some("allow" | "deny")),
+                    "{file}, {what}: {}",
+                    r.stdout
+                );
+                let must_deny = decision.block.is_some()
+                    || decision.permission == Some(Permission::Ask)
+                    || (decision.updated_input.is_some() && host_event != "preToolUse");
+                assert_eq!(p == Some("deny"), must_deny, "{file}, {what}: {}", r.stdout);
+                assert_eq!(r.exit.code() == 2, must_deny, "{file}, {what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_answer_to_copilot_is_one_json_object() {
+    for file in fixtures_of("copilot") {
+        let event = decode(HostId::Copilot, &file);
+        for (what, decision) in decisions() {
+            let r = host(HostId::Copilot).encode(&event, &decision).rendered;
+            let top = single_object(&r).unwrap_or_else(|e| panic!("{file}, {what}: {e}"));
+            assert!(top.is_some(), "{file}, {what}: no answer");
+            if event.id.name() == "PreToolUse" && decision.block.is_some() {
+                assert_eq!(r.exit.code(), 2, "{file}, {what}");
+            }
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! What every host adapter shares: the table row types, renaming `tool_input`
+//! fields both ways, the `hookrun_host` field that keeps the host's original
+//! names for hooks, and small encoding helpers.
+
+use serde_json::{Map, Value, json};
+
+use std::ffi::OsString;
+use std::time::Duration;
+
+use super::{Decoded, HostEnv, HostId, Rendered};
+use crate::aggregate::Decision;
+use crate::event::{Event, InputError, json_type_name};
+use crate::exit::Exit;
+
+/// The field hooks find the host's original names and input under.
+pub const HOST_FIELD: &str = "hookrun_host";
+
+/// One host event and the Claude Code event it is.
+#[derive(Debug, Clone, Copy)]
+pub struct EventRow {
+    pub host: &'static str,
+    pub claude: &'static str,
+}
+
+pub const fn ev(host: &'static str, claude: &'static str) -> EventRow {
+    EventRow { host, claude }
+}
+
+/// One host tool and the Claude Code tool it is, with its `tool_input`
+/// fields renamed (host name, Claude Code name). Fields not listed keep
+/// their name both ways.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolRow {
+    pub host: &'static str,
+    pub claude: &'static str,
+    pub fields: &'static [(&'static str, &'static str)],
+}
+
+pub const fn tool(
+    host: &'static str,
+    claude: &'static str,
+    fields: &'static [(&'static str, &'static str)],
+) -> ToolRow {
+    ToolRow {
+        host,
+        claude,
+        fields,
+    }
+}
+
+pub fn event_row<'a>(rows: &'a [EventRow], host_name: &str) -> Option<&'a EventRow> {
+    rows.iter().find(|r| r.host == host_name)
+}
+
+pub fn tool_row<'a>(rows: &'a [ToolRow], host_name: &str) -> Option<&'a ToolRow> {
+    rows.iter().find(|r| r.host == host_name)
+}
+
+/// The row whose Claude Code name is `claude` and host name `host`.
+pub fn tool_row_for<'a>(rows: &'a [ToolRow], host: &str, claude: &str) -> Option<&'a ToolRow> {
+    rows.iter().find(|r| r.host == host && r.claude == claude)
+}
+
+/// Renames the keys of a `tool_input` object: host → Claude Code names
+/// (`to_claude`) or back. Anything but an object is returned unchanged.
+pub fn rename(input: &Value, fields: &[(&str, &str)], to_claude: bool) -> Value {
+    let Value::Object(map) = input else {
+        return input.clone();
+    };
+    let mut out = Map::new();
+    for (key, value) in map {
+        let renamed = fields.iter().find_map(|(host, claude)| {
+            let (from, to) = if to_claude {
+                (host, claude)
+            } else {
+                (claude, host)
+            };
+            (key == from).then_some(*to)
+        });
+        out.insert(renamed.unwrap_or(key).to_owned(), value.clone());
+    }
+    Value::Object(out)
+}
+
+/// The event name the host sent: the argument, else `hook_event_name`.
+pub fn host_event_name(raw: &Map<String, Value>, arg: Option<&str>) -> Result<String, InputError> {
+    if let Some(name) = arg.map(str::trim).filter(|n| !n.is_empty()) {
+        return Ok(name.to_owned());
+    }
+    match raw.get("hook_event_name") {
+        Some(Value::String(name)) if !name.trim().is_empty() => Ok(name.trim().to_owned()),
+        Some(Value::String(_) | Value::Null) | None => Err(InputError::NoEventName),
+        Some(other) => Err(InputError::EventNameNotString(json_type_name(other))),
+    }
+}
+
+/// The parts of a decoded event that differ from the host's.
+pub struct Translated {
+    pub host: HostId,
+    pub host_event: String,
+    pub claude_event: String,
+    /// The host's tool name and input, when the tool name or input changed.
+    pub host_tool: Option<String>,
+    pub host_tool_input: Option<Value>,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Renames `tool_name`/`tool_input` of `raw` in place by `rows`; an MCP
+/// tool is renamed by `mcp` (host name → `mcp__server__tool`). Returns the
+/// host's tool name and input when they were present.
+pub fn translate_tool(
+    raw: &mut Map<String, Value>,
+    rows: &[ToolRow],
+    mcp: impl Fn(&str, &Map<String, Value>) -> Option<String>,
+) -> (Option<String>, Option<Value>) {
+    let Some(name) = raw
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+    else {
+        return (None, raw.get("tool_input").cloned());
+    };
+    let input = raw.get("tool_input").cloned();
+    if let Some(row) = tool_row(rows, &name) {
+        raw.insert("tool_name".into(), json!(row.claude));
+        if let Some(input) = &input {
+            raw.insert("tool_input".into(), rename(input, row.fields, true));
+        }
+    } else if let Some(renamed) = mcp(&name, raw) {
+        raw.insert("tool_name".into(), json!(renamed));
+    }
+    (Some(name), input)
+}
+
+/// Finishes a decode: records the host's names under `hookrun_host` and
+/// builds the event under its Claude Code name.
+pub fn finish(mut raw: Map<String, Value>, t: Translated) -> Result<Decoded, InputError> {
+    let mut info = Map::new();
+    info.insert("host".into(), json!(t.host.name()));
+    info.insert("hook_event_name".into(), json!(t.host_event));
+    if let Some(tool) = &t.host_tool {
+        info.insert("tool_name".into(), json!(tool));
+    }
+    if let Some(input) = &t.host_tool_input {
+        info.insert("tool_input".into(), input.clone());
+    }
+    raw.insert(HOST_FIELD.into(), Value::Object(info));
+    let event = Event::from_object(raw, Some(&t.claude_event))?;
+    Ok(Decoded {
+        event,
+        host_event: Some(t.host_event),
+        notes: t.notes,
+        warnings: t.warnings,
+    })
+}
+
+/// What the decode recorded about the host (`hookrun_host`).
+pub fn host_info(event: &Event) -> Option<&Map<String, Value>> {
+    event.fields().get(HOST_FIELD).and_then(Value::as_object)
+}
+
+pub fn host_event_of(event: &Event) -> String {
+    host_info(event)
+        .and_then(|i| i.get("hook_event_name"))
+        .and_then(Value::as_str)
+        .map_or_else(|| event.id.name().to_owned(), str::to_owned)
+}
+
+pub fn host_tool_of(event: &Event) -> Option<&str> {
+    host_info(event)
+        .and_then(|i| i.get("tool_name"))
+        .and_then(Value::as_str)
+        .or_else(|| event.tool_name())
+}
+
+pub fn host_tool_input_of(event: &Event) -> Option<&Value> {
+    host_info(event).and_then(|i| i.get("tool_input"))
+}
+
+/// A block reason hosts accept: never empty.
+pub fn reason_text(reason: &str) -> String {
+    if reason.trim().is_empty() {
+        "blocked by a hook (hookrun)".to_owned()
+    } else {
+        reason.to_owned()
+    }
+}
+
+/// One compact JSON object and a newline.
+pub fn line(object: &Map<String, Value>) -> String {
+    let mut text = serde_json::to_string(object).expect("JSON values serialise");
+    text.push('\n');
+    text
+}
+
+/// A JSON answer, exit 0.
+pub fn json_answer(object: &Map<String, Value>) -> Rendered {
+    Rendered {
+        stdout: line(object),
+        stderr: String::new(),
+        exit: Exit::Success,
+        value: Value::Object(object.clone()),
+    }
+}
+
+/// Nothing on stdout, exit 0: "no decision" to every host.
+pub fn empty_answer() -> Rendered {
+    Rendered {
+        stdout: String::new(),
+        stderr: String::new(),
+        exit: Exit::Success,
+        value: Value::String(String::new()),
+    }
+}
+
+/// A JSON answer that blocks by its content and by exit 2 with the reason
+/// on stderr, for hosts that read either channel: both say the same.
+pub fn json_block(object: &Map<String, Value>, reason: &str) -> Rendered {
+    Rendered {
+        stdout: line(object),
+        stderr: format!("{reason}\n"),
+        exit: Exit::Block,
+        value: Value::Object(object.clone()),
+    }
+}
+
+/// The default deadline for a host whose timeout is one number for every
+/// event: that timeout minus a margin (as for Claude Code).
+pub fn deadline_within(host_timeout: Duration) -> Duration {
+    if host_timeout <= Duration::from_secs(2) {
+        Duration::from_millis(1200).min(host_timeout)
+    } else {
+        host_timeout.saturating_sub(Duration::from_secs(1))
+    }
+}
+
+/// Sets what hooks learn about the host in their environment:
+/// `HOOKRUN_HOST` (the host's name), `HOOKRUN_HOST_EVENT` and
+/// `HOOKRUN_HOST_TOOL_NAME` (its own names for the event and the tool).
+pub fn set_hook_vars(vars: &mut Vec<(OsString, OsString)>, host: &dyn super::Host, event: &Event) {
+    let mut set = |key: &str, value: &str| {
+        vars.retain(|(k, _)| k != key);
+        vars.push((OsString::from(key), OsString::from(value)));
+    };
+    set("HOOKRUN_HOST", host.name());
+    set("HOOKRUN_HOST_EVENT", &host_event_of(event));
+    if let Some(tool) = host_tool_of(event) {
+        set("HOOKRUN_HOST_TOOL_NAME", tool);
+    }
+}
+
+/// hookrun's own cap on consecutive Stop blocks when `--stop-block-cap`
+/// is not given.
+pub const DEFAULT_STOP_BLOCK_CAP: u32 = 8;
+
+/// The stop-loop cap of one fire: the one given; else, behind a host that
+/// caps Stop blocks itself, one more than the host's cap (hookrun's guard
+/// must not cut in before the host's own); else hookrun's default (the
+/// guard is the only cap).
+pub fn stop_block_cap(given: Option<u32>, host: &dyn super::Host, env: &HostEnv<'_>) -> u32 {
+    given.unwrap_or_else(|| {
+        host.own_stop_block_cap(env)
+            .map_or(DEFAULT_STOP_BLOCK_CAP, |cap| cap.saturating_add(1))
+    })
+}
+
+/// A host variable as text.
+pub fn var<'a>(env: &HostEnv<'a>, name: &str) -> Option<&'a str> {
+    env.get(name).and_then(std::ffi::OsStr::to_str)
+}
+
+/// The whole `systemMessage` with the encoder's own warnings after the
+/// decision's.
+pub fn system_message(decision: &Decision, extra: &[String]) -> Option<String> {
+    let mut all: Vec<String> = decision.system_message().into_iter().collect();
+    all.extend(extra.iter().cloned());
+    (!all.is_empty()).then(|| all.join("\n"))
+}
+
+/// The input rewrite in the host's field names: the Claude Code view with
+/// the tool's fields renamed back.
+pub fn rewrite_for_host(event: &Event, rows: &[ToolRow], updated: &Value) -> Value {
+    let host_tool = host_tool_of(event).unwrap_or_default();
+    let claude_tool = event.tool_name().unwrap_or_default();
+    match tool_row_for(rows, host_tool, claude_tool) {
+        Some(row) => rename(updated, row.fields, false),
+        None => updated.clone(),
+    }
+}
+
+/// `mcp__server__tool` from a server and tool name.
+pub fn mcp_name(server: &str, tool: &str) -> String {
+    format!("mcp__{server}__{tool}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rename_is_reversible_and_keeps_other_fields() {
+        let fields = &[("path", "file_path"), ("old_str", "old_string")];
+        let host = json!({"path": "/a", "old_str": "x", "extra": 1});
+        let claude = rename(&host, fields, true);
+        assert_eq!(
+            claude,
+            json!({"file_path": "/a", "old_string": "x", "extra": 1})
+        );
+        assert_eq!(rename(&claude, fields, false), host);
+        assert_eq!(rename(&json!("text"), fields, true), json!("text"));
+    }
+
+    #[test]
+    fn reasons_are_never_empty() {
+        assert_eq!(reason_text(" "), "blocked by a hook (hookrun)");
+        assert_eq!(reason_text("R"), "R");
+    }
+}

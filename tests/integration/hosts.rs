@@ -1,0 +1,550 @@
+//! hookrun behind every host (docs/hosts.md): `fire --host NAME` through the
+//! real binary, `install`/`uninstall`, and the Claude Code file rules.
+
+use serde_json::{Value, json};
+
+use crate::support::{Run, Sandbox, fixture};
+
+/// A hook set kept under `.claude/hooks/` is a Claude Code file: its
+/// `permissions.allow` is Claude Code's to apply (which refuses it in a
+/// workspace it does not trust), never an allow hookrun grants; its other
+/// Claude Code keys are not "unknown".
+#[test]
+fn a_file_anywhere_under_dot_claude_is_a_claude_code_file() {
+    let sb = Sandbox::new();
+    let file = sb.write(
+        "project/.claude/hooks/hookrun-hooks.json",
+        &serde_json::to_string(&json!({
+            "permissions": {"allow": ["Write"]},
+            "statusLine": {"type": "command", "command": "echo status"},
+            "enabledPlugins": {"x@y": true},
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}
+        }))
+        .unwrap(),
+    );
+    let event = sb.event(
+        "PreToolUse",
+        &json!({"tool_name": "Write", "tool_input": {"file_path": "/tmp/x", "content": "y"}}),
+    );
+    let run = sb.run(
+        &[
+            "fire",
+            "--no-default-settings",
+            "--trust-project",
+            "--settings",
+            file.to_str().unwrap(),
+            "--format",
+            "report",
+        ],
+        &event,
+    );
+    let report = run.json();
+    assert_eq!(report["decision"], "none", "{}", run.stdout);
+    assert_eq!(report["settings"][0]["claude_mode"], true, "{}", run.stdout);
+    let warnings = report["warnings"].to_string();
+    assert!(!warnings.contains("statusLine"), "{warnings}");
+    assert!(!warnings.contains("enabledPlugins"), "{warnings}");
+    assert!(!warnings.contains("unknown"), "{warnings}");
+}
+
+/// A host payload from `fixtures/hosts/`, with its `cwd` moved into the
+/// sandbox project (hooks run there).
+fn payload(sb: &Sandbox, rel: &str, fields: &Value) -> Vec<u8> {
+    let text = std::fs::read_to_string(fixture(&format!("hosts/{rel}"))).unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    let object = value.as_object_mut().unwrap();
+    object.insert("cwd".into(), json!(sb.project.to_str().unwrap()));
+    if let Some(extra) = fields.as_object() {
+        for (k, v) in extra {
+            object.insert(k.clone(), v.clone());
+        }
+    }
+    serde_json::to_vec(&value).unwrap()
+}
+
+fn fire_host(sb: &Sandbox, host: &str, settings: &Value, stdin: &[u8], extra: &[&str]) -> Run {
+    let file = sb.settings(settings);
+    let mut args = vec![
+        "fire",
+        "--host",
+        host,
+        "--no-default-settings",
+        "--settings",
+        file.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    sb.run(&args, stdin)
+}
+
+/// A guard written for Claude Code: matcher `Bash`, an `if` rule, a script
+/// reading `.tool_input.command` and exiting 2.
+fn claude_style_guard(sb: &Sandbox) -> Value {
+    let script = sb.script(
+        "hooks/guard.sh",
+        "#!/bin/sh\ninput=$(cat)\nprintf '%s' \"$HOOKRUN_HOST $HOOKRUN_HOST_EVENT $HOOKRUN_HOST_TOOL_NAME\" > \"$(dirname \"$0\")/seen\"\ncase \"$input\" in *'\"command\":\"echo hi'*) echo \"no echo here\" >&2; exit 2;; esac\nexit 0\n",
+    );
+    json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "if": "Bash(echo *)", "command": script.to_str().unwrap()}
+    ]}]}})
+}
+
+#[test]
+fn gemini_runs_a_claude_code_guard_unchanged_and_gets_a_block_it_enforces() {
+    let sb = Sandbox::new();
+    let settings = claude_style_guard(&sb);
+    let run = fire_host(
+        &sb,
+        "gemini",
+        &settings,
+        &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
+        &[],
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"decision": "deny", "reason": "no echo here"})
+    );
+    assert_eq!(run.stderr, "no echo here\n");
+    assert_eq!(
+        std::fs::read_to_string(sb.path("hooks/seen")).unwrap(),
+        "gemini BeforeTool run_shell_command"
+    );
+    // read_file is Read: the Bash guard does not run, and nothing blocks.
+    let run = fire_host(
+        &sb,
+        "gemini",
+        &settings,
+        &payload(&sb, "gemini/before_tool__read.json", &json!({})),
+        &[],
+    );
+    assert_eq!((run.code, run.json()), (Some(0), json!({})), "{run:?}");
+}
+
+#[test]
+fn gemini_permission_rules_apply_to_its_tools() {
+    let sb = Sandbox::new();
+    let settings = json!({"permissions": {"deny": ["Write(*.txt)"]}});
+    let run = fire_host(
+        &sb,
+        "gemini",
+        &settings,
+        &payload(&sb, "gemini/before_tool__write.json", &json!({})),
+        &[],
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.json()["decision"], "deny", "{}", run.stdout);
+}
+
+#[test]
+fn gemini_never_gets_ask_it_would_hang_on() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+        "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"sure?\"}}'"}]}]}});
+    let run = fire_host(
+        &sb,
+        "gemini",
+        &settings,
+        &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
+        &["--format", "report"],
+    );
+    let report = run.json();
+    assert_eq!(report["exit_code"], 2, "{}", run.stdout);
+    assert_eq!(report["output"]["decision"], "deny", "{}", run.stdout);
+    assert!(
+        report["warnings"].to_string().contains("cannot ask"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn gemini_stop_loops_are_capped_by_hookrun_alone() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo again >&2; exit 2"}]}]}});
+    let stdin = |active: bool| {
+        payload(
+            &sb,
+            "gemini/after_agent.json",
+            &json!({"stop_hook_active": active}),
+        )
+    };
+    let first = fire_host(&sb, "gemini", &settings, &stdin(false), &[]);
+    assert_eq!(
+        (first.code, first.json()),
+        (Some(2), json!({"decision": "block", "reason": "again"}))
+    );
+    for n in 2..=8 {
+        assert_eq!(
+            fire_host(&sb, "gemini", &settings, &stdin(true), &[]).code,
+            Some(2),
+            "block {n}"
+        );
+    }
+    let ninth = fire_host(&sb, "gemini", &settings, &stdin(true), &[]);
+    assert_eq!(ninth.code, Some(0), "{ninth:?}");
+    assert!(
+        ninth.json()["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("stop-loop guard")
+    );
+    // A new prompt starts a new chain.
+    assert_eq!(
+        fire_host(&sb, "gemini", &settings, &stdin(false), &[]).code,
+        Some(2)
+    );
+}
+
+#[test]
+fn codex_gets_only_answers_its_strict_parser_accepts() {
+    let sb = Sandbox::new();
+    let settings = claude_style_guard(&sb);
+    let bash = payload(&sb, "codex/pre_tool_use__bash.json", &json!({}));
+    let run = fire_host(&sb, "codex", &settings, &bash, &[]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no echo here"}})
+    );
+    // An allow alone is a "failed" hook to Codex: nothing is sent.
+    let allow = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+        "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'"}]}]}});
+    let run = fire_host(&sb, "codex", &allow, &bash, &[]);
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{run:?}");
+}
+
+#[test]
+fn codex_apply_patch_is_an_edit_with_a_file_path() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command",
+        "if": "Edit(added_by_*)", "command": "echo 'no new files' >&2; exit 2"}]}]}});
+    let run = fire_host(
+        &sb,
+        "codex",
+        &settings,
+        &payload(&sb, "codex/pre_tool_use__apply_patch.json", &json!({})),
+        &[],
+    );
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{run:?}"
+    );
+}
+
+#[test]
+fn cursor_always_gets_a_permission() {
+    let sb = Sandbox::new();
+    let stdin = payload(&sb, "cursor/before_shell_execution.json", &json!({}));
+    let run = fire_host(&sb, "cursor", &json!({}), &stdin, &[]);
+    assert_eq!(
+        (run.code, run.json()),
+        (Some(0), json!({"permission": "allow"})),
+        "{run:?}"
+    );
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "if": "Bash(git push *)", "command": "echo 'no pushes' >&2; exit 2"}]}]}});
+    let run = fire_host(&sb, "cursor", &settings, &stdin, &[]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"permission": "deny", "user_message": "no pushes", "agent_message": "no pushes"})
+    );
+}
+
+#[test]
+fn copilot_camel_case_block_is_one_object() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "if": "Bash(git push *)", "command": "echo 'no pushes' >&2; exit 2"}]}]}});
+    let run = fire_host(
+        &sb,
+        "copilot",
+        &settings,
+        &payload(&sb, "copilot/pre_tool_use__camel.json", &json!({})),
+        &[],
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.stdout.lines().count(), 1, "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"permissionDecision": "deny", "permissionDecisionReason": "no pushes"})
+    );
+}
+
+#[test]
+fn behind_claude_code_the_stop_guard_leaves_the_cap_to_claude_code() {
+    let mut sb = Sandbox::new();
+    let settings = json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo again >&2; exit 2"}]}]}});
+    let stop = |sb: &Sandbox, session: &str| {
+        let stdin = sb.event(
+            "Stop",
+            &json!({"session_id": session, "stop_hook_active": true}),
+        );
+        fire_host(sb, "claude-code", &settings, &stdin, &[])
+    };
+    // Claude Code ends the loop itself after 8 blocks: hookrun passes the
+    // 9th on (Claude Code's to refuse), and steps in only past that.
+    for n in 1..=9 {
+        assert_eq!(stop(&sb, "cc").code, Some(2), "block {n}");
+    }
+    assert_eq!(stop(&sb, "cc").code, Some(0));
+    sb.env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "2");
+    for n in 1..=3 {
+        assert_eq!(stop(&sb, "cc2").code, Some(2), "block {n}");
+    }
+    assert_eq!(stop(&sb, "cc2").code, Some(0));
+}
+
+#[test]
+fn install_routes_every_event_with_hooks_and_is_idempotent() {
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.hookrun/settings.json",
+        &serde_json::to_string(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "SubagentStop": [{"hooks": [{"type": "command", "command": "true"}]}]
+        }}))
+        .unwrap(),
+    );
+    let mine = json!({"ui": {"theme": "dark"}, "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "./mine.sh", "timeout": 5000}]}]}});
+    let file = sb.write(
+        "project/.gemini/settings.json",
+        &serde_json::to_string_pretty(&mine).unwrap(),
+    );
+
+    let dry = sb.run(&["install", "gemini", "--dry-run"], b"");
+    assert_eq!(dry.code, Some(0), "{dry:?}");
+    assert!(dry.stdout.contains("would write"), "{}", dry.stdout);
+    assert!(
+        dry.stdout
+            .lines()
+            .any(|l| l.starts_with('+') && l.contains("fire --host gemini")),
+        "{}",
+        dry.stdout
+    );
+    assert!(
+        dry.stdout.contains("has no SubagentStop event"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        serde_json::to_string_pretty(&mine).unwrap()
+    );
+
+    let run = sb.run(&["install", "gemini"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("backup:"), "{}", run.stdout);
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written["ui"], json!({"theme": "dark"}));
+    assert_eq!(
+        written["hooks"]["BeforeTool"][0],
+        mine["hooks"]["BeforeTool"][0]
+    );
+    let ours = &written["hooks"]["BeforeTool"][1]["hooks"][0];
+    let command = ours["command"].as_str().unwrap();
+    assert!(
+        command.starts_with('/') || command.starts_with('\''),
+        "{command}"
+    );
+    assert!(command.ends_with("hookrun fire --host gemini"), "{command}");
+    assert_eq!(ours["timeout"], 60000, "milliseconds");
+    assert!(written["hooks"]["AfterAgent"].is_array(), "{written}");
+    assert!(
+        sb.path("project/.gemini/settings.json.hookrun-backup")
+            .is_file()
+    );
+
+    let again = sb.run(&["install", "gemini"], b"");
+    assert!(again.stdout.contains("nothing written"), "{}", again.stdout);
+
+    let run = sb.run(&["uninstall", "gemini"], b"");
+    assert!(
+        run.stdout.contains("2 hookrun entries removed"),
+        "{}",
+        run.stdout
+    );
+    let back: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(back, mine);
+}
+
+#[test]
+fn install_codex_explains_the_trust_step_and_cursor_gets_a_version() {
+    let sb = Sandbox::new();
+    let run = sb.run(&["install", "codex"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("trusted_hash"), "{}", run.stdout);
+    let codex: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.path("project/.codex/hooks.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        codex["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 600,
+        "seconds"
+    );
+    let run = sb.run(&["install", "cursor", "--user"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let cursor: Value =
+        serde_json::from_str(&std::fs::read_to_string(sb.home.join(".cursor/hooks.json")).unwrap())
+            .unwrap();
+    assert_eq!(cursor["version"], 1);
+    assert!(
+        cursor["hooks"]["preToolUse"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("fire --host cursor")
+    );
+    let broken = sb.write("project/.claude/settings.json", "{ not json");
+    let run = sb.run(&["install", "claude-code"], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stderr.contains(broken.to_str().unwrap()),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn doctor_says_when_the_host_cannot_start_hookrun_or_never_calls_it() {
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hookrun fire"}]}]}}).to_string(),
+    );
+    let file = sb.settings(&json!({"hooks": {
+        "PreToolUse": [{"command": "true"}],
+        "PostToolUse": [{"command": "true"}]
+    }}));
+    // The sandbox's PATH has no hookrun: Claude Code would get exit 127.
+    let run = sb.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let checks: Vec<String> = run.json()["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["check"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        checks.contains(&"host-hookrun-not-on-path".to_owned()),
+        "{checks:?}"
+    );
+    assert!(
+        checks.contains(&"host-event-not-routed".to_owned()),
+        "{checks:?}"
+    );
+    // After `install`, the entry names this binary by path and routes both.
+    assert_eq!(
+        sb.run(
+            &[
+                "install",
+                "claude-code",
+                "--settings",
+                file.to_str().unwrap()
+            ],
+            b""
+        )
+        .code,
+        Some(0)
+    );
+    let run = sb.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    let findings = run.json()["findings"].clone();
+    assert!(!findings.to_string().contains("\"host-"), "{findings:#}");
+}
+
+#[test]
+fn explain_reads_a_host_event_as_fire_does() {
+    let sb = Sandbox::new();
+    let file = sb.settings(&claude_style_guard(&sb));
+    let stdin = payload(&sb, "gemini/before_tool__shell.json", &json!({}));
+    let run = sb.run(
+        &[
+            "explain",
+            "--host",
+            "gemini",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        &stdin,
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout
+            .starts_with("event: PreToolUse (tool_name \"Bash\")"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("deadline: 59 s"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("1 of 1 hooks would run"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn install_claude_code_names_the_watched_files_in_its_file_changed_entry() {
+    let mut sb = Sandbox::new();
+    let bin_dir = std::path::Path::new(crate::support::BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    sb.env("PATH", &path);
+    let file = sb.settings(&json!({"hooks": {
+        "FileChanged": [{"matcher": ".envrc|.env", "command": "echo reload"}]
+    }}));
+    let run = sb.run(
+        &[
+            "install",
+            "claude-code",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let written: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.path("project/.claude/settings.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        written["hooks"]["FileChanged"][0]["matcher"], ".envrc|.env",
+        "{written}"
+    );
+    let doctor = sb.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(doctor.json()["findings"], json!([]), "{}", doctor.stdout);
+}
