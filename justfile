@@ -61,6 +61,10 @@ hosts *CASES: build
 bench *ARGS: build
     python3 bench/run.py {{ARGS}}
 
+# `hookrun replay` at scale: thousands of generated sessions, dry and --against (args: bench/replay.py's).
+bench-replay *ARGS: build
+    python3 bench/replay.py {{ARGS}}
+
 # Not part of `cargo test`: runs the real Claude Code through the oracle
 # harness (see `oracle`), 20 trivial hooks natively vs behind hookrun.
 #

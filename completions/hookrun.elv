@@ -33,6 +33,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand explain 'Show, hook by hook, why each one would or would not run for an event.'
             cand list 'List every hook hookrun would consider, with its source and state.'
             cand test 'Run hook-policy test cases through the real fire path.'
+            cand replay 'Replay recorded sessions against your hook policy: what would change?'
             cand completions 'Print the shell completion script for SHELL.'
             cand install 'Route a host''s events to hookrun: write the host''s own hook config.'
             cand uninstall 'Remove hookrun''s entries from a host''s hook config (see `install`).'
@@ -41,7 +42,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         &'hookrun;fire'= {
             cand --host 'The agent that runs hookrun: how its event is read and the answer written'
             cand --format 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand'
-            cand --log 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`'
+            cand --log 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`. With HOOKRUN_LOG_INPUT=1 each line also records the event''s input, for `hookrun replay` (off by default: inputs may hold secrets)'
             cand --stop-block-cap 'After this many consecutive blocked Stop/SubagentStop fires in one session, the next block is downgraded to a warning (ends "tests fail → continue → tests fail" loops). Default: 8; behind a host that caps Stop blocks itself (Claude Code: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, default 8), one more than the host''s cap, so the host''s own cap acts first. The count restarts when the host says a stop is not the continuation of a blocked one (`stop_hook_active: false`)'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
@@ -159,6 +160,24 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'hookrun;replay'= {
+            cand --against 'Compare with this policy: these settings files take the place of the --settings files, the other sources stay the same (repeatable, in order)'
+            cand --format 'Output format'
+            cand --show 'Changed events listed in the text output (JSON lists them all)'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'
+            cand --run 'Run the hooks too (not only the funnel and the rules): each replayed event really fires, in a throwaway working folder. Only for hooks that are safe to run again'
+            cand --fail-on-change 'Exit 3 when any event changed (for CI gating a policy change)'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'hookrun;completions'= {
             cand -v 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
             cand --verbose 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
@@ -211,6 +230,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand explain 'Show, hook by hook, why each one would or would not run for an event.'
             cand list 'List every hook hookrun would consider, with its source and state.'
             cand test 'Run hook-policy test cases through the real fire path.'
+            cand replay 'Replay recorded sessions against your hook policy: what would change?'
             cand completions 'Print the shell completion script for SHELL.'
             cand install 'Route a host''s events to hookrun: write the host''s own hook config.'
             cand uninstall 'Remove hookrun''s entries from a host''s hook config (see `install`).'
@@ -233,6 +253,8 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         &'hookrun;help;list'= {
         }
         &'hookrun;help;test'= {
+        }
+        &'hookrun;help;replay'= {
         }
         &'hookrun;help;completions'= {
         }

@@ -14,6 +14,7 @@ use std::time::SystemTime;
 use nix::fcntl::{Flock, FlockArg};
 use serde::{Deserialize, Serialize};
 
+use crate::event::Event;
 use crate::report::Report;
 
 /// Version of the line format.
@@ -62,6 +63,11 @@ pub struct Line {
     pub warnings: Vec<String>,
     pub duration_ms: f64,
     pub hookrun_version: String,
+    /// The fire's input as the host sent it (before any hook changed it),
+    /// only when `HOOKRUN_LOG_INPUT` is on: it may hold secrets. What
+    /// `hookrun replay` replays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<serde_json::Value>,
 }
 
 impl Line {
@@ -100,8 +106,38 @@ impl Line {
             warnings: report.warnings.clone(),
             duration_ms: report.duration_ms,
             hookrun_version: report.hookrun_version.to_owned(),
+            input: None,
         }
     }
+}
+
+/// The variable that turns on recording each fire's input in the log.
+pub const LOG_INPUT_VAR: &str = "HOOKRUN_LOG_INPUT";
+
+/// The input to record with a fire's line: `None` unless `HOOKRUN_LOG_INPUT`
+/// is on (`1`, `true`, `yes`, `on`) in hookrun's environment `env`. The
+/// event as the host sent it: `original_input` is its `tool_input` before
+/// sequential hooks changed it.
+pub fn input_for_log(
+    env: &[(std::ffi::OsString, std::ffi::OsString)],
+    event: &Event,
+    original_input: Option<&serde_json::Value>,
+) -> Option<serde_json::Value> {
+    let on = env.iter().any(|(name, value)| {
+        name == LOG_INPUT_VAR
+            && matches!(
+                value.to_string_lossy().trim().to_ascii_lowercase().as_str(),
+                "1" | "true" | "yes" | "on"
+            )
+    });
+    if !on {
+        return None;
+    }
+    let mut fields = event.fields().clone();
+    if let Some(input) = original_input {
+        fields.insert("tool_input".to_owned(), input.clone());
+    }
+    Some(serde_json::Value::Object(fields))
 }
 
 /// Why a line could not be written.
@@ -165,7 +201,25 @@ mod tests {
             warnings: vec![],
             duration_ms: 2.0,
             hookrun_version: "0".into(),
+            input: None,
         }
+    }
+
+    #[test]
+    fn the_input_is_recorded_only_when_asked_and_as_sent() {
+        use std::ffi::OsString;
+        let event = Event::parse(
+            br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"changed by a hook"}}"#,
+            None,
+        )
+        .unwrap();
+        let original = serde_json::json!({"command": "as sent"});
+        let env = |value: &str| vec![(OsString::from(LOG_INPUT_VAR), OsString::from(value))];
+        assert_eq!(input_for_log(&[], &event, Some(&original)), None);
+        assert_eq!(input_for_log(&env("0"), &event, Some(&original)), None);
+        let recorded = input_for_log(&env("1"), &event, Some(&original)).unwrap();
+        assert_eq!(recorded["tool_input"]["command"], "as sent");
+        assert_eq!(recorded["hook_event_name"], "PreToolUse");
     }
 
     #[test]

@@ -191,6 +191,32 @@ pub enum Command {
     #[command(verbatim_doc_comment)]
     Test(TestArgs),
 
+    /// Replay recorded sessions against your hook policy: what would change?
+    ///
+    /// Rebuilds the events a host fired from Claude Code session transcripts
+    /// (the JSONL files under ~/.claude/projects; a folder means every
+    /// session in it, subagents included) or from a hookrun audit log that
+    /// recorded each fire's input (HOOKRUN_LOG_INPUT=1), and evaluates each
+    /// one: trust, policy, matcher, `if`, dedup and the permission rules.
+    /// Dry by default: no hook runs, and the decision is what the rules alone
+    /// say. --run runs the hooks too, each in a throwaway working folder.
+    ///
+    /// Prints a summary (sessions, events, decisions, changes, the top
+    /// blocked commands) and the changed events: calls the recording ran
+    /// that the policy would deny or ask about, or with --against, events
+    /// whose decision or hooks differ between the two policies. Records that
+    /// cannot be read are counted and named.
+    ///
+    /// Exit 0, also when something changed; with --fail-on-change, exit 3
+    /// when something changed. Exit 1 when a SOURCE cannot be used.
+    ///
+    /// Examples:
+    ///   hookrun replay ~/.claude/projects/-home-me-src-app/
+    ///   hookrun replay --settings ~/policies/new.json --against ~/policies/old.json sessions/
+    ///   hookrun replay --format json --fail-on-change sessions/ | jq .changes.count
+    #[command(verbatim_doc_comment)]
+    Replay(ReplayArgs),
+
     /// Print the shell completion script for SHELL.
     ///
     /// The same scripts are committed in the repository's completions/ folder.
@@ -373,6 +399,41 @@ pub struct TestArgs {
     pub settings: SettingsArgs,
 }
 
+#[derive(Debug, Clone, Args)]
+pub struct ReplayArgs {
+    /// Claude Code transcripts (*.jsonl), folders of them (searched
+    /// recursively) or hookrun audit logs (default: ~/.claude/projects).
+    #[arg(value_name = "SOURCE")]
+    pub sources: Vec<PathBuf>,
+
+    /// Compare with this policy: these settings files take the place of the
+    /// --settings files, the other sources stay the same (repeatable, in
+    /// order).
+    #[arg(long, value_name = "OLD_SETTINGS")]
+    pub against: Vec<PathBuf>,
+
+    /// Run the hooks too (not only the funnel and the rules): each replayed
+    /// event really fires, in a throwaway working folder. Only for hooks that
+    /// are safe to run again.
+    #[arg(long)]
+    pub run: bool,
+
+    /// Exit 3 when any event changed (for CI gating a policy change).
+    #[arg(long)]
+    pub fail_on_change: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+
+    /// Changed events listed in the text output (JSON lists them all).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub show: usize,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
 /// Which settings files to load (SPEC §3.1).
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Settings")]
@@ -454,7 +515,9 @@ pub struct FireArgs {
     pub non_interactive: bool,
 
     /// Append one JSON line per fire to this audit log (default: the `log`
-    /// settings key; no log when neither is set). See `hookrun stats`.
+    /// settings key; no log when neither is set). See `hookrun stats`. With
+    /// HOOKRUN_LOG_INPUT=1 each line also records the event's input, for
+    /// `hookrun replay` (off by default: inputs may hold secrets).
     #[arg(long, value_name = "PATH", env = "HOOKRUN_LOG")]
     pub log: Option<PathBuf>,
 

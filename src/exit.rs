@@ -20,6 +20,9 @@ pub enum Exit {
     Usage,
     /// 2: a block stands; stderr holds exactly the reason.
     Block,
+    /// 3: `hookrun replay --fail-on-change` found an event the policy
+    /// changes (not 1, which says hookrun could not do its job).
+    Changed,
     /// 128 + N: interrupted by signal N (after stopping the hooks it started).
     Interrupted(i32),
 }
@@ -31,6 +34,7 @@ impl Exit {
             Exit::Success => 0,
             Exit::Failure | Exit::Usage => 1,
             Exit::Block => 2,
+            Exit::Changed => 3,
             Exit::Interrupted(signal) => u8::try_from(128 + signal).unwrap_or(u8::MAX),
         }
     }
@@ -57,6 +61,7 @@ mod tests {
         assert_eq!(Exit::Failure.code(), 1);
         assert_eq!(Exit::Usage.code(), 1);
         assert_eq!(Exit::Block.code(), 2);
+        assert_eq!(Exit::Changed.code(), 3);
         assert_eq!(Exit::Interrupted(15).code(), 143);
         assert_eq!(Exit::Interrupted(2).code(), 130);
         assert_eq!(Exit::Interrupted(500).code(), 255);

@@ -131,7 +131,9 @@ pub fn fire(
         })
     });
     if let (Some(path), Some(report)) = (log, report.as_mut()) {
-        let line = auditlog::Line::from_report(report, SystemTime::now());
+        let mut line = auditlog::Line::from_report(report, SystemTime::now());
+        line.input =
+            auditlog::input_for_log(&config.inherited_env, &event, original_input.as_ref());
         if let Err(err) = auditlog::append(&path, &line) {
             // A log that cannot be written is a warning, never a failed fire.
             decision.warnings.push(err.to_string());

@@ -24,6 +24,7 @@
 //! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
 //!   [`exit`]: every way hookrun ends, mapped to a number in one place;
 //! - [`diagnose`]: `doctor`'s checks over loaded settings;
+//! - [`replay`]: recorded sessions rebuilt into events and evaluated;
 //! - [`generate`]: completions, man pages, the settings schema and the
 //!   protocol tables, rendered from the code (`just gen`).
 
@@ -46,6 +47,7 @@ pub mod http;
 pub mod permissions;
 pub mod plan;
 pub mod prompt;
+pub mod replay;
 pub mod report;
 pub mod run;
 pub mod select;
@@ -88,6 +90,7 @@ pub fn run() -> ExitCode {
         Command::Explain(args) => commands::explain::run(args),
         Command::List(args) => commands::list::run(args),
         Command::Test(args) => commands::test::run(args),
+        Command::Replay(args) => commands::replay::run(args),
         Command::Install(args) => commands::install::run(args, true),
         Command::Uninstall(args) => commands::install::run(args, false),
         Command::Completions(args) => {

@@ -7,6 +7,7 @@ pub mod fire;
 pub mod init;
 pub mod install;
 pub mod list;
+pub mod replay;
 pub mod stats;
 pub mod test;
 pub mod trust;

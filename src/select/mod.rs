@@ -290,7 +290,7 @@ fn check_if(
             .push(format!("hook {}: {why}", hook.display_name()));
         return Some((Layer::If, why));
     }
-    let rule = match Rule::parse(text) {
+    let rule = match Rule::parse_cached(text) {
         Ok(rule) => rule,
         Err(err) => {
             considered.warnings.push(format!(

@@ -169,7 +169,35 @@ enum Specifier {
 const DYNAMIC_REASON: &str =
     "the command contains `$( )`, backticks or `$VAR`, which hide what it runs";
 
+/// Parsed `if` rules kept per thread, by text (bounded).
+const PARSED_KEPT: usize = 1024;
+
+thread_local! {
+    static PARSED: std::cell::RefCell<
+        std::collections::HashMap<String, Result<std::rc::Rc<Rule>, RuleError>>,
+    > = std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
 impl Rule {
+    /// [`Rule::parse`], remembered per thread: `hookrun replay` evaluates
+    /// the same `if` texts for every event of thousands of sessions, and a
+    /// rule's compiled patterns are its cost (a fire parses each once
+    /// either way).
+    pub fn parse_cached(text: &str) -> Result<std::rc::Rc<Rule>, RuleError> {
+        if let Some(found) = PARSED.with(|cache| cache.borrow().get(text).cloned()) {
+            return found;
+        }
+        let parsed = Rule::parse(text).map(std::rc::Rc::new);
+        PARSED.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.len() >= PARSED_KEPT {
+                cache.clear();
+            }
+            cache.insert(text.to_owned(), parsed.clone());
+        });
+        parsed
+    }
+
     pub fn parse(text: &str) -> Result<Rule, RuleError> {
         let error = |reason: String| RuleError {
             rule: text.to_owned(),
@@ -630,6 +658,17 @@ fn normalize_host(host: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parse_cached_parses_once_and_keeps_errors() {
+        let a = Rule::parse_cached("Bash(git push *)").unwrap();
+        let b = Rule::parse_cached("Bash(git push *)").unwrap();
+        assert!(std::rc::Rc::ptr_eq(&a, &b));
+        assert_eq!(
+            Rule::parse_cached("Bash(rm *").unwrap_err(),
+            Rule::parse("Bash(rm *").unwrap_err()
+        );
+    }
     use serde_json::json;
 
     fn context() -> PathContext<'static> {
