@@ -15,6 +15,7 @@ mod http;
 mod pipeline;
 mod prompt;
 mod protocol;
+mod seams;
 mod security;
 mod state;
 mod supervision;

@@ -1,0 +1,72 @@
+//! Where features meet: hosts × `hookrun test`, prompt hooks, the event-name
+//! warnings, init × install, exit codes of the newer commands.
+
+use serde_json::{Value, json};
+
+use crate::support::{Sandbox, fixture};
+
+/// Nine blocked Stops of one session, each a case of one `hookrun test` run.
+fn stop_cases(host: Option<&str>, event: &str) -> Value {
+    let case = |i: usize| {
+        let mut case = json!({
+            "name": format!("stop {i}"),
+            "input": {"hook_event_name": event, "session_id": "s-1", "stop_hook_active": i > 1},
+            "settings": {"hooks": {"Stop": [{"command": "echo go on >&2; exit 2"}]}},
+            "expect": {"decision": "block"}
+        });
+        if let Some(host) = host {
+            case["host"] = json!(host);
+        }
+        case
+    };
+    Value::Array((1..=9).map(case).collect())
+}
+
+#[test]
+fn test_cases_use_the_stop_block_cap_fire_uses_behind_claude_code() {
+    // Behind Claude Code (its own cap: 8) `fire` lets the 9th block through
+    // so Claude Code's cap ends the turn; `hookrun test` must say the same.
+    let sb = Sandbox::new();
+    let file = sb.write("cases/stop.json", &stop_cases(None, "Stop").to_string());
+    let run = sb.run(&["test", file.to_str().unwrap()], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.ends_with("9 passed, 0 failed\n"), "{run:?}");
+}
+
+#[test]
+fn test_cases_run_as_the_named_host_gets_them() {
+    let sb = Sandbox::new();
+    let shell = fixture("hosts/gemini/before_tool__shell.json");
+    let cases = json!([
+        {
+            "name": "a Gemini shell call meets a Bash hook",
+            "host": "gemini",
+            "input": shell.to_str().unwrap(),
+            "settings": {"hooks": {"PreToolUse": [{
+                "matcher": "Bash",
+                "command": "echo \"no: $HOOKRUN_HOST $HOOKRUN_HOST_TOOL_NAME\" >&2; exit 2"
+            }]}},
+            "expect": {"decision": "deny", "exit": 2, "reasonContains": "no: gemini run_shell_command"}
+        },
+        {"name": "typo", "host": "gemeni", "event": "Stop"}
+    ]);
+    let file = sb.write("cases/gemini.json", &cases.to_string());
+    let run = sb.run(&["test", file.to_str().unwrap()], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains("ok    "), "{run:?}");
+    assert!(
+        run.stdout
+            .contains("host: \"gemeni\" is not a host (one of claude-code, gemini"),
+        "{run:?}"
+    );
+
+    // Gemini has no Stop cap of its own: hookrun's (8) is the only one, so
+    // the 9th block is let through. `--host` sets the host for every case.
+    let cases = stop_cases(None, "AfterAgent");
+    let file = sb.write("cases/gemini-stop.json", &cases.to_string());
+    let run = sb.run(&["test", "--host", "gemini", file.to_str().unwrap()], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains("FAIL  "), "{run:?}");
+    assert!(run.stdout.contains("stop 9\n"), "{run:?}");
+    assert!(run.stdout.ends_with("8 passed, 1 failed\n"), "{run:?}");
+}
