@@ -48,9 +48,14 @@ pub fn run(args: &FireArgs) -> Printed {
         Err(err) => return unusable_input(&err, args.event.as_deref(), args.fail_closed),
     };
     let event = &decoded.event;
-    let input_warnings = crate::catalog::event_name_warnings(
+    // In the host's vocabulary: the input's name as the host spelt it.
+    let input_warnings = host::mapping::event_name_warnings(
+        host,
         args.event.as_deref(),
-        input_name.as_deref().or(Some(event.id.name())),
+        input_name
+            .as_deref()
+            .or(decoded.host_event.as_deref())
+            .or(Some(event.id.name())),
     );
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());

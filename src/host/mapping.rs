@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::{Decoded, HostEnv, HostId, Rendered};
 use crate::aggregate::Decision;
+use crate::catalog::EventId;
 use crate::event::{Event, InputError, json_type_name};
 use crate::exit::Exit;
 
@@ -265,6 +266,38 @@ pub fn stop_block_cap(given: Option<u32>, host: &dyn super::Host, env: &HostEnv<
     })
 }
 
+/// The misspelt-event and argument/input warnings in `host`'s vocabulary:
+/// its own event names (Gemini's `BeforeTool`) are known, a near miss of
+/// one is a typo of it, and an argument and an input naming one event in
+/// two spellings (`PreToolUse`, `BeforeTool`) agree.
+pub fn event_name_warnings(
+    host: &dyn super::Host,
+    argument: Option<&str>,
+    input: Option<&str>,
+) -> Vec<String> {
+    let rows = host.events();
+    let typo = |name: &str| -> Option<&'static str> {
+        if event_row(rows, name).is_some() || crate::catalog::lookup(name).is_some() {
+            return None;
+        }
+        let folded = crate::catalog::fold_name(name);
+        let limit = if folded.chars().count() >= 6 { 2 } else { 1 };
+        rows.iter()
+            .map(|r| {
+                let distance =
+                    crate::catalog::edit_distance(&crate::catalog::fold_name(r.host), &folded);
+                (distance, r.host)
+            })
+            .filter(|(distance, _)| *distance <= limit)
+            .min_by_key(|(distance, _)| *distance)
+            .map(|(_, name)| name)
+            .or_else(|| crate::catalog::probable_typo(name))
+    };
+    let resolve =
+        |name: &str| EventId::resolve(event_row(rows, name.trim()).map_or(name, |r| r.claude));
+    crate::catalog::event_name_warnings_with(argument, input, typo, resolve)
+}
+
 /// A host variable as text.
 pub fn var<'a>(env: &HostEnv<'a>, name: &str) -> Option<&'a str> {
     env.get(name).and_then(std::ffi::OsStr::to_str)
@@ -297,6 +330,35 @@ pub fn mcp_name(server: &str, tool: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn event_name_warnings_speak_the_hosts_vocabulary() {
+        let gemini = super::super::host(HostId::Gemini);
+        // Gemini's own names are no typos, and name the same events as
+        // Claude Code's.
+        for name in ["BeforeTool", "AfterTool", "AfterAgent", "PreCompress"] {
+            assert!(
+                event_name_warnings(gemini, None, Some(name)).is_empty(),
+                "{name}"
+            );
+            assert!(
+                event_name_warnings(gemini, Some(name), Some(name)).is_empty(),
+                "{name}"
+            );
+        }
+        assert!(event_name_warnings(gemini, Some("PreToolUse"), Some("BeforeTool")).is_empty());
+        // A near miss of a Gemini name is a typo of it.
+        let w = event_name_warnings(gemini, None, Some("BeforeTol"));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("did you mean `BeforeTool`"), "{w:?}");
+        // Claude Code's names still count, typos of them too.
+        let w = event_name_warnings(gemini, None, Some("PreToolUze"));
+        assert!(w[0].contains("did you mean `PreToolUse`"), "{w:?}");
+        // A real mismatch names the event whose hooks ran, in hookrun's words.
+        let w = event_name_warnings(gemini, Some("AfterTool"), Some("BeforeTool"));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("hooks for `PostToolUse` ran"), "{w:?}");
+    }
 
     #[test]
     fn rename_is_reversible_and_keeps_other_fields() {

@@ -179,6 +179,13 @@ pub trait Host: Sync {
 
     /// One aggregated decision → exactly what this host accepts.
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded;
+
+    /// The host's event names that differ from hookrun's (its
+    /// vocabulary), for the misspelt-event warnings; names not listed
+    /// mean what they mean to hookrun.
+    fn events(&self) -> &'static [mapping::EventRow] {
+        &[]
+    }
 }
 
 /// Every host hookrun speaks, one row each.

@@ -70,3 +70,41 @@ fn test_cases_run_as_the_named_host_gets_them() {
     assert!(run.stdout.contains("stop 9\n"), "{run:?}");
     assert!(run.stdout.ends_with("8 passed, 1 failed\n"), "{run:?}");
 }
+
+#[test]
+fn event_name_warnings_behind_gemini_use_geminis_names() {
+    let sb = Sandbox::new();
+    let settings = sb.settings(&json!({"hooks": {"PreToolUse": [{"command": "true"}]}}));
+    let shell = std::fs::read_to_string(fixture("hosts/gemini/before_tool__shell.json")).unwrap();
+    let fire = |args: &[&str], input: &str| {
+        let mut all = vec![
+            "fire",
+            "--host",
+            "gemini",
+            "--no-default-settings",
+            "--settings",
+        ];
+        all.push(settings.to_str().unwrap());
+        all.extend_from_slice(args);
+        sb.run(&all, input.as_bytes())
+    };
+    // Gemini's own names, with or without a (Claude Code) argument: quiet.
+    for args in [&[][..], &["BeforeTool"], &["PreToolUse"]] {
+        let run = fire(args, &shell);
+        assert_eq!(run.code, Some(0), "{args:?} {run:?}");
+        assert!(
+            !run.stdout.contains("not a known event"),
+            "{args:?} {run:?}"
+        );
+        assert!(!run.stdout.contains("differs"), "{args:?} {run:?}");
+    }
+    // A misspelt Gemini name is said to be one.
+    let run = fire(&[], &shell.replace("\"BeforeTool\"", "\"BeforeTol\""));
+    assert!(run.stdout.contains("did you mean `BeforeTool`?"), "{run:?}");
+    // A real mismatch names the event whose hooks ran.
+    let run = fire(&["AfterTool"], &shell);
+    assert!(
+        run.stdout.contains("hooks for `PostToolUse` ran"),
+        "{run:?}"
+    );
+}
