@@ -307,7 +307,14 @@ pub fn var<'a>(env: &HostEnv<'a>, name: &str) -> Option<&'a str> {
 /// decision's.
 pub fn system_message(decision: &Decision, extra: &[String]) -> Option<String> {
     let mut all: Vec<String> = decision.system_message().into_iter().collect();
-    all.extend(extra.iter().cloned());
+    // `host::encode` encodes twice, the second time with these already
+    // among the decision's warnings: each is said once.
+    all.extend(
+        extra
+            .iter()
+            .filter(|w| !decision.warnings.contains(w))
+            .cloned(),
+    );
     (!all.is_empty()).then(|| all.join("\n"))
 }
 

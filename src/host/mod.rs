@@ -245,6 +245,39 @@ mod tests {
     }
 
     #[test]
+    fn what_a_host_cannot_express_is_said_once() {
+        // A stop on PreToolUse (a prompt hook's `ok: false`, or
+        // `continue: false`) behind Codex becomes a deny with a warning.
+        let event = Event::from_object(
+            serde_json::json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})
+                .as_object()
+                .unwrap()
+                .clone(),
+            Some("PreToolUse"),
+        )
+        .unwrap();
+        for id in [
+            HostId::Codex,
+            HostId::Gemini,
+            HostId::Cursor,
+            HostId::Copilot,
+        ] {
+            let mut decision = Decision {
+                stop: true,
+                stop_reason: Some("halt".into()),
+                ..Decision::default()
+            };
+            let rendered = encode(host(id), &event, &mut decision);
+            let text = rendered.value.to_string();
+            for warning in &decision.warnings {
+                let shown = serde_json::to_string(warning).unwrap();
+                let shown = shown.trim_matches('"');
+                assert_eq!(text.matches(shown).count(), 1, "{id:?}: {text}");
+            }
+        }
+    }
+
+    #[test]
     fn host_env_reads_the_last_non_empty_value() {
         let vars = vec![
             (OsString::from("A"), OsString::from("1")),
