@@ -108,3 +108,82 @@ fn event_name_warnings_behind_gemini_use_geminis_names() {
         "{run:?}"
     );
 }
+
+#[test]
+fn init_prints_the_entry_install_writes() {
+    let sb = Sandbox::new();
+    let run = sb.run(&["init"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout
+            .contains("\n    hookrun install claude-code --user\n"),
+        "{run:?}"
+    );
+    let start = run.stdout.find("\n{\n").unwrap() + 1;
+    let end = run.stdout[start..].find("\n}\n").unwrap() + start + 2;
+    let printed: Value = serde_json::from_str(&run.stdout[start..end]).unwrap();
+
+    let run = sb.run(&["install", "claude-code", "--user"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let written: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.home.join(".claude/settings.json")).unwrap(),
+    )
+    .unwrap();
+    // The starter has PreToolUse hooks: install routes that event, with the
+    // very entry init printed for it.
+    assert_eq!(
+        written["hooks"]["PreToolUse"], printed["hooks"]["PreToolUse"],
+        "init printed {printed:#}\ninstall wrote {written:#}"
+    );
+}
+
+#[test]
+fn both_indexes_link_every_doc_and_the_readme_lists_every_command() {
+    let repo = crate::support::repo();
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let index = std::fs::read_to_string(repo.join("docs/README.md")).unwrap();
+    let mut docs = Vec::new();
+    for dir in ["docs", "docs/design"] {
+        for entry in std::fs::read_dir(repo.join(dir)).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".md") && name != "README.md" {
+                docs.push(format!(
+                    "{}/{name}",
+                    dir.trim_start_matches("docs").trim_start_matches('/')
+                ));
+            }
+        }
+    }
+    for doc in &docs {
+        let doc = doc.trim_start_matches('/');
+        assert!(
+            readme.contains(&format!("](docs/{doc})")),
+            "README.md does not link docs/{doc}"
+        );
+        assert!(
+            index.contains(&format!("]({doc})")),
+            "docs/README.md does not link {doc}"
+        );
+    }
+    let commands = &readme[readme.find("\n## Commands\n").unwrap()..];
+    let commands = &commands[..commands[1..].find("\n## ").unwrap()];
+    for command in [
+        "init",
+        "install",
+        "uninstall",
+        "fire",
+        "doctor",
+        "explain",
+        "list",
+        "test",
+        "trust",
+        "stats",
+    ] {
+        assert!(
+            commands.contains(&format!("`hookrun {command}"))
+                || commands.contains(&format!("/ `{command}"))
+                || commands.contains(&format!("`{command} HOST`")),
+            "README's commands table misses {command}"
+        );
+    }
+}
