@@ -22,7 +22,8 @@ pub fn run(args: &FireArgs) -> Printed {
         return nested_refused(&refusal);
     }
     let inherited_env: Vec<_> = std::env::vars_os().collect();
-    let host = host::host(args.host);
+    let host_id = host::mapping::host_in_hook(args.host, &inherited_env, std::env::args_os());
+    let host = host::host(host_id);
     let input = read_stdin();
     let mut input_name = None;
     let decoded = input.and_then(|bytes| {
@@ -62,7 +63,7 @@ pub fn run(args: &FireArgs) -> Printed {
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
     let loaded = common::load_settings(&args.settings, &env, &project_dir);
     let config = FireConfig {
-        host: args.host,
+        host: host_id,
         fail_closed: args.fail_closed,
         limits: Limits {
             kill_grace: args.limits.kill_grace,

@@ -187,3 +187,39 @@ fn both_indexes_link_every_doc_and_the_readme_lists_every_command() {
         );
     }
 }
+
+#[test]
+fn a_hookrun_fire_inside_a_hook_behind_gemini_answers_that_hook_in_claude_codes_protocol() {
+    // The hook gets the event in Claude Code's vocabulary and is read in
+    // Claude Code's protocol; the HOOKRUN_HOST=gemini its environment
+    // carries says who called the outer fire, not how to answer the hook.
+    let sb = Sandbox::new();
+    let inner = sb.settings(&json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "command":
+        "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"echo rewritten\"}}}'"}]}}));
+    let outer = sb.settings(
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "command": format!(
+            "{} fire --no-default-settings --settings {}",
+            crate::support::BIN,
+            inner.display()
+        )}]}}),
+    );
+    let shell = std::fs::read(fixture("hosts/gemini/before_tool__shell.json")).unwrap();
+    let run = sb.run(
+        &[
+            "fire",
+            "--host",
+            "gemini",
+            "--no-default-settings",
+            "--settings",
+            outer.to_str().unwrap(),
+        ],
+        &shell,
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let answer = run.json();
+    assert_eq!(
+        answer["hookSpecificOutput"]["tool_input"]["command"], "echo rewritten",
+        "{run:?}"
+    );
+    assert!(answer.get("systemMessage").is_none(), "{run:?}");
+}
