@@ -223,3 +223,37 @@ fn a_hookrun_fire_inside_a_hook_behind_gemini_answers_that_hook_in_claude_codes_
     );
     assert!(answer.get("systemMessage").is_none(), "{run:?}");
 }
+
+#[test]
+fn explain_gives_fires_event_name_warnings_in_the_hosts_vocabulary() {
+    let sb = Sandbox::new();
+    let settings = sb.settings(&json!({"hooks": {"PreToolUse": [{"command": "true"}]}}));
+    let shell = std::fs::read_to_string(fixture("hosts/gemini/before_tool__shell.json")).unwrap();
+    let explain = |args: &[&str], input: &str| {
+        let mut all = vec![
+            "explain",
+            "--host",
+            "gemini",
+            "--no-default-settings",
+            "--settings",
+        ];
+        all.push(settings.to_str().unwrap());
+        all.extend_from_slice(args);
+        sb.run(&all, input.as_bytes())
+    };
+    let run = explain(&[], &shell.replace("\"BeforeTool\"", "\"BeforeTol\""));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("warning: event `BeforeTol`"), "{run:?}");
+    assert!(run.stdout.contains("did you mean `BeforeTool`?"), "{run:?}");
+    let run = explain(&["PreToolUse"], &shell);
+    assert!(!run.stdout.contains("warning: "), "{run:?}");
+    let run = explain(
+        &["--format", "json"],
+        &shell.replace("\"BeforeTool\"", "\"BeforeTol\""),
+    );
+    assert_eq!(
+        run.json()["event_warnings"].as_array().unwrap().len(),
+        1,
+        "{run:?}"
+    );
+}
