@@ -146,7 +146,8 @@ fn both_indexes_link_every_doc_and_the_readme_lists_every_command() {
     for dir in ["docs", "docs/design"] {
         for entry in std::fs::read_dir(repo.join(dir)).unwrap().flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".md") && name != "README.md" {
+            let markdown = entry.path().extension().is_some_and(|e| e == "md");
+            if markdown && name != "README.md" {
                 docs.push(format!(
                     "{}/{name}",
                     dir.trim_start_matches("docs").trim_start_matches('/')
