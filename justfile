@@ -57,6 +57,13 @@ hosts *CASES: build
 
 # Needs jq and GNU time; the numbers of record are in docs/performance.md.
 #
-# Benchmark the release build vs bare process starts and a bash+jq dispatcher (args: bench/run.py's).
+# Every performance goal side by side with its yardstick, the ratios, scaling to 10,000 hooks (args: bench/run.py's).
 bench *ARGS: build
     python3 bench/run.py {{ARGS}}
+
+# Not part of `cargo test`: runs the real Claude Code through the oracle
+# harness (see `oracle`), 20 trivial hooks natively vs behind hookrun.
+#
+# Claude Code's own hook runner vs Claude Code -> hookrun, per event (args: bench/claude.py's).
+bench-claude *ARGS: build
+    python3 bench/claude.py {{ARGS}}

@@ -12,7 +12,10 @@
 //! - [`run`](mod@run): planned runs → what each hook did, through [`exec`] (process
 //!   supervision, the only module touching processes), [`http`] (http
 //!   hooks, the only module touching the network, every connection through
-//!   its SSRF guard) and [`asynchook`] (detached hooks: start and deliver);
+//!   its SSRF guard), [`prompt`] (prompt hooks: a model asked through
+//!   `http`'s client) and [`asynchook`] (detached hooks: start and deliver);
+//!   [`urls`]: what a URL hookrun sends to may be, checked at load and
+//!   before sending;
 //! - [`verdict`]: one hook's outcome in the protocol;
 //! - [`decide`]: many verdicts → one decision ([`aggregate`] in load order,
 //!   then earlier async output, [`permissions`], `--fail-closed`, the
@@ -48,6 +51,7 @@ pub mod run;
 pub mod select;
 pub mod settings;
 pub mod state;
+pub mod urls;
 pub mod verdict;
 
 use std::io::Write as _;

@@ -273,6 +273,18 @@ fn the_working_directory_is_the_jobs() {
     assert_eq!(stdout_text(&report).trim_end(), expected.to_str().unwrap());
 }
 
+/// The common case, where spawn asks for no change of directory at all.
+#[test]
+fn a_job_in_hookruns_own_directory_runs_there() {
+    let _lock = shared();
+    let sandbox = Sandbox::new();
+    let mut job = sandbox.sh("pwd -P");
+    job.cwd = std::env::current_dir().unwrap();
+    let report = run_one(job, &Limits::default());
+    let expected = fs::canonicalize(std::env::current_dir().unwrap()).unwrap();
+    assert_eq!(stdout_text(&report).trim_end(), expected.to_str().unwrap());
+}
+
 #[test]
 fn exec_form_resolves_on_the_jobs_path_and_passes_arguments_verbatim() {
     let _lock = shared();

@@ -71,11 +71,17 @@ pub(crate) fn spawn(spec: &SpawnSpec<'_>) -> io::Result<Spawned> {
         .args(spec.args)
         .env_clear()
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
-        .current_dir(spec.cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    // The usual case (the host starts hookrun in the folder its hooks run
+    // in) needs no change of directory, and asking for none keeps the
+    // statically linked build on the posix_spawn path too: there std finds
+    // no `posix_spawn_file_actions_addchdir_np` and would fork instead.
+    if std::env::current_dir().ok().as_deref() != Some(spec.cwd) {
+        command.current_dir(spec.cwd);
+    }
     let mut child = command.spawn()?;
     let stdin = OwnedFd::from(child.stdin.take().expect("stdin was piped"));
     let stdout = OwnedFd::from(child.stdout.take().expect("stdout was piped"));

@@ -4,8 +4,9 @@
 
 use std::net::IpAddr;
 
-use super::{guard, headers, urls};
+use super::{guard, headers};
 use crate::settings::{HookDef, HookType};
+use crate::urls;
 
 /// Problems of an http hook, each as (JSON field relative to the hook,
 /// message): `url`, `headers.NAME`, `allowedEnvVars[i]`. Empty for other

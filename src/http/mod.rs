@@ -19,7 +19,7 @@ pub mod guard;
 mod headers;
 mod lint;
 pub mod resolver;
-pub(crate) mod urls;
+use crate::urls;
 
 use std::ffi::OsString;
 use std::sync::Arc;

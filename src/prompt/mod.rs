@@ -15,7 +15,6 @@
 
 mod answer;
 mod request;
-pub mod settings;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -23,7 +22,9 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 pub use answer::Judgement;
-pub use settings::{Config, Provider};
+// The settings keys are parsed with the rest of the settings; this module
+// only reads them.
+pub use crate::settings::prompt::{self as settings, Config, EVENTS, Provider, refusal};
 
 use crate::catalog::EventId;
 use crate::event::Event;
@@ -36,29 +37,6 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The model of an Anthropic prompt hook when nothing names one.
 pub const DEFAULT_MODEL: &str = "claude-haiku-4-5";
-
-/// The events a prompt hook runs on: those with a conversation to judge.
-pub const EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "UserPromptSubmit",
-    "Stop",
-    "SubagentStop",
-];
-
-/// Why a prompt hook cannot run on `event`, if it cannot.
-pub fn refusal(event: &EventId) -> Option<String> {
-    if EVENTS.contains(&event.name()) {
-        return None;
-    }
-    Some(format!(
-        "prompt hooks are not supported on {} (no conversation to judge); they run on {}. Use a command hook there",
-        event.name(),
-        EVENTS.join(", ")
-    ))
-}
 
 /// The timeout of `hook` when it sets none, if it is a prompt hook.
 pub fn default_timeout(hook: &HookDef) -> Option<Duration> {
@@ -149,9 +127,9 @@ pub fn endpoint(
             )
         }
     };
-    http::urls::parse(&url).map_err(|why| format!("prompt endpoint: {why}; nothing was sent"))?;
+    crate::urls::parse(&url).map_err(|why| format!("prompt endpoint: {why}; nothing was sent"))?;
     if let Some(patterns) = &config.allowed_endpoints {
-        if !http::urls::allowed(&url, patterns) {
+        if !crate::urls::allowed(&url, patterns) {
             return Err(format!(
                 "prompt endpoint {url} is not in managed allowedPromptHookEndpoints; nothing was sent"
             ));

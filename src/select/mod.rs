@@ -9,6 +9,7 @@ pub mod bash;
 mod file_pattern;
 pub mod matcher;
 pub mod rule;
+mod wildcard;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -184,6 +185,9 @@ fn funnel(
         // built here; `Considered::why` words it when someone asks.
         return Some((Layer::Event, String::new()));
     }
+    if let Some(stop) = literal_prefix_miss(hook.matcher.as_deref(), event, match_value) {
+        return Some(stop);
+    }
     match event.match_field() {
         MatchField::None => {
             if hook
@@ -225,6 +229,39 @@ fn funnel(
         }
     }
     None
+}
+
+/// A regex matcher of the shape `^literal` or `^literal.*` (letters,
+/// digits, `_`; `^mcp__github__.*` is the common one) that the value does
+/// not start with: stopped without compiling a regex, which is most of what
+/// such a hook costs a fire that it does not concern. `None`: any other
+/// matcher, or a value that passes, for the regex engine to judge as usual.
+fn literal_prefix_miss(
+    matcher: Option<&str>,
+    event: &crate::catalog::EventId,
+    match_value: &str,
+) -> Option<(Layer, String)> {
+    let field = event.match_field();
+    if field == MatchField::None {
+        return None;
+    }
+    let pattern = matcher?;
+    let body = pattern.strip_prefix('^')?;
+    let literal = body.strip_suffix(".*").unwrap_or(body);
+    let plain = !literal.is_empty()
+        && literal
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !plain || match_value.starts_with(literal) {
+        return None;
+    }
+    Some((
+        Layer::Matcher,
+        format!(
+            "matcher {pattern:?} does not match {} {match_value:?}",
+            match_field_name(field)
+        ),
+    ))
 }
 
 fn match_field_name(field: MatchField) -> String {
@@ -365,6 +402,10 @@ fn managed_policy_drop(settings: &Settings, policy: &Policy, hook: &HookDef) -> 
             ));
         }
     }
+    if policy.blocked_commands.iter().all(String::is_empty) {
+        // The usual case: nothing to search for, so no text is built.
+        return None;
+    }
     let haystack = [
         hook.command.as_deref().unwrap_or_default().to_owned(),
         hook.args.as_ref().map(|a| a.join(" ")).unwrap_or_default(),
@@ -422,5 +463,52 @@ impl DisableAll {
             "disableAllHooks is true in {}",
             settings.files[index].path().display()
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::EventId;
+
+    #[test]
+    fn a_literal_prefix_matcher_is_judged_without_a_regex_exactly_as_the_regex_would() {
+        let pre = EventId::resolve("PreToolUse");
+        let stop = EventId::resolve("Stop");
+        for (pattern, value) in [
+            ("^mcp__github__.*", "mcp__github__create_issue"),
+            ("^mcp__github__.*", "Bash"),
+            ("^mcp__github__", "mcp__gitlab__x"),
+            ("^Bash", "Bash"),
+            ("^Bash.*", "BashOutput"),
+            ("^Bash", "bash"),
+        ] {
+            let regex = Matcher::compile(Some(pattern), false).matches(value);
+            let miss = literal_prefix_miss(Some(pattern), &pre, value);
+            assert_eq!(miss.is_none(), regex, "{pattern} on {value}");
+            if let Some((layer, detail)) = miss {
+                assert_eq!(layer, Layer::Matcher);
+                assert!(
+                    detail.contains(pattern) && detail.contains(value),
+                    "{detail}"
+                );
+            }
+        }
+        // Other shapes go to the regex engine.
+        for pattern in [
+            "^mcp__.*__create",
+            "mcp__github__.*",
+            "^a|^b",
+            "^",
+            "^.*",
+            "^Bash$",
+        ] {
+            assert!(
+                literal_prefix_miss(Some(pattern), &pre, "zzz").is_none(),
+                "{pattern}"
+            );
+        }
+        // Events without a match field ignore the matcher.
+        assert!(literal_prefix_miss(Some("^mcp__x"), &stop, "").is_none());
     }
 }

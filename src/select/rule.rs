@@ -39,7 +39,7 @@
 
 use std::path::Path;
 
-use regex::Regex;
+use super::wildcard::Wildcard;
 use serde_json::Value;
 
 use super::bash::{CommandPart, split_command};
@@ -470,12 +470,12 @@ impl Specifier {
     }
 }
 
-/// A Bash-style pattern (`git push *`, `ls:*`, `*--force*`), compiled to an
-/// anchored regex rather than a glob: `[`, `{` and `?` are literal, as shell
-/// users expect.
+/// A Bash-style pattern (`git push *`, `ls:*`, `*--force*`), matched as an
+/// anchored wildcard rather than a glob: `[`, `{` and `?` are literal, as
+/// shell users expect.
 #[derive(Debug, Clone)]
 struct CommandPattern {
-    regex: Regex,
+    pattern: Wildcard,
     /// No space and no `*`: a command name alone (`rm`, `./deploy.sh`),
     /// which is judged on the parts even when variables hide others.
     bare_name: bool,
@@ -483,6 +483,7 @@ struct CommandPattern {
 
 impl CommandPattern {
     /// `None`: the pattern matches everything (`*`, `:*`).
+    #[allow(clippy::unnecessary_wraps)] // as every specifier kind's compile
     fn compile(specifier: &str) -> Result<Option<CommandPattern>, String> {
         // The legacy prefix form `ls:*` is `ls *`.
         let specifier = match specifier.trim().strip_suffix(":*") {
@@ -499,27 +500,14 @@ impl CommandPattern {
             Some(body) => (body.trim_end(), true),
             None => (specifier, false),
         };
-        let mut source = String::from("(?s)^");
-        for (i, piece) in body.split('*').enumerate() {
-            if i > 0 {
-                source.push_str(".*");
-            }
-            source.push_str(&regex::escape(piece));
-        }
-        if word_tail {
-            source.push_str("(?: .*)?");
-        }
-        source.push('$');
-        let regex = Regex::new(&source)
-            .map_err(|error| format!("the pattern cannot be compiled: {error}"))?;
         Ok(Some(CommandPattern {
-            regex,
+            pattern: Wildcard::new(body, word_tail),
             bare_name: !specifier.contains([' ', '*']),
         }))
     }
 
     fn is_match(&self, text: &str) -> bool {
-        self.regex.is_match(text)
+        self.pattern.is_match(text)
     }
 
     /// "Any part" polarity looks past quoting and wrappers too.

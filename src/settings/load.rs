@@ -43,7 +43,7 @@ pub(crate) const TOP_LEVEL_KEYS: &[&str] = &[
     "allowedPromptHookEndpoints",
 ];
 
-/// The prompt hook keys (SPEC §13), parsed by `crate::prompt::settings`.
+/// The prompt hook keys (SPEC §13), parsed by `super::prompt`.
 const PROMPT_KEYS: &[&str] = &[
     "promptHooks",
     "allowPromptHooks",
@@ -516,13 +516,8 @@ fn load_object_as(
                 "$schema" => {}
                 _ if PROMPT_KEYS.contains(&key.as_str()) => {
                     let sets_endpoint = may_opt_out;
-                    let problems = crate::prompt::settings::parse_key(
-                        key,
-                        value,
-                        kind,
-                        sets_endpoint,
-                        &mut prompt,
-                    );
+                    let problems =
+                        super::prompt::parse_key(key, value, kind, sets_endpoint, &mut prompt);
                     for (severity, at, message) in problems {
                         report.push(severity, at, message);
                     }
@@ -1224,7 +1219,7 @@ fn parse_hook(
                 );
                 return None;
             }
-            if let Some(why) = crate::prompt::refusal(ctx.event) {
+            if let Some(why) = super::prompt::refusal(ctx.event) {
                 report.push(
                     Severity::Warning,
                     path,

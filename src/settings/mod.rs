@@ -5,6 +5,7 @@
 pub mod discover;
 pub mod load;
 pub mod model;
+pub mod prompt;
 pub mod trust;
 
 pub use discover::{Environment, SourceOptions};

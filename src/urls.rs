@@ -1,5 +1,7 @@
-//! http hook URLs: what counts as a valid one, and the `allowedHttpHookUrls`
-//! allow-list (SPEC §8). Pure.
+//! The URLs hookrun sends to (http hooks, prompt hook endpoints): what
+//! counts as a valid one, and the `allowedHttpHookUrls`
+//! allow-list (SPEC §8). Pure: settings check them at load, `http` and
+//! `prompt` before sending.
 
 use ureq::http::Uri;
 

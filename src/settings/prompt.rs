@@ -1,5 +1,7 @@
-//! The prompt hook settings keys (SPEC §13): parsing one file's keys, and
-//! merging every loaded file into the [`Config`] of one fire.
+//! The prompt hook settings keys (SPEC §13): parsing one file's keys,
+//! merging every loaded file into the [`Config`] of one fire, and the events
+//! a prompt hook may be configured on. Read by `crate::prompt`, which runs
+//! them; kept here so that loading settings needs nothing that runs hooks.
 //!
 //! Who may set what: `promptHooks.provider`, `baseUrl` and `apiKeyEnv`
 //! decide where the event and an API key are sent, so only user, managed
@@ -10,8 +12,32 @@
 
 use serde_json::Value;
 
+use crate::catalog::EventId;
 use crate::event::json_type_name;
 use crate::settings::model::{FileState, PromptFileSettings, Settings, Severity, SourceKind};
+
+/// The events a prompt hook runs on: those with a conversation to judge.
+pub const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStop",
+];
+
+/// Why a prompt hook cannot run on `event`, if it cannot.
+pub fn refusal(event: &EventId) -> Option<String> {
+    if EVENTS.contains(&event.name()) {
+        return None;
+    }
+    Some(format!(
+        "prompt hooks are not supported on {} (no conversation to judge); they run on {}. Use a command hook there",
+        event.name(),
+        EVENTS.join(", ")
+    ))
+}
 
 /// `promptHooks.provider`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -237,7 +263,7 @@ fn parse_prompt_hooks(
                     ));
                 }
             }
-            "baseUrl" => match crate::http::urls::parse(text) {
+            "baseUrl" => match crate::urls::parse(text) {
                 Ok(_) => out.base_url = Some(text.trim_end_matches('/').to_owned()),
                 Err(why) => problems.push((
                     Severity::Error,
