@@ -160,6 +160,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
         }
         'hookrun;test' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The agent whose events the cases'' inputs are (as `fire --host`), for cases that name no `host` of their own: their event, tool and field names are translated and the answer encoded as that host gets it')
             [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
             [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)')

@@ -617,7 +617,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__test)
-            opts="-v -h -V --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
+            opts="-v -h -V --format --host --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -625,6 +625,10 @@ _hookrun() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot" -- "${cur}"))
                     return 0
                     ;;
                 --settings)

@@ -148,6 +148,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         }
         &'hookrun;test'= {
             cand --format 'Output format'
+            cand --host 'The agent whose events the cases'' inputs are (as `fire --host`), for cases that name no `host` of their own: their event, tool and field names are translated and the answer encoded as that host gets it'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'

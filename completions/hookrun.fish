@@ -123,6 +123,11 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand list" -s h -l help -d 'P
 complete -c hookrun -n "__fish_hookrun_using_subcommand list" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l format -d 'Output format' -r -f -a "text\t'For people'
 json\t'One JSON document, for scripts and CI'"
+complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l host -d 'The agent whose events the cases\' inputs are (as `fire --host`), for cases that name no `host` of their own: their event, tool and field names are translated and the answer encoded as that host gets it' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'
+gemini\t'Gemini CLI'
+codex\t'OpenAI Codex CLI'
+cursor\t'Cursor (documented format, not verified against the real host)'
+copilot\t'GitHub Copilot CLI (documented format, not verified against the real host)'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l claude-settings -d 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F

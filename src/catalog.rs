@@ -437,12 +437,25 @@ pub fn probable_typo(name: &str) -> Option<&'static str> {
 /// would match it, so every guard would be off without a word), and an
 /// argument naming another event than the input does.
 pub fn event_name_warnings(argument: Option<&str>, input: Option<&str>) -> Vec<String> {
+    event_name_warnings_with(argument, input, probable_typo, EventId::resolve)
+}
+
+/// [`event_name_warnings`] in another vocabulary (a host's event names):
+/// `typo` gives the name a misspelt one probably meant, `resolve` the
+/// hookrun event a name stands for, so an argument and an input that name
+/// one event in two spellings are no mismatch.
+pub fn event_name_warnings_with(
+    argument: Option<&str>,
+    input: Option<&str>,
+    typo: impl Fn(&str) -> Option<&'static str>,
+    resolve: impl Fn(&str) -> EventId,
+) -> Vec<String> {
     let argument = argument.map(str::trim).filter(|n| !n.is_empty());
     let input = input.map(str::trim).filter(|n| !n.is_empty());
     let mut warnings = Vec::new();
     let used = argument.or(input);
     if let Some(name) = used {
-        if let Some(meant) = probable_typo(name) {
+        if let Some(meant) = typo(name) {
             let from = if argument.is_some() {
                 "the event argument"
             } else {
@@ -454,10 +467,11 @@ pub fn event_name_warnings(argument: Option<&str>, input: Option<&str>) -> Vec<S
         }
     }
     if let (Some(argument), Some(input)) = (argument, input) {
-        if EventId::resolve(argument) != EventId::resolve(input) {
+        let ran = resolve(argument);
+        if ran != resolve(input) {
             warnings.push(format!(
                 "the event argument `{argument}` differs from the input's `hook_event_name` `{input}`: hooks for `{}` ran",
-                EventId::resolve(argument).name()
+                ran.name()
             ));
         }
     }

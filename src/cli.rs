@@ -394,6 +394,12 @@ pub struct TestArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
 
+    /// The agent whose events the cases' inputs are (as `fire --host`), for
+    /// cases that name no `host` of their own: their event, tool and field
+    /// names are translated and the answer encoded as that host gets it.
+    #[arg(long, value_enum, value_name = "HOST", env = "HOOKRUN_HOST", default_value_t = HostId::ClaudeCode)]
+    pub host: HostId,
+
     /// The sources of cases that name no `settings` of their own.
     #[command(flatten)]
     pub settings: SettingsArgs,

@@ -50,7 +50,13 @@ pub fn run(args: &ExplainArgs) -> Printed {
     let host = crate::host::host(args.host);
     let process_env: Vec<_> = std::env::vars_os().collect();
     let host_env = crate::host::HostEnv::new(&process_env);
+    // The input's own event name, for the same misspelt-event warnings
+    // `fire` gives (in the host's vocabulary).
+    let input_name = std::cell::RefCell::new(None::<String>);
     let decode = |raw: Map<String, Value>| {
+        if let Some(Value::String(name)) = raw.get("hook_event_name") {
+            *input_name.borrow_mut() = Some(name.clone());
+        }
         host.decode(raw, args.event.as_deref(), &host_env)
             .map(|decoded| decoded.event)
     };
@@ -69,6 +75,11 @@ pub fn run(args: &ExplainArgs) -> Printed {
         Ok(event) => event,
         Err(err) => return Printed::failure(&err.to_string()),
     };
+    let event_warnings = crate::host::mapping::event_name_warnings(
+        host,
+        args.event.as_deref(),
+        input_name.borrow().as_deref(),
+    );
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     let settings = common::inspect_settings(&args.settings, &env, &project_dir);
@@ -128,6 +139,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
         deadline,
         sequential,
         scrubbed,
+        event_warnings,
     };
     let stdout = match args.format {
         OutputFormat::Text => text(&header, &shown),
@@ -263,6 +275,9 @@ struct Header<'a> {
     /// Variables hooks would not get, the same list `fire`
     /// computes.
     scrubbed: Vec<String>,
+    /// A misspelt event name, an argument that names another event than
+    /// the input (as `fire` warns).
+    event_warnings: Vec<String>,
 }
 
 impl Header<'_> {
@@ -282,6 +297,9 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
         |f| format!(" ({f} {:?})", h.event.match_value()),
     );
     let _ = writeln!(out, "event: {}{field}", h.event.id.name());
+    for warning in &h.event_warnings {
+        let _ = writeln!(out, "  warning: {warning}");
+    }
     let _ = writeln!(out, "project: {}", h.project_dir.display());
     let _ = writeln!(
         out,
@@ -445,6 +463,7 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
         .collect();
     json!({
         "event": h.event.id.name(),
+        "event_warnings": h.event_warnings,
         "match_field": h.match_field(),
         "match_value": h.match_field().map(|_| h.event.match_value()),
         "project_dir": h.project_dir.display().to_string(),

@@ -22,7 +22,8 @@ pub fn run(args: &FireArgs) -> Printed {
         return nested_refused(&refusal);
     }
     let inherited_env: Vec<_> = std::env::vars_os().collect();
-    let host = host::host(args.host);
+    let host_id = host::mapping::host_in_hook(args.host, &inherited_env, std::env::args_os());
+    let host = host::host(host_id);
     let input = read_stdin();
     let mut input_name = None;
     let decoded = input.and_then(|bytes| {
@@ -48,16 +49,21 @@ pub fn run(args: &FireArgs) -> Printed {
         Err(err) => return unusable_input(&err, args.event.as_deref(), args.fail_closed),
     };
     let event = &decoded.event;
-    let input_warnings = crate::catalog::event_name_warnings(
+    // In the host's vocabulary: the input's name as the host spelt it.
+    let input_warnings = host::mapping::event_name_warnings(
+        host,
         args.event.as_deref(),
-        input_name.as_deref().or(Some(event.id.name())),
+        input_name
+            .as_deref()
+            .or(decoded.host_event.as_deref())
+            .or(Some(event.id.name())),
     );
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
     let loaded = common::load_settings(&args.settings, &env, &project_dir);
     let config = FireConfig {
-        host: args.host,
+        host: host_id,
         fail_closed: args.fail_closed,
         limits: Limits {
             kill_grace: args.limits.kill_grace,

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::cli::InitArgs;
 use crate::commands::Printed;
 use crate::exit::Exit;
+use crate::host::HostId;
 use crate::settings::Environment;
 
 /// The starter: one hook that shows the shape (a matcher, an `if` rule, a
@@ -72,10 +73,14 @@ pub fn run(args: &InitArgs) -> Printed {
             shell_quote(&target.display().to_string())
         );
     }
+    let entry = match host_entry(&binary) {
+        Ok(entry) => entry,
+        Err(why) => return Printed::failure(&format!("{why} (the starter was written)")),
+    };
     let _ = writeln!(
         out,
-        "\nTo make hookrun Claude Code's hook, add this to ~/.claude/settings.json (or the project's .claude/settings.json),\none entry per event you put hooks on:\n\n{}",
-        host_entry(&binary)
+        "\nTo make hookrun Claude Code's hook, let hookrun write its entries (one per event your settings have hooks on; run it again after adding hooks on other events):\n\n    hookrun install claude-code{}\n\nor add this to ~/.claude/settings.json (or the project's .claude/settings.json), one entry per event you put hooks on:\n\n{entry}",
+        if args.project { "" } else { " --user" }
     );
     out.push_str(
         "\nThe command names this binary by its absolute path: Claude Code runs hooks with the PATH it was started with, and a `hookrun` it cannot find exits 127, which turns every guard off.\n",
@@ -104,15 +109,19 @@ fn write_new(target: &Path) -> Result<(), String> {
 }
 
 /// The `hooks` object for the host's settings: every listed event runs
-/// `BINARY fire`.
-pub fn host_entry(binary: &Path) -> String {
-    let command = format!("{} fire", shell_quote(&binary.display().to_string()));
-    let hook = serde_json::json!([{ "hooks": [{ "type": "command", "command": command }] }]);
+/// the entry `hookrun install claude-code` writes.
+pub fn host_entry(binary: &Path) -> Result<String, String> {
+    let command = super::install::fire_command(binary, HostId::ClaudeCode)?;
+    let entry = crate::host::wiring::wiring(HostId::ClaudeCode).entry(&command);
+    let hook = serde_json::json!([{ "hooks": [entry] }]);
     let lines: Vec<String> = HOST_EVENTS
         .iter()
         .map(|event| format!("    {}: {hook}", serde_json::Value::from(*event)))
         .collect();
-    format!("{{\n  \"hooks\": {{\n{}\n  }}\n}}", lines.join(",\n"))
+    Ok(format!(
+        "{{\n  \"hooks\": {{\n{}\n  }}\n}}",
+        lines.join(",\n")
+    ))
 }
 
 fn shell_quote(text: &str) -> String {
@@ -152,11 +161,11 @@ mod tests {
 
     #[test]
     fn the_host_entry_names_the_binary_by_absolute_path_quoted() {
-        let entry = host_entry(Path::new("/opt/my tools/hookrun"));
+        let entry = host_entry(Path::new("/opt/my tools/hookrun")).unwrap();
         let value: serde_json::Value = serde_json::from_str(&entry).unwrap();
         assert_eq!(
             value["hooks"]["Stop"][0]["hooks"][0]["command"],
-            "'/opt/my tools/hookrun' fire"
+            "'/opt/my tools/hookrun' fire --host claude-code"
         );
         assert_eq!(value["hooks"].as_object().unwrap().len(), HOST_EVENTS.len());
     }

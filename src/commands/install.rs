@@ -68,14 +68,7 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
     let mut out = String::new();
     if install {
         let binary = binary(args)?;
-        let command = format!(
-            "{} fire --host {}",
-            shlex::try_quote(&binary.to_string_lossy()).map_err(|_| format!(
-                "the binary path {} cannot be written as a shell word",
-                binary.display()
-            ))?,
-            args.host.name()
-        );
+        let command = fire_command(&binary, args.host)?;
         let settings = common::inspect_settings(&args.settings, &env, &project_dir);
         let events = events_to_route(&settings, args.host, &mut out);
         let matchers = watched_files(&settings, args.host, &mut out);
@@ -132,6 +125,20 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
 }
 
 /// This binary by absolute path, or `--binary` made absolute.
+/// The command a host entry runs: `BINARY fire --host HOST` (also what
+/// `hookrun init` prints).
+pub fn fire_command(binary: &Path, host: HostId) -> Result<String, String> {
+    let quoted = shlex::try_quote(&binary.to_string_lossy())
+        .map_err(|_| {
+            format!(
+                "the binary path {} cannot be written as a shell word",
+                binary.display()
+            )
+        })?
+        .into_owned();
+    Ok(format!("{quoted} fire --host {}", host.name()))
+}
+
 fn binary(args: &InstallArgs) -> Result<PathBuf, String> {
     let path = match &args.binary {
         Some(path) => std::path::absolute(path)

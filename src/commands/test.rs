@@ -13,11 +13,11 @@ use serde_json::{Map, Value, json};
 
 use super::common::{self, Printed, display_path};
 use crate::cli::{OutputFormat, TestArgs};
-use crate::event::{Event, json_type_name};
+use crate::event::json_type_name;
 use crate::exec::Limits;
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig, FireResult};
-use crate::host::{Decoded, HostId};
+use crate::host::{self, HostEnv, HostId};
 use crate::settings::discover::is_inside_claude_folder;
 use crate::settings::load::{TrustGate, load_file, load_object};
 use crate::settings::{Environment, Settings, Source, SourceKind};
@@ -26,7 +26,7 @@ use crate::state::StateDir;
 /// Where cases live when no PATH is given, below the project.
 pub const DEFAULT_DIR: &str = ".hookrun/tests";
 
-const CASE_KEYS: &[&str] = &["name", "event", "input", "settings", "expect"];
+const CASE_KEYS: &[&str] = &["name", "host", "event", "input", "settings", "expect"];
 const EXPECT_KEYS: &[&str] = &[
     "decision",
     "exit",
@@ -101,6 +101,8 @@ enum CaseSettings {
 struct Spec {
     /// The case file, for inline settings.
     file: PathBuf,
+    /// The host whose event `input` is (default: `--host`).
+    host: Option<HostId>,
     event: Option<String>,
     input: Map<String, Value>,
     settings: CaseSettings,
@@ -183,7 +185,8 @@ pub fn run(args: &TestArgs) -> Printed {
             })
         }),
         log: None,
-        stop_block_cap: 8,
+        // Per case, from the case's host (see `run_case`).
+        stop_block_cap: host::mapping::DEFAULT_STOP_BLOCK_CAP,
         want_report: false,
         input_warnings: Vec::new(),
     };
@@ -324,6 +327,11 @@ fn parse_spec(file: &Path, object: &Map<String, Value>) -> Result<Spec, CaseErro
             return Err(CaseError::wrong_type("name", "a string", name));
         }
     }
+    let host = match object.get("host") {
+        None => None,
+        Some(Value::String(name)) => Some(parse_host(name)?),
+        Some(other) => return Err(CaseError::wrong_type("host", "a host name", other)),
+    };
     let event = match object.get("event") {
         None => None,
         Some(Value::String(name)) => Some(name.clone()),
@@ -382,10 +390,23 @@ fn parse_spec(file: &Path, object: &Map<String, Value>) -> Result<Spec, CaseErro
     };
     Ok(Spec {
         file: file.to_path_buf(),
+        host,
         event,
         input,
         settings,
         expect,
+    })
+}
+
+/// A case's `host`, spelt as `--host` takes it.
+fn parse_host(name: &str) -> Result<HostId, CaseError> {
+    use clap::ValueEnum as _;
+    HostId::from_str(name, false).map_err(|_| {
+        let known: Vec<&str> = host::HOSTS.iter().map(|h| h.name()).collect();
+        CaseError::invalid(
+            "host",
+            format!("{name:?} is not a host (one of {})", known.join(", ")),
+        )
     })
 }
 
@@ -530,9 +551,18 @@ fn run_case(
             settings
         }
     };
-    let event =
-        Event::from_object(spec.input.clone(), spec.event.as_deref()).map_err(CaseError::Input)?;
-    let result = fire::fire(Decoded::plain(event), &settings, project_dir, config);
+    // As `hookrun fire --host` does: the input in the host's vocabulary,
+    // decoded; the hooks' host variables; the host's stop-loop cap.
+    let host = host::host(spec.host.unwrap_or(args.host));
+    let host_env = HostEnv::new(&config.inherited_env);
+    let decoded = host
+        .decode(spec.input.clone(), spec.event.as_deref(), &host_env)
+        .map_err(CaseError::Input)?;
+    let mut config = config.clone();
+    config.host = host.id();
+    config.stop_block_cap = host::mapping::stop_block_cap(None, host, &host_env);
+    host::mapping::set_hook_vars(&mut config.inherited_env, host, &decoded.event);
+    let result = fire::fire(decoded, &settings, project_dir, &config);
     Ok(match result.interrupted {
         Some(signal) => Ran::Interrupted(signal),
         None => Ran::Done(Box::new(result)),

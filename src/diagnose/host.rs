@@ -245,6 +245,40 @@ fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostF
     files
 }
 
+/// The host whose own name for another event `event` is, and that event
+/// (`AfterAgent`: Gemini CLI's `Stop`).
+fn host_alias(event: &str) -> Option<(HostId, &'static str)> {
+    crate::host::HOSTS.iter().find_map(|h| {
+        crate::host::mapping::event_row(h.events(), event)
+            .filter(|row| row.claude != event)
+            .map(|row| (h.id(), row.claude))
+    })
+}
+
+/// Hooks listed under a host's own name for another event (Gemini's
+/// `BeforeTool`, `AfterAgent`): `fire --host` translates the host's event
+/// into hookrun's name first, so under that host they never run.
+pub fn check_host_event_names(settings: &Settings, out: &mut Vec<Finding>) {
+    for (event, hook) in hooked_events(settings) {
+        let Some((host, meant)) = host_alias(event) else {
+            continue;
+        };
+        out.push(Finding {
+            check: "host-event-name",
+            severity: Severity::Warning,
+            file: settings.file_of(hook).path().to_path_buf(),
+            json_path: format!("hooks.{event}"),
+            message: format!(
+                "`{event}` is {}'s name for `{meant}`: hookrun's settings use Claude Code's event names, and `hookrun fire --host {}` fires {}'s {event} as `{meant}`, so hooks under `{event}` never run under it",
+                host.display(),
+                host.name(),
+                host.display()
+            ),
+            fix: format!("rename the key to `{meant}`"),
+        });
+    }
+}
+
 /// The events hookrun has hooks for, with the first hook of each (where a
 /// finding about the event points).
 fn hooked_events(settings: &Settings) -> Vec<(&str, &HookDef)> {
@@ -312,6 +346,9 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
             let file = settings.file_of(hook).path().to_path_buf();
             let json_path = format!("hooks.{event}");
             match w.host_event(event) {
+                // Said by `host-event-name`: the host has the event, under
+                // hookrun's name.
+                None if host_alias(event).is_some() => {}
                 None => out.push(Finding {
                     check: "host-event-missing",
                     severity: Severity::Note,

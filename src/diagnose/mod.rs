@@ -277,6 +277,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "hooks on an event for which a host that runs hookrun has no `hookrun fire` entry: they never fire",
     ),
     check(
+        "host-event-name",
+        Warning,
+        "hooks under a host's own name for another event (Gemini's `AfterAgent` is `Stop`): they never run under that host",
+    ),
+    check(
         "host-event-missing",
         Note,
         "hooks on an event a host that runs hookrun does not have",
@@ -332,6 +337,7 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     }
     host::check_file_changed(settings, cx, &mut out);
     host::check_host_wiring(settings, cx, &mut out);
+    host::check_host_event_names(settings, &mut out);
 
     // A group's matcher is shared by its hooks: report it once.
     let mut unique: Vec<Finding> = Vec::with_capacity(out.len());

@@ -526,3 +526,25 @@ fn host_timeouts_and_double_runs_are_warned_about() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn hooks_under_a_hosts_own_event_name_are_found() {
+    // AfterAgent is in the catalog (it loads quietly) but Gemini CLI's
+    // AfterAgent reaches hookrun as Stop; BeforeTool is its PreToolUse.
+    let found = run(
+        r#"{"hooks": {"AfterAgent": [{"command": "exit 2"}], "BeforeTool": [{"command": "exit 2"}], "Stop": [{"command": "true"}]}}"#,
+    );
+    let named: Vec<&Finding> = found
+        .iter()
+        .filter(|f| f.check == "host-event-name")
+        .collect();
+    assert_eq!(named.len(), 2, "{found:#?}");
+    assert_eq!(named[0].json_path, "hooks.AfterAgent");
+    assert!(
+        named[0].message.contains("Gemini CLI's name for `Stop`"),
+        "{named:#?}"
+    );
+    assert_eq!(named[0].fix, "rename the key to `Stop`");
+    assert_eq!(named[1].fix, "rename the key to `PreToolUse`");
+    assert_eq!(named[0].severity, Severity::Warning);
+}

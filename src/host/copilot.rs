@@ -147,6 +147,10 @@ impl Host for Copilot {
         mapping::deadline_within(DEFAULT_TIMEOUT)
     }
 
+    fn events(&self) -> &'static [EventRow] {
+        EVENTS
+    }
+
     fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
         Some(STOP_BLOCK_CAP)
     }

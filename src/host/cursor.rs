@@ -170,6 +170,10 @@ impl Host for Cursor {
         DEADLINE
     }
 
+    fn events(&self) -> &'static [EventRow] {
+        EVENTS
+    }
+
     fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
         None
     }

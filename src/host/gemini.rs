@@ -150,6 +150,10 @@ impl Host for Gemini {
         mapping::deadline_within(DEFAULT_TIMEOUT)
     }
 
+    fn events(&self) -> &'static [EventRow] {
+        EVENTS
+    }
+
     fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
         None
     }

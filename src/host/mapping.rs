@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::{Decoded, HostEnv, HostId, Rendered};
 use crate::aggregate::Decision;
+use crate::catalog::EventId;
 use crate::event::{Event, InputError, json_type_name};
 use crate::exit::Exit;
 
@@ -250,6 +251,32 @@ pub fn set_hook_vars(vars: &mut Vec<(OsString, OsString)>, host: &dyn super::Hos
     }
 }
 
+/// The host of a fire started by a hook (`HOOKRUN_DEPTH` set): the hook got
+/// the event in Claude Code's vocabulary and reads its hooks' answers in
+/// Claude Code's protocol, so the `HOOKRUN_HOST` that [`set_hook_vars`]
+/// set for it describes the outer host, not this fire's: only a `--host`
+/// on this command line counts.
+pub fn host_in_hook(
+    parsed: HostId,
+    vars: &[(OsString, OsString)],
+    argv: impl IntoIterator<Item = OsString>,
+) -> HostId {
+    let env = HostEnv::new(vars);
+    let in_hook = env.get("HOOKRUN_DEPTH").is_some();
+    let from_env = env
+        .get("HOOKRUN_HOST")
+        .is_some_and(|v| v.to_str() == Some(parsed.name()));
+    let given = argv.into_iter().any(|a| {
+        let a = a.to_string_lossy();
+        a == "--host" || a.starts_with("--host=")
+    });
+    if in_hook && from_env && !given {
+        HostId::ClaudeCode
+    } else {
+        parsed
+    }
+}
+
 /// hookrun's own cap on consecutive Stop blocks when `--stop-block-cap`
 /// is not given.
 pub const DEFAULT_STOP_BLOCK_CAP: u32 = 8;
@@ -265,6 +292,38 @@ pub fn stop_block_cap(given: Option<u32>, host: &dyn super::Host, env: &HostEnv<
     })
 }
 
+/// The misspelt-event and argument/input warnings in `host`'s vocabulary:
+/// its own event names (Gemini's `BeforeTool`) are known, a near miss of
+/// one is a typo of it, and an argument and an input naming one event in
+/// two spellings (`PreToolUse`, `BeforeTool`) agree.
+pub fn event_name_warnings(
+    host: &dyn super::Host,
+    argument: Option<&str>,
+    input: Option<&str>,
+) -> Vec<String> {
+    let rows = host.events();
+    let typo = |name: &str| -> Option<&'static str> {
+        if event_row(rows, name).is_some() || crate::catalog::lookup(name).is_some() {
+            return None;
+        }
+        let folded = crate::catalog::fold_name(name);
+        let limit = if folded.chars().count() >= 6 { 2 } else { 1 };
+        rows.iter()
+            .map(|r| {
+                let distance =
+                    crate::catalog::edit_distance(&crate::catalog::fold_name(r.host), &folded);
+                (distance, r.host)
+            })
+            .filter(|(distance, _)| *distance <= limit)
+            .min_by_key(|(distance, _)| *distance)
+            .map(|(_, name)| name)
+            .or_else(|| crate::catalog::probable_typo(name))
+    };
+    let resolve =
+        |name: &str| EventId::resolve(event_row(rows, name.trim()).map_or(name, |r| r.claude));
+    crate::catalog::event_name_warnings_with(argument, input, typo, resolve)
+}
+
 /// A host variable as text.
 pub fn var<'a>(env: &HostEnv<'a>, name: &str) -> Option<&'a str> {
     env.get(name).and_then(std::ffi::OsStr::to_str)
@@ -274,7 +333,14 @@ pub fn var<'a>(env: &HostEnv<'a>, name: &str) -> Option<&'a str> {
 /// decision's.
 pub fn system_message(decision: &Decision, extra: &[String]) -> Option<String> {
     let mut all: Vec<String> = decision.system_message().into_iter().collect();
-    all.extend(extra.iter().cloned());
+    // `host::encode` encodes twice, the second time with these already
+    // among the decision's warnings: each is said once.
+    all.extend(
+        extra
+            .iter()
+            .filter(|w| !decision.warnings.contains(w))
+            .cloned(),
+    );
     (!all.is_empty()).then(|| all.join("\n"))
 }
 
@@ -297,6 +363,64 @@ pub fn mcp_name(server: &str, tool: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fire_started_by_a_hook_speaks_claude_code_unless_told() {
+        let os = |k: &str, v: &str| (OsString::from(k), OsString::from(v));
+        let in_hook = vec![os("HOOKRUN_DEPTH", "1"), os("HOOKRUN_HOST", "gemini")];
+        let argv = |list: &[&str]| list.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(
+            host_in_hook(HostId::Gemini, &in_hook, argv(&["fire"])),
+            HostId::ClaudeCode
+        );
+        assert_eq!(
+            host_in_hook(
+                HostId::Gemini,
+                &in_hook,
+                argv(&["fire", "--host", "gemini"])
+            ),
+            HostId::Gemini
+        );
+        assert_eq!(
+            host_in_hook(HostId::Gemini, &in_hook, argv(&["fire", "--host=gemini"])),
+            HostId::Gemini
+        );
+        // Started by the host itself (no depth): HOOKRUN_HOST is the user's.
+        let by_host = vec![os("HOOKRUN_HOST", "gemini")];
+        assert_eq!(
+            host_in_hook(HostId::Gemini, &by_host, argv(&["fire"])),
+            HostId::Gemini
+        );
+    }
+
+    #[test]
+    fn event_name_warnings_speak_the_hosts_vocabulary() {
+        let gemini = super::super::host(HostId::Gemini);
+        // Gemini's own names are no typos, and name the same events as
+        // Claude Code's.
+        for name in ["BeforeTool", "AfterTool", "AfterAgent", "PreCompress"] {
+            assert!(
+                event_name_warnings(gemini, None, Some(name)).is_empty(),
+                "{name}"
+            );
+            assert!(
+                event_name_warnings(gemini, Some(name), Some(name)).is_empty(),
+                "{name}"
+            );
+        }
+        assert!(event_name_warnings(gemini, Some("PreToolUse"), Some("BeforeTool")).is_empty());
+        // A near miss of a Gemini name is a typo of it.
+        let w = event_name_warnings(gemini, None, Some("BeforeTol"));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("did you mean `BeforeTool`"), "{w:?}");
+        // Claude Code's names still count, typos of them too.
+        let w = event_name_warnings(gemini, None, Some("PreToolUze"));
+        assert!(w[0].contains("did you mean `PreToolUse`"), "{w:?}");
+        // A real mismatch names the event whose hooks ran, in hookrun's words.
+        let w = event_name_warnings(gemini, Some("AfterTool"), Some("BeforeTool"));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("hooks for `PostToolUse` ran"), "{w:?}");
+    }
 
     #[test]
     fn rename_is_reversible_and_keeps_other_fields() {

@@ -179,6 +179,13 @@ pub trait Host: Sync {
 
     /// One aggregated decision → exactly what this host accepts.
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded;
+
+    /// The host's event names that differ from hookrun's (its
+    /// vocabulary), for the misspelt-event warnings; names not listed
+    /// mean what they mean to hookrun.
+    fn events(&self) -> &'static [mapping::EventRow] {
+        &[]
+    }
 }
 
 /// Every host hookrun speaks, one row each.
@@ -234,6 +241,39 @@ mod tests {
             assert_eq!(HOSTS.iter().filter(|h| h.id() == *id).count(), 1, "{id:?}");
             let value = id.to_possible_value().expect("not skipped");
             assert_eq!(value.get_name(), host(*id).name());
+        }
+    }
+
+    #[test]
+    fn what_a_host_cannot_express_is_said_once() {
+        // A stop on PreToolUse (a prompt hook's `ok: false`, or
+        // `continue: false`) behind Codex becomes a deny with a warning.
+        let event = Event::from_object(
+            serde_json::json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})
+                .as_object()
+                .unwrap()
+                .clone(),
+            Some("PreToolUse"),
+        )
+        .unwrap();
+        for id in [
+            HostId::Codex,
+            HostId::Gemini,
+            HostId::Cursor,
+            HostId::Copilot,
+        ] {
+            let mut decision = Decision {
+                stop: true,
+                stop_reason: Some("halt".into()),
+                ..Decision::default()
+            };
+            let rendered = encode(host(id), &event, &mut decision);
+            let text = rendered.value.to_string();
+            for warning in &decision.warnings {
+                let shown = serde_json::to_string(warning).unwrap();
+                let shown = shown.trim_matches('"');
+                assert_eq!(text.matches(shown).count(), 1, "{id:?}: {text}");
+            }
         }
     }
 

@@ -239,7 +239,7 @@ impl Wiring {
     }
 
     /// One entry that runs `command` for an event.
-    fn entry(&self, command: &str) -> Value {
+    pub fn entry(&self, command: &str) -> Value {
         let mut entry = Map::new();
         if let Some(name) = self.name {
             entry.insert("name".into(), json!(name));

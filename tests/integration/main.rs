@@ -16,6 +16,7 @@ mod pipeline;
 mod prompt;
 mod protocol;
 mod replay;
+mod seams;
 mod security;
 mod state;
 mod supervision;

@@ -377,7 +377,7 @@ fn init_writes_a_starter_once_and_prints_the_host_entry_by_absolute_path() {
     let binary = std::fs::canonicalize(crate::support::BIN).unwrap();
     assert_eq!(
         entry["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
-        format!("{} fire", binary.display())
+        format!("{} fire --host claude-code", binary.display())
     );
     // The starter is clean for doctor, and it blocks a push to main.
     let doctor = sandbox.run(&["doctor"], b"");
