@@ -159,9 +159,29 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
     if known_tools().any(|(tool, _)| tool == name) {
         return Vec::new();
     }
+    if name.is_ascii() {
+        // Every known tool name is ASCII: compare bytes, no iterator chains.
+        return known_tools()
+            .filter(|(tool, _)| ascii_folds_equal(tool.as_bytes(), name.as_bytes()))
+            .collect();
+    }
     known_tools()
         .filter(|(tool, _)| folded(tool).eq(name_folded()))
         .collect()
+}
+
+/// [`catalog::fold_name`] equality for two ASCII names: `_` and `-`
+/// skipped, case ignored.
+fn ascii_folds_equal(a: &[u8], b: &[u8]) -> bool {
+    let mut a = a.iter().filter(|c| !matches!(c, b'_' | b'-'));
+    let mut b = b.iter().filter(|c| !matches!(c, b'_' | b'-'));
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x.eq_ignore_ascii_case(y) => {}
+            _ => return false,
+        }
+    }
 }
 
 /// `Bash` (Claude Code), `bash` (…): for messages.
