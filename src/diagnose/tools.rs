@@ -156,14 +156,21 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
             .filter(|c| *c != '_' && *c != '-')
             .flat_map(char::to_lowercase)
     };
+    if name.is_ascii() {
+        // Every known tool name is ASCII: compare bytes, in one pass.
+        let mut out = Vec::new();
+        for (tool, host) in known_tools() {
+            if tool == name {
+                return Vec::new();
+            }
+            if ascii_folds_equal(tool.as_bytes(), name.as_bytes()) {
+                out.push((tool, host));
+            }
+        }
+        return out;
+    }
     if known_tools().any(|(tool, _)| tool == name) {
         return Vec::new();
-    }
-    if name.is_ascii() {
-        // Every known tool name is ASCII: compare bytes, no iterator chains.
-        return known_tools()
-            .filter(|(tool, _)| ascii_folds_equal(tool.as_bytes(), name.as_bytes()))
-            .collect();
     }
     known_tools()
         .filter(|(tool, _)| folded(tool).eq(name_folded()))

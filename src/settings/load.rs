@@ -1539,30 +1539,12 @@ mod fast {
             let mut hook = RawHook::default();
             let mut group = None;
             let mut seen = 0u32;
-            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                let bit = match &*key {
-                    "type" => 0,
-                    "command" => 1,
-                    "args" => 2,
-                    "shell" => 3,
-                    "matcher" => 4,
-                    "if" => 5,
-                    "timeout" => 6,
-                    "name" => 7,
-                    "sequential" => 8,
-                    "onError" => 9,
-                    "async" => 10,
-                    "once" => 11,
-                    "statusMessage" => 12,
-                    "url" => 13,
-                    "headers" => 14,
-                    "allowedEnvVars" => 15,
-                    "prompt" => 16,
-                    "model" => 17,
-                    "continueOnBlock" => 18,
-                    "hooks" if self.group => 19,
+            while let Some(bit) = map.next_key_seed(FieldSeed)? {
+                let bit = match bit {
+                    Some(19) if !self.group => return Err(give_up()),
+                    Some(bit) => bit,
                     // An unknown field (or a near miss of a filter key).
-                    _ => return Err(give_up()),
+                    None => return Err(give_up()),
                 };
                 if seen & (1 << bit) != 0 {
                     return Err(give_up());
@@ -1599,6 +1581,53 @@ mod fast {
                 return Err(give_up());
             }
             Ok(Entry { hook, group })
+        }
+    }
+
+    /// The fields of a hook entry, as numbers (no allocation per key):
+    /// `Some(0..=18)` a [`RawHook`] field, `Some(19)` `hooks`, `None` unknown.
+    pub(super) const FIELDS: [&str; 20] = [
+        "type",
+        "command",
+        "args",
+        "shell",
+        "matcher",
+        "if",
+        "timeout",
+        "name",
+        "sequential",
+        "onError",
+        "async",
+        "once",
+        "statusMessage",
+        "url",
+        "headers",
+        "allowedEnvVars",
+        "prompt",
+        "model",
+        "continueOnBlock",
+        "hooks",
+    ];
+
+    struct FieldSeed;
+
+    impl<'de> DeserializeSeed<'de> for FieldSeed {
+        type Value = Option<u32>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+            d.deserialize_identifier(self)
+        }
+    }
+
+    impl Visitor<'_> for FieldSeed {
+        type Value = Option<u32>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a field name")
+        }
+        fn visit_str<E: de::Error>(self, key: &str) -> Result<Option<u32>, E> {
+            Ok(FIELDS
+                .iter()
+                .position(|field| *field == key)
+                .and_then(|i| u32::try_from(i).ok()))
         }
     }
 
@@ -2172,6 +2201,22 @@ mod fast_path_tests {
             let (fast, tree, _) = both(&bytes, SourceKind::User, false);
             assert_eq!(fast, tree, "{}", path.display());
         }
+    }
+
+    #[test]
+    fn the_fast_path_knows_every_hook_field() {
+        let schema = schemars::schema_for!(RawHook);
+        let mut fields: Vec<&str> = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        fields.sort_unstable();
+        let mut fast_fields = fast::FIELDS[..19].to_vec();
+        fast_fields.sort_unstable();
+        assert_eq!(fields, fast_fields);
     }
 
     #[test]
