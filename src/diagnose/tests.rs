@@ -569,6 +569,9 @@ fn case_variants_are_the_case_half_of_check_name() {
         "mcp__x__y",
         "RUN-SHELL-COMMAND",
         "my_custom_tool",
+        "\u{212a}illShell",
+        "b_ash-",
+        "BASH",
     ] {
         let expected = match tools::check_name(name) {
             Some(tools::NameIssue::Case(near)) => near,
