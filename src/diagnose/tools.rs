@@ -157,14 +157,20 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
             .flat_map(char::to_lowercase)
     };
     if name.is_ascii() {
-        // Every known tool name is ASCII: compare bytes, in one pass.
+        // Every known tool name is ASCII: compare folded bytes with the
+        // tools' folded names (computed once), in one pass.
+        let folded_name: Vec<u8> = name
+            .bytes()
+            .filter(|c| !matches!(c, b'_' | b'-'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
         let mut out = Vec::new();
-        for (tool, host) in known_tools() {
-            if tool == name {
+        for (folded_tool, tool, host) in folded_tools() {
+            if *tool == name {
                 return Vec::new();
             }
-            if ascii_folds_equal(tool.as_bytes(), name.as_bytes()) {
-                out.push((tool, host));
+            if folded_tool.as_bytes() == folded_name.as_slice() {
+                out.push((*tool, *host));
             }
         }
         return out;
@@ -177,18 +183,15 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// [`catalog::fold_name`] equality for two ASCII names: `_` and `-`
-/// skipped, case ignored.
-fn ascii_folds_equal(a: &[u8], b: &[u8]) -> bool {
-    let mut a = a.iter().filter(|c| !matches!(c, b'_' | b'-'));
-    let mut b = b.iter().filter(|c| !matches!(c, b'_' | b'-'));
-    loop {
-        match (a.next(), b.next()) {
-            (None, None) => return true,
-            (Some(x), Some(y)) if x.eq_ignore_ascii_case(y) => {}
-            _ => return false,
-        }
-    }
+/// Every known tool with its [`catalog::fold_name`], in table order.
+fn folded_tools() -> &'static [(String, &'static str, &'static str)] {
+    static FOLDED: std::sync::OnceLock<Vec<(String, &'static str, &'static str)>> =
+        std::sync::OnceLock::new();
+    FOLDED.get_or_init(|| {
+        known_tools()
+            .map(|(tool, host)| (catalog::fold_name(tool), tool, host))
+            .collect()
+    })
 }
 
 /// `Bash` (Claude Code), `bash` (…): for messages.
