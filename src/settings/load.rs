@@ -2155,7 +2155,7 @@ mod fast_path_tests {
         r#"{"hooks": [1]}"#,
         r#"{"hooks": {"PreToolUse": [{"command": "a", "timeout": -1}, {"command": "b", "timeout": 0}, {"command": "c", "onError": "deny"}]}}"#,
         r#"{"hooks": {"PreToolUse": [{"command": "a",}]}}"#,
-        r#"[1]"#,
+        "[1]",
         r#"{"hooks": {}} x"#,
         "",
     ];
