@@ -1236,18 +1236,19 @@ fn parse_hook(
             ),
         }
     }
-    finish_hook(raw, path, matcher_from, ctx, report)
+    finish_hook(raw, path.to_owned(), matcher_from, ctx, report)
 }
 
 /// The checks and defaults of one hook parsed without structural problems
 /// (shared by the precise path and the fast one).
 fn finish_hook(
     raw: RawHook,
-    path: &str,
+    json_path: String,
     matcher_from: MatcherFrom,
     ctx: &EntryContext<'_>,
     report: &mut Reporter<'_>,
 ) -> Option<HookDef> {
+    let path = json_path.as_str();
     let hook_type = match raw.hook_type.as_deref() {
         None | Some("command") => HookType::Command,
         Some("http") => HookType::Http,
@@ -1364,7 +1365,7 @@ fn finish_hook(
     };
     Some(HookDef {
         file: ctx.file,
-        json_path: path.to_owned(),
+        json_path,
         event_key: ctx.event_key.to_owned(),
         event: ctx.event.clone(),
         command: raw.command,
@@ -1631,6 +1632,45 @@ mod fast {
         }
     }
 
+    /// `{base}{field}[{index}]`, without the formatting machinery (one
+    /// per hook: it was a tenth of a 500-hook fire).
+    fn indexed_path(base: &str, field: &str, index: usize) -> String {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = index;
+        loop {
+            at -= 1;
+            // Always below 10.
+            digits[at] = b'0' + u8::try_from(rest % 10).unwrap_or(0);
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        let digits = std::str::from_utf8(&digits[at..]).unwrap_or("0");
+        let mut path = String::with_capacity(base.len() + field.len() + digits.len() + 2);
+        path.push_str(base);
+        path.push_str(field);
+        path.push('[');
+        path.push_str(digits);
+        path.push(']');
+        path
+    }
+
+    #[test]
+    fn indexed_paths_are_formatted_paths() {
+        for i in [0, 1, 9, 10, 99, 123_456, usize::MAX] {
+            assert_eq!(
+                indexed_path("hooks.Stop", "", i),
+                format!("hooks.Stop[{i}]")
+            );
+            assert_eq!(
+                indexed_path("hooks.Stop[3]", ".hooks", i),
+                format!("hooks.Stop[3].hooks[{i}]")
+            );
+        }
+    }
+
     /// [`super::parse_hooks`] for what the fast path accepted: the same
     /// order, paths and checks.
     pub(super) fn load_hooks(
@@ -1653,12 +1693,12 @@ mod fast {
                 claude_mode,
             };
             for (i, entry) in entries.into_iter().enumerate() {
-                let path = format!("{base}[{i}]");
+                let path = indexed_path(&base, "", i);
                 match entry.group {
                     None => {
                         out.extend(finish_hook(
                             entry.hook,
-                            &path,
+                            path,
                             MatcherFrom::Own,
                             &ctx,
                             report,
@@ -1667,10 +1707,10 @@ mod fast {
                     Some(list) => {
                         let matcher = entry.hook.matcher;
                         for (j, inner) in list.into_iter().enumerate() {
-                            let hook_path = format!("{path}.hooks[{j}]");
+                            let hook_path = indexed_path(&path, ".hooks", j);
                             out.extend(finish_hook(
                                 inner.hook,
-                                &hook_path,
+                                hook_path,
                                 MatcherFrom::Group(matcher.clone()),
                                 &ctx,
                                 report,
