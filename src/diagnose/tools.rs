@@ -157,23 +157,20 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
             .flat_map(char::to_lowercase)
     };
     if name.is_ascii() {
-        // Every known tool name is ASCII: compare folded bytes with the
-        // tools' folded names (computed once), in one pass.
+        // Every known tool name is ASCII: one lookup of the folded bytes
+        // among the tools' folded names (built once).
         let folded_name: Vec<u8> = name
             .bytes()
             .filter(|c| !matches!(c, b'_' | b'-'))
             .map(|c| c.to_ascii_lowercase())
             .collect();
-        let mut out = Vec::new();
-        for (folded_tool, tool, host) in folded_tools() {
-            if *tool == name {
-                return Vec::new();
-            }
-            if folded_tool.as_bytes() == folded_name.as_slice() {
-                out.push((*tool, *host));
-            }
+        let Some(bucket) = folded_tools().get(folded_name.as_slice()) else {
+            return Vec::new();
+        };
+        if bucket.iter().any(|(tool, _)| *tool == name) {
+            return Vec::new();
         }
-        return out;
+        return bucket.clone();
     }
     if known_tools().any(|(tool, _)| tool == name) {
         return Vec::new();
@@ -183,14 +180,19 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// Every known tool with its [`catalog::fold_name`], in table order.
-fn folded_tools() -> &'static [(String, &'static str, &'static str)] {
-    static FOLDED: std::sync::OnceLock<Vec<(String, &'static str, &'static str)>> =
-        std::sync::OnceLock::new();
+/// The known tools by their [`catalog::fold_name`], each bucket in table order.
+type FoldedTools = std::collections::HashMap<Vec<u8>, Vec<(&'static str, &'static str)>>;
+
+fn folded_tools() -> &'static FoldedTools {
+    static FOLDED: std::sync::OnceLock<FoldedTools> = std::sync::OnceLock::new();
     FOLDED.get_or_init(|| {
-        known_tools()
-            .map(|(tool, host)| (catalog::fold_name(tool), tool, host))
-            .collect()
+        let mut map = FoldedTools::new();
+        for (tool, host) in known_tools() {
+            map.entry(catalog::fold_name(tool).into_bytes())
+                .or_default()
+                .push((tool, host));
+        }
+        map
     })
 }
 
