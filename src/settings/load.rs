@@ -518,7 +518,8 @@ fn load_top<'a, K: AsRef<str>>(
     let may_opt_out = kind.may_opt_out_of_ssrf_guard() && !source.trust_required;
     let path = source.path.clone();
     let index = push_file(settings, source, dir, FileState::Loaded, trust);
-    let mut hooks = Vec::new();
+    // Straight into the settings' list (in load order, as before).
+    let hooks = &mut settings.hooks;
     let mut disable_all_hooks = None;
     let mut permissions = Permissions::default();
     let mut env_keep = Vec::new();
@@ -535,7 +536,7 @@ fn load_top<'a, K: AsRef<str>>(
             let owned;
             let value = match value {
                 TopRef::Hooks(fast) => {
-                    fast::load_hooks(fast, index, claude_mode, &mut hooks, &mut report);
+                    fast::load_hooks(fast, index, claude_mode, hooks, &mut report);
                     continue;
                 }
                 TopRef::Value(value) => value,
@@ -546,7 +547,7 @@ fn load_top<'a, K: AsRef<str>>(
             };
             let key: &str = key.as_ref();
             match key {
-                "hooks" => parse_hooks(value, index, claude_mode, &mut hooks, &mut report),
+                "hooks" => parse_hooks(value, index, claude_mode, hooks, &mut report),
                 "disableAllHooks" => match value {
                     Value::Bool(flag) => disable_all_hooks = Some(*flag),
                     other => report.push(
@@ -635,7 +636,6 @@ fn load_top<'a, K: AsRef<str>>(
     file.log = log;
     file.http = http;
     file.prompt = prompt;
-    settings.hooks.extend(hooks);
 }
 
 /// `~/x` is under the home directory; a relative path is relative to the
@@ -1680,6 +1680,7 @@ mod fast {
         out: &mut Vec<HookDef>,
         report: &mut Reporter<'_>,
     ) {
+        out.reserve(hooks.0.iter().map(|(_, entries)| entries.len()).sum());
         for (event_key, entries) in hooks.0 {
             let event = EventId::resolve(&event_key);
             let base = event_path(&event_key);
