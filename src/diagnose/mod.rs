@@ -364,29 +364,31 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
 /// no I/O, only this event's hooks.
 pub fn fire_warnings(settings: &Settings, event: &EventId) -> Vec<String> {
     let mut out = Vec::new();
+    let by_tool_name = matches!(event.match_field(), MatchField::Key("tool_name"));
+    let strict = event.spec().is_some_and(|spec| spec.strict_matcher_chars);
     for hook in settings.hooks.iter().filter(|h| &h.event == event) {
-        let file = settings.file_of(hook).path().display().to_string();
-        if let (Some(pattern), MatchField::Key("tool_name")) =
-            (hook.matcher.as_deref(), event.match_field())
-        {
-            let strict = event.spec().is_some_and(|spec| spec.strict_matcher_chars);
-            if let Matcher::List(names) = Matcher::compile(Some(pattern), strict) {
-                for name in &names {
-                    if let Some(tools::NameIssue::Case(near)) = tools::check_name(name) {
-                        out.push(format!(
-                            "{file}: {}: matcher names tool `{name}`, which no host sends (tool names are case-sensitive): hook {} does not run on {}",
+        // Formatted only for a hook that has something to say.
+        let file = || settings.file_of(hook).path().display().to_string();
+        if let (Some(pattern), true) = (hook.matcher.as_deref(), by_tool_name) {
+            // Only the exact-name form names tools; a regex is not compiled here.
+            for name in list_matcher_names(pattern, strict).into_iter().flatten() {
+                let near = tools::case_variants(name);
+                if !near.is_empty() {
+                    out.push(format!(
+                            "{}: {}: matcher names tool `{name}`, which no host sends (tool names are case-sensitive): hook {} does not run on {}",
+                            file(),
                             matcher_path(hook),
                             hook.display_name(),
                             tools::describe(&near)
                         ));
-                    }
                 }
             }
         }
         if let Some(timeout) = hook.timeout.filter(|t| *t >= Duration::from_secs(1000)) {
             let seconds = timeout.as_secs_f64();
             out.push(format!(
-                "{file}: {}.timeout: timeout {seconds} is in seconds ({}): it looks like milliseconds (write {} for {seconds} ms)",
+                "{}: {}.timeout: timeout {seconds} is in seconds ({}): it looks like milliseconds (write {} for {seconds} ms)",
+                file(),
                 hook.json_path,
                 human(timeout),
                 seconds / 1000.0
@@ -394,6 +396,27 @@ pub fn fire_warnings(settings: &Settings, event: &EventId) -> Vec<String> {
         }
     }
     out
+}
+
+/// The names of an exact-name matcher (`Edit|Write`), split as
+/// [`Matcher::compile`] splits them; `None` for the other forms (all, regex),
+/// which are not compiled. A unit test holds the two to the same answer.
+fn list_matcher_names(pattern: &str, strict: bool) -> Option<impl Iterator<Item = &str>> {
+    if matches!(pattern, "" | "*") {
+        return None;
+    }
+    let list_char = |c: char| {
+        c.is_ascii_alphanumeric()
+            || c == '_'
+            || c == '|'
+            || (!strict && matches!(c, '-' | ' ' | ','))
+    };
+    pattern.chars().all(list_char).then(|| {
+        pattern
+            .split(['|', ','])
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+    })
 }
 
 fn check_disabled(settings: &Settings, out: &mut Vec<Finding>) {

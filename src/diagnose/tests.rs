@@ -548,3 +548,57 @@ fn hooks_under_a_hosts_own_event_name_are_found() {
     assert_eq!(named[1].fix, "rename the key to `PreToolUse`");
     assert_eq!(named[0].severity, Severity::Warning);
 }
+
+#[test]
+fn fire_time_list_split_agrees_with_the_matcher_compiler() {
+    for strict in [false, true] {
+        for pattern in [
+            "",
+            "*",
+            "Bash",
+            "Edit|Write",
+            "Edit0|Write0",
+            " Bash , Read ",
+            "a-b|c d",
+            "||",
+            "^mcp__github__.*",
+            "Edit.*",
+            "bash|Read",
+            "Notebook_Edit",
+        ] {
+            let ours: Option<Vec<String>> = super::list_matcher_names(pattern, strict)
+                .map(|names| names.map(str::to_owned).collect());
+            let compiled = match Matcher::compile(Some(pattern), strict) {
+                Matcher::List(names) => Some(names),
+                _ => None,
+            };
+            assert_eq!(ours, compiled, "{pattern:?} strict={strict}");
+        }
+    }
+}
+
+#[test]
+fn case_variants_are_the_case_half_of_check_name() {
+    for name in [
+        "bash",
+        "Bash",
+        "GLOB",
+        "notebook_edit",
+        "ReadFile",
+        "Bsah",
+        "Edit0",
+        "",
+        "mcp__x__y",
+        "RUN-SHELL-COMMAND",
+        "my_custom_tool",
+        "\u{212a}illShell",
+        "b_ash-",
+        "BASH",
+    ] {
+        let expected = match tools::check_name(name) {
+            Some(tools::NameIssue::Case(near)) => near,
+            _ => Vec::new(),
+        };
+        assert_eq!(tools::case_variants(name), expected, "{name:?}");
+    }
+}

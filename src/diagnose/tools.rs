@@ -113,13 +113,11 @@ pub fn check_name(name: &str) -> Option<NameIssue> {
     if name.is_empty() || is_known(name) || name.starts_with("mcp__") {
         return None;
     }
-    let folded = catalog::fold_name(name);
-    let case: Vec<_> = known_tools()
-        .filter(|(tool, _)| catalog::fold_name(tool) == folded)
-        .collect();
+    let case = case_variants(name);
     if !case.is_empty() {
         return Some(NameIssue::Case(case));
     }
+    let folded = catalog::fold_name(name);
     if folded.chars().count() < 4 {
         return None;
     }
@@ -138,6 +136,64 @@ pub fn check_name(name: &str) -> Option<NameIssue> {
         .filter(|(tool, _)| catalog::edit_distance(&tool.to_lowercase(), &lower) == best.0)
         .collect();
     Some(NameIssue::Typo(typo))
+}
+
+/// The known tools a name differs from only in case or `_`/`-` (the
+/// [`NameIssue::Case`] half of [`check_name`]), for the fire-time warning:
+/// no edit distances, and no allocation for a name that folds to no known
+/// tool (a fire checks every name of every list matcher of its event).
+pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
+    if name.is_empty() || name.starts_with("mcp__") {
+        return Vec::new();
+    }
+    let folded = |text: &'static str| {
+        text.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+    };
+    let name_folded = || {
+        name.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+    };
+    if name.is_ascii() {
+        // Every known tool name is ASCII: one lookup of the folded bytes
+        // among the tools' folded names (built once).
+        let folded_name: Vec<u8> = name
+            .bytes()
+            .filter(|c| !matches!(c, b'_' | b'-'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let Some(bucket) = folded_tools().get(folded_name.as_slice()) else {
+            return Vec::new();
+        };
+        if bucket.iter().any(|(tool, _)| *tool == name) {
+            return Vec::new();
+        }
+        return bucket.clone();
+    }
+    if known_tools().any(|(tool, _)| tool == name) {
+        return Vec::new();
+    }
+    known_tools()
+        .filter(|(tool, _)| folded(tool).eq(name_folded()))
+        .collect()
+}
+
+/// The known tools by their [`catalog::fold_name`], each bucket in table order.
+type FoldedTools = std::collections::HashMap<Vec<u8>, Vec<(&'static str, &'static str)>>;
+
+fn folded_tools() -> &'static FoldedTools {
+    static FOLDED: std::sync::OnceLock<FoldedTools> = std::sync::OnceLock::new();
+    FOLDED.get_or_init(|| {
+        let mut map = FoldedTools::new();
+        for (tool, host) in known_tools() {
+            map.entry(catalog::fold_name(tool).into_bytes())
+                .or_default()
+                .push((tool, host));
+        }
+        map
+    })
 }
 
 /// `Bash` (Claude Code), `bash` (…): for messages.

@@ -70,7 +70,7 @@ const MANAGED_ONLY: &[&str] = &[
 ///
 /// The settings JSON Schema is derived from this type (`docs/settings.schema.json`,
 /// `just gen`), so the doc comments on its fields are what editors show.
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(
     rename = "Hook",
@@ -374,6 +374,23 @@ fn load_bytes_as(
     bytes: &[u8],
     trust: Trust,
 ) {
+    // The fast path: straight into the typed model, no tree. It gives up
+    // on anything it would have to report (a syntax or type error, an
+    // unknown or repeated key, an odd shape), and the precise path below
+    // parses the file again to say exactly what and where.
+    if let Some(top) = fast::parse(bytes) {
+        load_top(
+            settings,
+            source,
+            dir,
+            top.into_iter().map(|(key, value)| match value {
+                fast::Top::Hooks(hooks) => (key, TopRef::Hooks(hooks)),
+                fast::Top::Value(value) => (key, TopRef::Owned(value)),
+            }),
+            trust,
+        );
+        return;
+    }
     let path = source.path.clone();
     let parsed: Result<Value, _> = serde_json::from_slice(bytes);
     let value = match parsed {
@@ -470,6 +487,30 @@ fn load_object_as(
     top: &Map<String, Value>,
     trust: Trust,
 ) {
+    load_top(
+        settings,
+        source,
+        dir,
+        top.iter().map(|(key, value)| (key, TopRef::Value(value))),
+        trust,
+    );
+}
+
+/// A top-level value: parsed as a tree (the precise path, and every key
+/// but `hooks` on the fast one), or the fast path's typed `hooks`.
+enum TopRef<'a> {
+    Value(&'a Value),
+    Owned(Value),
+    Hooks(fast::Hooks),
+}
+
+fn load_top<'a, K: AsRef<str>>(
+    settings: &mut Settings,
+    source: Source,
+    dir: PathBuf,
+    top: impl Iterator<Item = (K, TopRef<'a>)>,
+    trust: Trust,
+) {
     let claude_mode = source.claude_mode;
     let kind = source.kind;
     // A project file (also a relative or in-project --settings path) may
@@ -477,7 +518,8 @@ fn load_object_as(
     let may_opt_out = kind.may_opt_out_of_ssrf_guard() && !source.trust_required;
     let path = source.path.clone();
     let index = push_file(settings, source, dir, FileState::Loaded, trust);
-    let mut hooks = Vec::new();
+    // Straight into the settings' list (in load order, as before).
+    let hooks = &mut settings.hooks;
     let mut disable_all_hooks = None;
     let mut permissions = Permissions::default();
     let mut env_keep = Vec::new();
@@ -491,13 +533,26 @@ fn load_object_as(
             problems: &mut settings.problems,
         };
         for (key, value) in top {
-            match key.as_str() {
-                "hooks" => parse_hooks(value, index, claude_mode, &mut hooks, &mut report),
+            let owned;
+            let value = match value {
+                TopRef::Hooks(fast) => {
+                    fast::load_hooks(fast, index, claude_mode, hooks, &mut report);
+                    continue;
+                }
+                TopRef::Value(value) => value,
+                TopRef::Owned(value) => {
+                    owned = value;
+                    &owned
+                }
+            };
+            let key: &str = key.as_ref();
+            match key {
+                "hooks" => parse_hooks(value, index, claude_mode, hooks, &mut report),
                 "disableAllHooks" => match value {
                     Value::Bool(flag) => disable_all_hooks = Some(*flag),
                     other => report.push(
                         Severity::Error,
-                        key.clone(),
+                        key,
                         format!(
                             "expected true or false, found {}; ignored",
                             json_type_name(other)
@@ -508,13 +563,13 @@ fn load_object_as(
                     if key == "env" || key == "permissions" {
                         report.push(
                             Severity::Note,
-                            key.clone(),
+                            key,
                             "ignored in a Claude Code settings file (Claude Code applies it itself)",
                         );
                     }
                 }
                 "$schema" => {}
-                _ if PROMPT_KEYS.contains(&key.as_str()) => {
+                _ if PROMPT_KEYS.contains(&key) => {
                     let sets_endpoint = may_opt_out;
                     let problems =
                         super::prompt::parse_key(key, value, kind, sets_endpoint, &mut prompt);
@@ -522,7 +577,7 @@ fn load_object_as(
                         report.push(severity, at, message);
                     }
                 }
-                _ if HTTP_KEYS.contains(&key.as_str()) => {
+                _ if HTTP_KEYS.contains(&key) => {
                     parse_http_key(key, value, kind, may_opt_out, &mut http, &mut report);
                 }
                 "permissions" => permissions = parse_permissions(value, &mut report),
@@ -540,13 +595,13 @@ fn load_object_as(
                         ),
                     ),
                 },
-                _ if MANAGED_ONLY.contains(&key.as_str()) => {
+                _ if MANAGED_ONLY.contains(&key) => {
                     if kind == SourceKind::Managed {
                         parse_policy_key(key, value, &mut policy, &mut report);
                     } else {
                         report.push(
                             Severity::Warning,
-                            key.clone(),
+                            key,
                             format!(
                                 "is honoured only in managed settings; ignored in {} settings",
                                 kind.as_str()
@@ -561,7 +616,7 @@ fn load_object_as(
                         .unwrap_or_default();
                     report.push(
                         Severity::Warning,
-                        key.clone(),
+                        key,
                         format!("unknown key, ignored{hint}"),
                     );
                 }
@@ -576,7 +631,6 @@ fn load_object_as(
     file.log = log;
     file.http = http;
     file.prompt = prompt;
-    settings.hooks.extend(hooks);
 }
 
 /// `~/x` is under the home directory; a relative path is relative to the
@@ -954,15 +1008,7 @@ fn parse_hooks(
         let base = event_path(event_key);
         let event = EventId::resolve(event_key);
         if let EventId::Unknown(_) = event {
-            let hint = catalog::nearest(event_key).map_or_else(
-                || " (hookrun passes unknown events through; is this a custom event?)".to_owned(),
-                |near| format!(" (did you mean `{near}`?)"),
-            );
-            report.push(
-                Severity::Warning,
-                base.clone(),
-                format!("`{event_key}` is not a known event{hint}"),
-            );
+            unknown_event(event_key, &base, report);
         }
         let Value::Array(entries) = entries else {
             report.push(
@@ -986,6 +1032,18 @@ fn parse_hooks(
             parse_entry(entry, &entry_path, &ctx, out, report);
         }
     }
+}
+
+fn unknown_event(event_key: &str, base: &str, report: &mut Reporter<'_>) {
+    let hint = catalog::nearest(event_key).map_or_else(
+        || " (hookrun passes unknown events through; is this a custom event?)".to_owned(),
+        |near| format!(" (did you mean `{near}`?)"),
+    );
+    report.push(
+        Severity::Warning,
+        base,
+        format!("`{event_key}` is not a known event{hint}"),
+    );
 }
 
 /// `hooks.PreToolUse`, or `hooks["odd key"]` when the key is not a word.
@@ -1173,7 +1231,19 @@ fn parse_hook(
             ),
         }
     }
+    finish_hook(raw, path.to_owned(), matcher_from, ctx, report)
+}
 
+/// The checks and defaults of one hook parsed without structural problems
+/// (shared by the precise path and the fast one).
+fn finish_hook(
+    raw: RawHook,
+    json_path: String,
+    matcher_from: MatcherFrom,
+    ctx: &EntryContext<'_>,
+    report: &mut Reporter<'_>,
+) -> Option<HookDef> {
+    let path = json_path.as_str();
     let hook_type = match raw.hook_type.as_deref() {
         None | Some("command") => HookType::Command,
         Some("http") => HookType::Http,
@@ -1290,7 +1360,7 @@ fn parse_hook(
     };
     Some(HookDef {
         file: ctx.file,
-        json_path: path.to_owned(),
+        json_path,
         event_key: ctx.event_key.to_owned(),
         event: ctx.event.clone(),
         command: raw.command,
@@ -1321,6 +1391,332 @@ fn parse_hook(
         }),
         hook_type,
     })
+}
+
+/// The fast path of the loader: the file straight into typed hooks, with no
+/// `Value` tree for `hooks`, no path tracking and no JSON path formatted
+/// until a hook is kept. It accepts only files the precise path would load
+/// without a structural problem; on anything else (`None`) the precise path
+/// runs and reports. What it accepts goes through the same checks
+/// ([`finish_hook`]) and the same top-level handling, so both paths give the
+/// same settings and the same problems (unit tests compare them).
+mod fast {
+    use std::fmt;
+
+    use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+    use serde_json::Value;
+
+    use super::{EntryContext, HookDef, MatcherFrom, RawHook, Reporter, event_path, finish_hook};
+    use crate::catalog::EventId;
+
+    /// A top-level value: `hooks` typed, everything else as a tree.
+    pub(super) enum Top {
+        Hooks(Hooks),
+        Value(Value),
+    }
+
+    /// `hooks`: event key → entries, in file order.
+    pub(super) struct Hooks(Vec<(String, Vec<Entry>)>);
+
+    /// A flat hook, or a matcher group (`hook.matcher` and `group`).
+    pub(super) struct Entry {
+        hook: RawHook,
+        group: Option<Vec<Entry>>,
+    }
+
+    /// "Not for the fast path": the message is never shown.
+    fn give_up<E: de::Error>() -> E {
+        E::custom("")
+    }
+
+    pub(super) fn parse(bytes: &[u8]) -> Option<Vec<(String, Top)>> {
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let top = de.deserialize_map(TopVisitor).ok()?;
+        de.end().ok()?;
+        Some(top)
+    }
+
+    struct TopVisitor;
+
+    impl<'de> Visitor<'de> for TopVisitor {
+        type Value = Vec<(String, Top)>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a settings object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out: Vec<(String, Top)> = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                // A repeated key: the tree keeps the last value at the first
+                // place; the precise path does that.
+                if out.iter().any(|(k, _)| *k == key) {
+                    return Err(give_up());
+                }
+                let value = if key == "hooks" {
+                    Top::Hooks(map.next_value_seed(HooksSeed)?)
+                } else {
+                    Top::Value(map.next_value()?)
+                };
+                out.push((key, value));
+            }
+            Ok(out)
+        }
+    }
+
+    struct HooksSeed;
+
+    impl<'de> DeserializeSeed<'de> for HooksSeed {
+        type Value = Hooks;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Hooks, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for HooksSeed {
+        type Value = Hooks;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object of events")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Hooks, A::Error> {
+            let mut out: Vec<(String, Vec<Entry>)> = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if out.iter().any(|(k, _)| *k == key) {
+                    return Err(give_up());
+                }
+                let entries = map.next_value_seed(ListSeed { group: true })?;
+                out.push((key, entries));
+            }
+            Ok(Hooks(out))
+        }
+    }
+
+    /// A list of entries (`group`: matcher groups allowed, i.e. not inside one).
+    struct ListSeed {
+        group: bool,
+    }
+
+    impl<'de> DeserializeSeed<'de> for ListSeed {
+        type Value = Vec<Entry>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<Entry>, D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for ListSeed {
+        type Value = Vec<Entry>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list of hooks")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Entry>, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(entry) = seq.next_element_seed(EntrySeed { group: self.group })? {
+                out.push(entry);
+            }
+            Ok(out)
+        }
+    }
+
+    struct EntrySeed {
+        group: bool,
+    }
+
+    impl<'de> DeserializeSeed<'de> for EntrySeed {
+        type Value = Entry;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Entry, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for EntrySeed {
+        type Value = Entry;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a hook object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entry, A::Error> {
+            let mut hook = RawHook::default();
+            let mut group = None;
+            let mut seen = 0u32;
+            while let Some(bit) = map.next_key_seed(FieldSeed)? {
+                let bit = match bit {
+                    Some(19) if !self.group => return Err(give_up()),
+                    Some(bit) => bit,
+                    // An unknown field (or a near miss of a filter key).
+                    None => return Err(give_up()),
+                };
+                if seen & (1 << bit) != 0 {
+                    return Err(give_up());
+                }
+                seen |= 1 << bit;
+                match bit {
+                    0 => hook.hook_type = map.next_value()?,
+                    1 => hook.command = map.next_value()?,
+                    2 => hook.args = map.next_value()?,
+                    3 => hook.shell = map.next_value()?,
+                    4 => hook.matcher = map.next_value()?,
+                    5 => hook.if_rule = map.next_value()?,
+                    6 => hook.timeout = map.next_value()?,
+                    7 => hook.name = map.next_value()?,
+                    8 => hook.sequential = map.next_value()?,
+                    9 => hook.on_error = map.next_value()?,
+                    10 => hook.run_async = map.next_value()?,
+                    11 => hook.once = map.next_value()?,
+                    12 => hook.status_message = map.next_value()?,
+                    13 => hook.url = map.next_value()?,
+                    14 => hook.headers = map.next_value()?,
+                    15 => hook.allowed_env_vars = map.next_value()?,
+                    16 => hook.prompt = map.next_value()?,
+                    17 => hook.model = map.next_value()?,
+                    18 => hook.continue_on_block = map.next_value()?,
+                    _ => group = Some(map.next_value_seed(ListSeed { group: false })?),
+                }
+            }
+            // A group holds `matcher` and `hooks` only, and runs something.
+            if group
+                .as_ref()
+                .is_some_and(|g: &Vec<Entry>| g.is_empty() || seen & !(1 << 4 | 1 << 19) != 0)
+            {
+                return Err(give_up());
+            }
+            Ok(Entry { hook, group })
+        }
+    }
+
+    /// The fields of a hook entry, as numbers (no allocation per key):
+    /// `Some(0..=18)` a [`RawHook`] field, `Some(19)` `hooks`, `None` unknown.
+    pub(super) const FIELDS: [&str; 20] = [
+        "type",
+        "command",
+        "args",
+        "shell",
+        "matcher",
+        "if",
+        "timeout",
+        "name",
+        "sequential",
+        "onError",
+        "async",
+        "once",
+        "statusMessage",
+        "url",
+        "headers",
+        "allowedEnvVars",
+        "prompt",
+        "model",
+        "continueOnBlock",
+        "hooks",
+    ];
+
+    struct FieldSeed;
+
+    impl<'de> DeserializeSeed<'de> for FieldSeed {
+        type Value = Option<u32>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+            d.deserialize_identifier(self)
+        }
+    }
+
+    impl Visitor<'_> for FieldSeed {
+        type Value = Option<u32>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a field name")
+        }
+        fn visit_str<E: de::Error>(self, key: &str) -> Result<Option<u32>, E> {
+            Ok(FIELDS
+                .iter()
+                .position(|field| *field == key)
+                .and_then(|i| u32::try_from(i).ok()))
+        }
+    }
+
+    /// `{base}{field}[{index}]`, without the formatting machinery (one
+    /// per hook: it was a tenth of a 500-hook fire).
+    fn indexed_path(base: &str, field: &str, index: usize) -> String {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = index;
+        loop {
+            at -= 1;
+            // Always below 10.
+            digits[at] = b'0' + u8::try_from(rest % 10).unwrap_or(0);
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        let digits = std::str::from_utf8(&digits[at..]).unwrap_or("0");
+        let mut path = String::with_capacity(base.len() + field.len() + digits.len() + 2);
+        path.push_str(base);
+        path.push_str(field);
+        path.push('[');
+        path.push_str(digits);
+        path.push(']');
+        path
+    }
+
+    #[test]
+    fn indexed_paths_are_formatted_paths() {
+        for i in [0, 1, 9, 10, 99, 123_456, usize::MAX] {
+            assert_eq!(
+                indexed_path("hooks.Stop", "", i),
+                format!("hooks.Stop[{i}]")
+            );
+            assert_eq!(
+                indexed_path("hooks.Stop[3]", ".hooks", i),
+                format!("hooks.Stop[3].hooks[{i}]")
+            );
+        }
+    }
+
+    /// [`super::parse_hooks`] for what the fast path accepted: the same
+    /// order, paths and checks.
+    pub(super) fn load_hooks(
+        hooks: Hooks,
+        file: usize,
+        claude_mode: bool,
+        out: &mut Vec<HookDef>,
+        report: &mut Reporter<'_>,
+    ) {
+        out.reserve(hooks.0.iter().map(|(_, entries)| entries.len()).sum());
+        for (event_key, entries) in hooks.0 {
+            let event = EventId::resolve(&event_key);
+            let base = event_path(&event_key);
+            if let EventId::Unknown(_) = event {
+                super::unknown_event(&event_key, &base, report);
+            }
+            let ctx = EntryContext {
+                file,
+                event_key: &event_key,
+                event: &event,
+                claude_mode,
+            };
+            for (i, entry) in entries.into_iter().enumerate() {
+                let path = indexed_path(&base, "", i);
+                match entry.group {
+                    None => {
+                        out.extend(finish_hook(
+                            entry.hook,
+                            path,
+                            MatcherFrom::Own,
+                            &ctx,
+                            report,
+                        ));
+                    }
+                    Some(list) => {
+                        let matcher = entry.hook.matcher;
+                        for (j, inner) in list.into_iter().enumerate() {
+                            let hook_path = indexed_path(&path, ".hooks", j);
+                            out.extend(finish_hook(
+                                inner.hook,
+                                hook_path,
+                                MatcherFrom::Group(matcher.clone()),
+                                &ctx,
+                                report,
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1735,5 +2131,141 @@ mod tests {
         assert!(
             messages(&settings)[0].contains("hooks.PreToolUse[0].hooks[0].matcher: is ignored")
         );
+    }
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    /// Loads `bytes` as a `kind` file both ways: through `load_bytes` (the
+    /// fast path when it accepts the file) and through the tree only.
+    fn both(bytes: &[u8], kind: SourceKind, claude_mode: bool) -> (String, String, bool) {
+        let source = Source {
+            path: PathBuf::from("/cfg/settings.json"),
+            kind,
+            claude_mode,
+            trust_required: false,
+        };
+        let mut fast_side = Settings::default();
+        load_bytes(&mut fast_side, source.clone(), PathBuf::from("/cfg"), bytes);
+        let mut tree_side = Settings::default();
+        match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(top)) => {
+                load_object(&mut tree_side, source, PathBuf::from("/cfg"), &top);
+            }
+            // Not an object: only the precise path can take it.
+            _ => load_bytes_as(
+                &mut tree_side,
+                source,
+                PathBuf::from("/cfg"),
+                bytes,
+                Trust::NotRequired,
+            ),
+        }
+        let show = |s: &Settings| format!("{:#?}\n{:#?}\n{:#?}", s.hooks, s.problems, s.files);
+        (
+            show(&fast_side),
+            show(&tree_side),
+            fast::parse(bytes).is_some(),
+        )
+    }
+
+    const SAMPLES: &[&str] = &[
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "command": "a", "timeout": 5}]}}"#,
+        r#"{"$schema": "x", "hooks": {"PreToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "b", "timeout": 1.5, "matcher": "X"}]}], "Stop": [{"command": "c", "once": true, "async": true, "onError": "block", "name": "n", "sequential": true, "statusMessage": "s"}]}, "permissions": {"allow": ["Bash(ls)"], "deny": [3]}, "env": {"keep": ["A"]}, "log": "x.log"}"#,
+        r#"{"hooks": {"PreToolUse": [{"type": "http", "url": "http://127.0.0.1/x", "headers": {"A": "b"}, "allowedEnvVars": ["T"], "prompt": "p", "args": ["1"]}]}}"#,
+        r#"{"hooks": {"UserPromptSubmit": [{"type": "prompt", "prompt": "ok?", "model": "m", "continueOnBlock": true}], "SessionStart": [{"type": "prompt", "prompt": "ok?"}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"type": "agent", "command": "x", "shell": "zsh"}, {"command": "y", "args": ["a"], "shell": "bash"}, {"command": "  "}, {"type": "http"}, {}]}}"#,
+        r#"{"hooks": {"PreToolUsed": [{"command": "a"}], "my odd event": [{"command": "b"}]}, "disableAllHooks": false, "allowedHttpHookUrls": ["http://*"], "allowPrivateNetworkHooks": true, "blockedCommands": ["rm"], "unknwn": 1}"#,
+        r#"{"hooks": {"PreToolUse": [{"matcher": null, "hooks": [{"command": "a", "if": "Bash(git *)"}]}]}}"#,
+        // Each of these needs the precise path.
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "command": "a", "timeout": "5"}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"matchr": "Bash", "command": "a"}, {"command": "b", "iff": "x"}, {"command": "c", "extra": 1}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": []}, {"matcher": 3, "hooks": [{"command": "a"}]}, {"matcher": "B", "hooks": [{"command": "a"}], "command": "x"}, {"matcher": "B", "hooks": [{"command": "a"}], "note": "x"}, {"hooks": "x"}, {"hooks": [5, {"command": "a", "hooks": []}]}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"command": "a", "command": "b"}]}, "hooks": {}}"#,
+        r#"{"hooks": {"PreToolUse": [{"command": "a"}], "PreToolUse": []}}"#,
+        r#"{"hooks": {"PreToolUse": {"command": "a"}, "Stop": [7]}}"#,
+        r#"{"hooks": [1]}"#,
+        r#"{"hooks": {"PreToolUse": [{"command": "a", "timeout": -1}, {"command": "b", "timeout": 0}, {"command": "c", "onError": "deny"}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"command": "a",}]}}"#,
+        "[1]",
+        r#"{"hooks": {}} x"#,
+        "",
+    ];
+
+    #[test]
+    fn the_fast_path_loads_what_the_tree_loads_with_the_same_problems() {
+        let mut fast_taken = 0;
+        for sample in SAMPLES {
+            for kind in [
+                SourceKind::User,
+                SourceKind::Project,
+                SourceKind::Managed,
+                SourceKind::Cli,
+            ] {
+                for claude_mode in [false, true] {
+                    let (fast, tree, took_fast) = both(sample.as_bytes(), kind, claude_mode);
+                    assert_eq!(fast, tree, "{sample}");
+                    fast_taken += usize::from(took_fast);
+                }
+            }
+        }
+        // The first seven samples are for the fast path, the rest are not.
+        assert_eq!(fast_taken, 7 * 8);
+    }
+
+    #[test]
+    fn the_fast_path_agrees_on_every_settings_fixture() {
+        let mut files = Vec::new();
+        let mut stack = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "json") {
+                    files.push(path);
+                }
+            }
+        }
+        assert!(files.len() > 20, "{files:?}");
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            let (fast, tree, _) = both(&bytes, SourceKind::User, false);
+            assert_eq!(fast, tree, "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn the_fast_path_knows_every_hook_field() {
+        let schema = schemars::schema_for!(RawHook);
+        let mut fields: Vec<&str> = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        fields.sort_unstable();
+        let mut fast_fields = fast::FIELDS[..19].to_vec();
+        fast_fields.sort_unstable();
+        assert_eq!(fields, fast_fields);
+    }
+
+    #[test]
+    fn the_benchmark_settings_take_the_fast_path() {
+        let mut hooks = Vec::new();
+        for i in 0..50 {
+            hooks.push(format!(
+                r#"{{"matcher": "^mcp__server{i}__.*", "if": "mcp__server{i}", "command": "echo mcp {i}"}}"#
+            ));
+        }
+        let json = format!(r#"{{"hooks": {{"PreToolUse": [{}]}}}}"#, hooks.join(","));
+        assert!(fast::parse(json.as_bytes()).is_some());
+        let (fast, tree, _) = both(json.as_bytes(), SourceKind::Cli, false);
+        assert_eq!(fast, tree);
     }
 }
