@@ -44,3 +44,12 @@ oracle *CASES: build
 # Benchmark the release build vs bare process starts and a bash+jq dispatcher (args: bench/run.py's).
 bench *ARGS: build
     python3 bench/run.py {{ARGS}}
+
+# Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`); fuzz/ is
+# its own workspace, outside `cargo test`. Targets: settings, event, matcher,
+# rule, hook_output. The seed corpus comes from fixtures/ (fuzz/seed.sh).
+#
+# Fuzz one target for SECONDS (default 600), one job; crashes land in fuzz/artifacts/TARGET/.
+fuzz TARGET SECONDS="600":
+    fuzz/seed.sh
+    ulimit -s 1048576 && cargo +nightly fuzz run {{TARGET}} fuzz/corpus/{{TARGET}} -- -max_total_time={{SECONDS}} -max_len=65536 -timeout=10 -jobs=1 -workers=1 -print_final_stats=1
