@@ -52,4 +52,4 @@ bench *ARGS: build
 # Fuzz one target for SECONDS (default 600), one job; crashes land in fuzz/artifacts/TARGET/.
 fuzz TARGET SECONDS="600":
     fuzz/seed.sh
-    ulimit -s 1048576 && cargo +nightly fuzz run {{TARGET}} fuzz/corpus/{{TARGET}} -- -max_total_time={{SECONDS}} -max_len=65536 -timeout=10 -jobs=1 -workers=1 -print_final_stats=1
+    ulimit -s 1048576 && cargo +nightly fuzz run {{TARGET}} fuzz/corpus/{{TARGET}} -- -max_total_time={{SECONDS}} -max_len=65536 -timeout=10 -print_final_stats=1
