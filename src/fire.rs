@@ -175,7 +175,7 @@ impl<'a> Run<'a> {
             project_dir,
             home: config.home.as_deref(),
         };
-        let mut considered = select::select(settings, &cx);
+        let mut considered = select::select_until(settings, &cx, Some(started + deadline));
         let mut warnings: Vec<String> = Vec::new();
         let mut notes: Vec<String> = Vec::new();
         for problem in &settings.problems {

@@ -9,6 +9,7 @@ mod diagnostics;
 mod fire;
 mod funnel;
 mod generated;
+mod hardening;
 mod http;
 mod protocol;
 mod security;
