@@ -52,7 +52,7 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
     let printed = match &cli.command {
-        Command::Fire(args) => commands::fire::run(args),
+        Command::Fire(args) => commands::common::on_big_stack(|| commands::fire::run(args)),
         Command::Trust(args) => commands::trust::run(args, true),
         Command::Untrust(args) => commands::trust::run(args, false),
         Command::Stats(args) => commands::stats::run(args),
@@ -63,9 +63,9 @@ pub fn run() -> ExitCode {
             };
         }
         Command::Doctor(args) => commands::doctor::run(args),
-        Command::Explain(args) => commands::explain::run(args),
+        Command::Explain(args) => commands::common::on_big_stack(|| commands::explain::run(args)),
         Command::List(args) => commands::list::run(args),
-        Command::Test(args) => commands::test::run(args),
+        Command::Test(args) => commands::common::on_big_stack(|| commands::test::run(args)),
         Command::Completions(args) => {
             commands::Printed::stdout(generate::completions::render(args.shell), 0)
         }

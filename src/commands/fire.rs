@@ -1,6 +1,6 @@
 //! `hookrun fire`: stdin → event, settings, the fire pipeline, the answer.
 
-use super::common::{self, read_stdin};
+use super::common::{self, read_stdin_within, stdin_deadline};
 use crate::cli::{FireArgs, FireFormat};
 use crate::commands::Printed;
 use crate::event::{Event, InputError};
@@ -14,12 +14,19 @@ pub fn run(args: &FireArgs) -> Printed {
     // parent's, and none may reach a hook (closed below, once settings that
     // name `/dev/fd/N` were read).
     let inherited = InheritedFds::take_stock();
-    let input = read_stdin();
+    let started = std::time::Instant::now();
+    let input = read_stdin_within(Some(stdin_deadline(args)));
     let event = input.and_then(|bytes| Event::parse(&bytes, args.event.as_deref()));
     let event = match event {
         Ok(event) => event,
         Err(err) => return unusable_input(&err, args.fail_closed),
     };
+    // The deadline covers reading stdin too.
+    let deadline = args
+        .limits
+        .deadline
+        .unwrap_or_else(|| fire::default_deadline(&event.id))
+        .saturating_sub(started.elapsed());
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
@@ -31,7 +38,7 @@ pub fn run(args: &FireArgs) -> Printed {
             leak_timeout: args.limits.leak_timeout,
             output_cap: args.limits.output_cap,
         },
-        deadline: args.limits.deadline,
+        deadline: Some(deadline),
         home: env.home.clone(),
         inherited_env: std::env::vars_os().collect(),
         non_interactive: args.non_interactive,

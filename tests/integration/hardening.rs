@@ -206,7 +206,7 @@ fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
         let run = fire(format!(
             r#"{{"tool_name":"Bash","tool_input":{{"command":"rm -rf x","junk":{nested}}}}}"#
         ));
-        assert_eq!(run.code, Some(0), "depth {depth}: {run:?}");
+        assert_eq!(run.code, Some(2), "depth {depth}: {run:?}");
         assert_eq!(
             run.json()["hookSpecificOutput"]["permissionDecision"],
             "deny",
@@ -215,7 +215,7 @@ fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
     }
     // A lone surrogate, as JSON.stringify writes a broken emoji.
     let run = fire(r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf x \ud83d"}}"#.into());
-    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.code, Some(2), "{run:?}");
     assert_eq!(
         run.json()["hookSpecificOutput"]["permissionDecision"],
         "deny"
@@ -252,7 +252,7 @@ fn a_hook_answer_with_a_lone_surrogate_is_still_json() {
     );
     let settings = hooks("PreToolUse", json!([{"command": hook.to_str().unwrap()}]));
     let run = pre_bash(&sb, &settings, "ls");
-    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.code, Some(2), "a deny: {run:?}");
     let out = run.json();
     assert_eq!(
         out["hookSpecificOutput"]["permissionDecision"], "deny",
