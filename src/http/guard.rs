@@ -317,7 +317,10 @@ mod tests {
             allow_private: true,
             allowed_networks: Vec::new(),
         };
-        assert!(all.check("x", &[ip("::"), ip("64:ff9b::a9fe:a9fe")]).is_ok());
+        assert!(
+            all.check("x", &[ip("::"), ip("64:ff9b::a9fe:a9fe")])
+                .is_ok()
+        );
         let listed = NetworkPolicy {
             allow_private: false,
             allowed_networks: vec!["64:ff9b::/96".parse().unwrap()],

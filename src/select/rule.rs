@@ -37,12 +37,12 @@
 //! - `Agent` and `Task` are different tool names (tool parts are exact); the
 //!   subagent type is compared exactly.
 
-use std::path::Path;
-
 use regex::Regex;
 use serde_json::Value;
 
 use super::bash::{CommandPart, split_command};
+// Imports run one way: the rule engine uses path patterns, never the reverse.
+pub use super::file_pattern::PathContext;
 use super::file_pattern::{PathMatch, PathPattern};
 
 /// A parsed rule.
@@ -70,18 +70,6 @@ pub struct ToolCall<'a> {
     pub tool_name: &'a str,
     /// `tool_input`: normally an object; anything else matches no specifier.
     pub tool_input: &'a Value,
-}
-
-/// Where relative path patterns are anchored (SPEC §4.3 "File tools").
-#[derive(Debug, Clone, Copy)]
-pub struct PathContext<'a> {
-    /// The event's `cwd`: `x` and `./x` are relative to it.
-    pub cwd: &'a Path,
-    /// The home directory for `~/x`, if known.
-    pub home: Option<&'a Path>,
-    /// Root of `/x`: the project root for project and local settings, the
-    /// settings file's directory otherwise.
-    pub anchor: &'a Path,
 }
 
 /// The result of testing a rule with "any part" polarity.

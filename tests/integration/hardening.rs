@@ -263,3 +263,25 @@ fn a_hook_answer_with_a_lone_surrogate_is_still_json() {
         "broken \u{FFFD} emoji"
     );
 }
+
+#[test]
+fn trust_with_a_trust_store_that_is_a_directory_says_only_the_error() {
+    let sb = Sandbox::new();
+    sb.write(".keep", "");
+    let settings = sb.project.join(".hookrun/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, r#"{"hooks": {}}"#).unwrap();
+    let store = sb.home.join(".config/hookrun/trust.json");
+    std::fs::create_dir_all(&store).unwrap();
+    let run = sb.run(&["trust"], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        !run.stdout.contains("trusted"),
+        "nothing was trusted: {run:?}"
+    );
+    assert!(
+        run.stderr.contains(&store.display().to_string()),
+        "names the store: {run:?}"
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "one error: {run:?}");
+}
