@@ -285,3 +285,45 @@ fn trust_with_a_trust_store_that_is_a_directory_says_only_the_error() {
     );
     assert_eq!(run.stderr.lines().count(), 1, "one error: {run:?}");
 }
+
+#[test]
+fn deny_rules_see_what_the_shell_runs() {
+    let sb = Sandbox::new();
+    let settings = deny_settings();
+    for command in [
+        "2>&1 rm x",
+        ">out rm x",
+        "{rm,-rf,x}",
+        "/bin/rm x",
+        "sudo rm x",
+        "env rm x",
+        "env -i FOO=1 rm x",
+        "exec rm x",
+        "bash -c 'rm x'",
+        "sh -c \"rm x\"",
+        "eval 'rm x'",
+        "xargs -0 rm",
+        "coproc rm x",
+        "case $a in x) rm y;; esac",
+    ] {
+        let run = pre_bash(&sb, &settings, command);
+        assert_eq!(run.code, Some(2), "{command}: {run:?}");
+        assert_eq!(
+            run.json()["hookSpecificOutput"]["permissionDecision"],
+            "deny",
+            "{command}"
+        );
+    }
+    // Rules name commands, not effects.
+    let run = pre_bash(&sb, &settings, "find . -delete");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    // Allow rules: a write to a file is never covered, so the host asks.
+    let allow = json!({"permissions": {"allow": ["Bash(echo *)"]}});
+    let run = pre_bash(&sb, &allow, "echo x > ~/.bashrc");
+    assert_eq!(run.json(), json!({}), "no decision: {run:?}");
+    let run = pre_bash(&sb, &allow, "echo x > /dev/null");
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "allow"
+    );
+}
