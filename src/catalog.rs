@@ -293,6 +293,12 @@ pub fn nearest(name: &str) -> Option<&'static str> {
 
 /// Levenshtein distance, for "did you mean" hints.
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    // Names far apart in length are far apart: no hint is made from them,
+    // and a 70,000-character key must not cost a quadratic comparison.
+    let (la, lb) = (a.chars().count(), b.chars().count());
+    if la.abs_diff(lb) > 64 {
+        return la.max(lb);
+    }
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
