@@ -156,9 +156,9 @@ impl Word {
     /// descriptor (`>&2`, `2>&1`) or a device that keeps nothing.
     fn writes_a_file(&self) -> bool {
         let target = self.target.as_deref().unwrap_or_default();
+        let descriptor = target == "-" || target.bytes().all(|b| b.is_ascii_digit());
         self.output
-            && !target.is_empty()
-            && !(target == "-" || target.bytes().all(|b| b.is_ascii_digit()))
+            && !descriptor
             && !matches!(
                 target,
                 "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"

@@ -266,18 +266,16 @@ fn translate(pattern: &str) -> Result<Translation, bool> {
         let c = chars[i];
         let mut atom_group_quantified = false;
         match c {
-            '\\' => match escape(&chars, i + 1, false) {
-                Some((text, next)) => {
+            '\\' => {
+                if let Some((text, next)) = escape(&chars, i + 1, false) {
                     out.push_str(&text);
                     i = next;
                     last_group_quantified = false;
                     continue;
                 }
-                None => {
-                    unsupported = true;
-                    i += 1;
-                }
-            },
+                unsupported = true;
+                i += 1;
+            }
             '.' => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
             '^' | '$' | '|' => out.push(c),
             '(' => {

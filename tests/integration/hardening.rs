@@ -189,7 +189,7 @@ fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
     let settings = deny_settings();
     let file = sb.settings(&settings);
     let file = file.to_str().unwrap();
-    let fire = |body: String| {
+    let fire_with = |body: String| {
         sb.run(
             &[
                 "fire",
@@ -203,7 +203,7 @@ fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
     };
     for depth in [200, 5_000, 10_000] {
         let nested = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
-        let run = fire(format!(
+        let run = fire_with(format!(
             r#"{{"tool_name":"Bash","tool_input":{{"command":"rm -rf x","junk":{nested}}}}}"#
         ));
         assert_eq!(run.code, Some(2), "depth {depth}: {run:?}");
@@ -214,7 +214,8 @@ fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
         );
     }
     // A lone surrogate, as JSON.stringify writes a broken emoji.
-    let run = fire(r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf x \ud83d"}}"#.into());
+    let run =
+        fire_with(r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf x \ud83d"}}"#.into());
     assert_eq!(run.code, Some(2), "{run:?}");
     assert_eq!(
         run.json()["hookSpecificOutput"]["permissionDecision"],
@@ -225,7 +226,7 @@ fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
     let nested = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
     let body =
         format!(r#"{{"tool_name":"Bash","tool_input":{{"command":"rm x","junk":{nested}}}}}"#);
-    let run = fire(body.clone());
+    let run = fire_with(body.clone());
     assert_eq!(run.code, Some(1), "{run:?}");
     assert!(run.stderr.contains("nested deeper than"), "{run:?}");
     let run = sb.run(
