@@ -20,6 +20,7 @@
 //! [`MAX_BACKTRACKING_LEN`]) is invalid with a message saying so, never a
 //! stack overflow.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
@@ -66,6 +67,9 @@ pub enum RegexMatcher {
         /// A quantifier inside a quantified group (`(a+)+`): the shape
         /// whose matching time can double with each character.
         nested_quantifier: bool,
+        /// A match already ran out of time: later ones are not tried (each
+        /// would leave one more worker thread spinning).
+        exhausted: AtomicBool,
     },
 }
 
@@ -138,6 +142,7 @@ impl Matcher {
             Some(regex) => Matcher::Regex(Box::new(RegexMatcher::Backtracking {
                 regex: Arc::new(regex),
                 nested_quantifier: translated.map_or_else(|n| n, |t| t.nested_quantifier),
+                exhausted: AtomicBool::new(false),
             })),
             None => Matcher::Invalid(format!(
                 "it is {} bytes long and needs look-around or back-references, which run on a backtracking engine; such a matcher may have at most {MAX_BACKTRACKING_LEN}",
@@ -168,11 +173,20 @@ impl Matcher {
             Matcher::List(names) => yes(names.iter().any(|name| name == value)),
             Matcher::Regex(regex) => match regex.as_ref() {
                 RegexMatcher::Linear(regex) => yes(regex.is_match(value)),
-                RegexMatcher::Backtracking { regex, .. } => {
+                RegexMatcher::Backtracking {
+                    regex, exhausted, ..
+                } => {
+                    if exhausted.load(Ordering::Relaxed) {
+                        return MatchOutcome::OutOfTime;
+                    }
                     let budget = until.map_or(BACKTRACKING_BUDGET, |until| {
                         BACKTRACKING_BUDGET.min(until.saturating_duration_since(Instant::now()))
                     });
-                    backtrack_within(regex, value, budget).map_or(MatchOutcome::OutOfTime, yes)
+                    let answer = backtrack_within(regex, value, budget);
+                    if answer.is_none() {
+                        exhausted.store(true, Ordering::Relaxed);
+                    }
+                    answer.map_or(MatchOutcome::OutOfTime, yes)
                 }
             },
         }
@@ -757,8 +771,11 @@ mod bounded {
         let started = Instant::now();
         assert_eq!(matcher.matches_until(&value, None), MatchOutcome::OutOfTime);
         assert!(matcher.matches(&value), "out of time: does not filter");
+        // Once out of time, not tried again (no second spinning worker).
+        assert_eq!(matcher.matches_until("a", None), MatchOutcome::OutOfTime);
         assert!(started.elapsed() < Duration::from_secs(5));
         // A deadline already past: no time at all.
+        let matcher = Matcher::compile(Some("^(?=a)(a+)+$"), false);
         let past = Instant::now();
         assert_eq!(
             matcher.matches_until("aaa", Some(past)),
