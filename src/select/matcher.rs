@@ -235,8 +235,8 @@ fn first_line(text: &str) -> String {
 }
 
 /// Runs the backtracking engine on a worker thread; `None` when it did not
-/// answer within `budget` (the thread is left to finish on its own: it holds
-/// nothing but its copies, and the process does not wait for it).
+/// answer within `budget` (the thread is then left to finish on its own: it
+/// holds nothing but its copies, and the process does not wait for it).
 fn backtrack_within(regex: &Arc<regress::Regex>, value: &str, budget: Duration) -> Option<bool> {
     if budget.is_zero() {
         return None;
@@ -244,13 +244,17 @@ fn backtrack_within(regex: &Arc<regress::Regex>, value: &str, budget: Duration) 
     let (tx, rx) = mpsc::sync_channel(1);
     let regex = Arc::clone(regex);
     let value = value.to_owned();
-    std::thread::Builder::new()
+    let worker = std::thread::Builder::new()
         .name("hookrun-matcher".into())
         .spawn(move || {
             let _ = tx.send(regex.find(&value).is_some());
         })
         .ok()?;
-    rx.recv_timeout(budget).ok()
+    let answer = rx.recv_timeout(budget).ok()?;
+    // It answered, so it is ending: wait for it rather than leave a thread
+    // behind (only one that ran out of time is left to finish).
+    let _ = worker.join();
+    Some(answer)
 }
 
 /// A pattern in the linear engine's syntax.
@@ -783,6 +787,19 @@ mod bounded {
         );
         // Harmless look-around is not flagged.
         assert!(!Matcher::compile(Some("^(?!Bash$).*"), false).may_blow_up());
+    }
+
+    /// Fuzz finding (matcher target, LeakSanitizer): a look-behind matcher
+    /// that answered in time left its worker thread still exiting.
+    #[test]
+    fn a_worker_that_answered_is_joined() {
+        let matcher = Matcher::compile(Some("(?<=Not@be=Noto@ebk)Not"), false);
+        assert!(matcher.is_backtracking());
+        assert_eq!(matcher.matches_until("Bash", None), MatchOutcome::NoMatch);
+        assert_eq!(
+            matcher.matches_until("Not@be=Noto@ebkNot", None),
+            MatchOutcome::Match
+        );
     }
 
     #[test]
