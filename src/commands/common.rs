@@ -130,7 +130,12 @@ pub fn read_stdin_within(limit: Option<Duration>) -> Result<Vec<u8>, InputError>
     };
     let started = Instant::now();
     let fd = stdin.as_fd();
-    let mut file = std::fs::File::from(fd.try_clone_to_owned().map_err(InputError::Unreadable)?);
+    let mut file = match fd.try_clone_to_owned() {
+        Ok(owned) => std::fs::File::from(owned),
+        // No stdin at all reads as empty, as the standard library has it.
+        Err(err) if err.raw_os_error() == Some(nix::libc::EBADF) => return Ok(bytes),
+        Err(err) => return Err(InputError::Unreadable(err)),
+    };
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let left = limit.saturating_sub(started.elapsed());
