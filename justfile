@@ -71,3 +71,12 @@ bench-replay *ARGS: build
 # Claude Code's own hook runner vs Claude Code -> hookrun, per event (args: bench/claude.py's).
 bench-claude *ARGS: build
     python3 bench/claude.py {{ARGS}}
+
+# Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`); fuzz/ is
+# its own workspace, outside `cargo test`. Targets: settings, event, matcher,
+# rule, hook_output. The seed corpus comes from fixtures/ (fuzz/seed.sh).
+#
+# Fuzz one target for SECONDS (default 600), one job; crashes land in fuzz/artifacts/TARGET/.
+fuzz TARGET SECONDS="600":
+    fuzz/seed.sh
+    ulimit -s 1048576 && cargo +nightly fuzz run {{TARGET}} fuzz/corpus/{{TARGET}} -- -max_total_time={{SECONDS}} -max_len=65536 -timeout=10 -print_final_stats=1

@@ -20,6 +20,14 @@ pub enum InputError {
     Empty,
     #[error("stdin is not valid JSON: {0}")]
     NotJson(#[source] serde_json::Error),
+    #[error(
+        "stdin is JSON nested deeper than {MAX_JSON_DEPTH} levels (at byte {at}): hookrun does not read it"
+    )]
+    TooDeep { at: usize },
+    #[error(
+        "stdin did not close within {0:.1} s (the deadline): expected the event as a JSON object"
+    )]
+    NotClosed(f64),
     #[error("stdin is JSON but not an object (found {0}): expected the event as a JSON object")]
     NotObject(&'static str),
     #[error(
@@ -140,16 +148,119 @@ impl Event {
 }
 
 /// Stdin bytes → the JSON object every host sends (before any host's own
-/// field names are translated).
+/// field names are translated): any JSON a host can write (see
+/// [`parse_json`]).
 pub fn read_object(bytes: &[u8]) -> Result<Map<String, Value>, InputError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::Empty);
     }
-    let value: Value = serde_json::from_slice(bytes).map_err(InputError::NotJson)?;
+    let value = parse_json(bytes).map_err(|err| match err {
+        JsonError::TooDeep { at } => InputError::TooDeep { at },
+        JsonError::Syntax(err) => InputError::NotJson(err),
+    })?;
     match value {
         Value::Object(fields) => Ok(fields),
         other => Err(InputError::NotObject(json_type_name(&other))),
     }
+}
+
+/// The deepest nesting of arrays and objects hookrun reads, in the event
+/// and in a hook's answer. Hosts write their JSON with a recursive
+/// serialiser (Node's `JSON.stringify` stops near 4,000 levels), so nothing a
+/// host sends comes near; the fire runs on a stack sized for it.
+pub const MAX_JSON_DEPTH: usize = 20_000;
+
+/// Why [`parse_json`] refused.
+#[derive(Debug, thiserror::Error)]
+pub enum JsonError {
+    #[error("nested deeper than {MAX_JSON_DEPTH} levels (at byte {at})")]
+    TooDeep { at: usize },
+    #[error(transparent)]
+    Syntax(serde_json::Error),
+}
+
+/// Parses JSON as a host or a hook writes it: nesting up to
+/// [`MAX_JSON_DEPTH`] (not `serde_json`'s 128), and a lone UTF-16 surrogate
+/// escape (`"\ud83d"`, what `JSON.stringify` writes for half an emoji) is
+/// read as U+FFFD, the replacement character, instead of failing the whole
+/// document. A valid surrogate pair is kept as the character it encodes.
+pub fn parse_json(bytes: &[u8]) -> Result<Value, JsonError> {
+    let fixed = scan_json(bytes)?;
+    let text: &[u8] = fixed.as_deref().unwrap_or(bytes);
+    let mut de = serde_json::Deserializer::from_slice(text);
+    de.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut de).map_err(JsonError::Syntax)?;
+    de.end().map_err(JsonError::Syntax)?;
+    Ok(value)
+}
+
+/// One pass over the bytes, without recursion: the nesting depth (refused
+/// past the limit), and lone surrogate escapes replaced by `\ufffd` (a copy
+/// is made only when there is one).
+fn scan_json(bytes: &[u8]) -> Result<Option<Vec<u8>>, JsonError> {
+    fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+        let digits = bytes.get(at..at + 4)?;
+        let text = std::str::from_utf8(digits).ok()?;
+        u32::from_str_radix(text, 16).ok()
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut fixed: Option<Vec<u8>> = None;
+    // Bytes before `copied` are already in `fixed`.
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'"' => in_string = false,
+                b'\\' => {
+                    if bytes.get(i + 1) == Some(&b'u') {
+                        if let Some(unit) = hex4(bytes, i + 2) {
+                            let paired = (0xD800..0xDC00).contains(&unit)
+                                && bytes.get(i + 6) == Some(&b'\\')
+                                && bytes.get(i + 7) == Some(&b'u')
+                                && hex4(bytes, i + 8)
+                                    .is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                            if paired {
+                                i += 12;
+                                continue;
+                            }
+                            if (0xD800..0xE000).contains(&unit) {
+                                let out =
+                                    fixed.get_or_insert_with(|| Vec::with_capacity(bytes.len()));
+                                out.extend_from_slice(&bytes[copied..i]);
+                                out.extend_from_slice(b"\\ufffd");
+                                copied = i + 6;
+                            }
+                            i += 6;
+                            continue;
+                        }
+                    }
+                    i += 2;
+                    continue;
+                }
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > MAX_JSON_DEPTH {
+                        return Err(JsonError::TooDeep { at: i });
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    if let Some(out) = &mut fixed {
+        out.extend_from_slice(&bytes[copied..]);
+    }
+    Ok(fixed)
 }
 
 fn value_as_match_text(value: Option<&Value>) -> String {
@@ -214,6 +325,63 @@ mod tests {
             Event::parse(br#"{"hook_event_name":3}"#, None),
             Err(InputError::EventNameNotString(_))
         ));
+    }
+
+    #[test]
+    fn deep_nesting_is_read_up_to_the_limit() {
+        // Run where the fire runs: on a stack sized for the limit.
+        crate::commands::common::on_big_stack(|| {
+            let depth = MAX_JSON_DEPTH - 2;
+            let input = format!(
+                r#"{{"tool_name":"Bash","tool_input":{{"command":"rm x","d":{}1{}}}}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            );
+            let event = Event::parse(input.as_bytes(), Some("PreToolUse")).unwrap();
+            assert_eq!(event.tool_input().unwrap()["command"], "rm x");
+            let again = Event::parse(&event.to_hook_bytes(), None).unwrap();
+            assert_eq!(again.fields(), event.fields());
+            let too_deep = format!(
+                "{{\"a\":{}{}}}",
+                "[".repeat(MAX_JSON_DEPTH),
+                "]".repeat(MAX_JSON_DEPTH)
+            );
+            assert!(matches!(
+                Event::parse(too_deep.as_bytes(), Some("Stop")),
+                Err(InputError::TooDeep { at }) if at == MAX_JSON_DEPTH + 4
+            ));
+        });
+        // The 129 levels serde_json refuses by default.
+        let input = format!("{{\"d\":{}1{}}}", "{\"a\":".repeat(200), "}".repeat(200));
+        assert!(Event::parse(input.as_bytes(), Some("Stop")).is_ok());
+    }
+
+    #[test]
+    fn lone_surrogates_become_the_replacement_character() {
+        let cases: &[(&str, &str)] = &[
+            (r#""\ud83d""#, "\u{FFFD}"),
+            (r#""a\ud83d b""#, "a\u{FFFD} b"),
+            (r#""\ude00""#, "\u{FFFD}"),
+            (r#""\ud83d\ude00""#, "😀"),
+            (r#""\ud83d\ud83d\ude00""#, "\u{FFFD}😀"),
+            (r#""\\ud83d""#, "\\ud83d"),
+            (r#""\uD83D\u0041""#, "\u{FFFD}A"),
+            (r#""x\ud83d""#, "x\u{FFFD}"),
+        ];
+        for (json, expected) in cases {
+            let value = parse_json(json.as_bytes()).unwrap_or_else(|e| panic!("{json}: {e}"));
+            assert_eq!(value, Value::String((*expected).to_owned()), "{json}");
+        }
+        // Keys too, and the surrounding document is untouched.
+        let value = parse_json(br#"{"k\udc00":[1,"\ud800"],"n":2}"#).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"k\u{FFFD}": [1, "\u{FFFD}"], "n": 2})
+        );
+        // Malformed JSON stays an error.
+        assert!(parse_json(br#""\ud83"#).is_err());
+        assert!(parse_json(b"[1,]").is_err());
+        assert!(parse_json(b"{} x").is_err());
     }
 
     #[test]

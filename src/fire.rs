@@ -87,13 +87,15 @@ pub fn fire(
         .deadline
         .unwrap_or_else(|| host.default_deadline(&event.id));
     let home = config.home.as_deref();
-    let considered = select::select(
+    // The deadline covers selection too (a matcher's time budget).
+    let considered = select::select_until(
         settings,
         &SelectContext {
             event: &event,
             project_dir,
             home,
         },
+        Some(started + deadline),
     );
     let plan = plan::plan(
         settings,

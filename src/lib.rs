@@ -78,7 +78,7 @@ pub fn run() -> ExitCode {
     };
     init_tracing(cli.verbose);
     let printed = match &cli.command {
-        Command::Fire(args) => commands::fire::run(args),
+        Command::Fire(args) => commands::common::on_big_stack(|| commands::fire::run(args)),
         Command::Trust(args) => commands::trust::run(args, true),
         Command::Untrust(args) => commands::trust::run(args, false),
         Command::Stats(args) => commands::stats::run(args),
@@ -87,9 +87,9 @@ pub fn run() -> ExitCode {
             return Exit::failure_if(asynchook::run_job(job).is_err()).into();
         }
         Command::Doctor(args) => commands::doctor::run(args),
-        Command::Explain(args) => commands::explain::run(args),
+        Command::Explain(args) => commands::common::on_big_stack(|| commands::explain::run(args)),
         Command::List(args) => commands::list::run(args),
-        Command::Test(args) => commands::test::run(args),
+        Command::Test(args) => commands::common::on_big_stack(|| commands::test::run(args)),
         Command::Replay(args) => commands::replay::run(args),
         Command::Install(args) => commands::install::run(args, true),
         Command::Uninstall(args) => commands::install::run(args, false),

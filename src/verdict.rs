@@ -229,7 +229,8 @@ fn classify_stdout(
         return Stdout::Plain(text.into_owned());
     }
     if trimmed.starts_with('{') {
-        match serde_json::from_str::<Value>(trimmed) {
+        // Deep nesting and lone surrogates are read, as in the event.
+        match crate::event::parse_json(trimmed.as_bytes()) {
             Ok(Value::Object(map)) => return Stdout::Json(map),
             Ok(_) => {}
             Err(err) => warnings.push(format!(
@@ -761,6 +762,25 @@ mod tests {
                 tool_input: Some(&input),
             },
         )
+    }
+
+    #[test]
+    fn json_answers_with_lone_surrogates_or_deep_nesting_still_decide() {
+        let v = run(
+            "Stop",
+            Ending::Exited(0),
+            r#"{"decision":"block","reason":"half an emoji \ud83d"}"#,
+            "",
+        );
+        assert!(v.blocks(), "{v:?}");
+        assert_eq!(v.block_reason.as_deref(), Some("half an emoji \u{FFFD}"));
+        let deep = format!(
+            r#"{{"decision":"block","reason":"r","x":{}0{}}}"#,
+            "[".repeat(500),
+            "]".repeat(500)
+        );
+        let v = run("Stop", Ending::Exited(0), &deep, "");
+        assert!(v.blocks(), "{v:?}");
     }
 
     #[test]

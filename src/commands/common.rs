@@ -4,7 +4,11 @@
 //! loads.
 
 use std::io::{IsTerminal as _, Read as _};
+use std::os::fd::AsFd as _;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
 use crate::cli::SettingsArgs;
 use crate::event::InputError;
@@ -75,19 +79,83 @@ fn log_problems(loaded: Settings) -> Settings {
     loaded
 }
 
+/// The stack the commands that read events run on: room for JSON nested
+/// [`crate::event::MAX_JSON_DEPTH`] deep through parsing, matching,
+/// serialising and dropping (only the pages used are ever touched).
+pub const BIG_STACK: usize = 512 * 1024 * 1024;
+
+/// Runs `work` on a thread with a [`BIG_STACK`] stack and waits for it; on
+/// the current thread when such a thread cannot be made.
+pub fn on_big_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    let slot = std::sync::Mutex::new(Some(work));
+    let take = || slot.lock().ok().and_then(|mut work| work.take());
+    let ran = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("hookrun".into())
+            .stack_size(BIG_STACK)
+            .spawn_scoped(scope, || take().map(|work| work()));
+        match spawned.map(std::thread::ScopedJoinHandle::join) {
+            Ok(Ok(value)) => value,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            Err(_) => None,
+        }
+    });
+    match ran {
+        Some(value) => value,
+        None => take().expect("the work runs once")(),
+    }
+}
+
 /// The whole of stdin; a terminal is refused rather than waited on.
 pub fn read_stdin() -> Result<Vec<u8>, InputError> {
-    let mut stdin = std::io::stdin().lock();
+    read_stdin_within(None)
+}
+
+/// The whole of stdin, waiting at most `limit` for it to close (the
+/// deadline: a writer that never closes cannot hold the answer past it).
+pub fn read_stdin_within(limit: Option<Duration>) -> Result<Vec<u8>, InputError> {
+    let stdin = std::io::stdin();
     if stdin.is_terminal() {
         return Err(InputError::Unreadable(std::io::Error::other(
             "stdin is a terminal; pipe the event JSON in (hookrun fire pre_tool_use < event.json)",
         )));
     }
     let mut bytes = Vec::new();
-    stdin
-        .read_to_end(&mut bytes)
-        .map_err(InputError::Unreadable)?;
-    Ok(bytes)
+    let Some(limit) = limit else {
+        stdin
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(InputError::Unreadable)?;
+        return Ok(bytes);
+    };
+    let started = Instant::now();
+    let fd = stdin.as_fd();
+    let mut file = match fd.try_clone_to_owned() {
+        Ok(owned) => std::fs::File::from(owned),
+        // No stdin at all reads as empty, as the standard library has it.
+        Err(err) if err.raw_os_error() == Some(nix::libc::EBADF) => return Ok(bytes),
+        Err(err) => return Err(InputError::Unreadable(err)),
+    };
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let left = limit.saturating_sub(started.elapsed());
+        let millis = u16::try_from(left.as_millis()).unwrap_or(u16::MAX);
+        if left.is_zero() {
+            return Err(InputError::NotClosed(limit.as_secs_f64()));
+        }
+        let mut fds = [PollFd::new(fd, PollFlags::POLLIN)];
+        match poll(&mut fds, PollTimeout::from(millis)) {
+            Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
+            Ok(_) => {}
+            Err(errno) => return Err(InputError::Unreadable(errno.into())),
+        }
+        match file.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(InputError::Unreadable(err)),
+        }
+    }
 }
 
 /// Whether stdin is a terminal (nothing piped in).
@@ -105,4 +173,19 @@ pub fn display_path(path: &Path) -> String {
         .unwrap_or_else(|| path.to_path_buf())
         .display()
         .to_string()
+}
+
+/// How long `fire` waits for stdin to close: `--deadline`, else the default
+/// deadline of the event named on the command line, else the longest
+/// default (that of an event the catalog does not know).
+pub fn stdin_deadline(args: &crate::cli::FireArgs, host: &dyn crate::host::Host) -> Duration {
+    if let Some(deadline) = args.limits.deadline {
+        return deadline;
+    }
+    match args.event.as_deref() {
+        Some(name) if !name.trim().is_empty() => {
+            host.default_deadline(&crate::catalog::EventId::resolve(name.trim()))
+        }
+        _ => host.default_deadline(&crate::catalog::EventId::Unknown(String::new())),
+    }
 }

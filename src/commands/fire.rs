@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 
-use super::common::{self, read_stdin};
+use super::common::{self, read_stdin_within, stdin_deadline};
 use crate::catalog::EventId;
 use crate::cli::{FireArgs, FireFormat};
 use crate::commands::Printed;
@@ -24,7 +24,8 @@ pub fn run(args: &FireArgs) -> Printed {
     let inherited_env: Vec<_> = std::env::vars_os().collect();
     let host_id = host::mapping::host_in_hook(args.host, &inherited_env, std::env::args_os());
     let host = host::host(host_id);
-    let input = read_stdin();
+    let started = std::time::Instant::now();
+    let input = read_stdin_within(Some(stdin_deadline(args, host)));
     let mut input_name = None;
     let decoded = input.and_then(|bytes| {
         if args.event.is_some() {
@@ -58,6 +59,12 @@ pub fn run(args: &FireArgs) -> Printed {
             .or(decoded.host_event.as_deref())
             .or(Some(event.id.name())),
     );
+    // The deadline covers reading stdin too.
+    let deadline = args
+        .limits
+        .deadline
+        .unwrap_or_else(|| host.default_deadline(&event.id))
+        .saturating_sub(started.elapsed());
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
@@ -70,7 +77,7 @@ pub fn run(args: &FireArgs) -> Printed {
             leak_timeout: args.limits.leak_timeout,
             output_cap: args.limits.output_cap,
         },
-        deadline: args.limits.deadline,
+        deadline: Some(deadline),
         home: env.home.clone(),
         inherited_env,
         non_interactive: args.non_interactive,
@@ -178,7 +185,9 @@ pub fn usage_error(err: &clap::Error, args: &[OsString]) -> Printed {
                 if common::stdin_is_terminal() {
                     return None;
                 }
-                let bytes = read_stdin().ok()?;
+                // Bounded: a usage error must not wait on a stdin that
+                // never closes.
+                let bytes = read_stdin_within(Some(std::time::Duration::from_secs(1))).ok()?;
                 let object = crate::event::read_object(&bytes).ok()?;
                 object
                     .get("hook_event_name")

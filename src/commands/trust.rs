@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::cli::TrustArgs;
 use crate::commands::Printed;
 use crate::exit::Exit;
-use crate::settings::trust::{TrustStore, sha256_hex};
+use crate::settings::trust::{TrustError, TrustStore, sha256_hex};
 use crate::settings::{self, Environment, discover};
 
 /// The settings files a path stands for: a file itself, or the project
@@ -31,8 +31,10 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
     };
     let mut store = match TrustStore::load(&store_path) {
         Ok(store) => store,
-        // Trusting rewrites a corrupt store; untrusting has nothing to remove.
-        Err(err) if trust => {
+        // Trusting rewrites a corrupt store; untrusting has nothing to
+        // remove. A store that cannot be read at all (a directory, no
+        // permission) cannot be rewritten either: say that, and only that.
+        Err(err @ TrustError::Corrupt { .. }) if trust => {
             tracing::warn!(%err, "starting a new trust store");
             TrustStore::empty(store_path.clone())
         }
@@ -86,6 +88,8 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
         out.push_str("nothing was trusted there; nothing to do\n");
     }
     if let Err(err) = store.save() {
+        // Nothing was recorded: no line may say otherwise.
+        out.clear();
         failed.push(err.to_string());
     }
     let mut stderr = String::new();

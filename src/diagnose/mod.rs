@@ -156,6 +156,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "a matcher written as a permission rule (`Bash(git *)`): as a regex it never matches the tool",
     ),
     check(
+        "matcher-may-blow-up",
+        Warning,
+        "a look-around or back-reference matcher with a quantifier inside a quantified group",
+    ),
+    check(
         "matcher-not-portable",
         Note,
         "a matcher using JavaScript-only regex syntax (look-around, back-references)",
@@ -560,7 +565,8 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
             "matcher-invalid",
             path,
             format!(
-                "matcher {pattern:?} is not a valid regex ({reason}): the hook runs on every {}, unfiltered",
+                "matcher {:?} is not a valid regex ({reason}): the hook runs on every {}, unfiltered",
+                crate::settings::model::shorten(pattern, 120),
                 event.name()
             ),
             invalid_matcher_fix(pattern),
@@ -577,6 +583,17 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
             );
             return;
         }
+    }
+    if matcher.may_blow_up() {
+        h.push(
+            "matcher-may-blow-up",
+            path.clone(),
+            format!(
+                "matcher {pattern:?} needs the backtracking engine (look-around or back-references) and repeats a group that itself repeats: its time can double with each character, and a match that takes over {} ms does not filter (the hook runs)",
+                crate::select::matcher::BACKTRACKING_BUDGET.as_millis()
+            ),
+            "write the group without a nested quantifier (`(a+)+` is `a+`), or drop the look-around",
+        );
     }
     if matcher.is_regex() && regex::Regex::new(pattern).is_err() {
         h.push(

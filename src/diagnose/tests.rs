@@ -602,3 +602,36 @@ fn case_variants_are_the_case_half_of_check_name() {
         assert_eq!(tools::case_variants(name), expected, "{name:?}");
     }
 }
+
+#[test]
+fn matchers_that_can_blow_up_are_flagged() {
+    let found =
+        run(r#"{"hooks": {"PreToolUse": [{"matcher": "^(?=a)(a+)+$", "command": "echo x"}]}}"#);
+    let checks: Vec<&str> = found.iter().map(|f| f.check).collect();
+    assert!(checks.contains(&"matcher-may-blow-up"), "{found:#?}");
+    let f = found
+        .iter()
+        .find(|f| f.check == "matcher-may-blow-up")
+        .unwrap();
+    assert_eq!(f.severity, Severity::Warning);
+    assert_eq!(f.json_path, "hooks.PreToolUse[0].matcher");
+    // Without look-around the same shape runs on the linear engine: fine.
+    let found = run(r#"{"hooks": {"PreToolUse": [{"matcher": "(a+)+$", "command": "echo x"}]}}"#);
+    assert!(
+        found.iter().all(|f| f.check != "matcher-may-blow-up"),
+        "{found:#?}"
+    );
+    // A huge alternation is an error, quickly, not an abort.
+    let huge: Vec<String> = (0..100_000).map(|i| format!("t{i}.")).collect();
+    let json = format!(
+        r#"{{"hooks": {{"PreToolUse": [{{"matcher": "{}", "command": "echo x"}}]}}}}"#,
+        huge.join("|")
+    );
+    let found = run(&json);
+    let f = found.iter().find(|f| f.check == "matcher-invalid").unwrap();
+    assert!(f.message.contains("bytes long"), "{}", f.message);
+    assert!(
+        f.message.len() < 2000,
+        "the finding quotes the pattern shortened"
+    );
+}

@@ -1,9 +1,12 @@
 //! The SSRF guard's address rules (SPEC §8): which addresses an http hook
 //! may connect to. Pure: no lookups, no sockets.
 //!
-//! The ranges are exactly the SPEC's, with the IPv4-mapped IPv6 form
-//! (`::ffff:a.b.c.d`) judged as the IPv4 address it carries. Loopback is
-//! allowed (local webhook servers). The one place that applies these rules
+//! The ranges are the SPEC's, with the IPv4-mapped IPv6 form
+//! (`::ffff:a.b.c.d`) judged as the IPv4 address it carries, plus the IPv6
+//! forms that reach an IPv4 address or the local host by another name: the
+//! unspecified address `::` (and `0.0.0.0`, in `0.0.0.0/8`), IPv4-compatible
+//! `::a.b.c.d`, NAT64 `64:ff9b::/96` and 6to4 `2002::/16`, refused whole.
+//! Loopback is allowed (local webhook servers), `::1` included. The one place that applies these rules
 //! to real connections is [`super::resolver::GuardedResolver`]; nothing else
 //! may decide where a hook connects.
 
@@ -54,7 +57,27 @@ const BLOCKED_V4: [(Ipv4Addr, u8, &str); 6] = [
     v4(192, 168, 0, 0, 16, "private network"),
 ];
 
-const BLOCKED_V6: [(Ipv6Addr, u8, &str); 2] = [
+const BLOCKED_V6: [(Ipv6Addr, u8, &str); 6] = [
+    (
+        Ipv6Addr::UNSPECIFIED,
+        128,
+        "unspecified address (reaches local services by another name)",
+    ),
+    (
+        Ipv6Addr::UNSPECIFIED,
+        96,
+        "IPv4-compatible IPv6 address (carries an IPv4 address)",
+    ),
+    (
+        Ipv6Addr::new(0x64, 0xff9b, 0, 0, 0, 0, 0, 0),
+        96,
+        "NAT64 prefix (reaches the IPv4 address it carries)",
+    ),
+    (
+        Ipv6Addr::new(0x2002, 0, 0, 0, 0, 0, 0, 0),
+        16,
+        "6to4 prefix (reaches the IPv4 address it carries)",
+    ),
     (
         Ipv6Addr::new(0xfc00, 0, 0, 0, 0, 0, 0, 0),
         7,
@@ -74,6 +97,8 @@ pub fn blocked_range(ip: IpAddr) -> Option<BlockedRange> {
         IpAddr::V4(v4) => blocked_v4(v4),
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
             Some(v4) => blocked_v4(v4),
+            // Loopback, although it lies in the IPv4-compatible range.
+            None if v6 == Ipv6Addr::LOCALHOST => None,
             None => BLOCKED_V6.iter().find_map(|&(base, prefix, what)| {
                 let net = Ipv6Net::new(base, prefix).expect("valid prefix");
                 net.contains(&v6).then_some(BlockedRange {
@@ -265,6 +290,43 @@ mod tests {
         ] {
             assert_eq!(range_of(text).as_deref(), Some(net), "{text}");
         }
+    }
+
+    #[test]
+    fn addresses_that_reach_ipv4_or_localhost_by_another_name_are_blocked() {
+        for (text, range) in [
+            ("::", "::/128"),
+            ("0.0.0.0", "0.0.0.0/8"),
+            ("::a9fe:a9fe", "::/96"),
+            ("::10.0.0.1", "::/96"),
+            ("::127.0.0.1", "::/96"),
+            ("64:ff9b::a9fe:a9fe", "64:ff9b::/96"),
+            ("64:ff9b::7f00:1", "64:ff9b::/96"),
+            ("64:ff9b::808:808", "64:ff9b::/96"),
+            ("2002:a9fe:a9fe::1", "2002::/16"),
+            ("2002:7f00:1::", "2002::/16"),
+        ] {
+            assert_eq!(range_of(text).as_deref(), Some(range), "{text}");
+        }
+        // Neighbours stay open.
+        for text in ["64:ff9b:1::1", "2001:db8::1", "2003::1", "1::", "::1:0:0:0"] {
+            assert_eq!(range_of(text), None, "{text}");
+        }
+        // The opt-out covers them as it covers the rest.
+        let all = NetworkPolicy {
+            allow_private: true,
+            allowed_networks: Vec::new(),
+        };
+        assert!(
+            all.check("x", &[ip("::"), ip("64:ff9b::a9fe:a9fe")])
+                .is_ok()
+        );
+        let listed = NetworkPolicy {
+            allow_private: false,
+            allowed_networks: vec!["64:ff9b::/96".parse().unwrap()],
+        };
+        assert!(listed.check("x", &[ip("64:ff9b::a00:1")]).is_ok());
+        assert!(listed.check("x", &[ip("2002::1")]).is_err());
     }
 
     #[test]

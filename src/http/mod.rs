@@ -319,7 +319,7 @@ fn judge(status: ureq::http::StatusCode, location: Option<&str>, body: &[u8]) ->
         if trimmed.is_empty() {
             return Answer::Output;
         }
-        return match serde_json::from_str::<serde_json::Value>(trimmed) {
+        return match crate::event::parse_json(trimmed.as_bytes()) {
             Ok(serde_json::Value::Object(_)) => Answer::Output,
             Ok(other) => Answer::Failed(format!(
                 "HTTP {status} with a JSON {} body; an http hook answers with a JSON object or nothing",

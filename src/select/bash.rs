@@ -16,11 +16,21 @@
 //! data, not commands); and the substitutions `$( )`, backticks, `<( )`,
 //! `>( )`, `${ }`, whose inner commands become parts of their own.
 //!
-//! What it does not understand, and reports as [`SplitError`]: `case`
-//! statements (their `)` looks unbalanced). What it does not see through:
-//! `eval`, `sh -c '…'`, `env`, `sudo`, `exec`, or a script piped into a shell
-//! (`… | sh`): their commands are arguments or data, so a rule about the
-//! inner command does not match them (and an allow rule does not cover them).
+//! `case … esac` is understood too: patterns are matched, not run, and each
+//! branch's commands are parts.
+//!
+//! Each part also says what the shell runs that its text hides
+//! ([`CommandPart::seen_through`], [`CommandPart::runs`]), for the rules that
+//! fail toward matching: redirections dropped (`2>&1 rm x`), a path reduced to
+//! its base name (`/bin/rm`), brace expansion (`{rm,-rf,x}`), the command
+//! after `sudo`, `env`, `exec`, `xargs`, `coproc`, `find -exec` and the other
+//! wrappers whatever their options, and the command line given to `sh -c`,
+//! `bash -c` or `eval`, which the rule engine splits in turn. Allow rules get
+//! the opposite: a part using any of these constructs, or writing to a file
+//! (`> ~/.bashrc`), is never covered ([`CommandPart::not_allowable`]). What it
+//! still does not see: a script piped into a shell (`… | sh`), which is data,
+//! and effects of commands (`find . -delete` deletes without running `rm`):
+//! rules name commands, not effects.
 //!
 //! PowerShell is split with the same rules. Its backtick is an escape
 //! character, not a substitution, so a PowerShell command with backticks is
@@ -50,6 +60,24 @@ pub struct CommandPart {
     pub plain: String,
     /// As written, words joined by single spaces, nothing removed.
     pub full: String,
+    /// What the shell runs that `text` hides, for the rules that fail
+    /// toward matching (deny, ask, `if`): the command without its
+    /// redirections (`2>&1 rm x`), a path reduced to its base name
+    /// (`/bin/rm x`), brace expansion done (`{rm,-rf,x}`), and after the
+    /// wrappers `sudo`, `doas`, `env`, `exec`, `xargs`, `coproc`, `setsid`…
+    /// (with any options: every later word may start the command), unquoted.
+    pub seen_through: Vec<String>,
+    /// Command strings this part hands to a shell (`sh -c ARG`, `bash -c
+    /// ARG`, `eval ARGS`, `find -exec`'s command is in `seen_through`):
+    /// split and judged as commands of their own.
+    pub runs: Vec<String>,
+    /// Why no allow rule covers this part even when its text matches: it
+    /// hides a command behind a construct (a shell's `-c`, `eval`, brace
+    /// expansion, a redirection before the command) or writes to a file
+    /// (`echo x > ~/.bashrc`).
+    pub not_allowable: Option<String>,
+    /// Why this part cannot be judged at all (deny rules then match).
+    pub unjudgeable: Option<String>,
 }
 
 /// Why a command could not be split.
@@ -86,6 +114,12 @@ const KEYWORDS: &[&str] = &[
 struct Word {
     raw: String,
     value: String,
+    /// A redirection (`>out`, `2>&1`, `<<EOF`), or the target word of one.
+    redirect: bool,
+    /// An output redirection (`>`, `>>`, `&>`, `>|`, `>&`).
+    output: bool,
+    /// The redirection target read so far, when this word has an operator.
+    target: Option<String>,
 }
 
 impl Word {
@@ -93,6 +127,9 @@ impl Word {
         self.raw.push(raw);
         if let Some(value) = value {
             self.value.push(value);
+            if let Some(target) = &mut self.target {
+                target.push(value);
+            }
         }
     }
 
@@ -100,6 +137,32 @@ impl Word {
     fn push_opaque(&mut self, text: &str) {
         self.raw.push_str(text);
         self.value.push_str(text);
+        if let Some(target) = &mut self.target {
+            target.push_str(text);
+        }
+    }
+
+    /// A redirection operator: what follows (here or in the next word) is
+    /// its target.
+    fn push_operator(&mut self, operator: &str) {
+        self.raw.push_str(operator);
+        self.value.push_str(operator);
+        self.redirect = true;
+        self.output |= operator.contains('>');
+        self.target = Some(String::new());
+    }
+
+    /// Writes to a file: an output redirection whose target is not a file
+    /// descriptor (`>&2`, `2>&1`) or a device that keeps nothing.
+    fn writes_a_file(&self) -> bool {
+        let target = self.target.as_deref().unwrap_or_default();
+        let descriptor = target == "-" || target.bytes().all(|b| b.is_ascii_digit());
+        self.output
+            && !descriptor
+            && !matches!(
+                target,
+                "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
+            )
     }
 }
 
@@ -108,17 +171,32 @@ impl Word {
 struct PartBuilder {
     words: Vec<Word>,
     word: Option<Word>,
+    /// The last word was a redirection operator without its target
+    /// (`> out`): the next word is the target (output or not).
+    pending_target: Option<bool>,
     /// Parts found inside this one's substitutions, reported after it.
     nested: Vec<CommandPart>,
 }
 
 impl PartBuilder {
     fn word(&mut self) -> &mut Word {
-        self.word.get_or_insert_with(Word::default)
+        let pending = &mut self.pending_target;
+        self.word.get_or_insert_with(|| match pending.take() {
+            Some(output) => Word {
+                redirect: true,
+                output,
+                target: Some(String::new()),
+                ..Word::default()
+            },
+            None => Word::default(),
+        })
     }
 
     fn end_word(&mut self) {
         if let Some(word) = self.word.take() {
+            if word.target.as_deref() == Some("") {
+                self.pending_target = Some(word.output);
+            }
             self.words.push(word);
         }
     }
@@ -135,6 +213,7 @@ impl PartBuilder {
     /// Append the finished part (if it runs anything) and its nested parts.
     fn finish_into(&mut self, parts: &mut Vec<CommandPart>) {
         self.end_word();
+        self.pending_target = None;
         let words = std::mem::take(&mut self.words);
         // A `{` opens a group even after other words (`f() { rm x; }`): what
         // follows it is a command of its own.
@@ -175,20 +254,253 @@ fn make_part(words: &[Word]) -> Option<CommandPart> {
     let join = |words: &[Word], field: fn(&Word) -> &str| {
         words.iter().map(field).collect::<Vec<_>>().join(" ")
     };
-    Some(CommandPart {
+    let mut part = CommandPart {
         text: join(&words[start..], |w| &w.raw),
         plain: join(&words[start..], |w| &w.value),
         full: join(words, |w| &w.raw),
-    })
+        seen_through: Vec::new(),
+        runs: Vec::new(),
+        not_allowable: None,
+        unjudgeable: None,
+    };
+    see_through(words, &mut part);
+    Some(part)
+}
+
+/// Wrappers that run the rest of their words as a command, for the rules
+/// that fail toward matching: any later word may be where the command
+/// starts (their options are not parsed, so `sudo -u root rm x` and `env
+/// -i A=1 rm x` are both seen as `rm x`).
+const RUNNERS: &[&str] = &[
+    "sudo",
+    "doas",
+    "env",
+    "exec",
+    "xargs",
+    "coproc",
+    "command",
+    "builtin",
+    "nohup",
+    "nice",
+    "timeout",
+    "time",
+    "stdbuf",
+    "setsid",
+    "chroot",
+    "chrt",
+    "ionice",
+    "taskset",
+    "unshare",
+    "nsenter",
+    "flock",
+    "watch",
+    "strace",
+    "ltrace",
+    "caffeinate",
+    "unbuffer",
+    "chronic",
+    "runuser",
+    "noglob",
+    "then",
+    "do",
+    "else",
+    "!",
+];
+
+/// Shells whose `-c` argument is a command line.
+const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "busybox",
+];
+
+/// The most views one part gets; past it the part cannot be judged.
+const MAX_VIEWS: usize = 256;
+
+/// Fills `seen_through`, `runs` and `not_allowable` (see [`CommandPart`]).
+fn see_through(all_words: &[Word], part: &mut CommandPart) {
+    // A redirection written before the command (`>out rm x`, `2>&1 rm x`).
+    if let Some(word) = all_words
+        .iter()
+        .take_while(|w| w.redirect || is_keyword(w) || is_assignment(w))
+        .find(|w| w.redirect)
+    {
+        part.not_allowable = Some(format!(
+            "a redirection comes before the command (`{}`)",
+            word.raw
+        ));
+    }
+    let words = all_words;
+    // Redirections run nothing: drop them (and their targets) everywhere.
+    let words: Vec<&Word> = words.iter().filter(|w| !w.redirect).collect();
+    let first = command_start_of(&words, 0);
+    if let Some(word) = all_words.iter().find(|w| w.writes_a_file()) {
+        part.not_allowable = Some(format!("it writes to a file (`{}`)", word.raw));
+    }
+    let mut starts = vec![first];
+    let mut seen = vec![false; words.len() + 1];
+    while let Some(start) = starts.pop() {
+        let start = command_start_of(&words, start);
+        if start >= words.len() || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        if part.seen_through.len() >= MAX_VIEWS {
+            let why = format!("more than {MAX_VIEWS} ways to read its wrappers");
+            part.not_allowable = Some(why.clone());
+            part.unjudgeable = Some(why);
+            return;
+        }
+        let head = words[start];
+        let name = base_name(&head.value);
+        let rest = words[start + 1..].iter().map(|w| w.value.as_str());
+        let mut view: Vec<String> = Vec::with_capacity(words.len() - start);
+        if let Some(expanded) = brace_words(head) {
+            part.not_allowable.get_or_insert_with(|| {
+                format!("its command is a brace expansion (`{}`)", head.raw)
+            });
+            view.extend(expanded);
+        } else {
+            view.push(name.to_owned());
+        }
+        view.extend(rest.map(str::to_owned));
+        part.seen_through.push(view.join(" "));
+        let view_name = view[0].clone();
+        let name = base_name(&view_name);
+        if RUNNERS.contains(&name) {
+            starts.extend(start + 1..words.len());
+        } else if name == "find" {
+            for (i, w) in words.iter().enumerate().skip(start + 1) {
+                if matches!(w.value.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+                    starts.push(i + 1);
+                }
+            }
+        } else if SHELLS.contains(&name) || name == "eval" {
+            let args = &words[start + 1..];
+            let commands = if name == "eval" {
+                vec![
+                    args.iter()
+                        .map(|w| w.value.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ]
+            } else if args.iter().any(|w| is_c_option(&w.value)) {
+                args.iter()
+                    .filter(|w| !w.value.starts_with(['-', '+']))
+                    .map(|w| w.value.clone())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if !commands.is_empty() {
+                part.not_allowable
+                    .get_or_insert_with(|| format!("it hands a command line to `{name}`"));
+                part.runs.extend(commands);
+            }
+            // `busybox sh -c …`, `sh script`: the words after may run too.
+            if name == "busybox" {
+                starts.push(start + 1);
+            }
+        }
+    }
+}
+
+/// Whether the words so far are a `case WORD in` header (with nothing after).
+fn is_case_header(words: &[Word]) -> bool {
+    let start = words.iter().take_while(|w| is_keyword(w)).count();
+    let rest = &words[start..];
+    rest.len() == 3 && rest[0].raw == "case" && rest[2].raw == "in"
+}
+
+/// Whether the words being read are a case pattern.
+fn in_case_pattern(part: &mut PartBuilder, cases: &[bool]) -> bool {
+    part.end_word();
+    let start = part.words.iter().take_while(|w| is_keyword(w)).count();
+    let rest = &part.words[start..];
+    let after_header = rest.len() >= 3 && rest[0].raw == "case" && rest[2].raw == "in";
+    after_header || cases.last() == Some(&true)
+}
+
+/// At a `(`: the optional opener of a case pattern.
+fn opens_case_pattern(part: &mut PartBuilder, cases: &[bool]) -> bool {
+    if part.in_word() {
+        return false;
+    }
+    if is_case_header(&part.words) || (cases.last() == Some(&true) && part.words.is_empty()) {
+        return true;
+    }
+    false
+}
+
+/// At a `)`: whether it ends a case pattern (a `case WORD in PATTERN` just
+/// read, or a pattern after `;;`). The pattern's words are dropped.
+fn ends_case_pattern(part: &mut PartBuilder, cases: &mut Vec<bool>) -> bool {
+    part.end_word();
+    let header = {
+        let start = part.words.iter().take_while(|w| is_keyword(w)).count();
+        let rest = &part.words[start..];
+        rest.len() >= 4 && rest[0].raw == "case" && rest[2].raw == "in"
+    };
+    if header {
+        cases.push(false);
+    } else if let Some(pattern @ true) = cases.last_mut() {
+        *pattern = false;
+    } else {
+        return false;
+    }
+    part.words.clear();
+    part.pending_target = None;
+    true
+}
+
+/// An unquoted `esac` word closes the innermost open `case`.
+fn close_cases(part: &mut PartBuilder, cases: &mut Vec<bool>) {
+    if part
+        .words
+        .last()
+        .is_some_and(|w| is_keyword(w) && w.raw == "esac")
+    {
+        cases.pop();
+        part.words.pop();
+    }
+}
+
+/// `command_start` from `from` on.
+fn command_start_of(words: &[&Word], from: usize) -> usize {
+    let from = from.min(words.len());
+    from + command_start(&words[from..])
+}
+
+/// `-c`, or a cluster of short options holding `c` (`-ec`, `-lc`).
+fn is_c_option(option: &str) -> bool {
+    option
+        .strip_prefix('-')
+        .is_some_and(|rest| !rest.starts_with('-') && rest.contains('c'))
+}
+
+/// `/usr/bin/rm` → `rm`.
+fn base_name(word: &str) -> &str {
+    match word.rsplit_once('/') {
+        Some((_, name)) if !name.is_empty() => name,
+        _ => word,
+    }
+}
+
+/// An unquoted `{a,b,c}` word: the words it expands to.
+fn brace_words(word: &Word) -> Option<Vec<String>> {
+    let inner = word.raw.strip_prefix('{')?.strip_suffix('}')?;
+    if word.raw != word.value || !inner.contains(',') || inner.contains(['{', '}']) {
+        return None;
+    }
+    Some(inner.split(',').map(str::to_owned).collect())
 }
 
 /// Index of the first word of the command proper: after keywords,
 /// assignments and wrappers, repeatedly (`nohup nice -n 5 git push`).
-fn command_start(words: &[Word]) -> usize {
+fn command_start<W: std::borrow::Borrow<Word>>(words: &[W]) -> usize {
     let mut start = 0;
     while start < words.len() {
         let rest = &words[start..];
-        let skip = if is_keyword(&rest[0]) || is_assignment(&rest[0]) {
+        let head = rest[0].borrow();
+        let skip = if is_keyword(head) || is_assignment(head) {
             1
         } else if let Some(skip) = wrapper_len(rest) {
             skip
@@ -206,8 +518,8 @@ fn command_start(words: &[Word]) -> usize {
 /// A wrapper whose options do not look as expected is not dropped: the part
 /// then starts with the wrapper's name, which no rule about the wrapped
 /// command matches — for allow rules the safe side.
-fn wrapper_len(words: &[Word]) -> Option<usize> {
-    let arg = |i: usize| words.get(i).map(|w| w.value.as_str());
+fn wrapper_len<W: std::borrow::Borrow<Word>>(words: &[W]) -> Option<usize> {
+    let arg = |i: usize| words.get(i).map(|w| w.borrow().value.as_str());
     let after_double_dash = |i: usize| if arg(i) == Some("--") { i + 1 } else { i };
     match arg(0)? {
         "timeout" => {
@@ -372,7 +684,22 @@ impl<'a> Splitter<'a> {
         self.descend()?;
         let mut parts = Vec::new();
         let mut part = PartBuilder::default();
+        // Open `case` statements of this list: `true` while reading a
+        // pattern (up to its `)`), `false` in a branch's commands.
+        let mut cases: Vec<bool> = Vec::new();
         loop {
+            if !cases.is_empty() {
+                // A word ends at a blank or an operator: `esac` may be one.
+                let ends_word = match self.peek() {
+                    None => true,
+                    Some('&') => self.peek_at(1) != Some('>'),
+                    Some(c) => " \t\r\n;|)".contains(c),
+                };
+                if ends_word {
+                    part.end_word();
+                }
+                close_cases(&mut part, &mut cases);
+            }
             let Some(c) = self.peek() else {
                 if let End::Paren(opener) = end {
                     return Err(SplitError::Unclosed(opener));
@@ -387,6 +714,12 @@ impl<'a> Splitter<'a> {
                     self.pos += 1;
                 }
                 '\n' => {
+                    part.end_word();
+                    if is_case_header(&part.words) {
+                        // `case WORD in` ends its line: patterns follow.
+                        part.words.clear();
+                        cases.push(true);
+                    }
                     part.finish_into(&mut parts);
                     self.pos += 1;
                     let mut bodies = PartBuilder::default();
@@ -402,13 +735,25 @@ impl<'a> Splitter<'a> {
                     part.finish_into(&mut parts);
                     // `;;`, `;&` and `;;&` end a `case` branch.
                     self.pos += 1;
+                    let mut branch_end = false;
                     while matches!(self.peek(), Some(';' | '&')) {
                         self.pos += 1;
+                        branch_end = true;
+                    }
+                    if branch_end {
+                        if let Some(pattern) = cases.last_mut() {
+                            *pattern = true;
+                        }
                     }
                 }
                 '&' if next == Some('>') => {
-                    part.word().push_opaque("&>");
+                    part.word().push_operator("&>");
                     self.pos += 2;
+                }
+                '|' if next != Some('|') && in_case_pattern(&mut part, &cases) => {
+                    // `a|b)`: alternatives of one pattern.
+                    part.end_word();
+                    self.pos += 1;
                 }
                 '&' | '|' => {
                     part.finish_into(&mut parts);
@@ -421,7 +766,7 @@ impl<'a> Splitter<'a> {
                 }
                 '<' if next == Some('<') && self.peek_at(2) == Some('<') => {
                     // A here-string: its word is ordinary text.
-                    part.word().push_opaque("<<<");
+                    part.word().push_operator("<<<");
                     self.pos += 3;
                 }
                 '<' if next == Some('<') && self.arithmetic > 0 => {
@@ -436,8 +781,26 @@ impl<'a> Splitter<'a> {
                     let operator = self.chars[self.pos..self.pos + len]
                         .iter()
                         .collect::<String>();
-                    part.word().push_opaque(&operator);
+                    let word = part.word();
+                    let appended = word.target.as_deref() == Some("") && word.redirect;
+                    if appended {
+                        // `>>`: one operator.
+                        word.raw.push_str(&operator);
+                        word.value.push_str(&operator);
+                        word.output |= operator.contains('>');
+                    } else {
+                        word.push_operator(&operator);
+                    }
                     self.pos += len;
+                }
+                '(' if opens_case_pattern(&mut part, &cases) => {
+                    // `case x in (a) …`: the optional `(` before a pattern.
+                    self.pos += 1;
+                }
+                ')' if ends_case_pattern(&mut part, &mut cases) => {
+                    // The pattern is matched, not run: only its
+                    // substitutions (already in `nested`) are commands.
+                    self.pos += 1;
                 }
                 '(' if part.at_command_position() => {
                     // A subshell: its commands are parts; it has no text of
@@ -734,6 +1097,7 @@ impl<'a> Splitter<'a> {
         let strip_tabs = self.peek_at(2) == Some('-');
         let operator = if strip_tabs { "<<-" } else { "<<" };
         part.word().push_opaque(operator);
+        part.word().redirect = true;
         self.pos += operator.len();
         while matches!(self.peek(), Some(' ' | '\t')) {
             self.pos += 1;
@@ -1139,6 +1503,52 @@ mod tests {
         assert_eq!(split_command(&deep), Err(SplitError::TooDeep));
         let deep_backticks = "`".repeat(200);
         assert!(split_command(&deep_backticks).is_ok());
+    }
+
+    #[test]
+    fn case_statements_parse() {
+        assert_eq!(texts("case $a in x) rm y;; esac"), ["rm y"]);
+        assert_eq!(
+            texts(
+                "case \"$1\" in\n  (start|run) ./go ;;\n  stop) kill 1 ;&\n  *) echo no ;;\nesac; ls"
+            ),
+            ["./go", "kill 1", "echo no", "ls"]
+        );
+        assert_eq!(
+            texts("case x in a) case y in b) ls;; esac;; esac && pwd"),
+            ["ls", "pwd"]
+        );
+        // A `)` outside any case is still an error, after one too.
+        assert!(split_command("case x in a) ls;; esac; rm x)").is_err());
+        assert!(split_command("rm x)").is_err());
+        // Subshells inside branches are still subshells.
+        assert_eq!(texts("case x in a) (rm y) ;; esac"), ["rm y"]);
+    }
+
+    #[test]
+    fn parts_know_what_they_hide() {
+        let part = |command: &str| split_command(command).unwrap().parts.remove(0);
+        let p = part("2>&1 sudo -u root /bin/rm -rf x >out");
+        assert!(p.seen_through.contains(&"rm -rf x".to_owned()), "{p:?}");
+        assert!(p.not_allowable.is_some());
+        let p = part("bash -lc 'rm x'");
+        assert_eq!(p.runs, ["rm x"]);
+        let p = part("eval rm \"x y\"");
+        assert_eq!(p.runs, ["rm x y"]);
+        let p = part("{rm,-rf,x}");
+        assert!(p.seen_through.contains(&"rm -rf x".to_owned()), "{p:?}");
+        let p = part("echo x > ~/.bashrc");
+        assert!(
+            p.not_allowable
+                .as_deref()
+                .is_some_and(|w| w.contains("writes to a file"))
+        );
+        for harmless in ["echo x > /dev/null", "echo x 2>&1", "ls >&2", "cat <in"] {
+            assert_eq!(part(harmless).not_allowable, None, "{harmless}");
+        }
+        // Hostile input: many wrappers are bounded.
+        let p = part(&"sudo ".repeat(2000));
+        assert!(p.seen_through.len() <= MAX_VIEWS);
     }
 
     #[test]

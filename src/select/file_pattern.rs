@@ -13,7 +13,17 @@ use std::path::{Component, Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
-use super::rule::PathContext;
+/// Where relative path patterns are anchored (SPEC §4.3 "File tools").
+#[derive(Debug, Clone, Copy)]
+pub struct PathContext<'a> {
+    /// The event's `cwd`: `x` and `./x` are relative to it.
+    pub cwd: &'a Path,
+    /// The home directory for `~/x`, if known.
+    pub home: Option<&'a Path>,
+    /// Root of `/x`: the project root for project and local settings, the
+    /// settings file's directory otherwise.
+    pub anchor: &'a Path,
+}
 
 /// Where a pattern's first component is looked up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,14 +14,16 @@ mod wildcard;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+use std::time::Instant;
 
 use serde_json::Value;
 
 use crate::catalog::MatchField;
 use crate::event::Event;
 use crate::settings::model::Policy;
+use crate::settings::model::shorten;
 use crate::settings::{HookDef, HookType, Settings, SourceKind};
-use matcher::Matcher;
+use matcher::{MatchOutcome, Matcher};
 use rule::{PathContext, Rule, RuleMatch, ToolCall};
 
 /// A funnel layer, in order.
@@ -105,6 +107,17 @@ pub struct SelectContext<'a> {
 
 /// Runs every hook of `settings` through the funnel, in load order.
 pub fn select(settings: &Settings, cx: &SelectContext<'_>) -> Vec<Considered> {
+    select_until(settings, cx, None)
+}
+
+/// [`select`], never past `until` (the fire's deadline): a matcher on the
+/// backtracking engine gets at most the time left, and one that runs out
+/// does not filter (SPEC §4.4), with a warning.
+pub fn select_until(
+    settings: &Settings,
+    cx: &SelectContext<'_>,
+    until: Option<Instant>,
+) -> Vec<Considered> {
     let disabled = DisableAll::from(settings);
     let match_value = cx.event.match_value();
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -117,9 +130,14 @@ pub fn select(settings: &Settings, cx: &SelectContext<'_>) -> Vec<Considered> {
             warnings: Vec::new(),
             notes: Vec::new(),
         };
-        if let Some((layer, detail)) =
-            funnel(settings, hook, cx, &disabled, &match_value, &mut considered)
-        {
+        if let Some((layer, detail)) = funnel(
+            settings,
+            hook,
+            cx,
+            &disabled,
+            (&match_value, until),
+            &mut considered,
+        ) {
             considered.stage = Stage::Stopped(layer);
             considered.detail = detail;
         } else {
@@ -151,7 +169,7 @@ fn funnel(
     hook: &HookDef,
     cx: &SelectContext<'_>,
     disabled: &DisableAll,
-    match_value: &str,
+    (match_value, until): (&str, Option<Instant>),
     considered: &mut Considered,
 ) -> Option<(Layer, String)> {
     let file = settings.file_of(hook);
@@ -208,10 +226,20 @@ fn funnel(
                 considered.warnings.push(format!(
                     "hook {}: matcher {:?} is not a valid regex ({error}); the hook runs unfiltered",
                     hook.display_name(),
-                    hook.matcher.as_deref().unwrap_or_default()
+                    shorten(hook.matcher.as_deref().unwrap_or_default(), 120)
                 ));
-            } else if !matcher.matches(match_value) {
-                return Some((
+            } else {
+                match matcher.matches_until(match_value, until) {
+                    MatchOutcome::Match => {}
+                    MatchOutcome::OutOfTime => considered.warnings.push(format!(
+                        "hook {}: matcher {:?} did not finish within {} ms against {} {:?} (it needs the backtracking engine); the hook runs unfiltered",
+                        hook.display_name(),
+                        hook.matcher.as_deref().unwrap_or_default(),
+                        matcher::BACKTRACKING_BUDGET.as_millis(),
+                        match_field_name(event.match_field()),
+                        shorten(match_value, 80),
+                    )),
+                    MatchOutcome::NoMatch => return Some((
                     Layer::Matcher,
                     format!(
                         "matcher {:?} does not match {} {:?}",
@@ -219,7 +247,8 @@ fn funnel(
                         match_field_name(event.match_field()),
                         match_value
                     ),
-                ));
+                    )),
+                }
             }
         }
     }

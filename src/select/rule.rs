@@ -37,12 +37,12 @@
 //! - `Agent` and `Task` are different tool names (tool parts are exact); the
 //!   subagent type is compared exactly.
 
-use std::path::Path;
-
 use super::wildcard::Wildcard;
 use serde_json::Value;
 
-use super::bash::{CommandPart, split_command};
+use super::bash::{CommandPart, SplitCommand, split_command};
+// Imports run one way: the rule engine uses path patterns, never the reverse.
+pub use super::file_pattern::PathContext;
 use super::file_pattern::{PathMatch, PathPattern};
 
 /// A parsed rule.
@@ -70,18 +70,6 @@ pub struct ToolCall<'a> {
     pub tool_name: &'a str,
     /// `tool_input`: normally an object; anything else matches no specifier.
     pub tool_input: &'a Value,
-}
-
-/// Where relative path patterns are anchored (SPEC §4.3 "File tools").
-#[derive(Debug, Clone, Copy)]
-pub struct PathContext<'a> {
-    /// The event's `cwd`: `x` and `./x` are relative to it.
-    pub cwd: &'a Path,
-    /// The home directory for `~/x`, if known.
-    pub home: Option<&'a Path>,
-    /// Root of `/x`: the project root for project and local settings, the
-    /// settings file's directory otherwise.
-    pub anchor: &'a Path,
 }
 
 /// The result of testing a rule with "any part" polarity.
@@ -314,9 +302,10 @@ pub fn allow_covers(rules: &[(&Rule, PathContext<'_>)], call: ToolCall<'_>) -> b
     !split.dynamic
         && !split.parts.is_empty()
         && split.parts.iter().all(|part| {
-            command_patterns
-                .iter()
-                .any(|pattern| pattern.is_match(&part.text))
+            part.not_allowable.is_none()
+                && command_patterns
+                    .iter()
+                    .any(|pattern| pattern.is_match(&part.text))
         })
 }
 
@@ -452,24 +441,11 @@ impl Specifier {
                 let Some(command) = input.get("command").and_then(Value::as_str) else {
                     return RuleMatch::NoMatch;
                 };
-                let split = match split_command(command) {
-                    Ok(split) => split,
+                match split_command(command) {
+                    Ok(split) => judge_split(pattern, &split, 0),
                     Err(error) => {
-                        return RuleMatch::FailOpen(format!(
-                            "the command cannot be parsed: {error}"
-                        ));
+                        RuleMatch::FailOpen(format!("the command cannot be parsed: {error}"))
                     }
-                };
-                if split
-                    .parts
-                    .iter()
-                    .any(|part| pattern.matches_any_view(part))
-                {
-                    RuleMatch::Match
-                } else if split.dynamic && !pattern.bare_name {
-                    RuleMatch::FailOpen(DYNAMIC_REASON.to_owned())
-                } else {
-                    RuleMatch::NoMatch
                 }
             }
             Specifier::Path { fields, pattern } => match first_string(input, fields) {
@@ -495,6 +471,56 @@ impl Specifier {
                 matched_if(first_string(input, fields).is_some_and(|text| pattern.is_match(text)))
             }
         }
+    }
+}
+
+/// How deep command lines handed to shells (`sh -c "bash -c '…'"`) are
+/// followed; deeper, the rule fails open.
+const MAX_RUN_DEPTH: usize = 8;
+
+/// "Any part" polarity over a split command: a part matches in any of its
+/// views, and the command lines it hands to a shell (`sh -c`, `eval`) are
+/// split and judged the same way; what cannot be parsed or judged fails
+/// open (deny rules match).
+fn judge_split(pattern: &CommandPattern, split: &SplitCommand, depth: usize) -> RuleMatch {
+    let mut fail_open: Option<String> = None;
+    for part in &split.parts {
+        if pattern.matches_any_view(part) {
+            return RuleMatch::Match;
+        }
+        if let Some(why) = &part.unjudgeable {
+            fail_open.get_or_insert_with(|| why.clone());
+        }
+        for inner in &part.runs {
+            if depth >= MAX_RUN_DEPTH {
+                fail_open.get_or_insert_with(|| {
+                    format!("command lines handed to shells nest more than {MAX_RUN_DEPTH} deep")
+                });
+                continue;
+            }
+            let shown = crate::settings::model::shorten(inner, 60);
+            match split_command(inner) {
+                Ok(inner_split) => match judge_split(pattern, &inner_split, depth + 1) {
+                    RuleMatch::Match => return RuleMatch::Match,
+                    RuleMatch::FailOpen(why) => {
+                        fail_open.get_or_insert_with(|| format!("in `{shown}`: {why}"));
+                    }
+                    RuleMatch::NoMatch => {}
+                },
+                Err(error) => {
+                    fail_open.get_or_insert_with(|| {
+                        format!("the command line handed to a shell (`{shown}`) cannot be parsed: {error}")
+                    });
+                }
+            }
+        }
+    }
+    if let Some(why) = fail_open {
+        RuleMatch::FailOpen(why)
+    } else if split.dynamic && !pattern.bare_name {
+        RuleMatch::FailOpen(DYNAMIC_REASON.to_owned())
+    } else {
+        RuleMatch::NoMatch
     }
 }
 
@@ -538,10 +564,12 @@ impl CommandPattern {
         self.pattern.is_match(text)
     }
 
-    /// "Any part" polarity looks past quoting and wrappers too.
+    /// "Any part" polarity looks past quoting, wrappers, redirections and
+    /// paths too.
     fn matches_any_view(&self, part: &CommandPart) -> bool {
         [&part.text, &part.plain, &part.full]
             .into_iter()
+            .chain(&part.seen_through)
             .any(|view| self.is_match(view))
     }
 }
@@ -670,6 +698,7 @@ mod tests {
         );
     }
     use serde_json::json;
+    use std::path::Path;
 
     fn context() -> PathContext<'static> {
         PathContext {
@@ -1321,6 +1350,142 @@ mod tests {
         }
     }
 
+    /// The shell runs `rm` in every one of these; a deny rule about `rm`
+    /// sees it, an allow rule about the outer text does not cover it.
+    const RM_IN_DISGUISE: &[&str] = &[
+        "2>&1 rm x",
+        ">out rm x",
+        "> out rm x",
+        "2> err rm x",
+        "{rm,-rf,x}",
+        "/bin/rm x",
+        "./rm x",
+        "sudo rm x",
+        "sudo -u root rm x",
+        "sudo -- rm x",
+        "doas rm x",
+        "env rm x",
+        "env -i FOO=1 rm x",
+        "exec rm x",
+        "exec -a name rm x",
+        "bash -c 'rm x'",
+        "sh -c \"rm x\"",
+        "sh -ec 'cd /; rm x'",
+        "bash -o pipefail -c 'rm x'",
+        "/bin/sh -c 'rm x'",
+        "eval 'rm x'",
+        "eval rm x",
+        "xargs -0 rm",
+        "xargs -n 1 rm -f",
+        "coproc rm x",
+        "setsid -f rm x",
+        "sudo env A=1 bash -c \"eval 'rm x'\"",
+        "find . -name '*.o' -exec rm {} +",
+        "case $a in x) rm y;; esac",
+        "case $a in\n  (x|y) echo ok ;;\n  *) rm y ;;\nesac",
+        "nohup nice -n 5 sudo rm x",
+    ];
+
+    #[test]
+    fn deny_rules_see_through_the_shell() {
+        for command in RM_IN_DISGUISE {
+            let result = any("Bash(rm *)", "Bash", &bash(command));
+            assert_eq!(want(&result), Want::M, "{command:?}: {result:?}");
+        }
+        // A shell command line that cannot be parsed: deny matches.
+        let result = any("Bash(rm *)", "Bash", &bash("bash -c 'echo \"unclosed'"));
+        assert_eq!(want(&result), Want::F, "{result:?}");
+        // `find . -delete` is a different command: rules name commands,
+        // not effects.
+        assert_eq!(
+            want(&any("Bash(rm *)", "Bash", &bash("find . -delete"))),
+            Want::N
+        );
+        // Plain look-alikes still do not match.
+        for command in [
+            "rmdir x",
+            "echo rm x",
+            "grep -r rm .",
+            "case rm in x) ls;; esac",
+        ] {
+            let result = any("Bash(rm *)", "Bash", &bash(command));
+            assert_eq!(want(&result), Want::N, "{command:?}: {result:?}");
+        }
+    }
+
+    #[test]
+    fn allow_rules_never_cover_what_the_shell_hides() {
+        for command in RM_IN_DISGUISE {
+            assert!(
+                !allows(&["Bash(rm *)"], "Bash", &bash(command)),
+                "{command:?}"
+            );
+        }
+        // The constructs themselves, whatever the allow rule says.
+        for (allow, command) in [
+            ("Bash(bash *)", "bash -c 'rm x'"),
+            ("Bash(sh *)", "sh -c \"ls\""),
+            ("Bash(eval *)", "eval ls"),
+            ("Bash(rm *)", "2>&1 rm x"),
+            ("Bash(rm *)", ">out rm x"),
+            ("Bash(echo *)", "echo x > ~/.bashrc"),
+            ("Bash(echo *)", "echo x >> ~/.bashrc"),
+            ("Bash(echo *)", "echo x &> log"),
+            ("Bash(echo *)", "echo x >|log"),
+            ("Bash(echo *)", "echo x 2>log"),
+            ("Bash({rm,-rf,x})", "{rm,-rf,x}"),
+        ] {
+            assert!(
+                !allows(&[allow], "Bash", &bash(command)),
+                "{allow} must not cover {command:?}"
+            );
+        }
+        // Redirections that write no file stay allowed.
+        for command in [
+            "echo x > /dev/null",
+            "echo x 2>&1",
+            "echo x >&2",
+            "echo x 2>/dev/null | cat",
+        ] {
+            assert!(
+                allows(&["Bash(echo *)", "Bash(cat)"], "Bash", &bash(command)),
+                "{command:?}"
+            );
+        }
+        assert!(
+            !allows(&["Bash(ls *)"], "Bash", &bash("case $1 in a) ls ;; esac")),
+            "dynamic"
+        );
+        assert!(allows(
+            &["Bash(ls *)"],
+            "Bash",
+            &bash("case x in a) ls -la ;; b) ls ;; esac")
+        ));
+        assert!(!allows(
+            &["Bash(ls *)"],
+            "Bash",
+            &bash("case x in a) ls ;; b) rm y ;; esac")
+        ));
+    }
+
+    /// A command and the same command behind wrappers, redirections or a
+    /// shell's `-c`.
+    fn disguise(command: &str, how: usize) -> String {
+        let quoted = format!("'{}'", command.replace('\'', r"'\''"));
+        match how % 10 {
+            0 => format!("2>&1 {command}"),
+            1 => format!(">/tmp/out {command}"),
+            2 => format!("sudo -u root {command}"),
+            3 => format!("env -i A=1 {command}"),
+            4 => format!("exec {command}"),
+            5 => format!("bash -c {quoted}"),
+            6 => format!("sh -ec {quoted}"),
+            7 => format!("eval {quoted}"),
+            8 => format!("timeout 5 nohup {command}"),
+            _ => format!("cd /tmp && sudo env bash -c {quoted}"),
+        }
+    }
+
     proptest::proptest! {
         /// Allow is the stricter polarity: whatever one rule allows, the
         /// same rule matches with "any part" polarity.
@@ -1337,6 +1502,25 @@ mod tests {
             if allow_covers(&[(&rule, context())], call) {
                 proptest::prop_assert!(rule.matches_any(call, &context()).matched());
             }
+        }
+
+        /// A deny verdict survives wrappers, redirections and `sh -c`.
+        #[test]
+        fn disguises_keep_the_deny_verdict(
+            name in "(rm|git|curl|dd)",
+            args in proptest::collection::vec("[a-z0-9./-]{1,6}", 0..4),
+            how in 0usize..10,
+            layers in 1usize..3,
+        ) {
+            let command = std::iter::once(name.clone()).chain(args).collect::<Vec<_>>().join(" ");
+            let rule = format!("Bash({name} *)");
+            proptest::prop_assert_eq!(want(&any(&rule, "Bash", &bash(&command))), Want::M);
+            let mut disguised = command.clone();
+            for layer in 0..layers {
+                disguised = disguise(&disguised, how + layer * 3);
+            }
+            let result = any(&rule, "Bash", &bash(&disguised));
+            proptest::prop_assert_eq!(want(&result), Want::M, "{:?}: {:?}", disguised, result);
         }
 
         #[test]

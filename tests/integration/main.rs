@@ -10,6 +10,7 @@ mod exit_codes;
 mod fire;
 mod funnel;
 mod generated;
+mod hardening;
 mod hosts;
 mod http;
 mod pipeline;
