@@ -346,7 +346,10 @@ mod tests {
                 .any(|name| name == "localhost")
         });
         if !listed {
-            eprintln!(
+            // Written to stderr directly: libtest captures `eprintln!`.
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr().lock(),
                 "SKIPPED: http::resolver::tests::the_system_lookup_is_checked_too: /etc/hosts does not list localhost, and asking DNS for it could send a packet off this machine"
             );
             return;

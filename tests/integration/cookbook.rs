@@ -59,9 +59,9 @@ fn have_jq(test: &str) -> bool {
     if on_path("jq").is_some() {
         return true;
     }
-    eprintln!(
-        "SKIPPED: cookbook::{test}: jq is not installed (the recipe reads the event with jq)"
-    );
+    crate::support::skipped(&format!(
+        "cookbook::{test}: jq is not installed (the recipe reads the event with jq)"
+    ));
     false
 }
 

@@ -644,8 +644,8 @@ fn empty_network_namespace(test: &str) -> Option<Vec<&'static str>> {
     if works(&["-rn"]) {
         return Some(vec!["unshare", "-rn"]);
     }
-    eprintln!(
-        "SKIPPED: http::{test}: neither `unshare -n` nor `unshare -rn` works here (no network namespace to run in); the guard is covered by unit tests with a connector that opens nothing"
-    );
+    crate::support::skipped(&format!(
+        "http::{test}: neither `unshare -n` nor `unshare -rn` works here (no network namespace to run in); the guard is covered by unit tests with a connector that opens nothing"
+    ));
     None
 }

@@ -16,6 +16,13 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Says that a test could not run here, by name, where `cargo test` shows
+/// it: libtest captures `eprintln!` of a passing test, so the line is
+/// written to the process's stderr directly.
+pub fn skipped(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED: {line}");
+}
+
 pub fn fixture(rel: &str) -> PathBuf {
     repo().join("fixtures").join(rel)
 }
