@@ -449,10 +449,29 @@ fn program_lookup_follows_execvp() {
     );
 }
 
+/// Writes an executable script from a child process, so that no descriptor
+/// open for writing it ever exists in this process: another test's fork
+/// could inherit one, and the script's exec then fails with ETXTBSY ("text
+/// file busy"), a flake that has nothing to do with what is tested.
 fn write_script(path: &Path, text: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    fs::write(path, text).unwrap();
-    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+    use std::io::Write as _;
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh"])
+        .arg(path)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    assert!(
+        child.wait().unwrap().success(),
+        "writing {}",
+        path.display()
+    );
 }
 
 #[test]
