@@ -567,7 +567,7 @@ impl RunContext<'_> {
             timeout,
         ) {
             Ok(request) => HttpRun::Sent(http::start(client, request)),
-            Err(why) => HttpRun::NotSent(http::not_sent(why)),
+            Err(why) => HttpRun::NotSent(http::not_sent(why.to_string())),
         }
     }
 

@@ -5,46 +5,69 @@
 
 use ureq::http::Uri;
 
+/// Why a hook's `url` is not one hookrun sends to. The message names the
+/// URL as written.
+#[derive(Debug, thiserror::Error)]
+pub enum UrlError {
+    #[error("url {url:?} needs http:// or https://")]
+    NoScheme { url: String },
+    #[error("url {url:?} has scheme {scheme:?}; http hooks use http or https")]
+    Scheme { url: String, scheme: String },
+    #[error("url {url:?} is not a valid URL ({source})")]
+    Invalid {
+        url: String,
+        #[source]
+        source: ureq::http::uri::InvalidUri,
+    },
+    #[error("url {url:?} has no host")]
+    NoHost { url: String },
+    #[error(
+        "url {url:?} carries user information before `@`; put credentials in `headers` (with `allowedEnvVars`)"
+    )]
+    UserInfo { url: String },
+}
+
 /// Parses a hook's `url`: `http` or `https`, with a host and no user
 /// information (credentials belong in `headers`, where `allowedEnvVars`
 /// governs them; `https://good.example@evil.example/` also makes an
 /// allow-list pattern read the wrong host).
-pub fn parse(url: &str) -> Result<Uri, String> {
+pub fn parse(url: &str) -> Result<Uri, UrlError> {
+    let owned = || url.to_owned();
     match url.trim().split_once("://") {
-        None => return Err(format!("url {url:?} needs http:// or https://")),
+        None => return Err(UrlError::NoScheme { url: owned() }),
         Some((scheme, _))
             if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") =>
         {
-            return Err(format!(
-                "url {url:?} has scheme {scheme:?}; http hooks use http or https"
-            ));
+            return Err(UrlError::Scheme {
+                url: owned(),
+                scheme: scheme.to_owned(),
+            });
         }
         Some(_) => {}
     }
-    let uri: Uri = url
-        .trim()
-        .parse()
-        .map_err(|err| format!("url {url:?} is not a valid URL ({err})"))?;
+    let uri: Uri = url.trim().parse().map_err(|source| UrlError::Invalid {
+        url: owned(),
+        source,
+    })?;
     match uri.scheme_str() {
         Some(scheme)
             if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") => {}
         Some(other) => {
-            return Err(format!(
-                "url {url:?} has scheme {other:?}; http hooks use http or https"
-            ));
+            return Err(UrlError::Scheme {
+                url: owned(),
+                scheme: other.to_owned(),
+            });
         }
-        None => return Err(format!("url {url:?} needs http:// or https://")),
+        None => return Err(UrlError::NoScheme { url: owned() }),
     }
     let Some(authority) = uri.authority() else {
-        return Err(format!("url {url:?} has no host"));
+        return Err(UrlError::NoHost { url: owned() });
     };
     if authority.as_str().contains('@') {
-        return Err(format!(
-            "url {url:?} carries user information before `@`; put credentials in `headers` (with `allowedEnvVars`)"
-        ));
+        return Err(UrlError::UserInfo { url: owned() });
     }
     if authority.host().is_empty() {
-        return Err(format!("url {url:?} has no host"));
+        return Err(UrlError::NoHost { url: owned() });
     }
     Ok(uri)
 }
@@ -123,7 +146,7 @@ mod tests {
             ("http://exa mple.com/", "not a valid URL"),
             ("", "needs http://"),
         ] {
-            let err = parse(bad).unwrap_err();
+            let err = parse(bad).unwrap_err().to_string();
             assert!(err.contains(words), "{bad}: {err}");
         }
     }

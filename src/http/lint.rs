@@ -19,7 +19,7 @@ pub fn lint(hook: &HookDef) -> Vec<(String, String)> {
     match hook.url.as_deref() {
         None => found.push(("url".to_owned(), "an http hook needs `url`".to_owned())),
         Some(url) => match urls::parse(url) {
-            Err(why) => found.push(("url".to_owned(), why)),
+            Err(why) => found.push(("url".to_owned(), why.to_string())),
             Ok(uri) => {
                 let host = uri.host().unwrap_or_default();
                 let bare = host

@@ -93,6 +93,21 @@ pub struct Request {
     pub timeout: Duration,
 }
 
+/// Why an http hook's request may not be sent.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    #[error(transparent)]
+    Url(#[from] urls::UrlError),
+    #[error("url {0} not sent: allowedHttpHookUrls is [] (no http hook may send)")]
+    NoUrlAllowed(String),
+    #[error("url {0} not sent: it matches no allowedHttpHookUrls pattern")]
+    NotAllowed(String),
+    #[error("header {0:?} is not a valid header name")]
+    HeaderName(String),
+    #[error("header {0:?} has a value with control characters; nothing was sent")]
+    HeaderValue(String),
+}
+
 /// Prepares `hook`'s request, or says why nothing may be sent (an invalid
 /// URL, one outside `allowedHttpHookUrls`, an invalid header): a failure of
 /// the hook, for `onError` to judge. `env` is hookrun's own, unscrubbed
@@ -103,15 +118,15 @@ pub fn request(
     env: &[(OsString, OsString)],
     body: Arc<[u8]>,
     timeout: Duration,
-) -> Result<Request, String> {
+) -> Result<Request, RequestError> {
     let url = hook.url.as_deref().unwrap_or_default().trim();
     urls::parse(url)?;
     if let Some(patterns) = &policy.allowed_urls {
         if !urls::allowed(url, patterns) {
             return Err(if patterns.is_empty() {
-                format!("url {url} not sent: allowedHttpHookUrls is [] (no http hook may send)")
+                RequestError::NoUrlAllowed(url.to_owned())
             } else {
-                format!("url {url} not sent: it matches no allowedHttpHookUrls pattern")
+                RequestError::NotAllowed(url.to_owned())
             });
         }
     }
@@ -122,15 +137,13 @@ pub fn request(
     let mut out = Vec::with_capacity(hook.headers.len());
     for (name, value) in &hook.headers {
         if ureq::http::HeaderName::from_bytes(name.as_bytes()).is_err() {
-            return Err(format!("header {name:?} is not a valid header name"));
+            return Err(RequestError::HeaderName(name.clone()));
         }
         let value = headers::interpolate(value, consent, env);
         // Bytes, not str: UTF-8 beyond ASCII is allowed (obs-text); only
         // control characters are not.
         if ureq::http::HeaderValue::from_bytes(value.as_bytes()).is_err() {
-            return Err(format!(
-                "header {name:?} has a value with control characters; nothing was sent"
-            ));
+            return Err(RequestError::HeaderValue(name.clone()));
         }
         out.push((name.clone(), value));
     }
@@ -541,12 +554,14 @@ mod tests {
         odd.headers = vec![("X-Name".into(), "café".into())];
         assert!(request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1)).is_ok());
         odd.headers = vec![("X-Bell".into(), "a\u{7}b".into())];
-        let err =
-            request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1)).unwrap_err();
+        let err = request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("control characters"), "{err}");
         odd.headers = vec![("Bad Name".into(), "x".into())];
-        let err =
-            request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1)).unwrap_err();
+        let err = request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("not a valid header name"), "{err}");
 
         let none = Policy {
@@ -560,7 +575,8 @@ mod tests {
             Arc::clone(&body),
             Duration::from_secs(1),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("allowedHttpHookUrls is []"), "{err}");
 
         let some = Policy {
@@ -574,7 +590,8 @@ mod tests {
             body,
             Duration::from_secs(1),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             err.contains("matches no allowedHttpHookUrls pattern"),
             "{err}"

@@ -14,13 +14,48 @@ pub struct Judgement {
     pub impossible: bool,
 }
 
+/// Why a provider's response carries no answer text.
+#[derive(Debug, thiserror::Error)]
+pub enum ResponseError {
+    #[error("the response is not JSON ({0})")]
+    NotJson(#[source] serde_json::Error),
+    #[error("the response has no `content` list (is baseUrl a Messages API?)")]
+    NoContent,
+    #[error("the response has no `choices[0].message` (is baseUrl a chat completions API?)")]
+    NoMessage,
+    #[error("the model refused to answer: {0}")]
+    Refused(String),
+}
+
+/// Why the answer text is no verdict.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerError {
+    #[error("the model's answer is empty")]
+    Empty,
+    #[error("the model's answer is not JSON ({0})")]
+    NotJson(#[source] serde_json::Error),
+    #[error("the model's answer is {0}, not an object with `ok`")]
+    NotAnObject(&'static str),
+    #[error("`ok` must be true or false, found {0}")]
+    Ok(&'static str),
+    #[error(
+        "the answer uses the command-hook form `decision`; a prompt hook answers {{\"ok\": true|false, \"reason\": …}}"
+    )]
+    CommandForm,
+    #[error("the answer has no `ok`")]
+    NoOk,
+    #[error("`reason` must be a string, found {0}")]
+    Reason(&'static str),
+    #[error("`impossible` must be true or false, found {0}")]
+    Impossible(&'static str),
+}
+
 /// The text of an Anthropic Messages response: its last text block
 /// (`""` when it has none, e.g. only a `tool_use`).
-pub fn anthropic_text(body: &[u8]) -> Result<String, String> {
-    let value: Value =
-        serde_json::from_slice(body).map_err(|err| format!("the response is not JSON ({err})"))?;
+pub fn anthropic_text(body: &[u8]) -> Result<String, ResponseError> {
+    let value: Value = serde_json::from_slice(body).map_err(ResponseError::NotJson)?;
     let Some(content) = value.get("content").and_then(Value::as_array) else {
-        return Err("the response has no `content` list (is baseUrl a Messages API?)".to_owned());
+        return Err(ResponseError::NoContent);
     };
     Ok(content
         .iter()
@@ -33,19 +68,15 @@ pub fn anthropic_text(body: &[u8]) -> Result<String, String> {
 
 /// The text of an OpenAI-compatible chat completion: the first choice's
 /// message content (its last text part when it is a list).
-pub fn openai_text(body: &[u8]) -> Result<String, String> {
-    let value: Value =
-        serde_json::from_slice(body).map_err(|err| format!("the response is not JSON ({err})"))?;
+pub fn openai_text(body: &[u8]) -> Result<String, ResponseError> {
+    let value: Value = serde_json::from_slice(body).map_err(ResponseError::NotJson)?;
     let Some(message) = value
         .get("choices")
         .and_then(Value::as_array)
         .and_then(|c| c.first())
         .and_then(|c| c.get("message"))
     else {
-        return Err(
-            "the response has no `choices[0].message` (is baseUrl a chat completions API?)"
-                .to_owned(),
-        );
+        return Err(ResponseError::NoMessage);
     };
     match message.get("content") {
         Some(Value::String(text)) => Ok(text.clone()),
@@ -57,7 +88,7 @@ pub fn openai_text(body: &[u8]) -> Result<String, String> {
             .unwrap_or_default()
             .to_owned()),
         _ => match message.get("refusal").and_then(Value::as_str) {
-            Some(refusal) => Err(format!("the model refused to answer: {refusal}")),
+            Some(refusal) => Err(ResponseError::Refused(refusal.to_owned())),
             None => Ok(String::new()),
         },
     }
@@ -87,53 +118,37 @@ pub fn unfence(text: &str) -> &str {
 }
 
 /// Reads the answer text as a verdict, or says in words why it is none.
-pub fn judge(text: &str) -> Result<Judgement, String> {
+pub fn judge(text: &str) -> Result<Judgement, AnswerError> {
     let text = unfence(text);
     if text.is_empty() {
-        return Err("the model's answer is empty".to_owned());
+        return Err(AnswerError::Empty);
     }
-    let value: Value = serde_json::from_str(text)
-        .map_err(|err| format!("the model's answer is not JSON ({err})"))?;
+    let value: Value = serde_json::from_str(text).map_err(AnswerError::NotJson)?;
     let Value::Object(map) = value else {
-        return Err(format!(
-            "the model's answer is {}, not an object with `ok`",
-            json_type_name(&value)
-        ));
+        return Err(AnswerError::NotAnObject(json_type_name(&value)));
     };
     let ok = match map.get("ok") {
         Some(Value::Bool(ok)) => *ok,
         Some(other) => {
-            return Err(format!(
-                "`ok` must be true or false, found {}",
-                json_type_name(other)
-            ));
+            return Err(AnswerError::Ok(json_type_name(other)));
         }
         None if map.contains_key("decision") => {
-            return Err(
-                "the answer uses the command-hook form `decision`; a prompt hook answers {\"ok\": true|false, \"reason\": …}"
-                    .to_owned(),
-            );
+            return Err(AnswerError::CommandForm);
         }
-        None => return Err("the answer has no `ok`".to_owned()),
+        None => return Err(AnswerError::NoOk),
     };
     let reason = match map.get("reason") {
         None => None,
         Some(Value::String(reason)) => Some(reason.clone()),
         Some(other) => {
-            return Err(format!(
-                "`reason` must be a string, found {}",
-                json_type_name(other)
-            ));
+            return Err(AnswerError::Reason(json_type_name(other)));
         }
     };
     let impossible = match map.get("impossible") {
         None => false,
         Some(Value::Bool(flag)) => *flag,
         Some(other) => {
-            return Err(format!(
-                "`impossible` must be true or false, found {}",
-                json_type_name(other)
-            ));
+            return Err(AnswerError::Impossible(json_type_name(other)));
         }
     };
     Ok(Judgement {
@@ -153,7 +168,7 @@ mod tests {
 
     fn fails(text: &str, words: &str) {
         match judge(text) {
-            Err(why) => assert!(why.contains(words), "{text}: {why}"),
+            Err(why) => assert!(why.to_string().contains(words), "{text}: {why}"),
             Ok(j) => panic!("{text}: read as {j:?}"),
         }
     }
@@ -212,12 +227,27 @@ mod tests {
         assert_eq!(anthropic_text(body).unwrap(), "{\"ok\":false}");
         let tool = br#"{"content":[{"type":"tool_use","id":"x","name":"StructuredOutput","input":{"ok":false}}]}"#;
         assert_eq!(anthropic_text(tool).unwrap(), "");
-        assert!(anthropic_text(b"{}").unwrap_err().contains("no `content`"));
+        assert!(
+            anthropic_text(b"{}")
+                .unwrap_err()
+                .to_string()
+                .contains("no `content`")
+        );
         let chat = br#"{"choices":[{"message":{"role":"assistant","content":"{\"ok\":true}"}}]}"#;
         assert_eq!(openai_text(chat).unwrap(), "{\"ok\":true}");
         let refused =
             br#"{"choices":[{"message":{"role":"assistant","content":null,"refusal":"no"}}]}"#;
-        assert!(openai_text(refused).unwrap_err().contains("refused"));
-        assert!(openai_text(b"{}").unwrap_err().contains("choices[0]"));
+        assert!(
+            openai_text(refused)
+                .unwrap_err()
+                .to_string()
+                .contains("refused")
+        );
+        assert!(
+            openai_text(b"{}")
+                .unwrap_err()
+                .to_string()
+                .contains("choices[0]")
+        );
     }
 }

@@ -66,18 +66,45 @@ fn var(env: &[(OsString, OsString)], name: &str) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
+/// Why a prompt hook's endpoint cannot be resolved (nothing is sent).
+#[derive(Debug, thiserror::Error)]
+pub enum EndpointError {
+    #[error(
+        "prompt hooks are forbidden by managed settings (allowPromptHooks: false); nothing was sent"
+    )]
+    Forbidden,
+    #[error(
+        "no model to ask: an openai prompt hook needs `model`, or promptHooks.model in settings; nothing was sent"
+    )]
+    NoModel,
+    #[error("prompt endpoint: {0}; nothing was sent")]
+    Url(#[source] crate::urls::UrlError),
+    #[error("prompt endpoint {0} is not in managed allowedPromptHookEndpoints; nothing was sent")]
+    NotAllowed(String),
+}
+
+/// Why a prompt hook's request cannot be built (nothing is sent).
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    #[error(transparent)]
+    Endpoint(#[from] EndpointError),
+    #[error("{0} carries no transcript_path: there is no conversation to judge; nothing was sent")]
+    NoTranscript(String),
+    #[error("{0}; nothing was sent")]
+    Transcript(#[source] request::TranscriptError),
+    #[error("the value of {0} cannot be sent in a header (control characters); nothing was sent")]
+    KeyValue(String),
+}
+
 /// Resolves `hook`'s endpoint, model and key variable from settings and
 /// hookrun's environment, or says why it cannot be (nothing is sent then).
 pub fn endpoint(
     hook: &HookDef,
     config: &Config,
     env: &[(OsString, OsString)],
-) -> Result<Endpoint, String> {
+) -> Result<Endpoint, EndpointError> {
     if config.forbidden {
-        return Err(
-            "prompt hooks are forbidden by managed settings (allowPromptHooks: false); nothing was sent"
-                .to_owned(),
-        );
+        return Err(EndpointError::Forbidden);
     }
     let own = hook.prompt.as_ref().and_then(|p| p.model.clone());
     let (url, key_var, model, model_from) = match config.provider {
@@ -113,10 +140,7 @@ pub fn endpoint(
                 (Some(model), _) => (model, "the hook's `model`".to_owned()),
                 (None, Some(model)) => (model.clone(), "promptHooks.model".to_owned()),
                 (None, None) => {
-                    return Err(
-                        "no model to ask: an openai prompt hook needs `model`, or promptHooks.model in settings; nothing was sent"
-                            .to_owned(),
-                    );
+                    return Err(EndpointError::NoModel);
                 }
             };
             (
@@ -127,12 +151,10 @@ pub fn endpoint(
             )
         }
     };
-    crate::urls::parse(&url).map_err(|why| format!("prompt endpoint: {why}; nothing was sent"))?;
+    crate::urls::parse(&url).map_err(EndpointError::Url)?;
     if let Some(patterns) = &config.allowed_endpoints {
         if !crate::urls::allowed(&url, patterns) {
-            return Err(format!(
-                "prompt endpoint {url} is not in managed allowedPromptHookEndpoints; nothing was sent"
-            ));
+            return Err(EndpointError::NotAllowed(url));
         }
     }
     let key_set = var(env, &key_var).is_some()
@@ -245,7 +267,7 @@ pub fn prepare(
     event: &Event,
     stdin: &[u8],
     timeout: Duration,
-) -> Result<Call, String> {
+) -> Result<Call, PrepareError> {
     let endpoint = endpoint(hook, config, env)?;
     let prompt = hook
         .prompt
@@ -257,14 +279,9 @@ pub fn prepare(
     let condition = request::substitute(prompt, arguments);
     let stop = matches!(event.id.name(), "Stop" | "SubagentStop");
     let (system, user) = if stop {
-        let path = transcript_path(event).ok_or_else(|| {
-            format!(
-                "{} carries no transcript_path: there is no conversation to judge; nothing was sent",
-                event.id.name()
-            )
-        })?;
-        let conversation =
-            request::conversation(&path).map_err(|why| format!("{why}; nothing was sent"))?;
+        let path = transcript_path(event)
+            .ok_or_else(|| PrepareError::NoTranscript(event.id.name().to_owned()))?;
+        let conversation = request::conversation(&path).map_err(PrepareError::Transcript)?;
         (
             request::STOP_INSTRUCTIONS,
             request::stop_message(&conversation, &condition),
@@ -304,10 +321,7 @@ pub fn prepare(
     }
     for (_, value) in &headers {
         if ureq::http::HeaderValue::from_str(value).is_err() {
-            return Err(format!(
-                "the value of {} cannot be sent in a header (control characters); nothing was sent",
-                endpoint.key_var
-            ));
+            return Err(PrepareError::KeyValue(endpoint.key_var));
         }
     }
     Ok(Call {
@@ -451,7 +465,7 @@ impl Call {
                         Provider::OpenAi => answer::openai_text(&exchange.body),
                     };
                     let (result, shown) = match text {
-                        Err(why) => (Ended::Failed(why), body),
+                        Err(why) => (Ended::Failed(why.to_string()), body),
                         Ok(text) => match answer::judge(&text) {
                             Ok(judgement) => (Ended::Judged(judgement), text),
                             Err(why) => (
@@ -548,7 +562,7 @@ pub fn start(
 ) -> Started {
     let call = match prepare(hook, config, env, event, stdin, timeout) {
         Ok(call) => call,
-        Err(why) => return Started::NotSent(Reply::failed(why)),
+        Err(why) => return Started::NotSent(Reply::failed(why.to_string())),
     };
     let (tx, rx) = mpsc::sync_channel(1);
     let client = Arc::clone(client);

@@ -117,12 +117,27 @@ const CONVERSATION_CAP: usize = 100_000;
 /// One tool call's input or one tool result, at most.
 const BLOCK_CAP: usize = 4_000;
 
+/// Why a transcript yields no conversation to judge.
+#[derive(Debug, thiserror::Error)]
+pub enum TranscriptError {
+    #[error("could not read the transcript {}: {source}", .path.display())]
+    Read {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the transcript {} holds no conversation", .0.display())]
+    Empty(std::path::PathBuf),
+}
+
 /// The conversation in a transcript (Claude Code's JSON lines: `user` and
 /// `assistant` entries with a `message`), as plain text, the newest part
 /// when it is long.
-pub fn conversation(path: &Path) -> Result<String, String> {
-    let file = std::fs::File::open(path)
-        .map_err(|err| format!("could not read the transcript {}: {err}", path.display()))?;
+pub fn conversation(path: &Path) -> Result<String, TranscriptError> {
+    let file = std::fs::File::open(path).map_err(|source| TranscriptError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
     let len = file.metadata().map_or(0, |m| m.len());
     let mut bytes = Vec::new();
     let mut reader = std::io::BufReader::new(file);
@@ -131,12 +146,18 @@ pub fn conversation(path: &Path) -> Result<String, String> {
             &mut reader,
             std::io::SeekFrom::Start(len - TRANSCRIPT_READ_CAP),
         )
-        .map_err(|err| format!("could not read the transcript {}: {err}", path.display()))?;
+        .map_err(|source| TranscriptError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
     }
     reader
         .take(TRANSCRIPT_READ_CAP)
         .read_to_end(&mut bytes)
-        .map_err(|err| format!("could not read the transcript {}: {err}", path.display()))?;
+        .map_err(|source| TranscriptError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
     let text = String::from_utf8_lossy(&bytes);
     let mut turns = Vec::new();
     for line in text.lines() {
@@ -157,10 +178,7 @@ pub fn conversation(path: &Path) -> Result<String, String> {
         }
     }
     if turns.is_empty() {
-        return Err(format!(
-            "the transcript {} holds no conversation",
-            path.display()
-        ));
+        return Err(TranscriptError::Empty(path.to_owned()));
     }
     let joined = turns.join("\n\n");
     if joined.len() <= CONVERSATION_CAP {
@@ -293,12 +311,15 @@ mod tests {
             conversation(&path).unwrap(),
             "User: Please run echo hi\n\nAssistant: Sure.\n[tool call Bash: {\"command\":\"echo hi\"}]\n\nUser: [tool result: hi]\n\nAssistant: Done: goodbye."
         );
-        let err = conversation(&dir.path().join("missing.jsonl")).unwrap_err();
+        let err = conversation(&dir.path().join("missing.jsonl"))
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("could not read the transcript"), "{err}");
         std::fs::write(&path, "{}\n").unwrap();
         assert!(
             conversation(&path)
                 .unwrap_err()
+                .to_string()
                 .contains("holds no conversation")
         );
 

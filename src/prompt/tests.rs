@@ -202,7 +202,7 @@ fn which_model_and_endpoint() {
         api_key_env: Some("LOCAL_LLM".into()),
         ..Config::default()
     };
-    let err = endpoint(&h, &openai, &env(&[])).unwrap_err();
+    let err = endpoint(&h, &openai, &env(&[])).unwrap_err().to_string();
     assert!(err.contains("needs `model`"), "{err}");
     let e = endpoint(&own, &openai, &env(&[("LOCAL_LLM", "x")])).unwrap();
     assert_eq!(e.url, "http://127.0.0.1:11434/v1/chat/completions");
@@ -215,6 +215,7 @@ fn which_model_and_endpoint() {
     assert!(
         endpoint(&h, &forbidden, &env(&[]))
             .unwrap_err()
+            .to_string()
             .contains("allowPromptHooks: false")
     );
     let pinned = Config {
@@ -222,7 +223,7 @@ fn which_model_and_endpoint() {
         ..Config::default()
     };
     assert!(endpoint(&h, &pinned, &env(&[])).is_ok());
-    let err = endpoint(&h, &pinned, &vars).unwrap_err();
+    let err = endpoint(&h, &pinned, &vars).unwrap_err().to_string();
     assert!(
         err.contains("not in managed allowedPromptHookEndpoints"),
         "{err}"
@@ -288,7 +289,8 @@ fn the_request_body_and_headers() {
         T,
     )
     .err()
-    .unwrap();
+    .unwrap()
+    .to_string();
     assert!(
         err.contains("could not read the transcript /nonexistent/t.jsonl"),
         "{err}"

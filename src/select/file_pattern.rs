@@ -63,8 +63,21 @@ pub(crate) enum PathMatch {
     Unknown(String),
 }
 
+/// Why a path pattern does not compile.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum GlobError {
+    #[error("invalid glob `{glob}`: {}", .source.kind())]
+    Glob {
+        glob: String,
+        #[source]
+        source: globset::Error,
+    },
+    #[error(transparent)]
+    Set(#[from] globset::Error),
+}
+
 impl PathPattern {
-    pub(crate) fn parse(spec: &str) -> Result<PathPattern, String> {
+    pub(crate) fn parse(spec: &str) -> Result<PathPattern, GlobError> {
         let (anchor, rest) = if let Some(rest) = spec.strip_prefix("//") {
             (Anchor::FilesystemRoot, rest)
         } else if spec == "~" {
@@ -144,19 +157,22 @@ impl PathPattern {
 }
 
 /// The glob and, as in gitignore, everything below what it names.
-fn compile_glob(glob: &str, directory_only: bool) -> Result<GlobSet, String> {
+fn compile_glob(glob: &str, directory_only: bool) -> Result<GlobSet, GlobError> {
     let build = |glob: &str| {
         GlobBuilder::new(glob)
             .literal_separator(true)
             .build()
-            .map_err(|e| format!("invalid glob `{glob}`: {}", e.kind()))
+            .map_err(|source| GlobError::Glob {
+                glob: glob.to_owned(),
+                source,
+            })
     };
     let mut set = GlobSetBuilder::new();
     if !directory_only {
         set.add(build(glob)?);
     }
     set.add(build(&format!("{glob}/**"))?);
-    set.build().map_err(|e| e.to_string())
+    Ok(set.build()?)
 }
 
 fn resolve_input(file_path: &str, paths: &PathContext<'_>) -> PathBuf {
@@ -315,7 +331,7 @@ mod tests {
 
     #[test]
     fn invalid_glob_is_a_parse_error() {
-        let error = PathPattern::parse("/src/[a").unwrap_err();
+        let error = PathPattern::parse("/src/[a").unwrap_err().to_string();
         assert!(error.contains("invalid glob"), "{error}");
     }
 

@@ -196,7 +196,7 @@ impl Rule {
             return Err(error("the rule is empty".to_owned()));
         }
         let (tool, specifier_text) = split_rule(trimmed).map_err(error)?;
-        let tool_match = parse_tool(tool).map_err(error)?;
+        let tool_match = parse_tool(tool).map_err(|err| error(err.to_string()))?;
         let kind = match tool_match {
             ToolMatch::Exact => TOOL_SPECIFIERS
                 .iter()
@@ -355,33 +355,44 @@ fn unescape_parentheses(specifier: &str) -> String {
     specifier.replace("\\(", "(").replace("\\)", ")")
 }
 
-fn parse_tool(tool: &str) -> Result<ToolMatch, String> {
+/// Why the tool part of a rule (before `(`) names no tool.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum ToolNameError {
+    #[error("empty tool name before `(`")]
+    Empty,
+    #[error(
+        "the tool name `{0}` contains whitespace (write `Tool(specifier)` with no space before `(`)"
+    )]
+    Whitespace(String),
+    #[error("empty MCP server name in `{0}`")]
+    EmptyMcpServer(String),
+    #[error("`*` in the MCP server name `{0}`: write `mcp__<server>` or `mcp__<server>__*`")]
+    StarInMcpServer(String),
+    #[error("`*` in the tool name `{0}`: tool names are exact, except `mcp__<server>__*`")]
+    StarInTool(String),
+}
+
+fn parse_tool(tool: &str) -> Result<ToolMatch, ToolNameError> {
     if tool.is_empty() {
-        return Err("empty tool name before `(`".to_owned());
+        return Err(ToolNameError::Empty);
     }
     if tool.chars().any(char::is_whitespace) {
-        return Err(format!(
-            "the tool name `{tool}` contains whitespace (write `Tool(specifier)` with no space before `(`)"
-        ));
+        return Err(ToolNameError::Whitespace(tool.to_owned()));
     }
     if let Some(rest) = tool.strip_prefix("mcp__") {
         let server = rest.strip_suffix("__*");
         if let Some(server) = server.or((!rest.contains("__")).then_some(rest)) {
             if server.is_empty() {
-                return Err(format!("empty MCP server name in `{tool}`"));
+                return Err(ToolNameError::EmptyMcpServer(tool.to_owned()));
             }
             if server.contains('*') {
-                return Err(format!(
-                    "`*` in the MCP server name `{server}`: write `mcp__<server>` or `mcp__<server>__*`"
-                ));
+                return Err(ToolNameError::StarInMcpServer(server.to_owned()));
             }
             return Ok(ToolMatch::McpServer(format!("mcp__{server}__")));
         }
     }
     if tool.contains('*') {
-        return Err(format!(
-            "`*` in the tool name `{tool}`: tool names are exact, except `mcp__<server>__*`"
-        ));
+        return Err(ToolNameError::StarInTool(tool.to_owned()));
     }
     Ok(ToolMatch::Exact)
 }
@@ -396,10 +407,12 @@ fn compile_specifier(kind: SpecifierKind, written: &str) -> Result<Option<Specif
         SpecifierKind::Command => CommandPattern::compile(specifier)?.map(Specifier::Command),
         SpecifierKind::Path(fields) => Some(Specifier::Path {
             fields,
-            pattern: PathPattern::parse(specifier)?,
+            pattern: PathPattern::parse(specifier).map_err(|err| err.to_string())?,
         }),
         SpecifierKind::Web => match specifier.strip_prefix("domain:") {
-            Some(domain) => Some(Specifier::Domain(DomainPattern::parse(domain)?)),
+            Some(domain) => Some(Specifier::Domain(
+                DomainPattern::parse(domain).map_err(|err| err.to_string())?,
+            )),
             None => CommandPattern::compile(specifier)?.map(|pattern| Specifier::Field {
                 fields: &["url"],
                 pattern,
@@ -586,16 +599,25 @@ enum DomainPattern {
     Subdomains(String),
 }
 
+/// Why a `domain:` specifier names no host.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum DomainError {
+    #[error("`domain:` needs a host name, as in `domain:example.com`")]
+    Empty,
+    #[error("`domain:{0}` is not a host name (write `domain:example.com`, without scheme or path)")]
+    NotAHost(String),
+    #[error("`domain:{0}`: only a leading `*.` wildcard is supported (`domain:*.example.com`)")]
+    Wildcard(String),
+}
+
 impl DomainPattern {
-    fn parse(domain: &str) -> Result<DomainPattern, String> {
+    fn parse(domain: &str) -> Result<DomainPattern, DomainError> {
         let domain = domain.trim();
         if domain.is_empty() {
-            return Err("`domain:` needs a host name, as in `domain:example.com`".to_owned());
+            return Err(DomainError::Empty);
         }
         if domain.contains(['/', '@', '?', '#']) {
-            return Err(format!(
-                "`domain:{domain}` is not a host name (write `domain:example.com`, without scheme or path)"
-            ));
+            return Err(DomainError::NotAHost(domain.to_owned()));
         }
         let host = strip_port(domain);
         if host == "*" {
@@ -608,9 +630,7 @@ impl DomainPattern {
         }
         let host = normalize_host(host);
         if host.contains('*') || host.is_empty() {
-            return Err(format!(
-                "`domain:{domain}`: only a leading `*.` wildcard is supported (`domain:*.example.com`)"
-            ));
+            return Err(DomainError::Wildcard(domain.to_owned()));
         }
         Ok(DomainPattern::Exact(host))
     }
