@@ -3,7 +3,8 @@
 //!
 //! Used by `hookrun fire` and by `hookrun test`, so a policy test exercises
 //! exactly what a host would get. The host's event arrives decoded
-//! ([`host::decode_bytes`], in `commands::fire`); everything between that
+//! ([`crate::event::read_object`], then [`host::Host::decode`], in
+//! `commands::fire`); everything between that
 //! and [`host::encode`] speaks hookrun's own vocabulary.
 
 use std::ffi::OsString;

@@ -28,15 +28,15 @@ pub fn run(args: &FireArgs) -> Printed {
     let input = read_stdin_within(Some(stdin_deadline(args, host)));
     let mut input_name = None;
     let decoded = input.and_then(|bytes| {
-        if args.event.is_some() {
-            input_name = input_event_name(&bytes);
+        let raw = crate::event::read_object(&bytes)?;
+        // The input's own name, taken before the host's decoding sets the
+        // canonical one (one parse of stdin, not two).
+        if let (Some(_), Some(serde_json::Value::String(name))) =
+            (&args.event, raw.get("hook_event_name"))
+        {
+            input_name = Some(name.clone());
         }
-        host::decode_bytes(
-            host,
-            &bytes,
-            args.event.as_deref(),
-            &HostEnv::new(&inherited_env),
-        )
+        host.decode(raw, args.event.as_deref(), &HostEnv::new(&inherited_env))
     });
     let stop_block_cap =
         host::mapping::stop_block_cap(args.stop_block_cap, host, &HostEnv::new(&inherited_env));
@@ -122,20 +122,6 @@ fn nested_refused(refusal: &str) -> Printed {
         stdout: format!("{answer}\n"),
         stderr: format!("{refusal}\n"),
         exit: Exit::Success,
-    }
-}
-
-/// The input's own `hook_event_name`, read without building the event (the
-/// argument overrides it in the event).
-fn input_event_name(bytes: &[u8]) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct NameOnly {
-        hook_event_name: Option<serde_json::Value>,
-    }
-    let only: NameOnly = serde_json::from_slice(bytes).ok()?;
-    match only.hook_event_name? {
-        serde_json::Value::String(name) => Some(name),
-        _ => None,
     }
 }
 

@@ -206,18 +206,6 @@ pub fn host(id: HostId) -> &'static dyn Host {
         .expect("every HostId has a row in HOSTS")
 }
 
-/// Stdin bytes → the host's event (the JSON checks every host shares, then
-/// the host's own decoding).
-pub fn decode_bytes(
-    host: &dyn Host,
-    bytes: &[u8],
-    arg: Option<&str>,
-    env: &HostEnv<'_>,
-) -> Result<Decoded, InputError> {
-    let raw = crate::event::read_object(bytes)?;
-    host.decode(raw, arg, env)
-}
-
 /// Encodes `decision` for `host`; what the host could not express joins the
 /// decision's warnings (and notes) first, so the answer says so.
 pub fn encode(host: &dyn Host, event: &Event, decision: &mut Decision) -> Rendered {
