@@ -421,15 +421,25 @@ pub fn probable_typo(name: &str) -> Option<&'static str> {
     if lookup(name).is_some() {
         return None;
     }
+    nearest_within(name, CATALOG.iter().map(|spec| spec.name))
+}
+
+/// The candidate a misspelt `name` probably meant: one edit away for a short
+/// name, two for one of six characters or more, compared folded (case,
+/// `_`, `-`), the nearest first.
+pub fn nearest_within(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'static str>,
+) -> Option<&'static str> {
     let folded = fold_name(name);
     let limit = if folded.chars().count() >= 6 { 2 } else { 1 };
-    CATALOG
-        .iter()
-        .filter(|spec| spec.name.len().abs_diff(folded.len()) <= limit)
-        .map(|spec| (edit_distance(&fold_name(spec.name), &folded), spec.name))
+    candidates
+        .into_iter()
+        .filter(|candidate| candidate.len().abs_diff(folded.len()) <= limit)
+        .map(|candidate| (edit_distance(&fold_name(candidate), &folded), candidate))
         .filter(|(distance, _)| *distance <= limit)
         .min_by_key(|(distance, _)| *distance)
-        .map(|(_, name)| name)
+        .map(|(_, candidate)| candidate)
 }
 
 /// Warnings about the event's name before anything runs: an argument or

@@ -306,17 +306,7 @@ pub fn event_name_warnings(
         if event_row(rows, name).is_some() || crate::catalog::lookup(name).is_some() {
             return None;
         }
-        let folded = crate::catalog::fold_name(name);
-        let limit = if folded.chars().count() >= 6 { 2 } else { 1 };
-        rows.iter()
-            .map(|r| {
-                let distance =
-                    crate::catalog::edit_distance(&crate::catalog::fold_name(r.host), &folded);
-                (distance, r.host)
-            })
-            .filter(|(distance, _)| *distance <= limit)
-            .min_by_key(|(distance, _)| *distance)
-            .map(|(_, name)| name)
+        crate::catalog::nearest_within(name, rows.iter().map(|r| r.host))
             .or_else(|| crate::catalog::probable_typo(name))
     };
     let resolve =
