@@ -35,14 +35,54 @@ use crate::settings::SourceOptions;
         Reference: docs/ in the hookrun repository; man pages: hookrun(1), hookrun-fire(1)…"
 )]
 pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The options every subcommand takes.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
     /// Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace).
     /// `RUST_LOG` works too. Without either, stderr carries only the block
     /// reason.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
+}
 
-    #[command(subcommand)]
-    pub command: Command,
+impl Cli {
+    /// Parses a command line (`args[0]` is the program).
+    ///
+    /// `hookrun fire …` is what a host runs on every event, so it is parsed
+    /// first against a command that knows only `fire` and the global
+    /// options: building the whole command tree (every subcommand, its
+    /// help) costs about as much again as the rest of a fire that matches
+    /// no hook. Anything that command does not accept — help, `--version`,
+    /// a mistyped flag, a bad `HOOKRUN_*` value — is parsed again against
+    /// the whole tree, so every message is exactly the full parser's.
+    pub fn parse_args(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+        match Cli::parse_fire_only(args) {
+            Some(cli) => Ok(cli),
+            None => Cli::try_parse_from(args),
+        }
+    }
+
+    /// `hookrun fire …` parsed against `fire` alone; `None` for anything
+    /// else, and for anything that command refuses.
+    fn parse_fire_only(args: &[std::ffi::OsString]) -> Option<Cli> {
+        use clap::FromArgMatches as _;
+        if args.get(1).is_none_or(|arg| arg != "fire") {
+            return None;
+        }
+        GlobalArgs::augment_args(clap::Command::new("hookrun"))
+            .subcommand(FireArgs::augment_args(clap::Command::new("fire")))
+            .subcommand_required(true)
+            .try_get_matches_from(args)
+            .and_then(|matches| Cli::from_arg_matches(&matches))
+            .ok()
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -672,6 +712,60 @@ mod tests {
         let mut command = Cli::command();
         command.build();
         check(&command, "hookrun");
+    }
+
+    /// The short cut for `fire` gives what the whole parser gives, and
+    /// leaves help, version and every error to it.
+    #[test]
+    fn fire_is_parsed_as_the_whole_command_line_parses_it() {
+        fn argv(line: &str) -> Vec<std::ffi::OsString> {
+            line.split(' ').map(Into::into).collect()
+        }
+        let accepted = [
+            "hookrun fire",
+            "hookrun fire pre_tool_use",
+            "hookrun fire PreToolUse --settings a.json --settings b.json",
+            "hookrun fire -vv --host gemini --format report --fail-closed",
+            "hookrun fire stop --deadline 1.5s --kill-grace 200ms --output-cap 64KiB",
+            "hookrun fire --no-default-settings --claude-settings .claude/settings.json",
+            "hookrun fire --log /tmp/x.jsonl --stop-block-cap 3 --non-interactive",
+            "hookrun fire --project-dir /p --trust-project",
+        ];
+        for line in accepted {
+            let args = argv(line);
+            let short = Cli::parse_fire_only(&args)
+                .unwrap_or_else(|| panic!("{line}: the short cut refused it"));
+            let full = Cli::try_parse_from(&args).unwrap();
+            assert_eq!(format!("{short:?}"), format!("{full:?}"), "{line}");
+        }
+        // Left to the whole parser (a global option first is parsed the
+        // same, only not by the short cut).
+        let refused = [
+            "hookrun -v fire PreToolUse",
+            "hookrun fire --help",
+            "hookrun fire -h",
+            "hookrun fire --version",
+            "hookrun fire --deadlne 2s",
+            "hookrun fire --deadline soon",
+            "hookrun fire --host nobody",
+            "hookrun fire a b",
+            "hookrun doctor",
+            "hookrun",
+        ];
+        for line in refused {
+            let args = argv(line);
+            assert!(Cli::parse_fire_only(&args).is_none(), "{line}");
+            let via = Cli::parse_args(&args).map(|cli| format!("{cli:?}"));
+            let full = Cli::try_parse_from(&args).map(|cli| format!("{cli:?}"));
+            match (via, full) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{line}"),
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.kind(), b.kind(), "{line}");
+                    assert_eq!(a.render().to_string(), b.render().to_string(), "{line}");
+                }
+                (a, b) => panic!("{line}: {a:?} vs {b:?}"),
+            }
+        }
     }
 
     #[test]

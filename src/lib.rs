@@ -59,8 +59,6 @@ pub mod verdict;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use clap::Parser as _;
-
 use cli::{Cli, Command};
 use exit::Exit;
 
@@ -68,7 +66,7 @@ use exit::Exit;
 /// code. The only place that writes the final stdout/stderr.
 pub fn run() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match Cli::parse_args(&args) {
         Ok(cli) => cli,
         Err(err) => {
             let printed = commands::fire::usage_error(&err, &args);
@@ -76,7 +74,7 @@ pub fn run() -> ExitCode {
             return printed.exit.into();
         }
     };
-    init_tracing(cli.verbose);
+    init_tracing(cli.global.verbose);
     let printed = match &cli.command {
         Command::Fire(args) => commands::common::on_big_stack(|| commands::fire::run(args)),
         Command::Trust(args) => commands::trust::run(args, true),
