@@ -84,25 +84,54 @@ fn log_problems(loaded: Settings) -> Settings {
 /// serialising and dropping (only the pages used are ever touched).
 pub const BIG_STACK: usize = 512 * 1024 * 1024;
 
-/// Runs `work` on a thread with a [`BIG_STACK`] stack and waits for it; on
-/// the current thread when such a thread cannot be made.
-pub fn on_big_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
-    let slot = std::sync::Mutex::new(Some(work));
-    let take = || slot.lock().ok().and_then(|mut work| work.take());
-    let ran = std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("hookrun".into())
-            .stack_size(BIG_STACK)
-            .spawn_scoped(scope, || take().map(|work| work()));
-        match spawned.map(std::thread::ScopedJoinHandle::join) {
-            Ok(Ok(value)) => value,
-            Ok(Err(panic)) => std::panic::resume_unwind(panic),
-            Err(_) => None,
+/// Runs `work` on a [`BIG_STACK`] stack: on this thread, switched to a
+/// stack mapped for it and unmapped after (only the pages used are ever
+/// touched). Starting a thread for it instead cost about a tenth of a
+/// fire that matches no hook (a new malloc arena, its first pages, the
+/// thread's start and exit).
+///
+/// Where the stack cannot be mapped (a memory limit), `work` runs on the
+/// current stack, which holds JSON nested several thousand levels deep.
+pub fn on_big_stack<T>(work: impl FnOnce() -> T) -> T {
+    use std::panic::{self, AssertUnwindSafe};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Mutex, PoisonError};
+    // stacker panics when it cannot map the stack, before `work` starts.
+    // That message must not reach stderr (the block reason channel), so
+    // the panic hook is silent from here until `work` starts; the lock
+    // keeps two callers (tests) from interleaving the swap.
+    static SWAP: Mutex<()> = Mutex::new(());
+    let swapping = SWAP.lock().unwrap_or_else(PoisonError::into_inner);
+    let original = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let restore_slot = Mutex::new(Some((original, swapping)));
+    let restore = || {
+        let taken = restore_slot
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some((original, swapping)) = taken {
+            panic::set_hook(original);
+            drop(swapping);
         }
-    });
+    };
+    let started = AtomicBool::new(false);
+    let mut work = Some(work);
+    let ran = panic::catch_unwind(AssertUnwindSafe(|| {
+        stacker::grow(BIG_STACK, || {
+            started.store(true, Ordering::Relaxed);
+            restore();
+            (work.take().expect("the work runs once"))()
+        })
+    }));
+    restore();
     match ran {
-        Some(value) => value,
-        None => take().expect("the work runs once")(),
+        Ok(value) => value,
+        Err(panic) if started.load(Ordering::Relaxed) => panic::resume_unwind(panic),
+        Err(_) => {
+            tracing::warn!("no stack could be mapped for deep JSON; running on the current one");
+            (work.take().expect("the work runs once"))()
+        }
     }
 }
 
@@ -136,7 +165,8 @@ pub fn read_stdin_within(limit: Option<Duration>) -> Result<Vec<u8>, InputError>
         Err(err) if err.raw_os_error() == Some(nix::libc::EBADF) => return Ok(bytes),
         Err(err) => return Err(InputError::Unreadable(err)),
     };
-    let mut chunk = vec![0u8; 64 * 1024];
+    // `bytes[..filled]` is what was read; the rest is room for the next read.
+    let mut filled = 0;
     loop {
         let left = limit.saturating_sub(started.elapsed());
         let millis = u16::try_from(left.as_millis()).unwrap_or(u16::MAX);
@@ -149,14 +179,28 @@ pub fn read_stdin_within(limit: Option<Duration>) -> Result<Vec<u8>, InputError>
             Ok(_) => {}
             Err(errno) => return Err(InputError::Unreadable(errno.into())),
         }
-        match file.read(&mut chunk) {
-            Ok(0) => return Ok(bytes),
-            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+        // Straight into `bytes`, which grows geometrically from one small
+        // chunk: an event is usually a few hundred bytes, and every page of
+        // a buffer zeroed up front is a page fault.
+        if filled == bytes.len() {
+            bytes.resize(filled + filled.clamp(READ_CHUNK, MAX_READ_CHUNK), 0);
+        }
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => {
+                bytes.truncate(filled);
+                return Ok(bytes);
+            }
+            Ok(n) => filled += n,
             Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
             Err(err) => return Err(InputError::Unreadable(err)),
         }
     }
 }
+
+/// Room for the first reads of stdin; once it is full, as much again as
+/// was read so far, at most [`MAX_READ_CHUNK`] more at a time.
+const READ_CHUNK: usize = 8 * 1024;
+const MAX_READ_CHUNK: usize = 8 * 1024 * 1024;
 
 /// Whether stdin is a terminal (nothing piped in).
 pub fn stdin_is_terminal() -> bool {
