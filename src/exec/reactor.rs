@@ -16,9 +16,9 @@ use super::{Job, JobReport, Limits, Termination};
 /// its units this often, so a lost wake-up costs a second, not a hang.
 const MAX_SLEEP: Duration = Duration::from_secs(1);
 
-/// One pipe read. Pipes hold 64 KiB by default, so one read usually
-/// empties one.
-const SCRATCH_SIZE: usize = 64 * 1024;
+/// One pipe read starts this large: one page, since most hooks print a
+/// line or nothing (a buffer zeroed up front costs a page fault per page).
+const SCRATCH_SIZE: usize = 4 * 1024;
 
 /// hookrun's own termination signals as seen by the loop.
 #[derive(Debug, Default)]
@@ -63,6 +63,7 @@ pub(crate) fn run_batch(
 
     let mut slots: Vec<Slot> = jobs.into_iter().map(|job| start(job, limits)).collect();
     let mut scratch = vec![0u8; SCRATCH_SIZE];
+    // Grown by `drain_into` to what a full pipe holds once a read fills it.
     loop {
         let now = Instant::now();
         let mut next_wake: Option<Instant> = None;

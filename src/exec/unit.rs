@@ -345,7 +345,7 @@ impl Unit {
     }
 
     /// The pipe `stream` is ready: move what can be moved without blocking.
-    pub(crate) fn on_ready(&mut self, stream: Stream, scratch: &mut [u8]) {
+    pub(crate) fn on_ready(&mut self, stream: Stream, scratch: &mut Vec<u8>) {
         match stream {
             Stream::Stdin => self.feed_stdin(),
             Stream::Stdout => {
@@ -394,14 +394,24 @@ impl Unit {
     }
 }
 
-/// Reads what `fd` has now into `capture`. True at end of file.
-fn drain_into(fd: Option<&OwnedFd>, capture: &mut Capture, scratch: &mut [u8]) -> bool {
+/// A full pipe's worth: pipes hold 64 KiB by default, so one read of this
+/// size usually empties one.
+const FULL_READ: usize = 64 * 1024;
+
+/// Reads what `fd` has now into `capture`. True at end of file. A read that
+/// fills `scratch` grows it to [`FULL_READ`], for the hooks that print a lot.
+fn drain_into(fd: Option<&OwnedFd>, capture: &mut Capture, scratch: &mut Vec<u8>) -> bool {
     let Some(fd) = fd else {
         return false;
     };
     for _ in 0..READS_PER_WAKEUP {
         match unix::read_some(fd.as_fd(), scratch) {
-            ReadOutcome::Data(n) => capture.push(&scratch[..n]),
+            ReadOutcome::Data(n) => {
+                capture.push(&scratch[..n]);
+                if n == scratch.len() && scratch.len() < FULL_READ {
+                    scratch.resize(FULL_READ, 0);
+                }
+            }
             ReadOutcome::WouldBlock => return false,
             ReadOutcome::Eof => return true,
         }

@@ -10,7 +10,6 @@ use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd, RawFd};
-use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -435,7 +434,7 @@ pub(crate) struct SignalPipes {
 #[derive(Debug)]
 struct SignalPipe {
     signal: i32,
-    read: UnixStream,
+    read: fs::File,
     id: SigId,
 }
 
@@ -447,8 +446,10 @@ impl SignalPipes {
             .into_iter()
             .chain([signal_hook::consts::SIGCHLD])
         {
-            let (read, write) = UnixStream::pair()?;
-            read.set_nonblocking(true)?;
+            // A pipe, not a socket pair: half the kernel work to make and
+            // close, and signal-hook writes to either.
+            let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC | OFlag::O_NONBLOCK)?;
+            let read = fs::File::from(read);
             let id = signal_hook::low_level::pipe::register(signal, write)?;
             // Pushed at once so that a later failure unregisters this one.
             pipes.pipes.push(SignalPipe { signal, read, id });
