@@ -73,6 +73,9 @@ pub fn is_secret_name(name: &str) -> bool {
     {
         return false;
     }
+    if !may_be_secret(name) {
+        return false;
+    }
     let words = name_words(name);
     let single = words
         .iter()
@@ -84,6 +87,23 @@ pub fn is_secret_name(name: &str) -> bool {
                 || words
                     .windows(2)
                     .any(|pair| pair[0].ends_with(first) && pair[1].starts_with(second))
+        })
+}
+
+/// Every secret word and pair ends up, lower-cased, as a run of letters in
+/// the name: a name holding none of these cannot be a secret. Most names
+/// (`PATH`, `HOME`, `LANG`) are ruled out here, without splitting them
+/// into words.
+const SECRET_PIECES: &[&str] = &["secret", "token", "passw", "credential", "key"];
+
+/// False only for a name that cannot be secret-looking. Names that are not
+/// ASCII go the whole way (lower-casing some letters makes ASCII ones).
+fn may_be_secret(name: &str) -> bool {
+    !name.is_ascii()
+        || SECRET_PIECES.iter().any(|piece| {
+            name.as_bytes()
+                .windows(piece.len())
+                .any(|window| window.eq_ignore_ascii_case(piece.as_bytes()))
         })
 }
 
@@ -367,6 +387,58 @@ mod tests {
                 "MONKEY_PATCH"
             ]
         );
+    }
+
+    /// The short cut never clears a name the word rules would scrub.
+    #[test]
+    fn the_quick_rejection_keeps_every_secret() {
+        use proptest::prelude::*;
+        let piece = prop::sample::select(vec![
+            "API",
+            "api",
+            "Key",
+            "KEY",
+            "key",
+            "PRIVATE",
+            "Private",
+            "TOKEN",
+            "token",
+            "Auth",
+            "SECRET",
+            "Secret",
+            "PASSWD",
+            "Password",
+            "CREDENTIAL",
+            "Credentials",
+            "APIKEY",
+            "path",
+            "HOME",
+            "X",
+            "_",
+            "-",
+            ".",
+            "1",
+            "é",
+            "\u{212a}",
+        ]);
+        let name = prop::collection::vec(piece, 1..6).prop_map(|parts| parts.concat());
+        proptest!(|(name in name)| {
+            if !may_be_secret(&name) {
+                prop_assert!(!is_secret_name(&name), "{name}");
+            }
+        });
+        for name in [
+            "GITHUB_TOKEN",
+            "apiKey",
+            "MY_PRIVATE_KEY",
+            "DB_PASSWORD",
+            "AWS_SECRET",
+        ] {
+            assert!(may_be_secret(name) && is_secret_name(name), "{name}");
+        }
+        for name in ["PATH", "HOME", "LANG", "TERM", "SHELL"] {
+            assert!(!may_be_secret(name), "{name}");
+        }
     }
 
     #[test]

@@ -156,6 +156,11 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
             .filter(|c| *c != '_' && *c != '-')
             .flat_map(char::to_lowercase)
     };
+    // A known name as written (`Bash`) is never a case variant of
+    // another: a few comparisons, before the folded table is first built.
+    if is_known(name) {
+        return Vec::new();
+    }
     if name.is_ascii() {
         // Every known tool name is ASCII: one lookup of the folded bytes
         // among the tools' folded names (built once).
