@@ -61,7 +61,7 @@ pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
         Program::Shell { shell, script } => (shell, vec!["-c".into(), script.into()]),
         Program::Exec { program, args } => (program, args.iter().map(Into::into).collect()),
     };
-    let path = find_program(name, job_path(&job.env), &cwd)?;
+    let path = find_program_cached(name, job_path(&job.env), &cwd)?;
     let spec = SpawnSpec {
         path: &path,
         argv0: OsStr::new(name),
@@ -78,6 +78,29 @@ fn job_path(env: &[(OsString, OsString)]) -> Option<&OsStr> {
         .rev()
         .find(|(key, _)| key == "PATH")
         .map(|(_, value)| value.as_os_str())
+}
+
+/// [`find_program`], remembered for the rest of the process: a fire's
+/// hooks nearly all start `sh` through the same PATH from the same folder,
+/// and each search is a `stat` per PATH entry. Only what was found is
+/// remembered; a program that was missing is searched for again.
+fn find_program_cached(
+    name: &str,
+    search: Option<&OsStr>,
+    cwd: &Path,
+) -> Result<PathBuf, SpawnError> {
+    type Key = (String, Option<OsString>, PathBuf);
+    thread_local! {
+        static FOUND: std::cell::RefCell<std::collections::HashMap<Key, PathBuf>> =
+            std::cell::RefCell::default();
+    }
+    let key = (name.to_owned(), search.map(OsStr::to_owned), cwd.to_owned());
+    if let Some(path) = FOUND.with_borrow(|found| found.get(&key).cloned()) {
+        return Ok(path);
+    }
+    let path = find_program(name, search, cwd)?;
+    FOUND.with_borrow_mut(|found| found.insert(key, path.clone()));
+    Ok(path)
 }
 
 /// `execvp`'s rules, done in the parent so that the child's PATH is used

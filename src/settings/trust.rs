@@ -190,7 +190,24 @@ impl TrustStore {
 /// The path with every symlink resolved, as far as it exists: the deepest
 /// existing ancestor is canonicalised and the rest appended as written (a
 /// file named on the command line may not exist yet).
+///
+/// Remembered for the rest of the process: a fire asks about the same
+/// folders (the user's config folder, the project) for every file it
+/// weighs, and `realpath` reads every component of a path each time.
 pub fn resolved(path: &Path) -> PathBuf {
+    thread_local! {
+        static RESOLVED: std::cell::RefCell<BTreeMap<PathBuf, PathBuf>> =
+            std::cell::RefCell::default();
+    }
+    if let Some(known) = RESOLVED.with_borrow(|known| known.get(path).cloned()) {
+        return known;
+    }
+    let real = resolve(path);
+    RESOLVED.with_borrow_mut(|known| known.insert(path.to_owned(), real.clone()));
+    real
+}
+
+fn resolve(path: &Path) -> PathBuf {
     let mut rest = Vec::new();
     let mut current = path;
     loop {
