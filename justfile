@@ -55,6 +55,12 @@ oracle-prompt *CASES: build
 hosts *CASES: build
     python3 hosts/compare.py {{CASES}}
 
+# Needs valgrind. Rebuild afterwards (`just build`) to link in the new order.
+#
+# Regenerate .cargo/startup-order.txt, the functions a fire runs, which the release link places together.
+startup-order: build
+    python3 bench/startup_order.py
+
 # Needs jq and GNU time; the numbers of record are in docs/performance.md.
 #
 # Every performance goal side by side with its yardstick, the ratios, scaling to 10,000 hooks (args: bench/run.py's).
