@@ -181,6 +181,38 @@ fn each_job_runs_in_its_own_new_process_group() {
     assert_ne!(groups[0], groups[1]);
 }
 
+/// A big batch is started from two threads: every job still gets its own
+/// group, its own pipes and its own stdin, and reports come back in job
+/// order.
+#[test]
+fn a_big_batch_starts_every_job_once_and_reports_in_order() {
+    let _lock = shared();
+    let sandbox = Sandbox::new();
+    let jobs: Vec<Job> = (0..11)
+        .map(|i| {
+            let mut job = sandbox.sh(&format!(
+                r#"read -r _ _ _ _ pgrp _ < /proc/self/stat; printf '{i} %s ' "$pgrp"; cat"#
+            ));
+            job.stdin = Arc::from(format!("stdin-{i}").into_bytes());
+            job
+        })
+        .collect();
+    let (reports, _) = run(jobs, &Limits::default());
+    assert_eq!(reports.len(), 11);
+    let mut groups = std::collections::HashSet::new();
+    for (i, report) in reports.iter().enumerate() {
+        assert_eq!(report.termination, Termination::Exited(0), "{report:?}");
+        let text = stdout_text(report);
+        let fields: Vec<&str> = text.split(' ').collect();
+        assert_eq!(fields[0], i.to_string(), "{text}");
+        assert_eq!(fields[2], format!("stdin-{i}"), "{text}");
+        assert!(
+            groups.insert(fields[1].to_owned()),
+            "a group shared: {text}"
+        );
+    }
+}
+
 #[test]
 fn stdio_are_fresh_pipes_never_hookruns_own_descriptors() {
     let _lock = shared();

@@ -295,6 +295,17 @@ pub(crate) fn descriptors_above_stderr() -> Vec<RawFd> {
     fds
 }
 
+/// How many processors hookrun may run on (its affinity mask; 1 when it
+/// cannot be read). One system call, unlike `available_parallelism`, which
+/// also reads the cgroup's quota files.
+pub(crate) fn usable_cpus() -> usize {
+    nix::sched::sched_getaffinity(Pid::from_raw(0)).map_or(1, |set| {
+        (0..nix::sched::CpuSet::count())
+            .filter(|&cpu| set.is_set(cpu).unwrap_or(false))
+            .count()
+    })
+}
+
 /// `/proc/PID/fd`: what the descriptor of a `/proc/self/fd` listing links to.
 fn is_fd_listing(target: &Path) -> bool {
     let mut parts = target.components().map(std::path::Component::as_os_str);
