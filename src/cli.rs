@@ -11,6 +11,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::host::HostId;
 use crate::settings::SourceOptions;
 
+mod fast;
+
 /// A hook runner for AI coding agents.
 ///
 /// hookrun is the one command an agent host (Claude Code, Gemini CLI, Cursor,
@@ -55,14 +57,19 @@ pub struct GlobalArgs {
 impl Cli {
     /// Parses a command line (`args[0]` is the program).
     ///
-    /// `hookrun fire …` is what a host runs on every event, so it is parsed
-    /// first against a command that knows only `fire` and the global
-    /// options: building the whole command tree (every subcommand, its
-    /// help) costs about as much again as the rest of a fire that matches
-    /// no hook. Anything that command does not accept — help, `--version`,
-    /// a mistyped flag, a bad `HOOKRUN_*` value — is parsed again against
-    /// the whole tree, so every message is exactly the full parser's.
+    /// `hookrun fire …` is what a host runs on every event, so the plain
+    /// command lines hosts write are read without clap (see `cli::fast`),
+    /// and the rest of fire's are parsed first against a command that knows
+    /// only `fire` and the global options: building the whole command tree
+    /// (every subcommand, its help) costs about as much again as the rest
+    /// of a fire that matches no hook. Anything that command does not
+    /// accept — help, `--version`, a mistyped flag, a bad `HOOKRUN_*` value
+    /// — is parsed again against the whole tree, so every message is
+    /// exactly the full parser's.
     pub fn parse_args(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+        if let Some(cli) = fast::parse_fire(args) {
+            return Ok(cli);
+        }
         match Cli::parse_fire_only(args) {
             Some(cli) => Ok(cli),
             None => Cli::try_parse_from(args),
