@@ -211,7 +211,13 @@ fn resolve(path: &Path) -> PathBuf {
     let mut rest = Vec::new();
     let mut current = path;
     loop {
-        if let Ok(real) = std::fs::canonicalize(current) {
+        // One `stat` to skip what does not exist: `realpath` reads every
+        // component before it finds the missing one.
+        if let Some(real) = current
+            .exists()
+            .then(|| std::fs::canonicalize(current).ok())
+            .flatten()
+        {
             let mut out = real;
             out.extend(rest.iter().rev());
             return out;
