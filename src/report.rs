@@ -190,7 +190,7 @@ pub fn build(from: &Sources<'_>) -> Report {
                 Stage::Stopped(layer) => Some(layer.as_str()),
                 Stage::Run => None,
             },
-            detail: c.why(settings, &event.id),
+            detail: c.why(settings, event),
             run,
             warnings,
             notes,

@@ -171,7 +171,7 @@ fn show(
         Stage::Stopped(layer) => (
             "stopped",
             Some(layer.as_str()),
-            c.why(settings, &event.id),
+            c.why(settings, event),
             None,
         ),
         Stage::Run => match planned.map(|p| (&p.program, &p.unrunnable)) {

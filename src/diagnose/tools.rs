@@ -159,12 +159,18 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
     if name.is_ascii() {
         // Every known tool name is ASCII: one lookup of the folded bytes
         // among the tools' folded names (built once).
-        let folded_name: Vec<u8> = name
-            .bytes()
-            .filter(|c| !matches!(c, b'_' | b'-'))
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        let Some(bucket) = folded_tools().get(folded_name.as_slice()) else {
+        // Folded on the stack: a name longer than every known tool's name
+        // folds to none of them.
+        let mut buffer = [0_u8; FOLDED_MAX];
+        let mut len = 0;
+        for byte in name.bytes().filter(|c| !matches!(c, b'_' | b'-')) {
+            let Some(slot) = buffer.get_mut(len) else {
+                return Vec::new();
+            };
+            *slot = byte.to_ascii_lowercase();
+            len += 1;
+        }
+        let Some(bucket) = folded_tools().get(&buffer[..len]) else {
             return Vec::new();
         };
         if bucket.iter().any(|(tool, _)| *tool == name) {
@@ -179,6 +185,10 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
         .filter(|(tool, _)| folded(tool).eq(name_folded()))
         .collect()
 }
+
+/// The longest folded name [`case_variants`] looks up; a unit test holds
+/// every known tool's folded name to it.
+const FOLDED_MAX: usize = 48;
 
 /// The known tools by their [`catalog::fold_name`], each bucket in table order.
 type FoldedTools = std::collections::HashMap<Vec<u8>, Vec<(&'static str, &'static str)>>;
@@ -293,6 +303,16 @@ fn flush(current: &mut String, words: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_known_tool_folds_within_the_lookup_buffer() {
+        for (tool, _) in known_tools() {
+            assert!(catalog::fold_name(tool).len() <= FOLDED_MAX, "{tool}");
+            // Too long for the buffer: no known tool either way.
+            let long = format!("{tool}{}", "x".repeat(FOLDED_MAX));
+            assert!(case_variants(&long).is_empty(), "{tool}");
+        }
+    }
 
     fn compile(pattern: &str) -> Matcher {
         Matcher::compile(Some(pattern), false)
