@@ -170,7 +170,15 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
             *slot = byte.to_ascii_lowercase();
             len += 1;
         }
-        let Some(bucket) = folded_tools().get(&buffer[..len]) else {
+        let folded = &buffer[..len];
+        let tools = folded_tools();
+        // Most names (`Edit0`, `Write`) fold to no known tool: the length
+        // and first byte say so without hashing.
+        let first = folded.first().map_or(0, |byte| byte % 64);
+        if tools.shapes[len] & (1 << first) == 0 {
+            return Vec::new();
+        }
+        let Some(bucket) = tools.by_fold.get(folded) else {
             return Vec::new();
         };
         if bucket.iter().any(|(tool, _)| *tool == name) {
@@ -190,19 +198,28 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
 /// every known tool's folded name to it.
 const FOLDED_MAX: usize = 48;
 
-/// The known tools by their [`catalog::fold_name`], each bucket in table order.
-type FoldedTools = std::collections::HashMap<Vec<u8>, Vec<(&'static str, &'static str)>>;
+/// The known tools by their [`catalog::fold_name`], each bucket in table
+/// order, and which (length, first byte modulo 64) the folded names have.
+struct FoldedTools {
+    by_fold: std::collections::HashMap<Vec<u8>, Vec<(&'static str, &'static str)>>,
+    shapes: [u64; FOLDED_MAX + 1],
+}
 
 fn folded_tools() -> &'static FoldedTools {
     static FOLDED: std::sync::OnceLock<FoldedTools> = std::sync::OnceLock::new();
     FOLDED.get_or_init(|| {
-        let mut map = FoldedTools::new();
+        let mut tools = FoldedTools {
+            by_fold: std::collections::HashMap::new(),
+            shapes: [0; FOLDED_MAX + 1],
+        };
         for (tool, host) in known_tools() {
-            map.entry(catalog::fold_name(tool).into_bytes())
-                .or_default()
-                .push((tool, host));
+            let folded = catalog::fold_name(tool).into_bytes();
+            if let Some(shape) = tools.shapes.get_mut(folded.len()) {
+                *shape |= 1 << folded.first().map_or(0, |byte| byte % 64);
+            }
+            tools.by_fold.entry(folded).or_default().push((tool, host));
         }
-        map
+        tools
     })
 }
 

@@ -1021,11 +1021,12 @@ fn parse_hooks(
             );
             continue;
         };
+        let key: std::sync::Arc<str> = event_key.as_str().into();
         for (i, entry) in entries.iter().enumerate() {
             let entry_path = format!("{base}[{i}]");
             let ctx = EntryContext {
                 file,
-                event_key,
+                event_key: &key,
                 event: &event,
                 claude_mode,
             };
@@ -1061,7 +1062,8 @@ fn event_path(key: &str) -> String {
 
 struct EntryContext<'a> {
     file: usize,
-    event_key: &'a str,
+    /// Shared by every hook of the event (one allocation per event).
+    event_key: &'a std::sync::Arc<str>,
     event: &'a EventId,
     claude_mode: bool,
 }
@@ -1361,7 +1363,7 @@ fn finish_hook(
     Some(HookDef {
         file: ctx.file,
         json_path,
-        event_key: ctx.event_key.to_owned(),
+        event_key: std::sync::Arc::clone(ctx.event_key),
         event: ctx.event.clone(),
         command: raw.command,
         args: raw.args,
@@ -1682,9 +1684,10 @@ mod fast {
             if let EventId::Unknown(_) = event {
                 super::unknown_event(&event_key, &base, report);
             }
+            let key: std::sync::Arc<str> = event_key.as_str().into();
             let ctx = EntryContext {
                 file,
-                event_key: &event_key,
+                event_key: &key,
                 event: &event,
                 claude_mode,
             };

@@ -288,8 +288,8 @@ pub struct HookDef {
     pub file: usize,
     /// JSON path of the entry, e.g. `hooks.PreToolUse[1].hooks[0]`.
     pub json_path: String,
-    /// The event key as written in the file.
-    pub event_key: String,
+    /// The event key as written in the file (shared by the event's hooks).
+    pub event_key: std::sync::Arc<str>,
     pub event: EventId,
     pub hook_type: HookType,
     pub command: Option<String>,
