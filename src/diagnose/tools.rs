@@ -173,9 +173,9 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
         let folded = &buffer[..len];
         let tools = folded_tools();
         // Most names (`Edit0`, `Write`) fold to no known tool: the length
-        // and first byte say so without hashing.
-        let first = folded.first().map_or(0, |byte| byte % 64);
-        if tools.shapes[len] & (1 << first) == 0 {
+        // and the first and last bytes say so without hashing.
+        let (first, last) = shape(folded);
+        if tools.first[len] & first == 0 || tools.last[len] & last == 0 {
             return Vec::new();
         }
         let Some(bucket) = tools.by_fold.get(folded) else {
@@ -199,10 +199,18 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
 const FOLDED_MAX: usize = 48;
 
 /// The known tools by their [`catalog::fold_name`], each bucket in table
-/// order, and which (length, first byte modulo 64) the folded names have.
+/// order, and by length which first and last bytes (as [`shape`] bits) the
+/// folded names have.
 struct FoldedTools {
     by_fold: std::collections::HashMap<Vec<u8>, Vec<(&'static str, &'static str)>>,
-    shapes: [u64; FOLDED_MAX + 1],
+    first: [u64; FOLDED_MAX + 1],
+    last: [u64; FOLDED_MAX + 1],
+}
+
+/// The first and last bytes of a folded name, each as one bit (modulo 64).
+fn shape(folded: &[u8]) -> (u64, u64) {
+    let bit = |byte: Option<&u8>| 1_u64 << byte.map_or(0, |b| b % 64);
+    (bit(folded.first()), bit(folded.last()))
 }
 
 fn folded_tools() -> &'static FoldedTools {
@@ -210,12 +218,18 @@ fn folded_tools() -> &'static FoldedTools {
     FOLDED.get_or_init(|| {
         let mut tools = FoldedTools {
             by_fold: std::collections::HashMap::new(),
-            shapes: [0; FOLDED_MAX + 1],
+            first: [0; FOLDED_MAX + 1],
+            last: [0; FOLDED_MAX + 1],
         };
         for (tool, host) in known_tools() {
             let folded = catalog::fold_name(tool).into_bytes();
-            if let Some(shape) = tools.shapes.get_mut(folded.len()) {
-                *shape |= 1 << folded.first().map_or(0, |byte| byte % 64);
+            let (first, last) = shape(&folded);
+            if let (Some(f), Some(l)) = (
+                tools.first.get_mut(folded.len()),
+                tools.last.get_mut(folded.len()),
+            ) {
+                *f |= first;
+                *l |= last;
             }
             tools.by_fold.entry(folded).or_default().push((tool, host));
         }

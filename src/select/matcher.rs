@@ -102,15 +102,21 @@ impl Matcher {
             None | Some("" | "*") => return Some(true),
             Some(pattern) => pattern,
         };
-        pattern
-            .chars()
-            .all(|c| is_list_char(c, strict_chars))
-            .then(|| {
-                pattern
-                    .split(['|', ','])
-                    .map(str::trim)
-                    .any(|name| !name.is_empty() && name == value)
-            })
+        // Every list character is ASCII: bytes, and the names split and
+        // trimmed in place.
+        if !pattern
+            .bytes()
+            .all(|b| b.is_ascii() && is_list_char(char::from(b), strict_chars))
+        {
+            return None;
+        }
+        Some(
+            pattern
+                .as_bytes()
+                .split(|b| matches!(b, b'|' | b','))
+                .map(<[u8]>::trim_ascii)
+                .any(|name| !name.is_empty() && name == value.as_bytes()),
+        )
     }
 
     /// `strict_chars`: `FileChanged` and `StopFailure`, whose exact lists may only
