@@ -171,7 +171,7 @@ fn show(
         Stage::Stopped(layer) => (
             "stopped",
             Some(layer.as_str()),
-            c.why(settings, &event.id),
+            c.why(settings, event),
             None,
         ),
         Stage::Run => match planned.map(|p| (&p.program, &p.unrunnable)) {
@@ -214,7 +214,7 @@ fn show(
         name: hook.display_name(),
         source: file.path().display().to_string(),
         source_kind: file.kind().as_str(),
-        json_path: hook.json_path.clone(),
+        json_path: hook.json_path.as_str().to_owned(),
         event: hook.event.name().to_owned(),
         state,
         layer,

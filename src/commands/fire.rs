@@ -89,6 +89,10 @@ pub fn run(args: &FireArgs) -> Printed {
     };
     inherited.close();
     let result = fire::fire(decoded, &loaded, &project_dir, &config);
+    // The process exits right after this answer: the OS takes the loaded
+    // settings back at once, where freeing them hook by hook cost a large
+    // set (thousands of hooks) more than selecting its hooks did.
+    std::mem::forget(loaded);
     if let Some(signal) = result.interrupted {
         let name = nix::sys::signal::Signal::try_from(signal)
             .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned());

@@ -164,12 +164,26 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
     if name.is_ascii() {
         // Every known tool name is ASCII: one lookup of the folded bytes
         // among the tools' folded names (built once).
-        let folded_name: Vec<u8> = name
-            .bytes()
-            .filter(|c| !matches!(c, b'_' | b'-'))
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        let Some(bucket) = folded_tools().get(folded_name.as_slice()) else {
+        // Folded on the stack: a name longer than every known tool's name
+        // folds to none of them.
+        let mut buffer = [0_u8; FOLDED_MAX];
+        let mut len = 0;
+        for byte in name.bytes().filter(|c| !matches!(c, b'_' | b'-')) {
+            let Some(slot) = buffer.get_mut(len) else {
+                return Vec::new();
+            };
+            *slot = byte.to_ascii_lowercase();
+            len += 1;
+        }
+        let folded = &buffer[..len];
+        let tools = folded_tools();
+        // Most names (`Edit0`, `Write`) fold to no known tool: the length
+        // and the first and last bytes say so without hashing.
+        let (first, last) = shape(folded);
+        if tools.first[len] & first == 0 || tools.last[len] & last == 0 {
+            return Vec::new();
+        }
+        let Some(bucket) = tools.by_fold.get(folded) else {
             return Vec::new();
         };
         if bucket.iter().any(|(tool, _)| *tool == name) {
@@ -185,19 +199,46 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// The known tools by their [`catalog::fold_name`], each bucket in table order.
-type FoldedTools = std::collections::HashMap<Vec<u8>, Vec<(&'static str, &'static str)>>;
+/// The longest folded name [`case_variants`] looks up; a unit test holds
+/// every known tool's folded name to it.
+const FOLDED_MAX: usize = 48;
+
+/// The known tools by their [`catalog::fold_name`], each bucket in table
+/// order, and by length which first and last bytes (as [`shape`] bits) the
+/// folded names have.
+struct FoldedTools {
+    by_fold: std::collections::HashMap<Vec<u8>, Vec<(&'static str, &'static str)>>,
+    first: [u64; FOLDED_MAX + 1],
+    last: [u64; FOLDED_MAX + 1],
+}
+
+/// The first and last bytes of a folded name, each as one bit (modulo 64).
+fn shape(folded: &[u8]) -> (u64, u64) {
+    let bit = |byte: Option<&u8>| 1_u64 << byte.map_or(0, |b| b % 64);
+    (bit(folded.first()), bit(folded.last()))
+}
 
 fn folded_tools() -> &'static FoldedTools {
     static FOLDED: std::sync::OnceLock<FoldedTools> = std::sync::OnceLock::new();
     FOLDED.get_or_init(|| {
-        let mut map = FoldedTools::new();
+        let mut tools = FoldedTools {
+            by_fold: std::collections::HashMap::new(),
+            first: [0; FOLDED_MAX + 1],
+            last: [0; FOLDED_MAX + 1],
+        };
         for (tool, host) in known_tools() {
-            map.entry(catalog::fold_name(tool).into_bytes())
-                .or_default()
-                .push((tool, host));
+            let folded = catalog::fold_name(tool).into_bytes();
+            let (first, last) = shape(&folded);
+            if let (Some(f), Some(l)) = (
+                tools.first.get_mut(folded.len()),
+                tools.last.get_mut(folded.len()),
+            ) {
+                *f |= first;
+                *l |= last;
+            }
+            tools.by_fold.entry(folded).or_default().push((tool, host));
         }
-        map
+        tools
     })
 }
 
@@ -298,6 +339,16 @@ fn flush(current: &mut String, words: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_known_tool_folds_within_the_lookup_buffer() {
+        for (tool, _) in known_tools() {
+            assert!(catalog::fold_name(tool).len() <= FOLDED_MAX, "{tool}");
+            // Too long for the buffer: no known tool either way.
+            let long = format!("{tool}{}", "x".repeat(FOLDED_MAX));
+            assert!(case_variants(&long).is_empty(), "{tool}");
+        }
+    }
 
     fn compile(pattern: &str) -> Matcher {
         Matcher::compile(Some(pattern), false)

@@ -6,7 +6,7 @@ use serde_json::json;
 fn hook(event: &str, prompt: &str) -> HookDef {
     HookDef {
         file: 0,
-        json_path: format!("hooks.{event}[0].hooks[0]"),
+        json_path: format!("hooks.{event}[0].hooks[0]").into(),
         event_key: event.into(),
         event: EventId::resolve(event),
         hook_type: HookType::Prompt,

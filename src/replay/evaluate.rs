@@ -199,6 +199,8 @@ impl Side {
     /// The verdict on one event; `Err(signal)` when hookrun was signalled
     /// while hooks ran (`--run`).
     pub fn evaluate(&mut self, event: &Event) -> Result<Verdict, i32> {
+        // The same `if` rules for every event: parse each once.
+        crate::select::rule::remember_parsed_rules();
         let loaded = self.loaded_for(event);
         let home = self.env.home.clone();
         let cx = SelectContext {

@@ -93,6 +93,32 @@ fn is_list_char(c: char, strict_chars: bool) -> bool {
 }
 
 impl Matcher {
+    /// The verdict on `value` for the forms that need no compiling: absent,
+    /// `""`, `"*"` and exact-name lists, judged without allocating (as
+    /// [`Matcher::compile`] then [`Matcher::matches`] would judge them).
+    /// `None`: a regex, for [`Matcher::compile`].
+    pub fn quick_verdict(pattern: Option<&str>, strict_chars: bool, value: &str) -> Option<bool> {
+        let pattern = match pattern {
+            None | Some("" | "*") => return Some(true),
+            Some(pattern) => pattern,
+        };
+        // Every list character is ASCII: bytes, and the names split and
+        // trimmed in place.
+        if !pattern
+            .bytes()
+            .all(|b| b.is_ascii() && is_list_char(char::from(b), strict_chars))
+        {
+            return None;
+        }
+        Some(
+            pattern
+                .as_bytes()
+                .split(|b| matches!(b, b'|' | b','))
+                .map(<[u8]>::trim_ascii)
+                .any(|name| !name.is_empty() && name == value.as_bytes()),
+        )
+    }
+
     /// `strict_chars`: `FileChanged` and `StopFailure`, whose exact lists may only
     /// hold letters, digits, `_` and `|`.
     pub fn compile(pattern: Option<&str>, strict_chars: bool) -> Matcher {
@@ -594,6 +620,52 @@ mod tests {
         (Some(" Bash"), true, false),
         (Some("Bash|"), true, false),
     ];
+
+    #[test]
+    fn the_quick_verdict_agrees_with_the_compiled_matcher() {
+        let patterns = [
+            None,
+            Some(""),
+            Some("*"),
+            Some("Bash"),
+            Some("Bash|Read"),
+            Some("Edit0|Write0"),
+            Some("Bash|"),
+            Some("|"),
+            Some(" Bash , Read "),
+            Some("Bash-x"),
+            Some("mcp__s__t"),
+            Some("Bas"),
+            Some("B.*"),
+            Some("^Bash$"),
+            Some("Bash|R.ad"),
+        ];
+        let values = ["Bash", "Read", "", "Bash-x", "mcp__s__t", "Edit0", "bash"];
+        for pattern in patterns {
+            for strict in [false, true] {
+                let compiled = Matcher::compile(pattern, strict);
+                for value in values {
+                    match Matcher::quick_verdict(pattern, strict, value) {
+                        Some(verdict) => {
+                            assert!(
+                                matches!(compiled, Matcher::All | Matcher::List(_)),
+                                "{pattern:?} {strict}"
+                            );
+                            assert_eq!(
+                                verdict,
+                                compiled.matches(value),
+                                "{pattern:?} on {value:?}"
+                            );
+                        }
+                        None => assert!(
+                            !matches!(compiled, Matcher::All | Matcher::List(_)),
+                            "{pattern:?} {strict}"
+                        ),
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn reproduces_the_oracle_table() {

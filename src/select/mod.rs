@@ -14,6 +14,7 @@ mod wildcard;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use serde_json::Value;
@@ -71,8 +72,14 @@ pub struct Considered {
     /// Index into [`Settings::hooks`].
     pub hook: usize,
     pub stage: Stage,
-    /// Why it stopped (with the values compared), or empty.
+    /// Why it stopped, for the rare layers that word it as they stop the
+    /// hook (trust, policy, dedup); empty otherwise. [`Considered::why`]
+    /// always has the reason.
     pub detail: String,
+    /// Which test stopped the hook when `detail` is not written up front:
+    /// the common layers keep only this, and [`Considered::why`] words it
+    /// (with the values compared) when a report, log or `explain` asks.
+    cause: Cause,
     /// Shown to the person at the host (`systemMessage`) and in the report.
     pub warnings: Vec<String>,
     /// Report only.
@@ -84,17 +91,55 @@ impl Considered {
         self.stage == Stage::Run
     }
 
-    /// Why the funnel stopped the hook, with the values compared.
-    pub fn why(&self, settings: &Settings, event: &crate::catalog::EventId) -> String {
-        match self.stage {
-            Stage::Stopped(Layer::Event) if self.detail.is_empty() => format!(
+    /// Why the funnel stopped the hook, with the values compared (`event`:
+    /// the event the selection ran on).
+    pub fn why(&self, settings: &Settings, event: &Event) -> String {
+        let hook = &settings.hooks[self.hook];
+        match self.cause {
+            Cause::Said => self.detail.clone(),
+            Cause::OtherEvent => format!(
                 "listed under {}, this is {}",
-                settings.hooks[self.hook].event.name(),
-                event.name()
+                hook.event.name(),
+                event.id.name()
             ),
-            _ => self.detail.clone(),
+            Cause::Matcher => format!(
+                "matcher {:?} does not match {} {:?}",
+                hook.matcher.as_deref().unwrap_or_default(),
+                match_field_name(event.id.match_field()),
+                event.match_value()
+            ),
+            Cause::If(ref call) => format!(
+                "`if` {} does not match {call}",
+                hook.if_rule.as_deref().unwrap_or_default(),
+            ),
         }
     }
+}
+
+/// Which test stopped a hook, for [`Considered::why`] to word on demand:
+/// formatting the reason for every dropped hook (most hooks of a fire are
+/// dropped) was most of what the funnel cost when no one read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Cause {
+    /// `Considered::detail` says why (or the hook was not stopped).
+    Said,
+    /// The hook is listed under another event.
+    OtherEvent,
+    /// Its matcher does not match the event's match field.
+    Matcher,
+    /// Its `if` rule does not match the event's tool call, described as
+    /// the selection saw it (a hook may update the tool input later); one
+    /// description shared by every hook of the selection.
+    If(Arc<str>),
+}
+
+/// A stopped hook's layer and reason, as the layers return it.
+type Stop = (Layer, Reason);
+
+/// The reason of a [`Stop`]: written up front, or worded on demand.
+enum Reason {
+    Said(String),
+    Lazy(Cause),
 }
 
 /// What the funnel needs besides the settings.
@@ -120,6 +165,7 @@ pub fn select_until(
 ) -> Vec<Considered> {
     let disabled = DisableAll::from(settings);
     let match_value = cx.event.match_value();
+    let call = EventCall::new(cx);
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::with_capacity(settings.hooks.len());
     for (index, hook) in settings.hooks.iter().enumerate() {
@@ -127,19 +173,23 @@ pub fn select_until(
             hook: index,
             stage: Stage::Run,
             detail: String::new(),
+            cause: Cause::Said,
             warnings: Vec::new(),
             notes: Vec::new(),
         };
-        if let Some((layer, detail)) = funnel(
+        if let Some((layer, reason)) = funnel(
             settings,
             hook,
             cx,
             &disabled,
-            (&match_value, until),
+            (&match_value, until, &call),
             &mut considered,
         ) {
             considered.stage = Stage::Stopped(layer);
-            considered.detail = detail;
+            match reason {
+                Reason::Said(detail) => considered.detail = detail,
+                Reason::Lazy(cause) => considered.cause = cause,
+            }
         } else {
             let key = dedup_key(hook, &settings.file_of(hook).dir);
             if let Some(first) = seen.get(&key) {
@@ -163,30 +213,54 @@ fn out_hook(out: &[Considered], position: usize) -> usize {
     out[position].hook
 }
 
+/// What the `if` layer reads from the event, read once per selection rather
+/// than once per hook.
+struct EventCall<'a> {
+    cwd: std::path::PathBuf,
+    tool_name: &'a str,
+    tool_input: Option<&'a Value>,
+    /// [`describe_call`] of the event, once a hook's `if` rule misses.
+    described: OnceLock<Arc<str>>,
+}
+
+impl<'a> EventCall<'a> {
+    fn new(cx: &SelectContext<'a>) -> EventCall<'a> {
+        EventCall {
+            cwd: cx
+                .event
+                .cwd()
+                .unwrap_or_else(|| cx.project_dir.to_path_buf()),
+            tool_name: cx.event.tool_name().unwrap_or_default(),
+            tool_input: cx.event.tool_input(),
+            described: OnceLock::new(),
+        }
+    }
+}
+
 /// The layers before dedup; `Some((layer, why))` when the hook stops.
 fn funnel(
     settings: &Settings,
     hook: &HookDef,
     cx: &SelectContext<'_>,
     disabled: &DisableAll,
-    (match_value, until): (&str, Option<Instant>),
+    (match_value, until, call): (&str, Option<Instant>, &EventCall<'_>),
     considered: &mut Considered,
-) -> Option<(Layer, String)> {
+) -> Option<Stop> {
     let file = settings.file_of(hook);
     if !file.trust.is_trusted() {
         // Only inspection loads untrusted files; this layer makes sure
         // nothing in them can ever run.
         return Some((
             Layer::Trust,
-            format!(
+            Reason::Said(format!(
                 "{} is {}; trust it with `hookrun trust`",
                 file.path().display(),
                 file.trust.as_str()
-            ),
+            )),
         ));
     }
     if let Some(why) = disabled.reason(settings, file.kind()) {
-        return Some((Layer::Policy, why));
+        return Some((Layer::Policy, Reason::Said(why)));
     }
     if let Some(why) = managed_policy_drop(settings, &disabled.policy, hook) {
         // Reported in the fire's warnings when it would have run here.
@@ -195,16 +269,17 @@ fn funnel(
                 .warnings
                 .push(format!("hook {} did not run: {why}", hook.display_name()));
         }
-        return Some((Layer::Policy, why));
+        return Some((Layer::Policy, Reason::Said(why)));
     }
     let event = &cx.event.id;
     if hook.event != *event {
         // The common case (most hooks are for other events): no text is
         // built here; `Considered::why` words it when someone asks.
-        return Some((Layer::Event, String::new()));
+        return Some((Layer::Event, Reason::Lazy(Cause::OtherEvent)));
     }
-    if let Some(stop) = literal_prefix_miss(hook.matcher.as_deref(), event, match_value) {
-        return Some(stop);
+    let matcher_miss = (Layer::Matcher, Reason::Lazy(Cause::Matcher));
+    if literal_prefix_miss(hook.matcher.as_deref(), event, match_value) {
+        return Some(matcher_miss);
     }
     match event.match_field() {
         MatchField::None => {
@@ -221,76 +296,85 @@ fn funnel(
         }
         MatchField::Key(_) | MatchField::Basename(_) => {
             let strict = event.spec().is_some_and(|spec| spec.strict_matcher_chars);
-            let matcher = Matcher::compile(hook.matcher.as_deref(), strict);
-            if let Matcher::Invalid(error) = &matcher {
-                considered.warnings.push(format!(
-                    "hook {}: matcher {:?} is not a valid regex ({error}); the hook runs unfiltered",
-                    hook.display_name(),
-                    shorten(hook.matcher.as_deref().unwrap_or_default(), 120)
-                ));
+            // Absent, `*` and exact-name lists are judged without compiling
+            // (they can neither fail nor warn).
+            if let Some(passes) =
+                Matcher::quick_verdict(hook.matcher.as_deref(), strict, match_value)
+            {
+                if !passes {
+                    return Some(matcher_miss);
+                }
             } else {
-                match matcher.matches_until(match_value, until) {
-                    MatchOutcome::Match => {}
-                    MatchOutcome::OutOfTime => considered.warnings.push(format!(
-                        "hook {}: matcher {:?} did not finish within {} ms against {} {:?} (it needs the backtracking engine); the hook runs unfiltered",
-                        hook.display_name(),
-                        hook.matcher.as_deref().unwrap_or_default(),
-                        matcher::BACKTRACKING_BUDGET.as_millis(),
-                        match_field_name(event.match_field()),
-                        shorten(match_value, 80),
-                    )),
-                    MatchOutcome::NoMatch => return Some((
-                    Layer::Matcher,
-                    format!(
-                        "matcher {:?} does not match {} {:?}",
-                        hook.matcher.as_deref().unwrap_or_default(),
-                        match_field_name(event.match_field()),
-                        match_value
-                    ),
-                    )),
+                let matcher = Matcher::compile(hook.matcher.as_deref(), strict);
+                if let Some(stop) = judge_compiled(hook, &matcher, (match_value, until), considered)
+                {
+                    return Some(stop);
                 }
             }
         }
     }
     if let Some(text) = hook.if_rule.as_deref() {
-        if let Some(stop) = check_if(settings, hook, text, cx, considered) {
+        if let Some(stop) = check_if(settings, hook, text, cx, call, considered) {
             return Some(stop);
         }
     }
     None
 }
 
+/// The matcher layer for a compiled (regex or invalid) matcher.
+fn judge_compiled(
+    hook: &HookDef,
+    matcher: &Matcher,
+    (match_value, until): (&str, Option<Instant>),
+    considered: &mut Considered,
+) -> Option<Stop> {
+    if let Matcher::Invalid(error) = matcher {
+        considered.warnings.push(format!(
+            "hook {}: matcher {:?} is not a valid regex ({error}); the hook runs unfiltered",
+            hook.display_name(),
+            shorten(hook.matcher.as_deref().unwrap_or_default(), 120)
+        ));
+        return None;
+    }
+    match matcher.matches_until(match_value, until) {
+        MatchOutcome::Match => None,
+        MatchOutcome::OutOfTime => {
+            considered.warnings.push(format!(
+                "hook {}: matcher {:?} did not finish within {} ms against {} {:?} (it needs the backtracking engine); the hook runs unfiltered",
+                hook.display_name(),
+                hook.matcher.as_deref().unwrap_or_default(),
+                matcher::BACKTRACKING_BUDGET.as_millis(),
+                match_field_name(hook.event.match_field()),
+                shorten(match_value, 80),
+            ));
+            None
+        }
+        MatchOutcome::NoMatch => Some((Layer::Matcher, Reason::Lazy(Cause::Matcher))),
+    }
+}
+
 /// A regex matcher of the shape `^literal` or `^literal.*` (letters,
 /// digits, `_`; `^mcp__github__.*` is the common one) that the value does
 /// not start with: stopped without compiling a regex, which is most of what
-/// such a hook costs a fire that it does not concern. `None`: any other
+/// such a hook costs a fire that it does not concern. `false`: any other
 /// matcher, or a value that passes, for the regex engine to judge as usual.
 fn literal_prefix_miss(
     matcher: Option<&str>,
     event: &crate::catalog::EventId,
     match_value: &str,
-) -> Option<(Layer, String)> {
-    let field = event.match_field();
-    if field == MatchField::None {
-        return None;
+) -> bool {
+    if event.match_field() == MatchField::None {
+        return false;
     }
-    let pattern = matcher?;
-    let body = pattern.strip_prefix('^')?;
+    let Some(body) = matcher.and_then(|pattern| pattern.strip_prefix('^')) else {
+        return false;
+    };
     let literal = body.strip_suffix(".*").unwrap_or(body);
     let plain = !literal.is_empty()
         && literal
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !plain || match_value.starts_with(literal) {
-        return None;
-    }
-    Some((
-        Layer::Matcher,
-        format!(
-            "matcher {pattern:?} does not match {} {match_value:?}",
-            match_field_name(field)
-        ),
-    ))
+    plain && !match_value.starts_with(literal)
 }
 
 fn match_field_name(field: MatchField) -> String {
@@ -306,8 +390,9 @@ fn check_if(
     hook: &HookDef,
     text: &str,
     cx: &SelectContext<'_>,
+    event_call: &EventCall<'_>,
     considered: &mut Considered,
-) -> Option<(Layer, String)> {
+) -> Option<Stop> {
     let event = cx.event;
     if !event.id.has_tool() {
         let why = format!(
@@ -317,7 +402,7 @@ fn check_if(
         considered
             .warnings
             .push(format!("hook {}: {why}", hook.display_name()));
-        return Some((Layer::If, why));
+        return Some((Layer::If, Reason::Said(why)));
     }
     let rule = match Rule::parse_cached(text) {
         Ok(rule) => rule,
@@ -330,21 +415,20 @@ fn check_if(
         }
     };
     let file = settings.file_of(hook);
-    let cwd = event.cwd().unwrap_or_else(|| cx.project_dir.to_path_buf());
     let anchor = if file.kind().is_project_scoped() {
         cx.project_dir
     } else {
         file.dir.as_path()
     };
     let paths = PathContext {
-        cwd: &cwd,
+        cwd: &event_call.cwd,
         home: cx.home,
         anchor,
     };
     let null = Value::Null;
     let call = ToolCall {
-        tool_name: event.tool_name().unwrap_or_default(),
-        tool_input: event.tool_input().unwrap_or(&null),
+        tool_name: event_call.tool_name,
+        tool_input: event_call.tool_input.unwrap_or(&null),
     };
     match rule.matches_any(call, &paths) {
         RuleMatch::Match => None,
@@ -354,10 +438,12 @@ fn check_if(
                 .push(format!("`if` {text} matched by failing open: {why}"));
             None
         }
-        RuleMatch::NoMatch => Some((
-            Layer::If,
-            format!("`if` {text} does not match {}", describe_call(call)),
-        )),
+        RuleMatch::NoMatch => {
+            let described = event_call
+                .described
+                .get_or_init(|| describe_call(call).into());
+            Some((Layer::If, Reason::Lazy(Cause::If(Arc::clone(described)))))
+        }
     }
 }
 
@@ -514,14 +600,7 @@ mod tests {
         ] {
             let regex = Matcher::compile(Some(pattern), false).matches(value);
             let miss = literal_prefix_miss(Some(pattern), &pre, value);
-            assert_eq!(miss.is_none(), regex, "{pattern} on {value}");
-            if let Some((layer, detail)) = miss {
-                assert_eq!(layer, Layer::Matcher);
-                assert!(
-                    detail.contains(pattern) && detail.contains(value),
-                    "{detail}"
-                );
-            }
+            assert_eq!(!miss, regex, "{pattern} on {value}");
         }
         // Other shapes go to the regex engine.
         for pattern in [
@@ -533,11 +612,11 @@ mod tests {
             "^Bash$",
         ] {
             assert!(
-                literal_prefix_miss(Some(pattern), &pre, "zzz").is_none(),
+                !literal_prefix_miss(Some(pattern), &pre, "zzz"),
                 "{pattern}"
             );
         }
         // Events without a match field ignore the matcher.
-        assert!(literal_prefix_miss(Some("^mcp__x"), &stop, "").is_none());
+        assert!(!literal_prefix_miss(Some("^mcp__x"), &stop, ""));
     }
 }

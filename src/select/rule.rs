@@ -164,14 +164,26 @@ thread_local! {
     static PARSED: std::cell::RefCell<
         std::collections::HashMap<String, Result<std::rc::Rc<Rule>, RuleError>>,
     > = std::cell::RefCell::new(std::collections::HashMap::new());
+    static REMEMBER_PARSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Makes [`Rule::parse_cached`] remember what it parses on this thread:
+/// for `hookrun replay`, which selects hooks for thousands of events with
+/// the same settings. A fire parses each rule once either way, and hashing
+/// and keeping (then freeing) every rule cost it more than parsing did.
+pub fn remember_parsed_rules() {
+    REMEMBER_PARSED.with(|on| on.set(true));
 }
 
 impl Rule {
-    /// [`Rule::parse`], remembered per thread: `hookrun replay` evaluates
+    /// [`Rule::parse`], remembered per thread once
+    /// [`remember_parsed_rules`] asked for it: `hookrun replay` evaluates
     /// the same `if` texts for every event of thousands of sessions, and a
-    /// rule's compiled patterns are its cost (a fire parses each once
-    /// either way).
+    /// rule's compiled patterns are its cost.
     pub fn parse_cached(text: &str) -> Result<std::rc::Rc<Rule>, RuleError> {
+        if !REMEMBER_PARSED.with(std::cell::Cell::get) {
+            return Rule::parse(text).map(std::rc::Rc::new);
+        }
         if let Some(found) = PARSED.with(|cache| cache.borrow().get(text).cloned()) {
             return found;
         }
@@ -351,8 +363,13 @@ fn split_rule(text: &str) -> Result<(&str, Option<&str>), String> {
     Ok((&text[..open], Some(&text[open + 1..close])))
 }
 
-fn unescape_parentheses(specifier: &str) -> String {
-    specifier.replace("\\(", "(").replace("\\)", ")")
+fn unescape_parentheses(specifier: &str) -> std::borrow::Cow<'_, str> {
+    // Most specifiers have no backslash: nothing to copy (two `replace`
+    // calls were a sixth of what an `if` rule cost a fire).
+    if !specifier.contains('\\') {
+        return std::borrow::Cow::Borrowed(specifier);
+    }
+    specifier.replace("\\(", "(").replace("\\)", ")").into()
 }
 
 /// Why the tool part of a rule (before `(`) names no tool.
@@ -454,8 +471,8 @@ impl Specifier {
                 let Some(command) = input.get("command").and_then(Value::as_str) else {
                     return RuleMatch::NoMatch;
                 };
-                match split_command(command) {
-                    Ok(split) => judge_split(pattern, &split, 0),
+                match split_memo(command).as_ref() {
+                    Ok(split) => judge_split(pattern, split, 0),
                     Err(error) => {
                         RuleMatch::FailOpen(format!("the command cannot be parsed: {error}"))
                     }
@@ -487,6 +504,41 @@ impl Specifier {
     }
 }
 
+/// How many split commands [`split_memo`] keeps per thread: the event's
+/// command and the command lines it hands to shells.
+const SPLITS_KEPT: usize = 8;
+
+/// A command and its split, shared by every rule that judges it.
+type Split = std::rc::Rc<Result<SplitCommand, super::bash::SplitError>>;
+
+thread_local! {
+    static SPLITS: std::cell::RefCell<Vec<(String, Split)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`split_command`], remembered for the last few commands of this thread:
+/// every `if`, deny and ask rule of a fire judges the same command, which
+/// was split once per rule (most of what a rule cost).
+fn split_memo(command: &str) -> Split {
+    let found = SPLITS.with(|kept| {
+        kept.borrow()
+            .iter()
+            .find(|(text, _)| text == command)
+            .map(|(_, split)| std::rc::Rc::clone(split))
+    });
+    if let Some(split) = found {
+        return split;
+    }
+    let split = std::rc::Rc::new(split_command(command));
+    SPLITS.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if kept.len() >= SPLITS_KEPT {
+            kept.remove(0);
+        }
+        kept.push((command.to_owned(), std::rc::Rc::clone(&split)));
+    });
+    split
+}
+
 /// How deep command lines handed to shells (`sh -c "bash -c '…'"`) are
 /// followed; deeper, the rule fails open.
 const MAX_RUN_DEPTH: usize = 8;
@@ -512,8 +564,8 @@ fn judge_split(pattern: &CommandPattern, split: &SplitCommand, depth: usize) -> 
                 continue;
             }
             let shown = crate::settings::model::shorten(inner, 60);
-            match split_command(inner) {
-                Ok(inner_split) => match judge_split(pattern, &inner_split, depth + 1) {
+            match split_memo(inner).as_ref() {
+                Ok(inner_split) => match judge_split(pattern, inner_split, depth + 1) {
                     RuleMatch::Match => return RuleMatch::Match,
                     RuleMatch::FailOpen(why) => {
                         fail_open.get_or_insert_with(|| format!("in `{shown}`: {why}"));
@@ -553,9 +605,9 @@ impl CommandPattern {
     #[allow(clippy::unnecessary_wraps)] // as every specifier kind's compile
     fn compile(specifier: &str) -> Result<Option<CommandPattern>, String> {
         // The legacy prefix form `ls:*` is `ls *`.
-        let specifier = match specifier.trim().strip_suffix(":*") {
-            Some(prefix) => format!("{} *", prefix.trim_end()),
-            None => specifier.trim().to_owned(),
+        let specifier: std::borrow::Cow<'_, str> = match specifier.trim().strip_suffix(":*") {
+            Some(prefix) => format!("{} *", prefix.trim_end()).into(),
+            None => specifier.trim().into(),
         };
         let specifier = specifier.trim();
         if specifier.is_empty() || specifier == "*" {
@@ -711,11 +763,47 @@ mod tests {
     fn parse_cached_parses_once_and_keeps_errors() {
         let a = Rule::parse_cached("Bash(git push *)").unwrap();
         let b = Rule::parse_cached("Bash(git push *)").unwrap();
+        assert!(
+            !std::rc::Rc::ptr_eq(&a, &b),
+            "remembered before it was asked"
+        );
+        remember_parsed_rules();
+        let a = Rule::parse_cached("Bash(git push *)").unwrap();
+        let b = Rule::parse_cached("Bash(git push *)").unwrap();
         assert!(std::rc::Rc::ptr_eq(&a, &b));
         assert_eq!(
             Rule::parse_cached("Bash(rm *").unwrap_err(),
             Rule::parse("Bash(rm *").unwrap_err()
         );
+    }
+
+    #[test]
+    fn the_split_memo_answers_as_the_splitter_does() {
+        let commands = [
+            "git status",
+            "git push origin main && rm -rf /",
+            "sh -c 'rm -rf x'",
+            "echo $(whoami)",
+            "echo 'unclosed",
+            "a | b; c",
+            "git status",
+            "x1",
+            "x2",
+            "x3",
+            "x4",
+            "x5",
+            "x6",
+            "x7",
+            "x8",
+            "git status",
+        ];
+        for command in commands {
+            let first = split_memo(command);
+            assert_eq!(*first, split_command(command), "{command:?}");
+            let again = split_memo(command);
+            assert!(std::rc::Rc::ptr_eq(&first, &again), "{command:?}");
+        }
+        SPLITS.with(|kept| assert!(kept.borrow().len() <= SPLITS_KEPT));
     }
     use serde_json::json;
     use std::path::Path;

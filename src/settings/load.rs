@@ -13,9 +13,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::model::{
-    FileState, HookDef, HookType, HttpFileSettings, OnError, Permissions, Policy, Problem,
-    PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity, ShellKind, Source,
-    SourceKind, Trust,
+    FileState, HookDef, HookType, HttpFileSettings, JsonPath, OnError, Permissions, Policy,
+    Problem, PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity, ShellKind,
+    Source, SourceKind, Trust,
 };
 use super::trust::{TrustState, TrustStore};
 use crate::catalog::{self, EventId};
@@ -1021,11 +1021,12 @@ fn parse_hooks(
             );
             continue;
         };
+        let key: std::sync::Arc<str> = event_key.as_str().into();
         for (i, entry) in entries.iter().enumerate() {
             let entry_path = format!("{base}[{i}]");
             let ctx = EntryContext {
                 file,
-                event_key,
+                event_key: &key,
                 event: &event,
                 claude_mode,
             };
@@ -1061,7 +1062,8 @@ fn event_path(key: &str) -> String {
 
 struct EntryContext<'a> {
     file: usize,
-    event_key: &'a str,
+    /// Shared by every hook of the event (one allocation per event).
+    event_key: &'a std::sync::Arc<str>,
     event: &'a EventId,
     claude_mode: bool,
 }
@@ -1231,19 +1233,20 @@ fn parse_hook(
             ),
         }
     }
-    finish_hook(raw, path.to_owned(), matcher_from, ctx, report)
+    finish_hook(raw, JsonPath::from(path), matcher_from, ctx, report)
 }
 
 /// The checks and defaults of one hook parsed without structural problems
 /// (shared by the precise path and the fast one).
 fn finish_hook(
     raw: RawHook,
-    json_path: String,
+    json_path: JsonPath,
     matcher_from: MatcherFrom,
     ctx: &EntryContext<'_>,
     report: &mut Reporter<'_>,
 ) -> Option<HookDef> {
-    let path = json_path.as_str();
+    // Written out only if a problem is reported.
+    let path = &json_path;
     let hook_type = match raw.hook_type.as_deref() {
         None | Some("command") => HookType::Command,
         Some("http") => HookType::Http,
@@ -1361,7 +1364,7 @@ fn finish_hook(
     Some(HookDef {
         file: ctx.file,
         json_path,
-        event_key: ctx.event_key.to_owned(),
+        event_key: std::sync::Arc::clone(ctx.event_key),
         event: ctx.event.clone(),
         command: raw.command,
         args: raw.args,
@@ -1406,7 +1409,9 @@ mod fast {
     use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
     use serde_json::Value;
 
-    use super::{EntryContext, HookDef, MatcherFrom, RawHook, Reporter, event_path, finish_hook};
+    use super::{
+        EntryContext, HookDef, JsonPath, MatcherFrom, RawHook, Reporter, event_path, finish_hook,
+    };
     use crate::catalog::EventId;
 
     /// A top-level value: `hooks` typed, everything else as a tree.
@@ -1627,40 +1632,16 @@ mod fast {
         }
     }
 
-    /// `{base}{field}[{index}]`, without the formatting machinery (one
-    /// per hook: it was a tenth of a 500-hook fire).
-    fn indexed_path(base: &str, field: &str, index: usize) -> String {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut rest = index;
-        loop {
-            at -= 1;
-            // Always below 10.
-            digits[at] = b'0' + u8::try_from(rest % 10).unwrap_or(0);
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        let digits = std::str::from_utf8(&digits[at..]).unwrap_or("0");
-        let mut path = String::with_capacity(base.len() + field.len() + digits.len() + 2);
-        path.push_str(base);
-        path.push_str(field);
-        path.push('[');
-        path.push_str(digits);
-        path.push(']');
-        path
-    }
-
     #[test]
     fn indexed_paths_are_formatted_paths() {
         for i in [0, 1, 9, 10, 99, 123_456, usize::MAX] {
+            let event: std::sync::Arc<str> = "hooks.Stop".into();
             assert_eq!(
-                indexed_path("hooks.Stop", "", i),
+                JsonPath::indexed(event.clone(), i, None).as_str(),
                 format!("hooks.Stop[{i}]")
             );
             assert_eq!(
-                indexed_path("hooks.Stop[3]", ".hooks", i),
+                JsonPath::indexed(event, 3, Some(i)).as_str(),
                 format!("hooks.Stop[3].hooks[{i}]")
             );
         }
@@ -1678,23 +1659,23 @@ mod fast {
         out.reserve(hooks.0.iter().map(|(_, entries)| entries.len()).sum());
         for (event_key, entries) in hooks.0 {
             let event = EventId::resolve(&event_key);
-            let base = event_path(&event_key);
+            let base: std::sync::Arc<str> = event_path(&event_key).into();
             if let EventId::Unknown(_) = event {
                 super::unknown_event(&event_key, &base, report);
             }
+            let key: std::sync::Arc<str> = event_key.as_str().into();
             let ctx = EntryContext {
                 file,
-                event_key: &event_key,
+                event_key: &key,
                 event: &event,
                 claude_mode,
             };
             for (i, entry) in entries.into_iter().enumerate() {
-                let path = indexed_path(&base, "", i);
                 match entry.group {
                     None => {
                         out.extend(finish_hook(
                             entry.hook,
-                            path,
+                            JsonPath::indexed(std::sync::Arc::clone(&base), i, None),
                             MatcherFrom::Own,
                             &ctx,
                             report,
@@ -1703,7 +1684,8 @@ mod fast {
                     Some(list) => {
                         let matcher = entry.hook.matcher;
                         for (j, inner) in list.into_iter().enumerate() {
-                            let hook_path = indexed_path(&path, ".hooks", j);
+                            let hook_path =
+                                JsonPath::indexed(std::sync::Arc::clone(&base), i, Some(j));
                             out.extend(finish_hook(
                                 inner.hook,
                                 hook_path,

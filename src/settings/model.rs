@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::catalog::EventId;
@@ -287,9 +288,9 @@ pub struct HookDef {
     /// Index of the declaring file in [`Settings::files`].
     pub file: usize,
     /// JSON path of the entry, e.g. `hooks.PreToolUse[1].hooks[0]`.
-    pub json_path: String,
-    /// The event key as written in the file.
-    pub event_key: String,
+    pub json_path: JsonPath,
+    /// The event key as written in the file (shared by the event's hooks).
+    pub event_key: std::sync::Arc<str>,
     pub event: EventId,
     pub hook_type: HookType,
     pub command: Option<String>,
@@ -309,6 +310,129 @@ pub struct HookDef {
     pub allowed_env_vars: Vec<String>,
     /// Prompt hooks: `prompt`, `model`, `continueOnBlock`.
     pub prompt: Option<PromptDef>,
+}
+
+/// A hook's JSON path (`hooks.PreToolUse[1].hooks[0]`), read as a `str`.
+/// The loader's fast path keeps the event's path and the indices, and the
+/// text is written the first time something reads it: most hooks of a fire
+/// are never named, and writing every path was a tenth of a 500-hook fire.
+#[derive(Clone, Default)]
+pub struct JsonPath {
+    /// The event's path (`hooks.PreToolUse`), the entry's index, and the
+    /// index inside a matcher group; `None` when `text` was given.
+    indices: Option<(Arc<str>, usize, Option<usize>)>,
+    text: OnceLock<String>,
+}
+
+impl JsonPath {
+    /// `{event}[{entry}]`, or `{event}[{entry}].hooks[{inner}]`.
+    pub fn indexed(event: Arc<str>, entry: usize, inner: Option<usize>) -> JsonPath {
+        JsonPath {
+            indices: Some((event, entry, inner)),
+            text: OnceLock::new(),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        self.text.get_or_init(|| {
+            let Some((event, entry, inner)) = &self.indices else {
+                return String::new();
+            };
+            let mut text = String::with_capacity(event.len() + 16);
+            text.push_str(event);
+            push_index(&mut text, *entry);
+            if let Some(inner) = inner {
+                text.push_str(".hooks");
+                push_index(&mut text, *inner);
+            }
+            text
+        })
+    }
+}
+
+/// `[index]`, without the formatting machinery.
+fn push_index(text: &mut String, index: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = index;
+    loop {
+        at -= 1;
+        // Always below 10.
+        digits[at] = b'0' + u8::try_from(rest % 10).unwrap_or(0);
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    text.push('[');
+    text.push_str(std::str::from_utf8(&digits[at..]).unwrap_or("0"));
+    text.push(']');
+}
+
+impl From<String> for JsonPath {
+    fn from(text: String) -> JsonPath {
+        JsonPath {
+            indices: None,
+            text: OnceLock::from(text),
+        }
+    }
+}
+
+impl From<&str> for JsonPath {
+    fn from(text: &str) -> JsonPath {
+        JsonPath::from(text.to_owned())
+    }
+}
+
+impl From<&JsonPath> for String {
+    fn from(path: &JsonPath) -> String {
+        path.as_str().to_owned()
+    }
+}
+
+impl std::ops::Deref for JsonPath {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for JsonPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for JsonPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq for JsonPath {
+    fn eq(&self, other: &JsonPath) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for JsonPath {}
+
+impl PartialEq<str> for JsonPath {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for JsonPath {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl serde::Serialize for JsonPath {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
 }
 
 /// The fields only a prompt hook has.

@@ -481,3 +481,53 @@ fn report_names_the_layer_and_values_compared() {
     assert_eq!(run.hook("other-event")["layer"], "event");
     assert_eq!(run.hook("runs")["state"], "ran");
 }
+
+#[test]
+fn reasons_worded_on_demand_quote_the_call_the_funnel_judged() {
+    // The funnel keeps only which test stopped a hook and words the reason
+    // when the report is built, after the hooks ran: a hook that updates the
+    // tool input must not change what the others' reasons quote.
+    let sb = Sandbox::new();
+    let rewrite = r#"printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo changed"}}}'"#;
+    let settings = json!({"hooks": {
+        "PreToolUse": [
+            {"name": "rewrite", "matcher": "Bash", "sequential": true, "command": rewrite},
+            {"name": "not-push", "matcher": "Bash", "if": "Bash(git push *)", "command": "true"},
+            {"name": "edit-or-write", "matcher": "Edit|Write", "command": "true"},
+            {"name": "mcp", "matcher": "^mcp__github__.*", "command": "true"},
+            {"name": "regex", "matcher": "^Ed.t$", "command": "true"}
+        ],
+        "Stop": [{"name": "other-event", "command": "true"}]
+    }});
+    let run = sb.report(
+        "PreToolUse",
+        &settings,
+        &json!({"tool_name": "Bash", "tool_input": {"command": "ls -la"}}),
+    );
+    assert_eq!(run.hook("rewrite")["state"], "ran");
+    assert!(
+        run.stdout.contains("echo changed"),
+        "the input was not updated: {}",
+        run.stdout
+    );
+    assert_eq!(
+        run.hook("not-push")["detail"],
+        "`if` Bash(git push *) does not match Bash command \"ls -la\""
+    );
+    assert_eq!(
+        run.hook("edit-or-write")["detail"],
+        "matcher \"Edit|Write\" does not match tool_name \"Bash\""
+    );
+    assert_eq!(
+        run.hook("mcp")["detail"],
+        "matcher \"^mcp__github__.*\" does not match tool_name \"Bash\""
+    );
+    assert_eq!(
+        run.hook("regex")["detail"],
+        "matcher \"^Ed.t$\" does not match tool_name \"Bash\""
+    );
+    assert_eq!(
+        run.hook("other-event")["detail"],
+        "listed under Stop, this is PreToolUse"
+    );
+}
