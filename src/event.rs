@@ -151,17 +151,38 @@ impl Event {
 /// field names are translated): any JSON a host can write (see
 /// [`parse_json`]).
 pub fn read_object(bytes: &[u8]) -> Result<Map<String, Value>, InputError> {
+    read_object_scanned(bytes).map(|(fields, _)| fields)
+}
+
+/// [`read_object`], and what the one scan before parsing saw of the bytes
+/// (the nesting depth, whether they are already compact), from the same
+/// pass.
+pub fn read_object_scanned(bytes: &[u8]) -> Result<(Map<String, Value>, Scan), InputError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::Empty);
     }
-    let value = parse_json(bytes).map_err(|err| match err {
+    let (value, scan) = parse_json_scanned(bytes).map_err(|err| match err {
         JsonError::TooDeep { at } => InputError::TooDeep { at },
         JsonError::Syntax(err) => InputError::NotJson(err),
     })?;
     match value {
-        Value::Object(fields) => Ok(fields),
+        Value::Object(fields) => Ok((fields, scan)),
         other => Err(InputError::NotObject(json_type_name(&other))),
     }
+}
+
+/// What the scan before parsing saw of a JSON text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Scan {
+    /// The deepest nesting of arrays and objects (`{}` is 1, `{"a":[]}` 2,
+    /// a bare number 0).
+    pub max_depth: usize,
+    /// No whitespace outside strings, except one `\n` as the very last
+    /// byte: the text is one line, as a compact serialiser writes it.
+    pub compact: bool,
+    /// A lone surrogate escape was read as U+FFFD: the parsed value says
+    /// something the bytes do not.
+    pub fixed: bool,
 }
 
 /// The deepest nesting of arrays and objects hookrun reads, in the event
@@ -185,82 +206,106 @@ pub enum JsonError {
 /// read as U+FFFD, the replacement character, instead of failing the whole
 /// document. A valid surrogate pair is kept as the character it encodes.
 pub fn parse_json(bytes: &[u8]) -> Result<Value, JsonError> {
-    let fixed = scan_json(bytes)?;
+    parse_json_scanned(bytes).map(|(value, _)| value)
+}
+
+/// [`parse_json`], and what its scan saw.
+pub fn parse_json_scanned(bytes: &[u8]) -> Result<(Value, Scan), JsonError> {
+    let (fixed, scan) = scan_json(bytes)?;
     let text: &[u8] = fixed.as_deref().unwrap_or(bytes);
     let mut de = serde_json::Deserializer::from_slice(text);
     de.disable_recursion_limit();
     let value = serde::Deserialize::deserialize(&mut de).map_err(JsonError::Syntax)?;
     de.end().map_err(JsonError::Syntax)?;
-    Ok(value)
+    Ok((value, scan))
+}
+
+/// The four hex digits of a `\u` escape starting at `at` (after the `u`).
+fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+    let digits = bytes.get(at..at + 4)?;
+    digits.iter().try_fold(0, |unit, &digit| {
+        Some(unit * 16 + char::from(digit).to_digit(16)?)
+    })
 }
 
 /// One pass over the bytes, without recursion: the nesting depth (refused
-/// past the limit), and lone surrogate escapes replaced by `\ufffd` (a copy
-/// is made only when there is one).
-fn scan_json(bytes: &[u8]) -> Result<Option<Vec<u8>>, JsonError> {
-    fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
-        let digits = bytes.get(at..at + 4)?;
-        let text = std::str::from_utf8(digits).ok()?;
-        u32::from_str_radix(text, 16).ok()
-    }
+/// past the limit), whether the text is compact, and lone surrogate escapes
+/// replaced by `\ufffd` (a copy is made only when there is one). Inside a
+/// string only `"` and `\` matter, so the scan jumps between them
+/// (`memchr2`); the bytes outside strings are looked at one by one.
+fn scan_json(bytes: &[u8]) -> Result<(Option<Vec<u8>>, Scan), JsonError> {
+    let len = bytes.len();
     let mut depth = 0usize;
-    let mut in_string = false;
+    let mut scan = Scan {
+        max_depth: 0,
+        compact: true,
+        fixed: false,
+    };
     let mut fixed: Option<Vec<u8>> = None;
     // Bytes before `copied` are already in `fixed`.
     let mut copied = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if in_string {
-            match b {
-                b'"' => in_string = false,
-                b'\\' => {
-                    if bytes.get(i + 1) == Some(&b'u') {
-                        if let Some(unit) = hex4(bytes, i + 2) {
-                            let paired = (0xD800..0xDC00).contains(&unit)
-                                && bytes.get(i + 6) == Some(&b'\\')
-                                && bytes.get(i + 7) == Some(&b'u')
-                                && hex4(bytes, i + 8)
-                                    .is_some_and(|low| (0xDC00..0xE000).contains(&low));
-                            if paired {
-                                i += 12;
-                                continue;
-                            }
-                            if (0xD800..0xE000).contains(&unit) {
-                                let out =
-                                    fixed.get_or_insert_with(|| Vec::with_capacity(bytes.len()));
-                                out.extend_from_slice(&bytes[copied..i]);
-                                out.extend_from_slice(b"\\ufffd");
-                                copied = i + 6;
-                            }
-                            i += 6;
-                            continue;
-                        }
+    while i < len {
+        match bytes[i] {
+            b'"' => {
+                // Inside the string: to its closing quote, or the end of a
+                // truncated text (which the parser then refuses).
+                i += 1;
+                let mut closed = false;
+                while let Some(found) = bytes
+                    .get(i..)
+                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                {
+                    let at = i + found;
+                    if bytes[at] == b'"' {
+                        i = at;
+                        closed = true;
+                        break;
                     }
-                    i += 2;
-                    continue;
-                }
-                _ => {}
-            }
-        } else {
-            match b {
-                b'"' => in_string = true,
-                b'[' | b'{' => {
-                    depth += 1;
-                    if depth > MAX_JSON_DEPTH {
-                        return Err(JsonError::TooDeep { at: i });
+                    i = at + 2;
+                    if bytes.get(at + 1) != Some(&b'u') {
+                        continue;
+                    }
+                    let Some(unit) = hex4(bytes, at + 2) else {
+                        continue;
+                    };
+                    i = at + 6;
+                    let paired = (0xD800..0xDC00).contains(&unit)
+                        && bytes.get(at + 6) == Some(&b'\\')
+                        && bytes.get(at + 7) == Some(&b'u')
+                        && hex4(bytes, at + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                    if paired {
+                        i = at + 12;
+                    } else if (0xD800..0xE000).contains(&unit) {
+                        let out = fixed.get_or_insert_with(|| Vec::with_capacity(len));
+                        out.extend_from_slice(&bytes[copied..at]);
+                        out.extend_from_slice(b"\\ufffd");
+                        copied = at + 6;
                     }
                 }
-                b']' | b'}' => depth = depth.saturating_sub(1),
-                _ => {}
+                if !closed {
+                    break;
+                }
             }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_JSON_DEPTH {
+                    return Err(JsonError::TooDeep { at: i });
+                }
+                scan.max_depth = scan.max_depth.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' if i + 1 == len => {}
+            b' ' | b'\t' | b'\n' | b'\r' => scan.compact = false,
+            _ => {}
         }
         i += 1;
     }
     if let Some(out) = &mut fixed {
         out.extend_from_slice(&bytes[copied..]);
+        scan.fixed = true;
     }
-    Ok(fixed)
+    Ok((fixed, scan))
 }
 
 fn value_as_match_text(value: Option<&Value>) -> String {
@@ -382,6 +427,166 @@ mod tests {
         assert!(parse_json(br#""\ud83"#).is_err());
         assert!(parse_json(b"[1,]").is_err());
         assert!(parse_json(b"{} x").is_err());
+    }
+
+    /// The scan as it was first written, one byte at a time: the
+    /// reference the jumping scan must agree with.
+    fn reference_scan(bytes: &[u8]) -> Result<(Option<Vec<u8>>, Scan), usize> {
+        fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+            let digits = bytes.get(at..at + 4)?;
+            let text = std::str::from_utf8(digits).ok()?;
+            u32::from_str_radix(text, 16).ok()
+        }
+        let mut scan = Scan {
+            max_depth: 0,
+            compact: true,
+            fixed: false,
+        };
+        let mut depth = 0usize;
+        let mut in_string = false;
+        let mut fixed: Option<Vec<u8>> = None;
+        let mut copied = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if in_string {
+                match b {
+                    b'"' => in_string = false,
+                    b'\\' => {
+                        if bytes.get(i + 1) == Some(&b'u') {
+                            if let Some(unit) = hex4(bytes, i + 2) {
+                                let paired = (0xD800..0xDC00).contains(&unit)
+                                    && bytes.get(i + 6) == Some(&b'\\')
+                                    && bytes.get(i + 7) == Some(&b'u')
+                                    && hex4(bytes, i + 8)
+                                        .is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                                if paired {
+                                    i += 12;
+                                    continue;
+                                }
+                                if (0xD800..0xE000).contains(&unit) {
+                                    let out = fixed.get_or_insert_with(Vec::new);
+                                    out.extend_from_slice(&bytes[copied..i]);
+                                    out.extend_from_slice(b"\\ufffd");
+                                    copied = i + 6;
+                                }
+                                i += 6;
+                                continue;
+                            }
+                        }
+                        i += 2;
+                        continue;
+                    }
+                    _ => {}
+                }
+            } else {
+                match b {
+                    b'"' => in_string = true,
+                    b'[' | b'{' => {
+                        depth += 1;
+                        if depth > MAX_JSON_DEPTH {
+                            return Err(i);
+                        }
+                        scan.max_depth = scan.max_depth.max(depth);
+                    }
+                    b']' | b'}' => depth = depth.saturating_sub(1),
+                    b'\n' if i + 1 == bytes.len() => {}
+                    b' ' | b'\t' | b'\n' | b'\r' => scan.compact = false,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        if let Some(out) = &mut fixed {
+            out.extend_from_slice(&bytes[copied..]);
+            scan.fixed = true;
+        }
+        Ok((fixed, scan))
+    }
+
+    fn scanned(bytes: &[u8]) -> Result<(Option<Vec<u8>>, Scan), usize> {
+        scan_json(bytes).map_err(|err| match err {
+            JsonError::TooDeep { at } => at,
+            JsonError::Syntax(err) => panic!("the scan does not parse: {err}"),
+        })
+    }
+
+    #[test]
+    fn the_scan_measures_depth_and_compactness() {
+        let scan = |text: &str| scanned(text.as_bytes()).unwrap().1;
+        assert_eq!(
+            scan("{\"a\":[1,{\"b\":\"]]}}\"}],\"c\":{}}\n"),
+            Scan {
+                max_depth: 3,
+                compact: true,
+                fixed: false
+            }
+        );
+        assert_eq!(scan("3").max_depth, 0);
+        assert_eq!(scan(r#"{"a":"x y\n\"{"}"#).max_depth, 1);
+        assert!(
+            scan(r#"{"a":"x y\n\"{"}"#).compact,
+            "whitespace inside strings"
+        );
+        for loose in [
+            "{ }",
+            "{}\n\n",
+            "{}\r\n",
+            " {}",
+            "{\"a\":\t1}",
+            "{}\n ",
+            "{\n}",
+        ] {
+            assert!(!scan(loose).compact, "{loose:?}");
+        }
+        let lone = scan(r#"{"a":"\ud83d"}"#);
+        assert!(lone.fixed && lone.compact);
+        assert!(!scan(r#"{"a":"\ud83d\ude00"}"#).fixed);
+        // Truncated texts: the scan stops, the parser refuses.
+        assert_eq!(scan(r#"{"a":"abc\"#).max_depth, 1);
+        assert_eq!(scan(r#"{"a":"\ud8"#).max_depth, 1);
+        assert!(matches!(
+            read_object_scanned(br#"{"a":"\u"#),
+            Err(InputError::NotJson(_))
+        ));
+        let (_, scan) = read_object_scanned(b"{\"a\":[[[]]]}\n").unwrap();
+        assert_eq!(scan.max_depth, 4);
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// The scan that jumps between quotes and backslashes inside strings
+        /// says exactly what the byte-at-a-time reference says (depth,
+        /// compactness, surrogate fixes, where it refused) on JSON-ish text
+        /// full of the bytes that matter to it.
+        #[test]
+        fn the_fast_scan_agrees_with_the_reference(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(vec![
+                        "\"", "\\", "\\\"", "\\\\", "\\u", "\\ud83d", "\\ude00", "\\uD800",
+                        "\\u0041", "\\udbff\\udfff", "\\u+d83", "{", "}", "[", "]", ":",
+                        ",", " ", "\n", "\t", "\r", "a", "1", "é", "ud83d",
+                    ]).prop_map(str::to_owned),
+                    "[a-f0-9\"\\\\{}\\[\\] u]{0,6}",
+                ],
+                0..40,
+            ),
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(scanned(text.as_bytes()), reference_scan(text.as_bytes()));
+        }
+
+        /// Deep nesting: the depth and where the limit is passed agree too.
+        #[test]
+        fn the_fast_scan_agrees_on_depth(
+            open in 0..MAX_JSON_DEPTH + 3,
+            inner in "[\"\\\\a\\[\\]]{0,4}",
+        ) {
+            let text = format!("{}{inner}{}", "[".repeat(open), "]".repeat(open));
+            proptest::prop_assert_eq!(scanned(text.as_bytes()), reference_scan(text.as_bytes()));
+        }
     }
 
     #[test]
