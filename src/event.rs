@@ -6,6 +6,7 @@
 //! only when a hook matched, at most once per distinct input.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -43,6 +44,25 @@ pub enum InputError {
 pub struct Event {
     pub id: EventId,
     fields: Map<String, Value>,
+    /// The input already held the canonical `hook_event_name`, so setting
+    /// it changed nothing.
+    name_as_sent: bool,
+    /// The host's own line, kept while it says exactly what `fields`
+    /// would be serialised to (see [`Event::keep_host_line`]).
+    host_line: Option<HostLine>,
+    /// `tool_input` as received, once a sequential hook replaced it (the
+    /// inner `None`: there was none).
+    replaced_tool_input: Option<Option<Value>>,
+}
+
+/// Bytes hooks get on stdin as the host sent them.
+#[derive(Clone)]
+struct HostLine(Arc<[u8]>);
+
+impl std::fmt::Debug for HostLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostLine({} bytes)", self.0.len())
+    }
 }
 
 pub fn json_type_name(value: &Value) -> &'static str {
@@ -79,13 +99,51 @@ impl Event {
             },
         };
         let id = EventId::resolve(&name);
+        let name_as_sent =
+            matches!(fields.get("hook_event_name"), Some(Value::String(sent)) if sent == id.name());
         // `insert` on an existing key keeps its position (indexmap), so the
         // bytes hooks see differ from the host's only in this value.
-        fields.insert(
-            "hook_event_name".to_owned(),
-            Value::String(id.name().to_owned()),
-        );
-        Ok(Event { id, fields })
+        if !name_as_sent {
+            fields.insert(
+                "hook_event_name".to_owned(),
+                Value::String(id.name().to_owned()),
+            );
+        }
+        Ok(Event {
+            id,
+            fields,
+            name_as_sent,
+            host_line: None,
+            replaced_tool_input: None,
+        })
+    }
+
+    /// Offers `bytes`, the stdin this event was read from (by
+    /// [`read_object_scanned`], which saw `scan`), as what hooks get on
+    /// stdin instead of serialising the event again. Kept only when they
+    /// say exactly what [`Event::to_hook_bytes`] would, up to spelling
+    /// inside values (`\u00e9` for `é`, `1.0e3` for `1000.0`): one compact
+    /// line, no lone surrogate read as U+FFFD, no key given twice, and
+    /// `hook_event_name` already the canonical name. Only for an object
+    /// made from the bytes as they are: a host whose decoding translates
+    /// fields must not call it.
+    pub fn keep_host_line(&mut self, mut bytes: Vec<u8>, scan: &Scan) {
+        if !(self.name_as_sent && scan.compact && !scan.fixed && self.replaced_tool_input.is_none())
+        {
+            return;
+        }
+        if members(&self.fields) != scan.members {
+            return;
+        }
+        if bytes.last() != Some(&b'\n') {
+            bytes.push(b'\n');
+        }
+        self.host_line = Some(HostLine(Arc::from(bytes)));
+    }
+
+    /// Whether hooks get the host's own bytes ([`Event::keep_host_line`]).
+    pub fn passes_host_line(&self) -> bool {
+        self.host_line.is_some()
     }
 
     pub fn fields(&self) -> &Map<String, Value> {
@@ -134,8 +192,29 @@ impl Event {
     }
 
     /// Replaces `tool_input` in place (sequential `updatedInput` chaining).
+    /// The host's line no longer says what the event does, and the first
+    /// replaced value is kept as [`Event::original_tool_input`] (moved, not
+    /// copied).
     pub fn set_tool_input(&mut self, input: Value) {
-        self.fields.insert("tool_input".to_owned(), input);
+        self.host_line = None;
+        let before = self.fields.insert("tool_input".to_owned(), input);
+        if self.replaced_tool_input.is_none() {
+            self.replaced_tool_input = Some(before);
+        }
+    }
+
+    /// `tool_input` as the host sent it, before sequential hooks replaced
+    /// it.
+    pub fn original_tool_input(&self) -> Option<&Value> {
+        match &self.replaced_tool_input {
+            Some(original) => original.as_ref(),
+            None => self.tool_input(),
+        }
+    }
+
+    /// Whether a sequential hook replaced `tool_input`.
+    pub fn tool_input_replaced(&self) -> bool {
+        self.replaced_tool_input.is_some()
     }
 
     /// The bytes hooks get on stdin: compact, one line, `\n`-terminated, keys
@@ -144,6 +223,15 @@ impl Event {
         let mut bytes = serde_json::to_vec(&self.fields).expect("a JSON object always serialises");
         bytes.push(b'\n');
         bytes
+    }
+
+    /// [`Event::to_hook_bytes`], shared: the host's own line when it was
+    /// kept ([`Event::keep_host_line`]), else the event serialised.
+    pub fn hook_stdin(&self) -> Arc<[u8]> {
+        match &self.host_line {
+            Some(HostLine(bytes)) => Arc::clone(bytes),
+            None => Arc::from(self.to_hook_bytes()),
+        }
     }
 }
 
@@ -183,6 +271,26 @@ pub struct Scan {
     /// A lone surrogate escape was read as U+FFFD: the parsed value says
     /// something the bytes do not.
     pub fixed: bool,
+    /// Object members written (a `:` outside strings each): more than the
+    /// parsed objects hold when a key was given twice.
+    pub members: usize,
+}
+
+/// Members of `fields` and of every object inside it, without recursion.
+fn members(fields: &Map<String, Value>) -> usize {
+    let mut count = fields.len();
+    let mut stack: Vec<&Value> = fields.values().collect();
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(inner) => {
+                count += inner.len();
+                stack.extend(inner.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// The deepest nesting of arrays and objects hookrun reads, in the event
@@ -237,9 +345,8 @@ fn scan_json(bytes: &[u8]) -> Result<(Option<Vec<u8>>, Scan), JsonError> {
     let len = bytes.len();
     let mut depth = 0usize;
     let mut scan = Scan {
-        max_depth: 0,
         compact: true,
-        fixed: false,
+        ..Scan::default()
     };
     let mut fixed: Option<Vec<u8>> = None;
     // Bytes before `copied` are already in `fixed`.
@@ -295,6 +402,7 @@ fn scan_json(bytes: &[u8]) -> Result<(Option<Vec<u8>>, Scan), JsonError> {
                 scan.max_depth = scan.max_depth.max(depth);
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
+            b':' => scan.members += 1,
             b'\n' if i + 1 == len => {}
             b' ' | b'\t' | b'\n' | b'\r' => scan.compact = false,
             _ => {}
@@ -438,9 +546,8 @@ mod tests {
             u32::from_str_radix(text, 16).ok()
         }
         let mut scan = Scan {
-            max_depth: 0,
             compact: true,
-            fixed: false,
+            ..Scan::default()
         };
         let mut depth = 0usize;
         let mut in_string = false;
@@ -490,6 +597,7 @@ mod tests {
                         scan.max_depth = scan.max_depth.max(depth);
                     }
                     b']' | b'}' => depth = depth.saturating_sub(1),
+                    b':' => scan.members += 1,
                     b'\n' if i + 1 == bytes.len() => {}
                     b' ' | b'\t' | b'\n' | b'\r' => scan.compact = false,
                     _ => {}
@@ -519,7 +627,8 @@ mod tests {
             Scan {
                 max_depth: 3,
                 compact: true,
-                fixed: false
+                fixed: false,
+                members: 3,
             }
         );
         assert_eq!(scan("3").max_depth, 0);
