@@ -319,6 +319,15 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value, JsonError> {
 
 /// [`parse_json`], and what its scan saw.
 pub fn parse_json_scanned(bytes: &[u8]) -> Result<(Value, Scan), JsonError> {
+    if let Some(parsed) = Fast::parse(bytes) {
+        return Ok(parsed);
+    }
+    scan_then_parse(bytes)
+}
+
+/// The reading [`parse_json_scanned`] must agree with, and what explains
+/// every refusal: the scan (depth, surrogates), then `serde_json`.
+fn scan_then_parse(bytes: &[u8]) -> Result<(Value, Scan), JsonError> {
     let (fixed, scan) = scan_json(bytes)?;
     let text: &[u8] = fixed.as_deref().unwrap_or(bytes);
     let mut de = serde_json::Deserializer::from_slice(text);
@@ -326,6 +335,224 @@ pub fn parse_json_scanned(bytes: &[u8]) -> Result<(Value, Scan), JsonError> {
     let value = serde::Deserialize::deserialize(&mut de).map_err(JsonError::Syntax)?;
     de.end().map_err(JsonError::Syntax)?;
     Ok((value, scan))
+}
+
+/// An array or object being read.
+enum Frame {
+    Array(Vec<Value>),
+    /// The members so far and the key of the value being read.
+    Object(Map<String, Value>, String),
+}
+
+/// One pass that reads valid JSON straight into a [`Value`], without
+/// recursion and without `serde_json`'s copy of every escaped string into
+/// a scratch buffer first (a 10 MB `content` full of `\n` is one such
+/// string): depth, compactness and surrogates are seen on the way.
+/// Anything it does not accept — an error, or nesting past the limit — is
+/// `None`, and [`scan_then_parse`] reads the text again to say why, so
+/// every refusal is worded exactly as before. Numbers are read by
+/// `serde_json` itself, one token at a time.
+struct Fast<'a> {
+    bytes: &'a [u8],
+    i: usize,
+    scan: Scan,
+}
+
+impl Fast<'_> {
+    fn parse(bytes: &[u8]) -> Option<(Value, Scan)> {
+        let mut p = Fast {
+            bytes,
+            i: 0,
+            scan: Scan {
+                compact: true,
+                ..Scan::default()
+            },
+        };
+        let mut stack: Vec<Frame> = Vec::new();
+        p.space();
+        let value = 'value: loop {
+            let mut value = match *p.bytes.get(p.i)? {
+                open @ (b'{' | b'[') => {
+                    let depth = stack.len() + 1;
+                    if depth > MAX_JSON_DEPTH {
+                        return None;
+                    }
+                    p.scan.max_depth = p.scan.max_depth.max(depth);
+                    p.i += 1;
+                    p.space();
+                    let close = if open == b'{' { b'}' } else { b']' };
+                    if p.bytes.get(p.i) == Some(&close) {
+                        p.i += 1;
+                        if open == b'{' {
+                            Value::Object(Map::new())
+                        } else {
+                            Value::Array(Vec::new())
+                        }
+                    } else {
+                        stack.push(if open == b'{' {
+                            Frame::Object(Map::new(), p.key()?)
+                        } else {
+                            Frame::Array(Vec::new())
+                        });
+                        continue 'value;
+                    }
+                }
+                b'"' => Value::String(p.string()?),
+                b't' => p.literal("true", Value::Bool(true))?,
+                b'f' => p.literal("false", Value::Bool(false))?,
+                b'n' => p.literal("null", Value::Null)?,
+                b'-' | b'0'..=b'9' => Value::Number(p.number()?),
+                _ => return None,
+            };
+            // A value is complete: it goes into its array or object, which
+            // may be complete in turn.
+            loop {
+                p.space();
+                let Some(frame) = stack.last_mut() else {
+                    break 'value value;
+                };
+                let next = *p.bytes.get(p.i)?;
+                p.i += 1;
+                match frame {
+                    Frame::Array(items) => {
+                        items.push(value);
+                        match next {
+                            b',' => {
+                                p.space();
+                                continue 'value;
+                            }
+                            b']' => {}
+                            _ => return None,
+                        }
+                    }
+                    Frame::Object(members, key) => {
+                        members.insert(std::mem::take(key), value);
+                        match next {
+                            b',' => {
+                                p.space();
+                                *key = p.key()?;
+                                continue 'value;
+                            }
+                            b'}' => {}
+                            _ => return None,
+                        }
+                    }
+                }
+                value = match stack.pop()? {
+                    Frame::Array(items) => Value::Array(items),
+                    Frame::Object(members, _) => Value::Object(members),
+                };
+            }
+        };
+        (p.i == p.bytes.len()).then_some((value, p.scan))
+    }
+
+    /// Whitespace; any but one final `\n` means the text is not compact.
+    fn space(&mut self) {
+        while let Some(&b) = self.bytes.get(self.i) {
+            if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                return;
+            }
+            if !(b == b'\n' && self.i + 1 == self.bytes.len()) {
+                self.scan.compact = false;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// A member's key and its `:`, and the whitespace after them.
+    fn key(&mut self) -> Option<String> {
+        if self.bytes.get(self.i) != Some(&b'"') {
+            return None;
+        }
+        let key = self.string()?;
+        self.space();
+        if self.bytes.get(self.i) != Some(&b':') {
+            return None;
+        }
+        self.i += 1;
+        self.scan.members += 1;
+        self.space();
+        Some(key)
+    }
+
+    fn literal(&mut self, word: &str, value: Value) -> Option<Value> {
+        let end = self.i + word.len();
+        (self.bytes.get(self.i..end) == Some(word.as_bytes())).then(|| {
+            self.i = end;
+            value
+        })
+    }
+
+    /// A number, read by `serde_json` exactly as it reads one in a
+    /// document.
+    fn number(&mut self) -> Option<serde_json::Number> {
+        let start = self.i;
+        while self
+            .bytes
+            .get(self.i)
+            .is_some_and(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+        {
+            self.i += 1;
+        }
+        serde_json::from_slice(&self.bytes[start..self.i]).ok()
+    }
+
+    /// A string from its opening quote: runs between escapes are checked
+    /// (UTF-8, no control character) and copied as they are; a lone
+    /// surrogate escape is U+FFFD.
+    fn string(&mut self) -> Option<String> {
+        let bytes = self.bytes;
+        self.i += 1;
+        let mut out = String::new();
+        loop {
+            let found = memchr::memchr2(b'"', b'\\', bytes.get(self.i..)?)?;
+            let run = &bytes[self.i..self.i + found];
+            if run.iter().any(|&b| b < 0x20) {
+                return None;
+            }
+            out.push_str(std::str::from_utf8(run).ok()?);
+            let at = self.i + found;
+            if bytes[at] == b'"' {
+                self.i = at + 1;
+                return Some(out);
+            }
+            let escaped = *bytes.get(at + 1)?;
+            self.i = at + 2;
+            let c = match escaped {
+                b'"' => '"',
+                b'\\' => '\\',
+                b'/' => '/',
+                b'b' => '\u{8}',
+                b'f' => '\u{c}',
+                b'n' => '\n',
+                b'r' => '\r',
+                b't' => '\t',
+                b'u' => {
+                    let unit = hex4(bytes, at + 2)?;
+                    self.i = at + 6;
+                    let low = (bytes.get(at + 6) == Some(&b'\\')
+                        && bytes.get(at + 7) == Some(&b'u'))
+                    .then(|| hex4(bytes, at + 8))
+                    .flatten()
+                    .filter(|low| (0xDC00..0xE000).contains(low));
+                    match (unit, low) {
+                        (0xD800..0xDC00, Some(low)) => {
+                            self.i = at + 12;
+                            char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))?
+                        }
+                        (0xD800..0xE000, _) => {
+                            self.scan.fixed = true;
+                            '\u{FFFD}'
+                        }
+                        _ => char::from_u32(unit)?,
+                    }
+                }
+                _ => return None,
+            };
+            out.push(c);
+        }
+    }
 }
 
 /// The four hex digits of a `\u` escape starting at `at` (after the `u`).
@@ -664,6 +891,103 @@ mod tests {
 
     use proptest::strategy::Strategy as _;
 
+    /// JSON text (mostly valid) with the spellings hosts and hooks use.
+    fn arb_json_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let space = prop::sample::select(vec!["", "", "", " ", "\n", "\t", "\r\n"]);
+        let string_part = prop_oneof![
+            "[a-zA-Z0-9 é😀/<>]{0,5}",
+            prop::sample::select(vec![
+                "\\\"",
+                "\\\\",
+                "\\/",
+                "\\b",
+                "\\f",
+                "\\n",
+                "\\r",
+                "\\t",
+                "\\u00e9",
+                "\\u0000",
+                "\\ud83d",
+                "\\ude00",
+                "\\ud83d\\ude00",
+                "\\uD83D\\uDE00",
+                "\\ud800\\u0041",
+                "\\u001f",
+                "\u{1}",
+                "\\x",
+                "\\u12",
+                "\\uzzzz",
+                "\u{7f}",
+                "\u{2028}",
+            ])
+            .prop_map(str::to_owned),
+        ];
+        let string = prop::collection::vec(string_part, 0..4)
+            .prop_map(|parts| format!("\"{}\"", parts.concat()));
+        let number = prop::sample::select(vec![
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "1.0",
+            "1.5e3",
+            "1.0e3",
+            "1E-2",
+            "1e+2",
+            "12345678901234567890",
+            "123456789012345678901234567890",
+            "-9223372036854775808",
+            "0.1",
+            "3.141592653589793",
+            "1e400",
+            "01",
+            "1.",
+            ".5",
+            "-",
+            "1e",
+            "2.5E+10",
+        ])
+        .prop_map(str::to_owned);
+        let leaf = prop_oneof![
+            string.clone(),
+            number,
+            prop::sample::select(vec!["true", "false", "null", "nul", "tru"])
+                .prop_map(str::to_owned),
+        ];
+        leaf.prop_recursive(6, 48, 5, move |inner| {
+            let space = space.clone();
+            let string = string.clone();
+            prop_oneof![
+                prop::collection::vec((inner.clone(), space.clone()), 0..5).prop_map(|items| {
+                    let body: Vec<String> = items
+                        .into_iter()
+                        .map(|(v, s)| format!("{s}{v}{s}"))
+                        .collect();
+                    format!("[{}]", body.join(","))
+                }),
+                prop::collection::vec(
+                    (prop_oneof![string, Just("\"k\"".to_owned())], inner, space),
+                    0..5
+                )
+                .prop_map(|members| {
+                    let body: Vec<String> = members
+                        .into_iter()
+                        .map(|(k, v, s)| format!("{s}{k}{s}:{v}"))
+                        .collect();
+                    format!("{{{}}}", body.join(","))
+                }),
+            ]
+        })
+        .prop_flat_map(|text| {
+            (
+                Just(text),
+                prop::sample::select(vec!["", "", "\n", " ", "\n\n", "x", ","]),
+            )
+        })
+        .prop_map(|(text, tail)| format!("{text}{tail}"))
+    }
+
     proptest::proptest! {
         /// The scan that jumps between quotes and backslashes inside strings
         /// says exactly what the byte-at-a-time reference says (depth,
@@ -685,6 +1009,20 @@ mod tests {
         ) {
             let text = parts.concat();
             proptest::prop_assert_eq!(scanned(text.as_bytes()), reference_scan(text.as_bytes()));
+        }
+
+        /// The one-pass reader reads what the scan and `serde_json` read,
+        /// and says what their scan saw, on JSON text with every spelling
+        /// a host might use (escapes, surrogates, number forms, spacing)
+        /// and on broken text (refusals come from the same reading, so the
+        /// message is the same).
+        #[test]
+        fn the_fast_reader_agrees_with_scan_then_serde(text in arb_json_text(), cut in 0usize..400) {
+            for text in [text.clone(), text.chars().take(cut).collect::<String>()] {
+                let fast = parse_json_scanned(text.as_bytes()).map_err(|e| e.to_string());
+                let slow = scan_then_parse(text.as_bytes()).map_err(|e| e.to_string());
+                proptest::prop_assert_eq!(fast, slow, "{:?}", text);
+            }
         }
 
         /// Deep nesting: the depth and where the limit is passed agree too.
