@@ -50,9 +50,16 @@ pub struct Event {
     /// The host's own line, kept while it says exactly what `fields`
     /// would be serialised to (see [`Event::keep_host_line`]).
     host_line: Option<HostLine>,
-    /// `tool_input` as received, once a sequential hook replaced it (the
-    /// inner `None`: there was none).
-    replaced_tool_input: Option<Option<Value>>,
+    /// `tool_input` as received, once a sequential hook replaced it.
+    replaced_tool_input: Replaced,
+}
+
+/// Whether a sequential hook replaced `tool_input`, and what it was.
+#[derive(Debug, Clone)]
+enum Replaced {
+    No,
+    /// `None`: the event had no `tool_input`.
+    From(Option<Value>),
 }
 
 /// Bytes hooks get on stdin as the host sent them.
@@ -114,7 +121,7 @@ impl Event {
             fields,
             name_as_sent,
             host_line: None,
-            replaced_tool_input: None,
+            replaced_tool_input: Replaced::No,
         })
     }
 
@@ -128,8 +135,8 @@ impl Event {
     /// made from the bytes as they are: a host whose decoding translates
     /// fields must not call it.
     pub fn keep_host_line(&mut self, mut bytes: Vec<u8>, scan: &Scan) {
-        if !(self.name_as_sent && scan.compact && !scan.fixed && self.replaced_tool_input.is_none())
-        {
+        let same = self.name_as_sent && scan.compact && !scan.fixed && !self.tool_input_replaced();
+        if !same {
             return;
         }
         if members(&self.fields) != scan.members {
@@ -198,8 +205,8 @@ impl Event {
     pub fn set_tool_input(&mut self, input: Value) {
         self.host_line = None;
         let before = self.fields.insert("tool_input".to_owned(), input);
-        if self.replaced_tool_input.is_none() {
-            self.replaced_tool_input = Some(before);
+        if !self.tool_input_replaced() {
+            self.replaced_tool_input = Replaced::From(before);
         }
     }
 
@@ -207,14 +214,14 @@ impl Event {
     /// it.
     pub fn original_tool_input(&self) -> Option<&Value> {
         match &self.replaced_tool_input {
-            Some(original) => original.as_ref(),
-            None => self.tool_input(),
+            Replaced::From(original) => original.as_ref(),
+            Replaced::No => self.tool_input(),
         }
     }
 
     /// Whether a sequential hook replaced `tool_input`.
     pub fn tool_input_replaced(&self) -> bool {
-        self.replaced_tool_input.is_some()
+        matches!(self.replaced_tool_input, Replaced::From(_))
     }
 
     /// The bytes hooks get on stdin: compact, one line, `\n`-terminated, keys
