@@ -1044,6 +1044,27 @@ mod tests {
     }
 
     #[test]
+    fn a_long_string_reads_as_serde_reads_it() {
+        let line = "fn f() { println!(\\\"caf\\u00e9 \\ud83d\\ude00\\\"); }\\n";
+        let text = format!(
+            "{{\"tool_input\":{{\"content\":\"{}\",\"n\":1}}}}\n",
+            line.repeat(200_000 / line.len())
+        );
+        let (value, scan) = Fast::parse(text.as_bytes()).expect("valid JSON");
+        assert_eq!(
+            Ok((value, scan)),
+            scan_then_parse(text.as_bytes()).map_err(|e| e.to_string())
+        );
+        let content = parse_json(text.as_bytes()).unwrap()["tool_input"]["content"].clone();
+        assert!(
+            content
+                .as_str()
+                .unwrap()
+                .starts_with("fn f() { println!(\"caf\u{e9} \u{1F600}\"); }\n")
+        );
+    }
+
+    #[test]
     fn match_values() {
         let event = Event::parse(br#"{"tool_name":"Bash"}"#, Some("PreToolUse")).unwrap();
         assert_eq!(event.match_value(), "Bash");
