@@ -506,23 +506,25 @@ impl Fast<'_> {
     }
 
     /// A string from its opening quote: runs between escapes are checked
-    /// (UTF-8, no control character) and copied as they are; a lone
-    /// surrogate escape is U+FFFD.
+    /// for control characters and copied as they are, the whole for UTF-8;
+    /// a lone surrogate escape is U+FFFD.
     fn string(&mut self) -> Option<String> {
         let bytes = self.bytes;
         self.i += 1;
-        let mut out = String::new();
+        // Checked as UTF-8 once, whole: the runs between escapes are valid
+        // exactly when all of them are, escapes being ASCII.
+        let mut out = Vec::new();
         loop {
             let found = memchr::memchr2(b'"', b'\\', bytes.get(self.i..)?)?;
             let run = &bytes[self.i..self.i + found];
             if run.iter().any(|&b| b < 0x20) {
                 return None;
             }
-            out.push_str(std::str::from_utf8(run).ok()?);
+            out.extend_from_slice(run);
             let at = self.i + found;
             if bytes[at] == b'"' {
                 self.i = at + 1;
-                return Some(out);
+                return String::from_utf8(out).ok();
             }
             let escaped = *bytes.get(at + 1)?;
             self.i = at + 2;
@@ -557,7 +559,7 @@ impl Fast<'_> {
                 }
                 _ => return None,
             };
-            out.push(c);
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
         }
     }
 }
@@ -1062,6 +1064,23 @@ mod tests {
                 .unwrap()
                 .starts_with("fn f() { println!(\"caf\u{e9} \u{1F600}\"); }\n")
         );
+    }
+
+    #[test]
+    fn invalid_utf8_and_control_characters_are_refused_as_serde_refuses_them() {
+        for text in [
+            &b"{\"a\":\"\xc3\\n\xa9\"}"[..],
+            b"{\"a\":\"\xc3\\u00e9\"}",
+            b"{\"a\":\"x\xff\"}",
+            b"{\"a\":\"\xc3\"}",
+            b"{\"a\":\"tab\there\"}",
+        ] {
+            assert!(Fast::parse(text).is_none(), "{text:?}");
+            let fast = parse_json_scanned(text).map_err(|e| e.to_string());
+            assert_eq!(fast, scan_then_parse(text).map_err(|e| e.to_string()));
+            assert!(fast.is_err(), "{text:?}");
+        }
+        assert!(Fast::parse("{\"a\":\"caf\u{e9}\\n\u{e9}\"}".as_bytes()).is_some());
     }
 
     #[test]
