@@ -6,6 +6,7 @@
 //! only when a hook matched, at most once per distinct input.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -43,6 +44,32 @@ pub enum InputError {
 pub struct Event {
     pub id: EventId,
     fields: Map<String, Value>,
+    /// The input already held the canonical `hook_event_name`, so setting
+    /// it changed nothing.
+    name_as_sent: bool,
+    /// The host's own line, kept while it says exactly what `fields`
+    /// would be serialised to (see [`Event::keep_host_line`]).
+    host_line: Option<HostLine>,
+    /// `tool_input` as received, once a sequential hook replaced it.
+    replaced_tool_input: Replaced,
+}
+
+/// Whether a sequential hook replaced `tool_input`, and what it was.
+#[derive(Debug, Clone)]
+enum Replaced {
+    No,
+    /// `None`: the event had no `tool_input`.
+    From(Option<Value>),
+}
+
+/// Bytes hooks get on stdin as the host sent them.
+#[derive(Clone)]
+struct HostLine(Arc<[u8]>);
+
+impl std::fmt::Debug for HostLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostLine({} bytes)", self.0.len())
+    }
 }
 
 pub fn json_type_name(value: &Value) -> &'static str {
@@ -79,13 +106,51 @@ impl Event {
             },
         };
         let id = EventId::resolve(&name);
+        let name_as_sent =
+            matches!(fields.get("hook_event_name"), Some(Value::String(sent)) if sent == id.name());
         // `insert` on an existing key keeps its position (indexmap), so the
         // bytes hooks see differ from the host's only in this value.
-        fields.insert(
-            "hook_event_name".to_owned(),
-            Value::String(id.name().to_owned()),
-        );
-        Ok(Event { id, fields })
+        if !name_as_sent {
+            fields.insert(
+                "hook_event_name".to_owned(),
+                Value::String(id.name().to_owned()),
+            );
+        }
+        Ok(Event {
+            id,
+            fields,
+            name_as_sent,
+            host_line: None,
+            replaced_tool_input: Replaced::No,
+        })
+    }
+
+    /// Offers `bytes`, the stdin this event was read from (by
+    /// [`read_object_scanned`], which saw `scan`), as what hooks get on
+    /// stdin instead of serialising the event again. Kept only when they
+    /// say exactly what [`Event::to_hook_bytes`] would, up to spelling
+    /// inside values (`\u00e9` for `é`, `1.0e3` for `1000.0`): one compact
+    /// line, no lone surrogate read as U+FFFD, no key given twice, and
+    /// `hook_event_name` already the canonical name. Only for an object
+    /// made from the bytes as they are: a host whose decoding translates
+    /// fields must not call it.
+    pub fn keep_host_line(&mut self, mut bytes: Vec<u8>, scan: &Scan) {
+        let same = self.name_as_sent && scan.compact && !scan.fixed && !self.tool_input_replaced();
+        if !same {
+            return;
+        }
+        if members(&self.fields) != scan.members {
+            return;
+        }
+        if bytes.last() != Some(&b'\n') {
+            bytes.push(b'\n');
+        }
+        self.host_line = Some(HostLine(Arc::from(bytes)));
+    }
+
+    /// Whether hooks get the host's own bytes ([`Event::keep_host_line`]).
+    pub fn passes_host_line(&self) -> bool {
+        self.host_line.is_some()
     }
 
     pub fn fields(&self) -> &Map<String, Value> {
@@ -134,8 +199,29 @@ impl Event {
     }
 
     /// Replaces `tool_input` in place (sequential `updatedInput` chaining).
+    /// The host's line no longer says what the event does, and the first
+    /// replaced value is kept as [`Event::original_tool_input`] (moved, not
+    /// copied).
     pub fn set_tool_input(&mut self, input: Value) {
-        self.fields.insert("tool_input".to_owned(), input);
+        self.host_line = None;
+        let before = self.fields.insert("tool_input".to_owned(), input);
+        if !self.tool_input_replaced() {
+            self.replaced_tool_input = Replaced::From(before);
+        }
+    }
+
+    /// `tool_input` as the host sent it, before sequential hooks replaced
+    /// it.
+    pub fn original_tool_input(&self) -> Option<&Value> {
+        match &self.replaced_tool_input {
+            Replaced::From(original) => original.as_ref(),
+            Replaced::No => self.tool_input(),
+        }
+    }
+
+    /// Whether a sequential hook replaced `tool_input`.
+    pub fn tool_input_replaced(&self) -> bool {
+        matches!(self.replaced_tool_input, Replaced::From(_))
     }
 
     /// The bytes hooks get on stdin: compact, one line, `\n`-terminated, keys
@@ -145,23 +231,73 @@ impl Event {
         bytes.push(b'\n');
         bytes
     }
+
+    /// [`Event::to_hook_bytes`], shared: the host's own line when it was
+    /// kept ([`Event::keep_host_line`]), else the event serialised.
+    pub fn hook_stdin(&self) -> Arc<[u8]> {
+        match &self.host_line {
+            Some(HostLine(bytes)) => Arc::clone(bytes),
+            None => Arc::from(self.to_hook_bytes()),
+        }
+    }
 }
 
 /// Stdin bytes → the JSON object every host sends (before any host's own
 /// field names are translated): any JSON a host can write (see
 /// [`parse_json`]).
 pub fn read_object(bytes: &[u8]) -> Result<Map<String, Value>, InputError> {
+    read_object_scanned(bytes).map(|(fields, _)| fields)
+}
+
+/// [`read_object`], and what the one scan before parsing saw of the bytes
+/// (the nesting depth, whether they are already compact), from the same
+/// pass.
+pub fn read_object_scanned(bytes: &[u8]) -> Result<(Map<String, Value>, Scan), InputError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::Empty);
     }
-    let value = parse_json(bytes).map_err(|err| match err {
+    let (value, scan) = parse_json_scanned(bytes).map_err(|err| match err {
         JsonError::TooDeep { at } => InputError::TooDeep { at },
         JsonError::Syntax(err) => InputError::NotJson(err),
     })?;
     match value {
-        Value::Object(fields) => Ok(fields),
+        Value::Object(fields) => Ok((fields, scan)),
         other => Err(InputError::NotObject(json_type_name(&other))),
     }
+}
+
+/// What the scan before parsing saw of a JSON text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Scan {
+    /// The deepest nesting of arrays and objects (`{}` is 1, `{"a":[]}` 2,
+    /// a bare number 0).
+    pub max_depth: usize,
+    /// No whitespace outside strings, except one `\n` as the very last
+    /// byte: the text is one line, as a compact serialiser writes it.
+    pub compact: bool,
+    /// A lone surrogate escape was read as U+FFFD: the parsed value says
+    /// something the bytes do not.
+    pub fixed: bool,
+    /// Object members written (a `:` outside strings each): more than the
+    /// parsed objects hold when a key was given twice.
+    pub members: usize,
+}
+
+/// Members of `fields` and of every object inside it, without recursion.
+fn members(fields: &Map<String, Value>) -> usize {
+    let mut count = fields.len();
+    let mut stack: Vec<&Value> = fields.values().collect();
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(inner) => {
+                count += inner.len();
+                stack.extend(inner.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// The deepest nesting of arrays and objects hookrun reads, in the event
@@ -185,82 +321,335 @@ pub enum JsonError {
 /// read as U+FFFD, the replacement character, instead of failing the whole
 /// document. A valid surrogate pair is kept as the character it encodes.
 pub fn parse_json(bytes: &[u8]) -> Result<Value, JsonError> {
-    let fixed = scan_json(bytes)?;
+    parse_json_scanned(bytes).map(|(value, _)| value)
+}
+
+/// [`parse_json`], and what its scan saw.
+pub fn parse_json_scanned(bytes: &[u8]) -> Result<(Value, Scan), JsonError> {
+    if let Some(parsed) = Fast::parse(bytes) {
+        return Ok(parsed);
+    }
+    scan_then_parse(bytes)
+}
+
+/// The reading [`parse_json_scanned`] must agree with, and what explains
+/// every refusal: the scan (depth, surrogates), then `serde_json`.
+fn scan_then_parse(bytes: &[u8]) -> Result<(Value, Scan), JsonError> {
+    let (fixed, scan) = scan_json(bytes)?;
     let text: &[u8] = fixed.as_deref().unwrap_or(bytes);
     let mut de = serde_json::Deserializer::from_slice(text);
     de.disable_recursion_limit();
     let value = serde::Deserialize::deserialize(&mut de).map_err(JsonError::Syntax)?;
     de.end().map_err(JsonError::Syntax)?;
-    Ok(value)
+    Ok((value, scan))
+}
+
+/// An array or object being read.
+enum Frame {
+    Array(Vec<Value>),
+    /// The members so far and the key of the value being read.
+    Object(Map<String, Value>, String),
+}
+
+/// One pass that reads valid JSON straight into a [`Value`], without
+/// recursion and without `serde_json`'s copy of every escaped string into
+/// a scratch buffer first (a 10 MB `content` full of `\n` is one such
+/// string): depth, compactness and surrogates are seen on the way.
+/// Anything it does not accept — an error, or nesting past the limit — is
+/// `None`, and [`scan_then_parse`] reads the text again to say why, so
+/// every refusal is worded exactly as before. Numbers are read by
+/// `serde_json` itself, one token at a time.
+struct Fast<'a> {
+    bytes: &'a [u8],
+    i: usize,
+    scan: Scan,
+}
+
+impl Fast<'_> {
+    fn parse(bytes: &[u8]) -> Option<(Value, Scan)> {
+        let mut p = Fast {
+            bytes,
+            i: 0,
+            scan: Scan {
+                compact: true,
+                ..Scan::default()
+            },
+        };
+        let mut stack: Vec<Frame> = Vec::new();
+        p.space();
+        let value = 'value: loop {
+            let mut value = match *p.bytes.get(p.i)? {
+                open @ (b'{' | b'[') => {
+                    let depth = stack.len() + 1;
+                    if depth > MAX_JSON_DEPTH {
+                        return None;
+                    }
+                    p.scan.max_depth = p.scan.max_depth.max(depth);
+                    p.i += 1;
+                    p.space();
+                    let close = if open == b'{' { b'}' } else { b']' };
+                    if p.bytes.get(p.i) == Some(&close) {
+                        p.i += 1;
+                        if open == b'{' {
+                            Value::Object(Map::new())
+                        } else {
+                            Value::Array(Vec::new())
+                        }
+                    } else {
+                        stack.push(if open == b'{' {
+                            Frame::Object(Map::new(), p.key()?)
+                        } else {
+                            Frame::Array(Vec::new())
+                        });
+                        continue 'value;
+                    }
+                }
+                b'"' => Value::String(p.string()?),
+                b't' => p.literal("true", Value::Bool(true))?,
+                b'f' => p.literal("false", Value::Bool(false))?,
+                b'n' => p.literal("null", Value::Null)?,
+                b'-' | b'0'..=b'9' => Value::Number(p.number()?),
+                _ => return None,
+            };
+            // A value is complete: it goes into its array or object, which
+            // may be complete in turn.
+            loop {
+                p.space();
+                let Some(frame) = stack.last_mut() else {
+                    break 'value value;
+                };
+                let next = *p.bytes.get(p.i)?;
+                p.i += 1;
+                match frame {
+                    Frame::Array(items) => {
+                        items.push(value);
+                        match next {
+                            b',' => {
+                                p.space();
+                                continue 'value;
+                            }
+                            b']' => {}
+                            _ => return None,
+                        }
+                    }
+                    Frame::Object(members, key) => {
+                        members.insert(std::mem::take(key), value);
+                        match next {
+                            b',' => {
+                                p.space();
+                                *key = p.key()?;
+                                continue 'value;
+                            }
+                            b'}' => {}
+                            _ => return None,
+                        }
+                    }
+                }
+                value = match stack.pop()? {
+                    Frame::Array(items) => Value::Array(items),
+                    Frame::Object(members, _) => Value::Object(members),
+                };
+            }
+        };
+        (p.i == p.bytes.len()).then_some((value, p.scan))
+    }
+
+    /// Whitespace; any but one final `\n` means the text is not compact.
+    fn space(&mut self) {
+        while let Some(&b) = self.bytes.get(self.i) {
+            if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                return;
+            }
+            if !(b == b'\n' && self.i + 1 == self.bytes.len()) {
+                self.scan.compact = false;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// A member's key and its `:`, and the whitespace after them.
+    fn key(&mut self) -> Option<String> {
+        if self.bytes.get(self.i) != Some(&b'"') {
+            return None;
+        }
+        let key = self.string()?;
+        self.space();
+        if self.bytes.get(self.i) != Some(&b':') {
+            return None;
+        }
+        self.i += 1;
+        self.scan.members += 1;
+        self.space();
+        Some(key)
+    }
+
+    fn literal(&mut self, word: &str, value: Value) -> Option<Value> {
+        let end = self.i + word.len();
+        (self.bytes.get(self.i..end) == Some(word.as_bytes())).then(|| {
+            self.i = end;
+            value
+        })
+    }
+
+    /// A number, read by `serde_json` exactly as it reads one in a
+    /// document.
+    fn number(&mut self) -> Option<serde_json::Number> {
+        let start = self.i;
+        while self
+            .bytes
+            .get(self.i)
+            .is_some_and(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+        {
+            self.i += 1;
+        }
+        serde_json::from_slice(&self.bytes[start..self.i]).ok()
+    }
+
+    /// A string from its opening quote: runs between escapes are checked
+    /// for control characters and copied as they are, the whole for UTF-8;
+    /// a lone surrogate escape is U+FFFD.
+    fn string(&mut self) -> Option<String> {
+        let bytes = self.bytes;
+        self.i += 1;
+        // Checked as UTF-8 once, whole: the runs between escapes are valid
+        // exactly when all of them are, escapes being ASCII.
+        let mut out = Vec::new();
+        loop {
+            let found = memchr::memchr2(b'"', b'\\', bytes.get(self.i..)?)?;
+            let run = &bytes[self.i..self.i + found];
+            if run.iter().any(|&b| b < 0x20) {
+                return None;
+            }
+            out.extend_from_slice(run);
+            let at = self.i + found;
+            if bytes[at] == b'"' {
+                self.i = at + 1;
+                return String::from_utf8(out).ok();
+            }
+            let escaped = *bytes.get(at + 1)?;
+            self.i = at + 2;
+            let c = match escaped {
+                b'"' => '"',
+                b'\\' => '\\',
+                b'/' => '/',
+                b'b' => '\u{8}',
+                b'f' => '\u{c}',
+                b'n' => '\n',
+                b'r' => '\r',
+                b't' => '\t',
+                b'u' => {
+                    let unit = hex4(bytes, at + 2)?;
+                    self.i = at + 6;
+                    let low = (bytes.get(at + 6) == Some(&b'\\')
+                        && bytes.get(at + 7) == Some(&b'u'))
+                    .then(|| hex4(bytes, at + 8))
+                    .flatten()
+                    .filter(|low| (0xDC00..0xE000).contains(low));
+                    match (unit, low) {
+                        (0xD800..0xDC00, Some(low)) => {
+                            self.i = at + 12;
+                            char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))?
+                        }
+                        (0xD800..0xE000, _) => {
+                            self.scan.fixed = true;
+                            '\u{FFFD}'
+                        }
+                        _ => char::from_u32(unit)?,
+                    }
+                }
+                _ => return None,
+            };
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+    }
+}
+
+/// The four hex digits of a `\u` escape starting at `at` (after the `u`).
+fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+    let digits = bytes.get(at..at + 4)?;
+    digits.iter().try_fold(0, |unit, &digit| {
+        Some(unit * 16 + char::from(digit).to_digit(16)?)
+    })
 }
 
 /// One pass over the bytes, without recursion: the nesting depth (refused
-/// past the limit), and lone surrogate escapes replaced by `\ufffd` (a copy
-/// is made only when there is one).
-fn scan_json(bytes: &[u8]) -> Result<Option<Vec<u8>>, JsonError> {
-    fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
-        let digits = bytes.get(at..at + 4)?;
-        let text = std::str::from_utf8(digits).ok()?;
-        u32::from_str_radix(text, 16).ok()
-    }
+/// past the limit), whether the text is compact, and lone surrogate escapes
+/// replaced by `\ufffd` (a copy is made only when there is one). Inside a
+/// string only `"` and `\` matter, so the scan jumps between them
+/// (`memchr2`); the bytes outside strings are looked at one by one.
+fn scan_json(bytes: &[u8]) -> Result<(Option<Vec<u8>>, Scan), JsonError> {
+    let len = bytes.len();
     let mut depth = 0usize;
-    let mut in_string = false;
+    let mut scan = Scan {
+        compact: true,
+        ..Scan::default()
+    };
     let mut fixed: Option<Vec<u8>> = None;
     // Bytes before `copied` are already in `fixed`.
     let mut copied = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if in_string {
-            match b {
-                b'"' => in_string = false,
-                b'\\' => {
-                    if bytes.get(i + 1) == Some(&b'u') {
-                        if let Some(unit) = hex4(bytes, i + 2) {
-                            let paired = (0xD800..0xDC00).contains(&unit)
-                                && bytes.get(i + 6) == Some(&b'\\')
-                                && bytes.get(i + 7) == Some(&b'u')
-                                && hex4(bytes, i + 8)
-                                    .is_some_and(|low| (0xDC00..0xE000).contains(&low));
-                            if paired {
-                                i += 12;
-                                continue;
-                            }
-                            if (0xD800..0xE000).contains(&unit) {
-                                let out =
-                                    fixed.get_or_insert_with(|| Vec::with_capacity(bytes.len()));
-                                out.extend_from_slice(&bytes[copied..i]);
-                                out.extend_from_slice(b"\\ufffd");
-                                copied = i + 6;
-                            }
-                            i += 6;
-                            continue;
-                        }
+    while i < len {
+        match bytes[i] {
+            b'"' => {
+                // Inside the string: to its closing quote, or the end of a
+                // truncated text (which the parser then refuses).
+                i += 1;
+                let mut closed = false;
+                while let Some(found) = bytes
+                    .get(i..)
+                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                {
+                    let at = i + found;
+                    if bytes[at] == b'"' {
+                        i = at;
+                        closed = true;
+                        break;
                     }
-                    i += 2;
-                    continue;
-                }
-                _ => {}
-            }
-        } else {
-            match b {
-                b'"' => in_string = true,
-                b'[' | b'{' => {
-                    depth += 1;
-                    if depth > MAX_JSON_DEPTH {
-                        return Err(JsonError::TooDeep { at: i });
+                    i = at + 2;
+                    if bytes.get(at + 1) != Some(&b'u') {
+                        continue;
+                    }
+                    let Some(unit) = hex4(bytes, at + 2) else {
+                        continue;
+                    };
+                    i = at + 6;
+                    let paired = (0xD800..0xDC00).contains(&unit)
+                        && bytes.get(at + 6) == Some(&b'\\')
+                        && bytes.get(at + 7) == Some(&b'u')
+                        && hex4(bytes, at + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                    if paired {
+                        i = at + 12;
+                    } else if (0xD800..0xE000).contains(&unit) {
+                        let out = fixed.get_or_insert_with(|| Vec::with_capacity(len));
+                        out.extend_from_slice(&bytes[copied..at]);
+                        out.extend_from_slice(b"\\ufffd");
+                        copied = at + 6;
                     }
                 }
-                b']' | b'}' => depth = depth.saturating_sub(1),
-                _ => {}
+                if !closed {
+                    break;
+                }
             }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_JSON_DEPTH {
+                    return Err(JsonError::TooDeep { at: i });
+                }
+                scan.max_depth = scan.max_depth.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b':' => scan.members += 1,
+            b'\n' if i + 1 == len => {}
+            b' ' | b'\t' | b'\n' | b'\r' => scan.compact = false,
+            _ => {}
         }
         i += 1;
     }
     if let Some(out) = &mut fixed {
         out.extend_from_slice(&bytes[copied..]);
+        scan.fixed = true;
     }
-    Ok(fixed)
+    Ok((fixed, scan))
 }
 
 fn value_as_match_text(value: Option<&Value>) -> String {
@@ -382,6 +771,316 @@ mod tests {
         assert!(parse_json(br#""\ud83"#).is_err());
         assert!(parse_json(b"[1,]").is_err());
         assert!(parse_json(b"{} x").is_err());
+    }
+
+    /// The scan as it was first written, one byte at a time: the
+    /// reference the jumping scan must agree with.
+    fn reference_scan(bytes: &[u8]) -> Result<(Option<Vec<u8>>, Scan), usize> {
+        fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+            let digits = bytes.get(at..at + 4)?;
+            let text = std::str::from_utf8(digits).ok()?;
+            u32::from_str_radix(text, 16).ok()
+        }
+        let mut scan = Scan {
+            compact: true,
+            ..Scan::default()
+        };
+        let mut depth = 0usize;
+        let mut in_string = false;
+        let mut fixed: Option<Vec<u8>> = None;
+        let mut copied = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if in_string {
+                match b {
+                    b'"' => in_string = false,
+                    b'\\' => {
+                        if bytes.get(i + 1) == Some(&b'u') {
+                            if let Some(unit) = hex4(bytes, i + 2) {
+                                let paired = (0xD800..0xDC00).contains(&unit)
+                                    && bytes.get(i + 6) == Some(&b'\\')
+                                    && bytes.get(i + 7) == Some(&b'u')
+                                    && hex4(bytes, i + 8)
+                                        .is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                                if paired {
+                                    i += 12;
+                                    continue;
+                                }
+                                if (0xD800..0xE000).contains(&unit) {
+                                    let out = fixed.get_or_insert_with(Vec::new);
+                                    out.extend_from_slice(&bytes[copied..i]);
+                                    out.extend_from_slice(b"\\ufffd");
+                                    copied = i + 6;
+                                }
+                                i += 6;
+                                continue;
+                            }
+                        }
+                        i += 2;
+                        continue;
+                    }
+                    _ => {}
+                }
+            } else {
+                match b {
+                    b'"' => in_string = true,
+                    b'[' | b'{' => {
+                        depth += 1;
+                        if depth > MAX_JSON_DEPTH {
+                            return Err(i);
+                        }
+                        scan.max_depth = scan.max_depth.max(depth);
+                    }
+                    b']' | b'}' => depth = depth.saturating_sub(1),
+                    b':' => scan.members += 1,
+                    b'\n' if i + 1 == bytes.len() => {}
+                    b' ' | b'\t' | b'\n' | b'\r' => scan.compact = false,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        if let Some(out) = &mut fixed {
+            out.extend_from_slice(&bytes[copied..]);
+            scan.fixed = true;
+        }
+        Ok((fixed, scan))
+    }
+
+    fn scanned(bytes: &[u8]) -> Result<(Option<Vec<u8>>, Scan), usize> {
+        scan_json(bytes).map_err(|err| match err {
+            JsonError::TooDeep { at } => at,
+            JsonError::Syntax(err) => panic!("the scan does not parse: {err}"),
+        })
+    }
+
+    #[test]
+    fn the_scan_measures_depth_and_compactness() {
+        let scan = |text: &str| scanned(text.as_bytes()).unwrap().1;
+        assert_eq!(
+            scan("{\"a\":[1,{\"b\":\"]]}}\"}],\"c\":{}}\n"),
+            Scan {
+                max_depth: 3,
+                compact: true,
+                fixed: false,
+                members: 3,
+            }
+        );
+        assert_eq!(scan("3").max_depth, 0);
+        assert_eq!(scan(r#"{"a":"x y\n\"{"}"#).max_depth, 1);
+        assert!(
+            scan(r#"{"a":"x y\n\"{"}"#).compact,
+            "whitespace inside strings"
+        );
+        for loose in [
+            "{ }",
+            "{}\n\n",
+            "{}\r\n",
+            " {}",
+            "{\"a\":\t1}",
+            "{}\n ",
+            "{\n}",
+        ] {
+            assert!(!scan(loose).compact, "{loose:?}");
+        }
+        let lone = scan(r#"{"a":"\ud83d"}"#);
+        assert!(lone.fixed && lone.compact);
+        assert!(!scan(r#"{"a":"\ud83d\ude00"}"#).fixed);
+        // Truncated texts: the scan stops, the parser refuses.
+        assert_eq!(scan(r#"{"a":"abc\"#).max_depth, 1);
+        assert_eq!(scan(r#"{"a":"\ud8"#).max_depth, 1);
+        assert!(matches!(
+            read_object_scanned(br#"{"a":"\u"#),
+            Err(InputError::NotJson(_))
+        ));
+        let (_, scan) = read_object_scanned(b"{\"a\":[[[]]]}\n").unwrap();
+        assert_eq!(scan.max_depth, 4);
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    /// JSON text (mostly valid) with the spellings hosts and hooks use.
+    fn arb_json_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let space = prop::sample::select(vec!["", "", "", " ", "\n", "\t", "\r\n"]);
+        let string_part = prop_oneof![
+            "[a-zA-Z0-9 é😀/<>]{0,5}",
+            prop::sample::select(vec![
+                "\\\"",
+                "\\\\",
+                "\\/",
+                "\\b",
+                "\\f",
+                "\\n",
+                "\\r",
+                "\\t",
+                "\\u00e9",
+                "\\u0000",
+                "\\ud83d",
+                "\\ude00",
+                "\\ud83d\\ude00",
+                "\\uD83D\\uDE00",
+                "\\ud800\\u0041",
+                "\\u001f",
+                "\u{1}",
+                "\\x",
+                "\\u12",
+                "\\uzzzz",
+                "\u{7f}",
+                "\u{2028}",
+            ])
+            .prop_map(str::to_owned),
+        ];
+        let string = prop::collection::vec(string_part, 0..4)
+            .prop_map(|parts| format!("\"{}\"", parts.concat()));
+        let number = prop::sample::select(vec![
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "1.0",
+            "1.5e3",
+            "1.0e3",
+            "1E-2",
+            "1e+2",
+            "12345678901234567890",
+            "123456789012345678901234567890",
+            "-9223372036854775808",
+            "0.1",
+            "3.141592653589793",
+            "1e400",
+            "01",
+            "1.",
+            ".5",
+            "-",
+            "1e",
+            "2.5E+10",
+        ])
+        .prop_map(str::to_owned);
+        let leaf = prop_oneof![
+            string.clone(),
+            number,
+            prop::sample::select(vec!["true", "false", "null", "nul", "tru"])
+                .prop_map(str::to_owned),
+        ];
+        leaf.prop_recursive(6, 48, 5, move |inner| {
+            let space = space.clone();
+            let string = string.clone();
+            prop_oneof![
+                prop::collection::vec((inner.clone(), space.clone()), 0..5).prop_map(|items| {
+                    let body: Vec<String> = items
+                        .into_iter()
+                        .map(|(v, s)| format!("{s}{v}{s}"))
+                        .collect();
+                    format!("[{}]", body.join(","))
+                }),
+                prop::collection::vec(
+                    (prop_oneof![string, Just("\"k\"".to_owned())], inner, space),
+                    0..5
+                )
+                .prop_map(|members| {
+                    let body: Vec<String> = members
+                        .into_iter()
+                        .map(|(k, v, s)| format!("{s}{k}{s}:{v}"))
+                        .collect();
+                    format!("{{{}}}", body.join(","))
+                }),
+            ]
+        })
+        .prop_flat_map(|text| {
+            (
+                Just(text),
+                prop::sample::select(vec!["", "", "\n", " ", "\n\n", "x", ","]),
+            )
+        })
+        .prop_map(|(text, tail)| format!("{text}{tail}"))
+    }
+
+    proptest::proptest! {
+        /// The scan that jumps between quotes and backslashes inside strings
+        /// says exactly what the byte-at-a-time reference says (depth,
+        /// compactness, surrogate fixes, where it refused) on JSON-ish text
+        /// full of the bytes that matter to it.
+        #[test]
+        fn the_fast_scan_agrees_with_the_reference(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(vec![
+                        "\"", "\\", "\\\"", "\\\\", "\\u", "\\ud83d", "\\ude00", "\\uD800",
+                        "\\u0041", "\\udbff\\udfff", "\\u+d83", "{", "}", "[", "]", ":",
+                        ",", " ", "\n", "\t", "\r", "a", "1", "é", "ud83d",
+                    ]).prop_map(str::to_owned),
+                    "[a-f0-9\"\\\\{}\\[\\] u]{0,6}",
+                ],
+                0..40,
+            ),
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(scanned(text.as_bytes()), reference_scan(text.as_bytes()));
+        }
+
+        /// The one-pass reader reads what the scan and `serde_json` read,
+        /// and says what their scan saw, on JSON text with every spelling
+        /// a host might use (escapes, surrogates, number forms, spacing)
+        /// and on broken text (refusals come from the same reading, so the
+        /// message is the same).
+        #[test]
+        fn the_fast_reader_agrees_with_scan_then_serde(text in arb_json_text(), cut in 0usize..400) {
+            for text in [text.clone(), text.chars().take(cut).collect::<String>()] {
+                let fast = parse_json_scanned(text.as_bytes()).map_err(|e| e.to_string());
+                let slow = scan_then_parse(text.as_bytes()).map_err(|e| e.to_string());
+                proptest::prop_assert_eq!(fast, slow, "{:?}", text);
+            }
+        }
+
+        /// Deep nesting: the depth and where the limit is passed agree too.
+        #[test]
+        fn the_fast_scan_agrees_on_depth(
+            open in 0..MAX_JSON_DEPTH + 3,
+            inner in "[\"\\\\a\\[\\]]{0,4}",
+        ) {
+            let text = format!("{}{inner}{}", "[".repeat(open), "]".repeat(open));
+            proptest::prop_assert_eq!(scanned(text.as_bytes()), reference_scan(text.as_bytes()));
+        }
+    }
+
+    #[test]
+    fn a_long_string_reads_as_serde_reads_it() {
+        let line = "fn f() { println!(\\\"caf\\u00e9 \\ud83d\\ude00\\\"); }\\n";
+        let text = format!(
+            "{{\"tool_input\":{{\"content\":\"{}\",\"n\":1}}}}\n",
+            line.repeat(200_000 / line.len())
+        );
+        let (value, scan) = Fast::parse(text.as_bytes()).expect("valid JSON");
+        assert_eq!(
+            Ok((value, scan)),
+            scan_then_parse(text.as_bytes()).map_err(|e| e.to_string())
+        );
+        let content = parse_json(text.as_bytes()).unwrap()["tool_input"]["content"].clone();
+        assert!(
+            content
+                .as_str()
+                .unwrap()
+                .starts_with("fn f() { println!(\"caf\u{e9} \u{1F600}\"); }\n")
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_and_control_characters_are_refused_as_serde_refuses_them() {
+        for text in [
+            &b"{\"a\":\"\xc3\\n\xa9\"}"[..],
+            b"{\"a\":\"\xc3\\u00e9\"}",
+            b"{\"a\":\"x\xff\"}",
+            b"{\"a\":\"\xc3\"}",
+            b"{\"a\":\"tab\there\"}",
+        ] {
+            assert!(Fast::parse(text).is_none(), "{text:?}");
+            let fast = parse_json_scanned(text).map_err(|e| e.to_string());
+            assert_eq!(fast, scan_then_parse(text).map_err(|e| e.to_string()));
+            assert!(fast.is_err(), "{text:?}");
+        }
+        assert!(Fast::parse("{\"a\":\"caf\u{e9}\\n\u{e9}\"}".as_bytes()).is_some());
     }
 
     #[test]

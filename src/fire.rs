@@ -105,14 +105,16 @@ pub fn fire(
     );
 
     let inputs = config.run_inputs(settings, project_dir, started);
-    let original_input = event.tool_input().cloned();
     let executed = run::run(&plan, &mut event, &inputs);
+    // Kept by the event itself when a sequential hook replaced it: never a
+    // copy of a large input on the way.
+    let original_input = event.original_tool_input();
 
     let facts = Facts {
         plan: &plan,
         executed: &executed,
         event: &event,
-        original_input: original_input.as_ref(),
+        original_input,
         warnings,
         notes,
     };
@@ -135,8 +137,7 @@ pub fn fire(
     });
     if let (Some(path), Some(report)) = (log, report.as_mut()) {
         let mut line = auditlog::Line::from_report(report, SystemTime::now());
-        line.input =
-            auditlog::input_for_log(&config.inherited_env, &event, original_input.as_ref());
+        line.input = auditlog::input_for_log(&config.inherited_env, &event, original_input);
         if let Err(err) = auditlog::append(&path, &line) {
             // A log that cannot be written is a warning, never a failed fire.
             decision.warnings.push(err.to_string());

@@ -126,9 +126,10 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
     });
     let base_env = hook_environment(event, inputs, &mut out);
     let cwd = hook_cwd(event, inputs.project_dir);
-    // Serialised once, the same bytes for every hook (sequential hooks get
-    // it again only after a hook changed `tool_input`).
-    let stdin: Arc<[u8]> = Arc::from(event.to_hook_bytes());
+    // Serialised once (or the host's own line), the same bytes for every
+    // hook (sequential hooks get it again only after a hook changed
+    // `tool_input`).
+    let stdin = event.hook_stdin();
     start_async_hooks(plan, &base_env, &cwd, event, &stdin, inputs, &mut out);
     // Signal handling is for hook processes; http-only fires need none.
     let waits = plan
@@ -438,7 +439,7 @@ fn run_sequential(
             if !result.verdict.blocks() && Some(input) != event.tool_input() {
                 event.set_tool_input(input.clone());
                 ctx.base_env.set_tool_input(event);
-                stdin = Arc::from(event.to_hook_bytes());
+                stdin = event.hook_stdin();
             }
         }
         hooks[i] = HookRun::Ran(Box::new(result));

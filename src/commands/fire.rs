@@ -28,7 +28,7 @@ pub fn run(args: &FireArgs) -> Printed {
     let input = read_stdin_within(Some(stdin_deadline(args, host)));
     let mut input_name = None;
     let decoded = input.and_then(|bytes| {
-        let raw = crate::event::read_object(&bytes)?;
+        let (raw, scan) = crate::event::read_object_scanned(&bytes)?;
         // The input's own name, taken before the host's decoding sets the
         // canonical one (one parse of stdin, not two).
         if let (Some(_), Some(serde_json::Value::String(name))) =
@@ -36,7 +36,13 @@ pub fn run(args: &FireArgs) -> Printed {
         {
             input_name = Some(name.clone());
         }
-        host.decode(raw, args.event.as_deref(), &HostEnv::new(&inherited_env))
+        let mut decoded = host.decode(raw, args.event.as_deref(), &HostEnv::new(&inherited_env))?;
+        // Claude Code's decoding is the identity: hooks can get its bytes
+        // as sent, when they say what serialising the event would.
+        if host_id == host::HostId::ClaudeCode {
+            decoded.event.keep_host_line(bytes, &scan);
+        }
+        Ok(decoded)
     });
     let stop_block_cap =
         host::mapping::stop_block_cap(args.stop_block_cap, host, &HostEnv::new(&inherited_env));

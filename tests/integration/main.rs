@@ -11,6 +11,7 @@ mod fire;
 mod funnel;
 mod generated;
 mod hardening;
+mod hook_stdin;
 mod hosts;
 mod http;
 mod pipeline;
