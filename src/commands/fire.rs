@@ -37,9 +37,9 @@ pub fn run(args: &FireArgs) -> Printed {
             input_name = Some(name.clone());
         }
         let mut decoded = host.decode(raw, args.event.as_deref(), &HostEnv::new(&inherited_env))?;
-        // Claude Code's decoding is the identity: hooks can get its bytes
+        // A host whose decoding is the identity: hooks can get its bytes
         // as sent, when they say what serialising the event would.
-        if host_id == host::HostId::ClaudeCode {
+        if host.decodes_verbatim() {
             decoded.event.keep_host_line(bytes, &scan);
         }
         Ok(decoded)

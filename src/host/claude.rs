@@ -44,6 +44,10 @@ impl Host for ClaudeCode {
         Ok(Decoded::plain(Event::from_object(raw, arg)?))
     }
 
+    fn decodes_verbatim(&self) -> bool {
+        true
+    }
+
     fn default_deadline(&self, event: &EventId) -> Duration {
         let host = event.host_timeout();
         if host <= Duration::from_secs(2) {

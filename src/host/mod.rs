@@ -173,6 +173,13 @@ pub trait Host: Sync {
     /// throws it away.
     fn default_deadline(&self, event: &EventId) -> Duration;
 
+    /// Whether decoding keeps the host's event as it is (only
+    /// `hook_event_name` set), so that hooks may get the host's own bytes
+    /// (see [`Event::keep_host_line`]).
+    fn decodes_verbatim(&self) -> bool {
+        false
+    }
+
     /// Whether the host caps consecutive Stop blocks itself (`None`:
     /// hookrun's stop-loop guard is the only cap).
     fn own_stop_block_cap(&self, env: &HostEnv<'_>) -> Option<u32>;
