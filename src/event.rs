@@ -64,7 +64,7 @@ enum Replaced {
 
 /// Bytes hooks get on stdin as the host sent them.
 #[derive(Clone)]
-struct HostLine(Arc<[u8]>);
+struct HostLine(Arc<Vec<u8>>);
 
 impl std::fmt::Debug for HostLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -145,7 +145,7 @@ impl Event {
         if bytes.last() != Some(&b'\n') {
             bytes.push(b'\n');
         }
-        self.host_line = Some(HostLine(Arc::from(bytes)));
+        self.host_line = Some(HostLine(Arc::new(bytes)));
     }
 
     /// Whether hooks get the host's own bytes ([`Event::keep_host_line`]).
@@ -234,10 +234,10 @@ impl Event {
 
     /// [`Event::to_hook_bytes`], shared: the host's own line when it was
     /// kept ([`Event::keep_host_line`]), else the event serialised.
-    pub fn hook_stdin(&self) -> Arc<[u8]> {
+    pub fn hook_stdin(&self) -> Arc<Vec<u8>> {
         match &self.host_line {
             Some(HostLine(bytes)) => Arc::clone(bytes),
-            None => Arc::from(self.to_hook_bytes()),
+            None => Arc::new(self.to_hook_bytes()),
         }
     }
 }

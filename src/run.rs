@@ -303,7 +303,7 @@ fn hook_env(base: &HookEnv, p: &Planned, env_file: Option<PathBuf>) -> HookEnv {
 fn run_parallel(
     ctx: &mut RunContext<'_>,
     supervisor: Option<&mut Supervisor>,
-    stdin: &Arc<[u8]>,
+    stdin: &Arc<Vec<u8>>,
     event: &Event,
     plan: &Plan,
     hooks: &mut [HookRun],
@@ -377,7 +377,7 @@ fn run_parallel(
 fn run_sequential(
     ctx: &mut RunContext<'_>,
     mut supervisor: Option<&mut Supervisor>,
-    mut stdin: Arc<[u8]>,
+    mut stdin: Arc<Vec<u8>>,
     event: &mut Event,
     plan: &Plan,
     hooks: &mut [HookRun],
@@ -501,7 +501,7 @@ impl RunContext<'_> {
         &self,
         p: &Planned,
         index: usize,
-        stdin: &Arc<[u8]>,
+        stdin: &Arc<Vec<u8>>,
         program: Program,
         timeout: Duration,
     ) -> Job {
@@ -551,7 +551,7 @@ impl RunContext<'_> {
 
     /// Starts an http hook's request on its own thread (SPEC §8); the
     /// client and the merged policy are made on first use.
-    fn start_http(&mut self, p: &Planned, body: &Arc<[u8]>, timeout: Duration) -> HttpRun {
+    fn start_http(&mut self, p: &Planned, body: &Arc<Vec<u8>>, timeout: Duration) -> HttpRun {
         let settings = self.inputs.settings;
         let output_cap = self.inputs.limits.output_cap;
         let (client, policy) = self.http.get_or_insert_with(|| {
@@ -578,7 +578,7 @@ impl RunContext<'_> {
         &mut self,
         event: &Event,
         p: &Planned,
-        stdin: &Arc<[u8]>,
+        stdin: &Arc<Vec<u8>>,
         timeout: Duration,
     ) -> crate::prompt::Started {
         let settings = self.inputs.settings;
@@ -840,7 +840,7 @@ mod tests {
             http: None,
             deadline: Duration::from_secs(5),
         };
-        let stdin: Arc<[u8]> = Arc::from(&b"{}\n"[..]);
+        let stdin: Arc<Vec<u8>> = Arc::new(b"{}\n".to_vec());
         let mut hooks: Vec<HookRun> = plan.hooks.iter().map(|_| HookRun::NotRun).collect();
         // No supervisor (signal handling could not be set up): nothing ran,
         // so nothing is claimed.

@@ -165,6 +165,13 @@ pub fn read_stdin_within(limit: Option<Duration>) -> Result<Vec<u8>, InputError>
         Err(err) if err.raw_os_error() == Some(nix::libc::EBADF) => return Ok(bytes),
         Err(err) => return Err(InputError::Unreadable(err)),
     };
+    // A regular file (`hookrun fire < event.json`) cannot keep hookrun
+    // waiting: read it whole into a buffer of its size.
+    if file.metadata().is_ok_and(|meta| meta.is_file()) {
+        file.read_to_end(&mut bytes)
+            .map_err(InputError::Unreadable)?;
+        return Ok(bytes);
+    }
     // `bytes[..filled]` is what was read; the rest is room for the next read.
     let mut filled = 0;
     loop {
@@ -198,9 +205,11 @@ pub fn read_stdin_within(limit: Option<Duration>) -> Result<Vec<u8>, InputError>
 }
 
 /// Room for the first reads of stdin; once it is full, as much again as
-/// was read so far, at most [`MAX_READ_CHUNK`] more at a time.
+/// was read so far, at most [`MAX_READ_CHUNK`] (what a pipe holds) more
+/// at a time: the room is zeroed before a read fills it, and zeroing
+/// much more than the next reads bring would touch pages for nothing.
 const READ_CHUNK: usize = 8 * 1024;
-const MAX_READ_CHUNK: usize = 8 * 1024 * 1024;
+const MAX_READ_CHUNK: usize = 64 * 1024;
 
 /// Whether stdin is a terminal (nothing piped in).
 pub fn stdin_is_terminal() -> bool {

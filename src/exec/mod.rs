@@ -56,7 +56,7 @@ pub struct Job {
     pub env: Vec<(OsString, OsString)>,
     pub cwd: PathBuf,
     /// Bytes written to the child's stdin, then stdin is closed.
-    pub stdin: Arc<[u8]>,
+    pub stdin: Arc<Vec<u8>>,
     /// From spawn to SIGTERM.
     pub timeout: Duration,
     /// The hard end: by then the group has had SIGKILL, whatever is left

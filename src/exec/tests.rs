@@ -55,7 +55,7 @@ impl Sandbox {
             program,
             env: vec![("PATH".into(), TEST_PATH.into())],
             cwd: self.dir.path().to_owned(),
-            stdin: Arc::from(&b""[..]),
+            stdin: Arc::new(Vec::new()),
             timeout: Duration::from_secs(60),
             kill_by: None,
         }
@@ -193,7 +193,7 @@ fn a_big_batch_starts_every_job_once_and_reports_in_order() {
             let mut job = sandbox.sh(&format!(
                 r#"read -r _ _ _ _ pgrp _ < /proc/self/stat; printf '{i} %s ' "$pgrp"; cat"#
             ));
-            job.stdin = Arc::from(format!("stdin-{i}").into_bytes());
+            job.stdin = Arc::new(format!("stdin-{i}").into_bytes());
             job
         })
         .collect();
@@ -792,8 +792,8 @@ fn a_background_job_that_closed_its_output_is_not_a_leak() {
 
 // ---- stdin ----------------------------------------------------------------
 
-fn big_stdin() -> Arc<[u8]> {
-    Arc::from(vec![b'x'; 8 * 1024 * 1024])
+fn big_stdin() -> Arc<Vec<u8>> {
+    Arc::new(vec![b'x'; 8 * 1024 * 1024])
 }
 
 #[test]

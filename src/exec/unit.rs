@@ -73,7 +73,7 @@ enum Phase {
 #[derive(Debug)]
 struct StdinFeed {
     fd: OwnedFd,
-    data: Arc<[u8]>,
+    data: Arc<Vec<u8>>,
     written: usize,
 }
 
@@ -104,7 +104,7 @@ impl Unit {
     pub(crate) fn new(
         spawned: Spawned,
         started: Instant,
-        stdin: Arc<[u8]>,
+        stdin: Arc<Vec<u8>>,
         timeout: Duration,
         kill_by: Option<Instant>,
         limits: &Limits,

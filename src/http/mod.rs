@@ -89,7 +89,7 @@ pub struct Request {
     pub url: String,
     pub headers: Vec<(String, String)>,
     /// The event, the same bytes a command hook reads on stdin.
-    pub body: Arc<[u8]>,
+    pub body: Arc<Vec<u8>>,
     pub timeout: Duration,
 }
 
@@ -116,7 +116,7 @@ pub fn request(
     hook: &HookDef,
     policy: &Policy,
     env: &[(OsString, OsString)],
-    body: Arc<[u8]>,
+    body: Arc<Vec<u8>>,
     timeout: Duration,
 ) -> Result<Request, RequestError> {
     let url = hook.url.as_deref().unwrap_or_default().trim();
@@ -534,7 +534,7 @@ mod tests {
 
     #[test]
     fn request_checks_the_allow_list_before_anything_is_sent() {
-        let body: Arc<[u8]> = Arc::from(&b"{}\n"[..]);
+        let body: Arc<Vec<u8>> = Arc::new(b"{}\n".to_vec());
         let env = vec![(OsString::from("TOKEN"), OsString::from("t"))];
         let open = Policy::default();
         let made = request(
@@ -673,7 +673,7 @@ mod tests {
         let exchange = client.send(&Request {
             url: "http://webhook.local:8080/x".into(),
             headers: Vec::new(),
-            body: Arc::from(&b"{}\n"[..]),
+            body: Arc::new(b"{}\n".to_vec()),
             timeout: Duration::from_secs(5),
         });
         assert_eq!(
@@ -689,7 +689,7 @@ mod tests {
         let req = Request {
             url: "http://169.254.169.254/latest/meta-data/".into(),
             headers: Vec::new(),
-            body: Arc::from(&b"{}\n"[..]),
+            body: Arc::new(b"{}\n".to_vec()),
             timeout: Duration::from_secs(5),
         };
         let started = Instant::now();
