@@ -7,32 +7,10 @@
 //! falls through to the generic fix, so a reworded message is noticed here.
 
 use crate::catalog;
+use crate::settings::load::HOOK_FIELDS;
 use crate::settings::{Problem, Severity};
 
 use super::Finding;
-
-/// Hook fields the loader knows, for "did you mean" on unknown fields.
-const HOOK_FIELDS: &[&str] = &[
-    "type",
-    "command",
-    "args",
-    "shell",
-    "matcher",
-    "if",
-    "timeout",
-    "name",
-    "sequential",
-    "onError",
-    "async",
-    "once",
-    "statusMessage",
-    "url",
-    "headers",
-    "allowedEnvVars",
-    "prompt",
-    "model",
-    "continueOnBlock",
-];
 
 /// How one kind of loader message becomes a finding.
 struct Rule {

@@ -66,6 +66,31 @@ const MANAGED_ONLY: &[&str] = &[
     "maxHookTimeout",
 ];
 
+/// The fields a hook entry may have, in [`RawHook`]'s order (the fast
+/// path numbers them by position; `doctor` suggests the nearest for a
+/// misspelt one).
+pub const HOOK_FIELDS: [&str; 19] = [
+    "type",
+    "command",
+    "args",
+    "shell",
+    "matcher",
+    "if",
+    "timeout",
+    "name",
+    "sequential",
+    "onError",
+    "async",
+    "once",
+    "statusMessage",
+    "url",
+    "headers",
+    "allowedEnvVars",
+    "prompt",
+    "model",
+    "continueOnBlock",
+];
+
 /// A hook entry as written (flat shape, or an inner hook of the nested one).
 ///
 /// The settings JSON Schema is derived from this type (`docs/settings.schema.json`,
@@ -1410,7 +1435,8 @@ mod fast {
     use serde_json::Value;
 
     use super::{
-        EntryContext, HookDef, JsonPath, MatcherFrom, RawHook, Reporter, event_path, finish_hook,
+        EntryContext, HOOK_FIELDS, HookDef, JsonPath, MatcherFrom, RawHook, Reporter, event_path,
+        finish_hook,
     };
     use crate::catalog::EventId;
 
@@ -1542,7 +1568,7 @@ mod fast {
             let mut seen = 0u32;
             while let Some(bit) = map.next_key_seed(FieldSeed)? {
                 let bit = match bit {
-                    Some(19) if !self.group => return Err(give_up()),
+                    Some(GROUP_FIELD) if !self.group => return Err(give_up()),
                     Some(bit) => bit,
                     // An unknown field (or a near miss of a filter key).
                     None => return Err(give_up()),
@@ -1575,40 +1601,18 @@ mod fast {
                 }
             }
             // A group holds `matcher` and `hooks` only, and runs something.
-            if group
-                .as_ref()
-                .is_some_and(|g: &Vec<Entry>| g.is_empty() || seen & !(1 << 4 | 1 << 19) != 0)
-            {
+            if group.as_ref().is_some_and(|g: &Vec<Entry>| {
+                g.is_empty() || seen & !(1 << 4 | 1 << GROUP_FIELD) != 0
+            }) {
                 return Err(give_up());
             }
             Ok(Entry { hook, group })
         }
     }
 
-    /// The fields of a hook entry, as numbers (no allocation per key):
-    /// `Some(0..=18)` a [`RawHook`] field, `Some(19)` `hooks`, `None` unknown.
-    pub(super) const FIELDS: [&str; 20] = [
-        "type",
-        "command",
-        "args",
-        "shell",
-        "matcher",
-        "if",
-        "timeout",
-        "name",
-        "sequential",
-        "onError",
-        "async",
-        "once",
-        "statusMessage",
-        "url",
-        "headers",
-        "allowedEnvVars",
-        "prompt",
-        "model",
-        "continueOnBlock",
-        "hooks",
-    ];
+    /// The number [`FieldSeed`] gives `hooks` (a matcher group's list);
+    /// a [`HOOK_FIELDS`] field is its index there.
+    pub(super) const GROUP_FIELD: u32 = 19;
 
     struct FieldSeed;
 
@@ -1625,10 +1629,14 @@ mod fast {
             f.write_str("a field name")
         }
         fn visit_str<E: de::Error>(self, key: &str) -> Result<Option<u32>, E> {
-            Ok(FIELDS
-                .iter()
-                .position(|field| *field == key)
-                .and_then(|i| u32::try_from(i).ok()))
+            Ok(if key == "hooks" {
+                Some(GROUP_FIELD)
+            } else {
+                HOOK_FIELDS
+                    .iter()
+                    .position(|field| *field == key)
+                    .and_then(|i| u32::try_from(i).ok())
+            })
         }
     }
 
@@ -2232,7 +2240,7 @@ mod fast_path_tests {
             .map(String::as_str)
             .collect();
         fields.sort_unstable();
-        let mut fast_fields = fast::FIELDS[..19].to_vec();
+        let mut fast_fields = HOOK_FIELDS.to_vec();
         fast_fields.sort_unstable();
         assert_eq!(fields, fast_fields);
     }
