@@ -132,6 +132,20 @@ def measure(group, commands, runs, warmup, env, rss=True):
 
 
 # ---------------------------------------------------------------- fixtures
+def sandbox(prefix):
+    """A temporary folder and the environment hookrun runs with there: a
+    throwaway HOME (no user settings, no state), no managed settings."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    home = os.path.join(tmp, "home")
+    os.makedirs(home)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
+           "XDG_CONFIG_HOME": os.path.join(home, ".config"),
+           "XDG_STATE_HOME": os.path.join(home, ".state"),
+           "HOOKRUN_MANAGED_SETTINGS": os.path.join(tmp, "no-managed-settings.json"),
+           "LANG": "C.UTF-8"}
+    return tmp, env
+
+
 def event_line(path):
     with open(path) as f:
         return json.dumps(json.load(f), separators=(",", ":")) + "\n"
@@ -260,14 +274,7 @@ def main():
     if not os.access(hookrun, os.X_OK):
         sys.exit("%s is not executable (cargo build --release first)" % hookrun)
 
-    tmp = tempfile.mkdtemp(prefix="hookrun-bench-")
-    home = os.path.join(tmp, "home")
-    os.makedirs(home)
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
-           "XDG_CONFIG_HOME": os.path.join(home, ".config"),
-           "XDG_STATE_HOME": os.path.join(home, ".state"),
-           "HOOKRUN_MANAGED_SETTINGS": os.path.join(tmp, "no-managed-settings.json"),
-           "LANG": "C.UTF-8"}
+    tmp, env = sandbox("hookrun-bench-")
     true = shutil.which("true")
     sh = shutil.which("sh")
     bash = shutil.which("bash")

@@ -13,8 +13,8 @@ code faults of a fire.
 The list comes from callgrind (valgrind must be installed) running the
 release binary on the fires hosts run most: no hook, one matching hook,
 twenty hooks, 500 configured hooks none of which matches, and an `if` rule
-that does not match; symbols are written mangled, in order of first
-appearance, without duplicates. A stale list is harmless: names that no
+that does not match; symbols are written mangled, sorted (so that
+writing it again changes only what changed), without duplicates. A stale list is harmless: names that no
 longer exist are skipped by the linker, new functions are placed as usual.
 Regenerate it after large changes (`just startup-order`), then rebuild.
 """
@@ -23,9 +23,9 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
-import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "bench"))
@@ -50,13 +50,7 @@ def main():
     a = ap.parse_args()
     if subprocess.run(["valgrind", "--version"], capture_output=True).returncode != 0:
         sys.exit("valgrind is needed")
-    tmp = tempfile.mkdtemp(prefix="hookrun-order-")
-    home = os.path.join(tmp, "home")
-    os.makedirs(home)
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
-           "XDG_CONFIG_HOME": os.path.join(home, ".config"),
-           "XDG_STATE_HOME": os.path.join(home, ".state"),
-           "HOOKRUN_MANAGED_SETTINGS": os.path.join(tmp, "none.json"), "LANG": "C.UTF-8"}
+    tmp, env = bench.sandbox("hookrun-order-")
     event = os.path.join(tmp, "event.json")
     with open(event, "w") as f:
         f.write(bench.event_line(os.path.join(REPO, "fixtures", "events", "pre_tool_use.json")))
@@ -85,8 +79,9 @@ def main():
                 if m and not m.group(1).startswith("0x") and m.group(1) not in seen:
                     seen.add(m.group(1))
                     names.append(m.group(1))
+    shutil.rmtree(tmp, ignore_errors=True)
     with open(OUT, "w") as f:
-        f.write("".join(n + "\n" for n in names))
+        f.write("".join(n + "\n" for n in sorted(names)))
     print("%s: %d functions" % (os.path.relpath(OUT, REPO), len(names)))
 
 
