@@ -13,6 +13,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::aggregate::Decision;
 use crate::auditlog;
+use crate::commands::common::on_big_stack_if;
 use crate::decide::{self, Facts, Policy};
 use crate::event::Event;
 use crate::exec::Limits;
@@ -62,6 +63,10 @@ pub struct FireResult {
     pub report: Option<Report>,
     /// hookrun was signalled while hooks ran (exit 128 + signal).
     pub interrupted: Option<i32>,
+    /// The answer may hold JSON nested too deep for the stack the fire
+    /// started on: render and drop it on a big one (see
+    /// [`crate::commands::common::on_big_stack`]).
+    pub needs_big_stack: bool,
 }
 
 /// Runs one decoded event against loaded settings:
@@ -105,31 +110,93 @@ pub fn fire(
     );
 
     let inputs = config.run_inputs(settings, project_dir, started);
-    let executed = run::run(&plan, &mut event, &inputs);
+    // Deep JSON needs the big stack (see `on_big_stack`): a deep event has
+    // brought the whole fire onto it already. Hooks whose answers feed the
+    // next hook or come from elsewhere run on it from the start; command
+    // hooks run here, and only an answer that may be deep moves the rest.
+    let up_front = plan.needs_big_stack();
+    on_big_stack_if(up_front, || {
+        let executed = run::run(&plan, &mut event, &inputs);
+        let deep = up_front || executed.may_hold_deep_json();
+        on_big_stack_if(deep, || {
+            let mut result = finish(Finish {
+                started,
+                host,
+                settings,
+                project_dir,
+                config,
+                inputs: &inputs,
+                considered: &considered,
+                plan: &plan,
+                event: &event,
+                executed: &executed,
+                warnings,
+                notes,
+            });
+            result.needs_big_stack = deep;
+            // Dropped here, on the stack their depth needs.
+            drop((executed, event));
+            result
+        })
+    })
+}
+
+/// What [`finish`] reads: the fire so far.
+struct Finish<'a> {
+    started: Instant,
+    host: &'static dyn host::Host,
+    settings: &'a Settings,
+    project_dir: &'a Path,
+    config: &'a FireConfig,
+    inputs: &'a RunInputs<'a>,
+    considered: &'a [select::Considered],
+    plan: &'a plan::Plan,
+    event: &'a Event,
+    executed: &'a run::Executed,
+    warnings: Vec<String>,
+    notes: Vec<String>,
+}
+
+/// decide → encode → report/log, once the hooks ran.
+fn finish(f: Finish<'_>) -> FireResult {
+    let Finish {
+        started,
+        host,
+        settings,
+        project_dir,
+        config,
+        inputs,
+        considered,
+        plan,
+        event,
+        executed,
+        warnings,
+        notes,
+    } = f;
     // Kept by the event itself when a sequential hook replaced it: never a
     // copy of a large input on the way.
     let original_input = event.original_tool_input();
 
     let facts = Facts {
-        plan: &plan,
-        executed: &executed,
-        event: &event,
+        plan,
+        executed,
+        event,
         original_input,
         warnings,
         notes,
     };
-    let mut decision = decide::decide(facts, &config.policy(settings, project_dir), &inputs);
-    let mut rendered = host::encode(host, &event, &mut decision);
+    let mut decision = decide::decide(facts, &config.policy(settings, project_dir), inputs);
+    let mut rendered = host::encode(host, event, &mut decision);
 
     let log = config.log.clone().or_else(|| settings.log_path());
     let mut report = (config.want_report || log.is_some()).then(|| {
         report::build(&report::Sources {
-            event: &event,
+            event,
             settings,
             project_dir,
-            considered: &considered,
-            plan: &plan,
-            executed: &executed,
+            considered,
+            plan,
+            executed,
             decision: &decision,
             rendered: &rendered,
             started,
@@ -137,11 +204,11 @@ pub fn fire(
     });
     if let (Some(path), Some(report)) = (log, report.as_mut()) {
         let mut line = auditlog::Line::from_report(report, SystemTime::now());
-        line.input = auditlog::input_for_log(&config.inherited_env, &event, original_input);
+        line.input = auditlog::input_for_log(&config.inherited_env, event, original_input);
         if let Err(err) = auditlog::append(&path, &line) {
             // A log that cannot be written is a warning, never a failed fire.
             decision.warnings.push(err.to_string());
-            rendered = host::encode(host, &event, &mut decision);
+            rendered = host::encode(host, event, &mut decision);
             report::update_answer(report, &decision, &rendered);
         }
     }
@@ -155,6 +222,7 @@ pub fn fire(
         rendered,
         report,
         interrupted: executed.interrupted,
+        needs_big_stack: false,
     }
 }
 

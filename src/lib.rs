@@ -76,7 +76,7 @@ pub fn run() -> ExitCode {
     };
     init_tracing(cli.global.verbose);
     let printed = match &cli.command {
-        Command::Fire(args) => commands::common::on_big_stack(|| commands::fire::run(args)),
+        Command::Fire(args) => commands::fire::run(args),
         Command::Trust(args) => commands::trust::run(args, true),
         Command::Untrust(args) => commands::trust::run(args, false),
         Command::Stats(args) => commands::stats::run(args),

@@ -53,6 +53,19 @@ impl Plan {
         self.hooks.iter().any(|p| p.program.is_some())
     }
 
+    /// Whether running it handles hooks' JSON before anyone could check
+    /// its depth: a sequential plan feeds each answer to the next hook,
+    /// and http and prompt answers are read where they arrive. Command
+    /// hooks that run side by side are checked after they ran instead
+    /// (see `run::Executed::may_hold_deep_json`).
+    pub fn needs_big_stack(&self) -> bool {
+        self.sequential
+            || self
+                .hooks
+                .iter()
+                .any(|p| matches!(p.program, Some(Runnable::Http | Runnable::Prompt)))
+    }
+
     /// The planned run of the funnel's `slot`, if it was planned.
     pub fn for_slot(&self, slot: usize) -> Option<(usize, &Planned)> {
         self.hooks.iter().enumerate().find(|(_, p)| p.slot == slot)

@@ -108,6 +108,15 @@ impl Executed {
             async_started: Vec::new(),
         }
     }
+
+    /// Whether some hook answered with JSON that may nest too deep for a
+    /// small stack (what it printed is kept in its report).
+    pub fn may_hold_deep_json(&self) -> bool {
+        self.hooks
+            .iter()
+            .filter_map(HookRun::ran)
+            .any(|ran| crate::commands::common::may_nest_deep(&ran.report.stdout.bytes))
+    }
 }
 
 /// Runs the plan: `async` hooks detached, command hooks under the
@@ -528,18 +537,22 @@ impl RunContext<'_> {
     ) -> Ran {
         let hook = &self.inputs.settings.hooks[p.hook];
         let ending = ending_of(&report, timeout);
-        let verdict = verdict::read(
-            &event.id,
-            &HookOutput {
-                name: &p.name,
-                ending: &ending,
-                stdout: &report.stdout.bytes,
-                stdout_truncated: report.stdout.truncated(),
-                stderr: &report.stderr.bytes,
-                fail_closed: hook.on_error == OnError::Block,
-                tool_input,
-            },
-        );
+        // Parsing, reading and dropping deep JSON need the big stack.
+        let deep = crate::commands::common::may_nest_deep(&report.stdout.bytes);
+        let verdict = crate::commands::common::on_big_stack_if(deep, || {
+            verdict::read(
+                &event.id,
+                &HookOutput {
+                    name: &p.name,
+                    ending: &ending,
+                    stdout: &report.stdout.bytes,
+                    stdout_truncated: report.stdout.truncated(),
+                    stderr: &report.stderr.bytes,
+                    fail_closed: hook.on_error == OnError::Block,
+                    tool_input,
+                },
+            )
+        });
         Ran {
             report,
             verdict,

@@ -26,6 +26,27 @@ pub fn run(args: &FireArgs) -> Printed {
     let host = host::host(host_id);
     let started = std::time::Instant::now();
     let input = read_stdin_within(Some(stdin_deadline(args, host)));
+    // JSON that may nest deep is read, matched and answered on the big
+    // stack; anything else here, where the fire switches only if a hook's
+    // answer may be deep.
+    let deep = input
+        .as_ref()
+        .is_ok_and(|bytes| common::may_nest_deep(bytes));
+    common::on_big_stack_if(deep, || {
+        answer(args, inherited, inherited_env, host_id, started, input)
+    })
+}
+
+/// The rest of [`run`], from the bytes read on stdin.
+fn answer(
+    args: &FireArgs,
+    inherited: InheritedFds,
+    inherited_env: Vec<(OsString, OsString)>,
+    host_id: host::HostId,
+    started: std::time::Instant,
+    input: Result<Vec<u8>, InputError>,
+) -> Printed {
+    let host = host::host(host_id);
     let mut input_name = None;
     let decoded = input.and_then(|bytes| {
         let (raw, scan) = crate::event::read_object_scanned(&bytes)?;
@@ -99,6 +120,11 @@ pub fn run(args: &FireArgs) -> Printed {
     // settings back at once, where freeing them hook by hook cost a large
     // set (thousands of hooks) more than selecting its hooks did.
     std::mem::forget(loaded);
+    common::on_big_stack_if(result.needs_big_stack, || printed(args, result))
+}
+
+/// The answer as printed, from the fire's result (dropped here too).
+fn printed(args: &FireArgs, result: fire::FireResult) -> Printed {
     if let Some(signal) = result.interrupted {
         let name = nix::sys::signal::Signal::try_from(signal)
             .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned());

@@ -183,6 +183,119 @@ fn pre_bash(sb: &Sandbox, settings: &Value, command: &str) -> Run {
     )
 }
 
+/// JSON nested deeper than a thread's usual stack holds: a fire with a
+/// shallow event starts on the normal stack and must move to the big one
+/// for a deep answer, whichever way it is read; a deep event is handled
+/// on the big one throughout (here re-serialised for a host whose events
+/// are translated).
+#[test]
+fn deep_json_from_the_host_or_a_hook_is_read_not_crashed_on() {
+    let sb = Sandbox::new();
+    let depth = 19_000;
+    let nested = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let deep = sb.write(
+        "deep.json",
+        &format!(r#"{{"systemMessage":"DEEP-ANSWER-READ","junk":{nested}}}"#),
+    );
+    // Cut short: not JSON, found out only by reading it all.
+    let broken = sb.write(
+        "broken.json",
+        &format!(r#"{{"systemMessage":"x","junk":{}"#, "[".repeat(depth)),
+    );
+    let updated = sb.write(
+        "updated.json",
+        &format!(
+            r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{{"command":"echo hi","junk":{nested}}}}}}}"#
+        ),
+    );
+    let seen = sb.path("second-hook-saw");
+    let event = json!({"tool_name": "Bash", "tool_input": {"command": "echo hi"}}).to_string();
+    let fire = |settings: &Value, extra: &[&str]| {
+        let file = sb.settings(settings);
+        let mut args = vec![
+            "fire",
+            "PreToolUse",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        sb.run(&args, event.as_bytes())
+    };
+    let cat = |path: &std::path::Path| format!("cat '{}'", path.display());
+
+    // Side by side, and in the report (which quotes what hooks printed).
+    let parallel = hooks(
+        "PreToolUse",
+        json!([{"command": cat(&deep)}, {"command": cat(&broken)}, {"command": "true"}]),
+    );
+    for extra in [&[][..], &["--format", "report"][..]] {
+        let run = fire(&parallel, extra);
+        assert_eq!(run.code, Some(0), "{extra:?}: {run:?}");
+        assert!(
+            run.stdout.contains("DEEP-ANSWER-READ"),
+            "{extra:?}: {run:?}"
+        );
+        assert!(
+            run.stdout.contains("not valid JSON") || run.stderr.contains("not valid JSON"),
+            "{extra:?}: {run:?}"
+        );
+    }
+
+    // One after another: the second hook gets the deep input the first made.
+    let sequential = hooks(
+        "PreToolUse",
+        json!([
+            {"command": cat(&updated), "sequential": true},
+            {"command": format!("wc -c > '{}'", seen.display()), "sequential": true},
+        ]),
+    );
+    let run = fire(&sequential, &[]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let got: usize = std::fs::read_to_string(&seen)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(got > 2 * depth, "the second hook read {got} bytes");
+    // The answer carries the deep input on (too deep for the test's own
+    // JSON reader, so checked as text).
+    assert!(run.stdout.starts_with('{'), "{run:?}");
+    assert!(
+        run.stdout
+            .contains(r#""updatedInput":{"command":"echo hi","junk":[[["#),
+        "{run:?}"
+    );
+
+    let _ = std::fs::remove_file(&seen);
+    let counts = hooks(
+        "PreToolUse",
+        json!([{"command": format!("wc -c > '{}'", seen.display())}]),
+    );
+    let counting = sb.settings(&counts);
+    let deep_event = format!(
+        r#"{{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{{"command":"echo hi","junk":{nested}}}}}"#
+    );
+    let run = sb.run(
+        &[
+            "fire",
+            "--host",
+            "gemini",
+            "--no-default-settings",
+            "--settings",
+            counting.to_str().unwrap(),
+        ],
+        deep_event.as_bytes(),
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let got: usize = std::fs::read_to_string(&seen)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(got > 2 * depth, "the hook read {got} bytes");
+}
+
 #[test]
 fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
     let sb = Sandbox::new();
@@ -201,7 +314,7 @@ fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
             body.as_bytes(),
         )
     };
-    for depth in [200, 5_000, 10_000] {
+    for depth in [200, 5_000, 10_000, 19_000] {
         let nested = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
         let run = fire_with(format!(
             r#"{{"tool_name":"Bash","tool_input":{{"command":"rm -rf x","junk":{nested}}}}}"#
