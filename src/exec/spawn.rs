@@ -61,7 +61,10 @@ pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
         Program::Shell { shell, script } => (shell, vec!["-c".into(), script.into()]),
         Program::Exec { program, args } => (program, args.iter().map(Into::into).collect()),
     };
-    let path = find_program_cached(name, job_path(&job.env), &cwd)?;
+    let path = match &job.program {
+        Program::Shell { shell, .. } if shell == "sh" && system_sh_runs() => PathBuf::from(SYSTEM_SH),
+        _ => find_program_cached(name, job_path(&job.env), &cwd)?,
+    };
     let spec = SpawnSpec {
         path: &path,
         argv0: OsStr::new(name),
@@ -70,6 +73,24 @@ pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
         cwd: &cwd,
     };
     unix::spawn(&spec).map_err(|source| SpawnError::Os { path, source })
+}
+
+/// The shell of the shell form: where POSIX systems keep it, and what
+/// Claude Code runs its hooks with (`/bin/sh -c COMMAND`), whatever `sh`
+/// comes first on PATH.
+const SYSTEM_SH: &str = "/bin/sh";
+
+/// `/bin/sh` is an executable file (checked once per process). Where it is
+/// not, `sh` is looked for on PATH like any other program.
+fn system_sh_runs() -> bool {
+    static RUNS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *RUNS.get_or_init(|| {
+        let runs = matches!(classify(Path::new(SYSTEM_SH)), Candidate::Executable);
+        if !runs {
+            tracing::debug!("{SYSTEM_SH} is not an executable file; `sh` is looked for on PATH");
+        }
+        runs
+    })
 }
 
 /// The PATH the child will see (the last one wins, as in `Command::envs`).

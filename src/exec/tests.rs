@@ -383,7 +383,10 @@ fn a_spawn_failure_is_that_jobs_alone() {
     });
     let mut bad_cwd = sandbox.sh("echo hi");
     bad_cwd.cwd = sandbox.path("gone");
-    let mut no_shell = sandbox.sh("echo hi");
+    let mut no_shell = sandbox.job(Program::Shell {
+        shell: "bash".into(),
+        script: "echo hi".into(),
+    });
     no_shell.env = vec![("PATH".into(), sandbox.path("empty").into())];
     let no_shebang = sandbox.path("no-shebang");
     write_script(&no_shebang, "echo hi\n");
@@ -428,7 +431,7 @@ fn a_spawn_failure_is_that_jobs_alone() {
     );
     assert!(message(2).contains("gone"), "{}", message(2));
     assert!(
-        message(3).contains("sh: command not found"),
+        message(3).contains("bash: command not found"),
         "{}",
         message(3)
     );
@@ -441,6 +444,29 @@ fn a_spawn_failure_is_that_jobs_alone() {
     );
     assert_eq!(reports[6].termination, Termination::Exited(0));
     assert_eq!(stdout_text(&reports[6]), "fine\n");
+}
+
+/// The shell form runs `/bin/sh`, as Claude Code does: not whichever
+/// `sh` comes first on the hook's PATH, and not "not found" without one.
+#[test]
+fn the_shell_form_runs_bin_sh_whatever_the_path() {
+    if !Path::new("/bin/sh").is_file() {
+        println!("SKIPPED: the_shell_form_runs_bin_sh_whatever_the_path: no /bin/sh here");
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let decoy = sandbox.path("decoy");
+    fs::create_dir_all(&decoy).unwrap();
+    write_script(&decoy.join("sh"), "#!/bin/sh\necho decoy\n");
+    let mut shadowed = sandbox.sh("echo real");
+    shadowed.env = vec![("PATH".into(), decoy.clone().into())];
+    let mut empty = sandbox.sh("echo still");
+    empty.env = vec![("PATH".into(), sandbox.path("empty").into())];
+    let (reports, _) = run(vec![shadowed, empty], &Limits::default());
+    assert_eq!(reports[0].termination, Termination::Exited(0));
+    assert_eq!(stdout_text(&reports[0]), "real\n");
+    assert_eq!(reports[1].termination, Termination::Exited(0));
+    assert_eq!(stdout_text(&reports[1]), "still\n");
 }
 
 #[test]
