@@ -595,10 +595,7 @@ fn scan_json(bytes: &[u8]) -> Result<(Option<Vec<u8>>, Scan), JsonError> {
                 // truncated text (which the parser then refuses).
                 i += 1;
                 let mut closed = false;
-                while let Some(found) = bytes
-                    .get(i..)
-                    .and_then(quote_or_backslash)
-                {
+                while let Some(found) = bytes.get(i..).and_then(quote_or_backslash) {
                     let at = i + found;
                     if bytes[at] == b'"' {
                         i = at;
