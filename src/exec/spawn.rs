@@ -62,7 +62,9 @@ pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
         Program::Exec { program, args } => (program, args.iter().map(Into::into).collect()),
     };
     let path = match &job.program {
-        Program::Shell { shell, .. } if shell == "sh" && system_sh_runs() => PathBuf::from(SYSTEM_SH),
+        Program::Shell { shell, .. } if shell == "sh" && system_sh_runs() => {
+            PathBuf::from(SYSTEM_SH)
+        }
         _ => find_program_cached(name, job_path(&job.env), &cwd)?,
     };
     let spec = SpawnSpec {

@@ -223,6 +223,11 @@ fn deep_json_from_the_host_or_a_hook_is_read_not_crashed_on() {
         sb.run(&args, event.as_bytes())
     };
     let cat = |path: &std::path::Path| format!("cat '{}'", path.display());
+    // What the counting hook (`wc -c > seen`) was given.
+    let bytes_seen = || -> usize {
+        let text = std::fs::read_to_string(&seen).unwrap();
+        text.trim().parse().unwrap()
+    };
 
     // Side by side, and in the report (which quotes what hooks printed).
     let parallel = hooks(
@@ -252,11 +257,7 @@ fn deep_json_from_the_host_or_a_hook_is_read_not_crashed_on() {
     );
     let run = fire(&sequential, &[]);
     assert_eq!(run.code, Some(0), "{run:?}");
-    let got: usize = std::fs::read_to_string(&seen)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let got = bytes_seen();
     assert!(got > 2 * depth, "the second hook read {got} bytes");
     // The answer carries the deep input on (too deep for the test's own
     // JSON reader, so checked as text).
@@ -288,11 +289,7 @@ fn deep_json_from_the_host_or_a_hook_is_read_not_crashed_on() {
         deep_event.as_bytes(),
     );
     assert_eq!(run.code, Some(0), "{run:?}");
-    let got: usize = std::fs::read_to_string(&seen)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let got = bytes_seen();
     assert!(got > 2 * depth, "the hook read {got} bytes");
 }
 
