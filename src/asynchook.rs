@@ -224,7 +224,7 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
         .run(
             vec![Job {
                 program: job.program.clone(),
-                env: job.env.clone(),
+                env: job.env.clone().into(),
                 cwd: job.cwd.clone(),
                 stdin: Arc::new(job.stdin.clone().into_bytes()),
                 timeout,

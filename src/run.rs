@@ -6,6 +6,7 @@
 //! result. Command hooks run under the supervisor (`exec`), http hooks on
 //! their own threads (`http`), `async` hooks detached (`asynchook`).
 
+use std::cell::OnceCell;
 use std::ffi::OsString;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::asynchook;
 use crate::event::Event;
-use crate::exec::{Captured, Job, JobReport, Limits, Program, Supervisor, Termination};
+use crate::exec::{Captured, Job, JobEnv, JobReport, Limits, Program, Supervisor, Termination};
 use crate::hookenv::{self, HookEnv};
 use crate::http;
 use crate::plan::{Plan, Planned, Runnable};
@@ -157,6 +158,7 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
     let mut ctx = RunContext {
         inputs,
         base_env,
+        shared_env: OnceCell::new(),
         cwd,
         env_files: env_files.as_ref(),
         http: None,
@@ -448,6 +450,7 @@ fn run_sequential(
             if !result.verdict.blocks() && Some(input) != event.tool_input() {
                 event.set_tool_input(input.clone());
                 ctx.base_env.set_tool_input(event);
+                ctx.shared_env = OnceCell::new();
                 stdin = event.hook_stdin();
             }
         }
@@ -497,6 +500,9 @@ pub fn warnings_after(
 struct RunContext<'a> {
     inputs: &'a RunInputs<'a>,
     base_env: HookEnv,
+    /// `base_env` as the command hooks share it, built on first use (and
+    /// again after a change to `base_env`).
+    shared_env: OnceCell<Arc<Vec<(OsString, OsString)>>>,
     cwd: PathBuf,
     env_files: Option<&'a EnvFiles>,
     /// Built on the first http hook of the fire, never otherwise.
@@ -506,6 +512,20 @@ struct RunContext<'a> {
 }
 
 impl RunContext<'_> {
+    /// What every command hook's environment shares: `base_env` without
+    /// the names each hook gets its own value of (see [`hook_env`]).
+    fn shared_env(&self) -> &Arc<Vec<(OsString, OsString)>> {
+        self.shared_env.get_or_init(|| {
+            let mut shared = self.base_env.clone();
+            shared.remove("HOOKRUN_CONFIG_DIR");
+            shared.remove("HOOKRUN_HOOK_NAME");
+            if self.env_files.is_some() {
+                shared.remove("CLAUDE_ENV_FILE");
+            }
+            Arc::new(shared.into_vars())
+        })
+    }
+
     fn job(
         &self,
         p: &Planned,
@@ -515,9 +535,10 @@ impl RunContext<'_> {
         timeout: Duration,
     ) -> Job {
         let env_file = self.env_files.map(|files| files.path_for(index));
+        let own = hook_env(&HookEnv::default(), p, env_file).into_vars();
         Job {
             program,
-            env: hook_env(&self.base_env, p, env_file).into_vars(),
+            env: JobEnv::new(Arc::clone(self.shared_env()), own),
             cwd: self.cwd.clone(),
             stdin: Arc::clone(stdin),
             timeout,
@@ -805,6 +826,88 @@ mod tests {
         settings
     }
 
+    /// Each job's environment is the shared one plus its own names, and
+    /// says exactly what building it whole for the hook would.
+    #[test]
+    fn a_jobs_environment_is_the_shared_part_and_its_own_names() {
+        let settings = settings(&json!({"hooks": {"Stop": [
+            {"command": "true", "name": "first"},
+            {"command": "true", "name": "second"}
+        ]}}));
+        let event = Event::from_object(
+            json!({"session_id": "s"}).as_object().cloned().unwrap(),
+            Some("Stop"),
+        )
+        .unwrap();
+        let project = Path::new("/");
+        let considered = select::select(
+            &settings,
+            &SelectContext {
+                event: &event,
+                project_dir: project,
+                home: None,
+            },
+        );
+        let plan = crate::plan::plan(
+            &settings,
+            &considered,
+            &PlanInput {
+                event: &event,
+                project_dir: project,
+                deadline: Duration::from_secs(5),
+                env: &[],
+                kill_grace: crate::exec::Limits::default().kill_grace,
+            },
+        );
+        let limits = Limits::default();
+        let inputs = RunInputs {
+            settings: &settings,
+            project_dir: project,
+            limits: &limits,
+            inherited_env: &[],
+            state: None,
+            started: Instant::now(),
+        };
+        let mut base = HookEnv::default();
+        // Inherited values of the names each hook gets its own of.
+        base.set("HOOKRUN_HOOK_NAME", "inherited");
+        base.set("HOOKRUN_CONFIG_DIR", "/elsewhere");
+        base.set("PATH", "/usr/bin:/bin");
+        let ctx = RunContext {
+            inputs: &inputs,
+            base_env: base.clone(),
+            shared_env: OnceCell::new(),
+            cwd: PathBuf::from("/"),
+            env_files: None,
+            http: None,
+            deadline: Duration::from_secs(5),
+        };
+        let stdin = Arc::new(b"{}\n".to_vec());
+        let seen = |env: &JobEnv| -> std::collections::BTreeMap<OsString, OsString> {
+            env.iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect()
+        };
+        for (index, p) in plan.hooks.iter().enumerate() {
+            let program = Program::Shell {
+                shell: "sh".into(),
+                script: "true".into(),
+            };
+            let job = ctx.job(p, index, &stdin, program, Duration::from_secs(1));
+            let whole: std::collections::BTreeMap<_, _> =
+                hook_env(&base, p, None).into_vars().into_iter().collect();
+            assert_eq!(seen(&job.env), whole, "hook {index}");
+            assert_eq!(job.env.get("HOOKRUN_HOOK_NAME"), Some(p.name.as_ref()));
+        }
+        assert!(
+            ctx.shared_env()
+                .iter()
+                .all(|(k, _)| k != "HOOKRUN_HOOK_NAME" && k != "HOOKRUN_CONFIG_DIR"),
+            "{:?}",
+            ctx.shared_env()
+        );
+    }
+
     #[test]
     fn a_once_hook_is_claimed_only_when_a_supervisor_runs_it() {
         let dir = tempfile::tempdir().unwrap();
@@ -848,6 +951,7 @@ mod tests {
         let mut ctx = RunContext {
             inputs: &inputs,
             base_env: HookEnv::default(),
+            shared_env: OnceCell::new(),
             cwd: PathBuf::from("/"),
             env_files: None,
             http: None,

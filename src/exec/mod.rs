@@ -14,7 +14,7 @@
 //! machine, `reactor` the single poll loop that drives all of them from one
 //! thread, `capture` the capped output buffers, and `unix` every OS call.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::os::fd::RawFd;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -53,7 +53,7 @@ pub enum Program {
 pub struct Job {
     pub program: Program,
     /// The complete environment of the child (nothing else is inherited).
-    pub env: Vec<(OsString, OsString)>,
+    pub env: JobEnv,
     pub cwd: PathBuf,
     /// Bytes written to the child's stdin, then stdin is closed.
     pub stdin: Arc<Vec<u8>>,
@@ -63,6 +63,52 @@ pub struct Job {
     /// of the kill grace (the caller's deadline). `None`: only the grace
     /// bounds the TERM→KILL sequence. See [`fit_to_deadline`].
     pub kill_by: Option<Instant>,
+}
+
+/// A child's complete environment: the variables the jobs of a batch share
+/// (built once, not once per hook), then the job's own. Read in that
+/// order, a later variable replaces an earlier one of the same name, as
+/// `Command::envs` does.
+#[derive(Debug, Clone, Default)]
+pub struct JobEnv {
+    shared: Arc<Vec<(OsString, OsString)>>,
+    own: Vec<(OsString, OsString)>,
+}
+
+impl JobEnv {
+    pub fn new(shared: Arc<Vec<(OsString, OsString)>>, own: Vec<(OsString, OsString)>) -> JobEnv {
+        JobEnv { shared, own }
+    }
+
+    /// Every variable, shared ones first.
+    pub fn iter(&self) -> impl Iterator<Item = (&OsStr, &OsStr)> {
+        self.shared
+            .iter()
+            .chain(&self.own)
+            .map(|(key, value)| (key.as_os_str(), value.as_os_str()))
+    }
+
+    /// The value the child sees: the last one of that name.
+    pub fn get(&self, key: &str) -> Option<&OsStr> {
+        self.iter()
+            .filter(|(name, _)| *name == key)
+            .last()
+            .map(|(_, value)| value)
+    }
+
+    /// Adds a variable of the job's own.
+    pub fn push(&mut self, key: impl Into<OsString>, value: impl Into<OsString>) {
+        self.own.push((key.into(), value.into()));
+    }
+}
+
+impl From<Vec<(OsString, OsString)>> for JobEnv {
+    fn from(own: Vec<(OsString, OsString)>) -> JobEnv {
+        JobEnv {
+            shared: Arc::default(),
+            own,
+        }
+    }
 }
 
 /// When to send SIGTERM so that the whole TERM→KILL sequence ends by a

@@ -65,7 +65,7 @@ pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
         Program::Shell { shell, .. } if shell == "sh" && system_sh_runs() => {
             PathBuf::from(SYSTEM_SH)
         }
-        _ => find_program_cached(name, job_path(&job.env), &cwd)?,
+        _ => find_program_cached(name, job.env.get("PATH"), &cwd)?,
     };
     let spec = SpawnSpec {
         path: &path,
@@ -93,14 +93,6 @@ fn system_sh_runs() -> bool {
         }
         runs
     })
-}
-
-/// The PATH the child will see (the last one wins, as in `Command::envs`).
-fn job_path(env: &[(OsString, OsString)]) -> Option<&OsStr> {
-    env.iter()
-        .rev()
-        .find(|(key, _)| key == "PATH")
-        .map(|(_, value)| value.as_os_str())
 }
 
 /// [`find_program`], remembered for the rest of the process: a fire's

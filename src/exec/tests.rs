@@ -53,7 +53,7 @@ impl Sandbox {
     fn job(&self, program: Program) -> Job {
         Job {
             program,
-            env: vec![("PATH".into(), TEST_PATH.into())],
+            env: vec![("PATH".into(), TEST_PATH.into())].into(),
             cwd: self.dir.path().to_owned(),
             stdin: Arc::new(Vec::new()),
             timeout: Duration::from_secs(60),
@@ -286,7 +286,7 @@ fn the_environment_is_exactly_the_jobs() {
         program: "env".into(),
         args: vec![],
     });
-    job.env.push(("HOOK_VALUE".into(), "a b=c".into()));
+    job.env.push("HOOK_VALUE", "a b=c");
     let report = run_one(job, &Limits::default());
     let mut lines: Vec<&str> = std::str::from_utf8(&report.stdout.bytes)
         .unwrap()
@@ -334,7 +334,8 @@ fn exec_form_resolves_on_the_jobs_path_and_passes_arguments_verbatim() {
     job.env = vec![(
         "PATH".into(),
         format!("{}:{TEST_PATH}", bin.display()).into(),
-    )];
+    )]
+    .into();
     let report = run_one(job, &Limits::default());
     assert_eq!(report.termination, Termination::Exited(0), "{report:?}");
     let expected = format!(
@@ -387,7 +388,7 @@ fn a_spawn_failure_is_that_jobs_alone() {
         shell: "bash".into(),
         script: "echo hi".into(),
     });
-    no_shell.env = vec![("PATH".into(), sandbox.path("empty").into())];
+    no_shell.env = vec![("PATH".into(), sandbox.path("empty").into())].into();
     let no_shebang = sandbox.path("no-shebang");
     write_script(&no_shebang, "echo hi\n");
     let unknown_format = sandbox.job(Program::Exec {
@@ -395,7 +396,7 @@ fn a_spawn_failure_is_that_jobs_alone() {
         args: vec![],
     });
     let mut nul_in_env = sandbox.sh("echo hi");
-    nul_in_env.env.push(("BAD".into(), OsString::from("a\0b")));
+    nul_in_env.env.push("BAD", OsString::from("a\0b"));
     let good = sandbox.sh("echo fine");
 
     let (reports, _) = run(
@@ -459,9 +460,9 @@ fn the_shell_form_runs_bin_sh_whatever_the_path() {
     fs::create_dir_all(&decoy).unwrap();
     write_script(&decoy.join("sh"), "#!/bin/sh\necho decoy\n");
     let mut shadowed = sandbox.sh("echo real");
-    shadowed.env = vec![("PATH".into(), decoy.clone().into())];
+    shadowed.env = vec![("PATH".into(), decoy.clone().into())].into();
     let mut empty = sandbox.sh("echo still");
-    empty.env = vec![("PATH".into(), sandbox.path("empty").into())];
+    empty.env = vec![("PATH".into(), sandbox.path("empty").into())].into();
     let (reports, _) = run(vec![shadowed, empty], &Limits::default());
     assert_eq!(reports[0].termination, Termination::Exited(0));
     assert_eq!(stdout_text(&reports[0]), "real\n");

@@ -40,7 +40,7 @@ pub(crate) struct SpawnSpec<'a> {
     pub path: &'a Path,
     pub argv0: &'a OsStr,
     pub args: &'a [OsString],
-    pub env: &'a [(OsString, OsString)],
+    pub env: &'a super::JobEnv,
     pub cwd: &'a Path,
 }
 
@@ -69,7 +69,7 @@ pub(crate) fn spawn(spec: &SpawnSpec<'_>) -> io::Result<Spawned> {
         .arg0(spec.argv0)
         .args(spec.args)
         .env_clear()
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .envs(spec.env.iter())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
