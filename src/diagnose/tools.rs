@@ -17,7 +17,10 @@ pub struct HostTools {
 }
 
 /// The tables, most common host first.
-pub static HOSTS: &[HostTools] = &[
+pub static HOSTS: &[HostTools] = TABLES;
+
+/// [`HOSTS`], as a constant the compile-time [`SHAPES`] are built from.
+const TABLES: &[HostTools] = &[
     HostTools {
         host: "Claude Code",
         tools: &[
@@ -140,32 +143,16 @@ pub fn check_name(name: &str) -> Option<NameIssue> {
 
 /// The known tools a name differs from only in case or `_`/`-` (the
 /// [`NameIssue::Case`] half of [`check_name`]), for the fire-time warning:
-/// no edit distances, and no allocation for a name that folds to no known
-/// tool (a fire checks every name of every list matcher of its event).
+/// no edit distances, no hashing, and no allocation for a name that folds
+/// to no known tool (a fire checks every name of every list matcher of its
+/// event, so most names are ordinary ones such as `Edit0`).
 pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
     if name.is_empty() || name.starts_with("mcp__") {
         return Vec::new();
     }
-    let folded = |text: &'static str| {
-        text.chars()
-            .filter(|c| *c != '_' && *c != '-')
-            .flat_map(char::to_lowercase)
-    };
-    let name_folded = || {
-        name.chars()
-            .filter(|c| *c != '_' && *c != '-')
-            .flat_map(char::to_lowercase)
-    };
-    // A known name as written (`Bash`) is never a case variant of
-    // another: a few comparisons, before the folded table is first built.
-    if is_known(name) {
-        return Vec::new();
-    }
     if name.is_ascii() {
-        // Every known tool name is ASCII: one lookup of the folded bytes
-        // among the tools' folded names (built once).
-        // Folded on the stack: a name longer than every known tool's name
-        // folds to none of them.
+        // Every known tool name is ASCII. Folded on the stack: a name
+        // longer than every known tool's folded name folds to none of them.
         let mut buffer = [0_u8; FOLDED_MAX];
         let mut len = 0;
         for byte in name.bytes().filter(|c| !matches!(c, b'_' | b'-')) {
@@ -176,70 +163,107 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
             len += 1;
         }
         let folded = &buffer[..len];
-        let tools = folded_tools();
-        // Most names (`Edit0`, `Write`) fold to no known tool: the length
-        // and the first and last bytes say so without hashing.
+        // Most names fold to no known tool: the length and the first and
+        // last bytes say so in a few instructions (a table built at
+        // compile time).
         let (first, last) = shape(folded);
-        if tools.first[len] & first == 0 || tools.last[len] & last == 0 {
+        if SHAPES.first[len] & first == 0 || SHAPES.last[len] & last == 0 {
             return Vec::new();
         }
-        let Some(bucket) = tools.by_fold.get(folded) else {
-            return Vec::new();
-        };
-        if bucket.iter().any(|(tool, _)| *tool == name) {
-            return Vec::new();
+        let mut near = Vec::new();
+        for (tool, host) in known_tools() {
+            if tool.len() < len || !folds_to(tool, folded) {
+                continue;
+            }
+            // A known name as written (`Bash`, `glob`) is never a case
+            // variant of another.
+            if tool == name {
+                return Vec::new();
+            }
+            near.push((tool, host));
         }
-        return bucket.clone();
+        return near;
     }
-    if known_tools().any(|(tool, _)| tool == name) {
-        return Vec::new();
-    }
+    // Not ASCII, so not a known name as written.
+    let name_folded = || {
+        name.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+    };
     known_tools()
-        .filter(|(tool, _)| folded(tool).eq(name_folded()))
+        .filter(|(tool, _)| {
+            tool.chars()
+                .filter(|c| *c != '_' && *c != '-')
+                .flat_map(char::to_lowercase)
+                .eq(name_folded())
+        })
         .collect()
+}
+
+/// Does the ASCII `tool` fold ([`catalog::fold_name`]) to `folded`?
+fn folds_to(tool: &str, folded: &[u8]) -> bool {
+    let mut rest = folded.iter();
+    for byte in tool.bytes().filter(|c| !matches!(c, b'_' | b'-')) {
+        if rest.next() != Some(&byte.to_ascii_lowercase()) {
+            return false;
+        }
+    }
+    rest.next().is_none()
 }
 
 /// The longest folded name [`case_variants`] looks up; a unit test holds
 /// every known tool's folded name to it.
 const FOLDED_MAX: usize = 48;
 
-/// The known tools by their [`catalog::fold_name`], each bucket in table
-/// order, and by length which first and last bytes (as [`shape`] bits) the
-/// folded names have.
-struct FoldedTools {
-    by_fold: std::collections::HashMap<Vec<u8>, Vec<(&'static str, &'static str)>>,
+/// By folded length, which first and last bytes (as [`shape`] bits) the
+/// known tools' folded names have.
+struct Shapes {
     first: [u64; FOLDED_MAX + 1],
     last: [u64; FOLDED_MAX + 1],
 }
 
 /// The first and last bytes of a folded name, each as one bit (modulo 64).
-fn shape(folded: &[u8]) -> (u64, u64) {
-    let bit = |byte: Option<&u8>| 1_u64 << byte.map_or(0, |b| b % 64);
-    (bit(folded.first()), bit(folded.last()))
+const fn shape(folded: &[u8]) -> (u64, u64) {
+    match folded {
+        [] => (1, 1),
+        [only] => (1 << (*only % 64), 1 << (*only % 64)),
+        [first, .., last] => (1 << (*first % 64), 1 << (*last % 64)),
+    }
 }
 
-fn folded_tools() -> &'static FoldedTools {
-    static FOLDED: std::sync::OnceLock<FoldedTools> = std::sync::OnceLock::new();
-    FOLDED.get_or_init(|| {
-        let mut tools = FoldedTools {
-            by_fold: std::collections::HashMap::new(),
-            first: [0; FOLDED_MAX + 1],
-            last: [0; FOLDED_MAX + 1],
-        };
-        for (tool, host) in known_tools() {
-            let folded = catalog::fold_name(tool).into_bytes();
-            let (first, last) = shape(&folded);
-            if let (Some(f), Some(l)) = (
-                tools.first.get_mut(folded.len()),
-                tools.last.get_mut(folded.len()),
-            ) {
-                *f |= first;
-                *l |= last;
+static SHAPES: Shapes = shapes(TABLES);
+
+/// [`SHAPES`], computed at compile time from the tables.
+const fn shapes(hosts: &[HostTools]) -> Shapes {
+    let mut shapes = Shapes {
+        first: [0; FOLDED_MAX + 1],
+        last: [0; FOLDED_MAX + 1],
+    };
+    let mut h = 0;
+    while h < hosts.len() {
+        let tools = hosts[h].tools;
+        let mut t = 0;
+        while t < tools.len() {
+            let mut folded = [0_u8; FOLDED_MAX];
+            let mut len = 0;
+            let bytes = tools[t].as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                if bytes[i] != b'_' && bytes[i] != b'-' {
+                    // A name too long for the buffer fails the build here.
+                    folded[len] = bytes[i].to_ascii_lowercase();
+                    len += 1;
+                }
+                i += 1;
             }
-            tools.by_fold.entry(folded).or_default().push((tool, host));
+            let (first, last) = shape(folded.split_at(len).0);
+            shapes.first[len] |= first;
+            shapes.last[len] |= last;
+            t += 1;
         }
-        tools
-    })
+        h += 1;
+    }
+    shapes
 }
 
 /// `Bash` (Claude Code), `bash` (…): for messages.
@@ -348,6 +372,102 @@ mod tests {
             let long = format!("{tool}{}", "x".repeat(FOLDED_MAX));
             assert!(case_variants(&long).is_empty(), "{tool}");
         }
+    }
+
+    /// What [`case_variants`] answers, the slow and obvious way.
+    fn case_variants_by_folding(name: &str) -> Vec<(&'static str, &'static str)> {
+        if name.is_empty() || name.starts_with("mcp__") || is_known(name) {
+            return Vec::new();
+        }
+        let folded = catalog::fold_name(name);
+        known_tools()
+            .filter(|(tool, _)| catalog::fold_name(tool) == folded)
+            .collect()
+    }
+
+    #[test]
+    fn case_variants_agree_with_folding_on_names_that_almost_match() {
+        let mut names: Vec<String> = [
+            "",
+            "_",
+            "-",
+            "__",
+            "a",
+            "B",
+            "bash",
+            "BASH",
+            "b_ash-",
+            "Bosh",
+            "Bask",
+            "Cash",
+            "Bashh",
+            "ls",
+            "Ls",
+            "lS",
+            "L-S",
+            "lsp",
+            "LSP",
+            "Lsp",
+            "glob",
+            "Glob",
+            "GLOB",
+            "g_lob",
+            "Edit0",
+            "Write0",
+            "Edit",
+            "edit",
+            "EDIT",
+            "Edi",
+            "Exit",
+            "Edjt",
+            "ReadFile",
+            "readfile",
+            "read-file",
+            "Read_File",
+            "readFilf",
+            "mcp__x__y",
+            "MCP__x",
+            "\u{212a}illShell",
+            "K\u{e9}llShell",
+            "b\u{e4}sh",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        for (tool, _) in known_tools() {
+            let mut variants = vec![
+                tool.to_owned(),
+                tool.to_lowercase(),
+                tool.to_uppercase(),
+                format!("{tool}_"),
+                format!("-{tool}"),
+                format!("{tool}x"),
+                format!("x{tool}"),
+                tool[1..].to_owned(),
+                tool[..tool.len() - 1].to_owned(),
+                tool.replace('_', ""),
+                tool.replace('_', "-"),
+            ];
+            // One byte changed, at every place, keeping first and last.
+            for at in 0..tool.len() {
+                let mut bytes = tool.as_bytes().to_vec();
+                bytes[at] = if bytes[at] == b'q' { b'z' } else { b'q' };
+                variants.push(String::from_utf8(bytes).unwrap());
+                let mut toggled = tool.as_bytes().to_vec();
+                toggled[at] ^= 0x20;
+                if toggled[at].is_ascii() {
+                    variants.push(String::from_utf8(toggled).unwrap());
+                }
+            }
+            names.extend(variants);
+        }
+        let mut warned = 0;
+        for name in &names {
+            let expected = case_variants_by_folding(name);
+            warned += usize::from(!expected.is_empty());
+            assert_eq!(case_variants(name), expected, "{name:?}");
+        }
+        // The list is not all misses.
+        assert!(warned > 100, "{warned}");
     }
 
     fn compile(pattern: &str) -> Matcher {
