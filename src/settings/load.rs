@@ -13,9 +13,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::model::{
-    FileState, HookDef, HookType, HttpFileSettings, JsonPath, OnError, Permissions, Policy,
-    Problem, PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity, ShellKind,
-    Source, SourceKind, Trust,
+    FileState, HookDef, HookExtra, HookType, HttpFileSettings, JsonPath, OnError, Permissions,
+    Policy, Problem, PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity,
+    ShellKind, Source, SourceKind, Trust,
 };
 use super::trust::{TrustState, TrustStore};
 use crate::catalog::{self, EventId};
@@ -1414,17 +1414,22 @@ fn finish_hook(
         },
         run_async: raw.run_async.unwrap_or(false),
         once,
-        status_message: raw.status_message,
-        url: raw.url,
-        headers: raw
-            .headers
-            .map(|h| h.into_iter().collect())
-            .unwrap_or_default(),
-        allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
-        prompt: (hook_type == HookType::Prompt).then(|| PromptDef {
-            text: raw.prompt.unwrap_or_default(),
-            model: raw.model.filter(|m| !m.trim().is_empty()),
-            continue_on_block: raw.continue_on_block.unwrap_or(false),
+        extra: HookExtra {
+            status_message: raw.status_message,
+            url: raw.url,
+            headers: raw
+                .headers
+                .map(|h| h.into_iter().collect())
+                .unwrap_or_default(),
+            allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
+        }
+        .boxed(),
+        prompt: (hook_type == HookType::Prompt).then(|| {
+            Box::new(PromptDef {
+                text: raw.prompt.unwrap_or_default(),
+                model: raw.model.filter(|m| !m.trim().is_empty()),
+                continue_on_block: raw.continue_on_block.unwrap_or(false),
+            })
         }),
         hook_type,
     })
@@ -2358,6 +2363,17 @@ mod fast_path_tests {
             let (fast, tree, _) = both(&bytes, SourceKind::User, false);
             assert_eq!(fast, tree, "{}", path.display());
         }
+    }
+
+    /// Every byte of a hook is memory a fire writes for each configured
+    /// hook (fresh pages: page faults): the rare fields stay out of line.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn a_loaded_hook_stays_small() {
+        let size = std::mem::size_of::<HookDef>();
+        eprintln!("HookDef: {size} bytes");
+        assert!(size <= 320, "{size}");
+        assert_eq!(std::mem::size_of::<JsonPath>(), 48);
     }
 
     #[test]
