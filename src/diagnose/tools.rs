@@ -147,44 +147,54 @@ pub fn check_name(name: &str) -> Option<NameIssue> {
 /// to no known tool (a fire checks every name of every list matcher of its
 /// event, so most names are ordinary ones such as `Edit0`).
 pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
-    if name.is_empty() || name.starts_with("mcp__") {
+    if name.starts_with("mcp__") {
         return Vec::new();
     }
-    if name.is_ascii() {
-        // Every known tool name is ASCII. Folded on the stack: a name
-        // longer than every known tool's folded name folds to none of them.
-        let mut buffer = [0_u8; FOLDED_MAX];
-        let mut len = 0;
-        for byte in name.bytes().filter(|c| !matches!(c, b'_' | b'-')) {
-            let Some(slot) = buffer.get_mut(len) else {
-                return Vec::new();
-            };
-            *slot = byte.to_ascii_lowercase();
-            len += 1;
+    // Every known tool name is ASCII. One pass over the name for its
+    // folded length and first and last folded bytes: most names fold to no
+    // known tool, which these say in a few instructions (a table built at
+    // compile time), before anything is compared.
+    let mut len = 0;
+    let (mut first, mut last) = (0_u8, 0_u8);
+    for byte in name.bytes() {
+        if !byte.is_ascii() {
+            return non_ascii_case_variants(name);
         }
-        let folded = &buffer[..len];
-        // Most names fold to no known tool: the length and the first and
-        // last bytes say so in a few instructions (a table built at
-        // compile time).
-        let (first, last) = shape(folded);
-        if SHAPES.first[len] & first == 0 || SHAPES.last[len] & last == 0 {
+        if matches!(byte, b'_' | b'-') {
+            continue;
+        }
+        let byte = byte.to_ascii_lowercase();
+        if len == 0 {
+            first = byte;
+        }
+        last = byte;
+        len += 1;
+    }
+    // No known tool folds to nothing, or to more than FOLDED_MAX bytes.
+    let (Some(firsts), Some(lasts)) = (SHAPES.first.get(len), SHAPES.last.get(len)) else {
+        return Vec::new();
+    };
+    if len == 0 || firsts & bit(first) == 0 || lasts & bit(last) == 0 {
+        return Vec::new();
+    }
+    let mut near = Vec::new();
+    for (tool, host) in known_tools() {
+        if tool.len() < len || !ascii_fold(tool).eq(ascii_fold(name)) {
+            continue;
+        }
+        // A known name as written (`Bash`, `glob`) is never a case
+        // variant of another.
+        if tool == name {
             return Vec::new();
         }
-        let mut near = Vec::new();
-        for (tool, host) in known_tools() {
-            if tool.len() < len || !folds_to(tool, folded) {
-                continue;
-            }
-            // A known name as written (`Bash`, `glob`) is never a case
-            // variant of another.
-            if tool == name {
-                return Vec::new();
-            }
-            near.push((tool, host));
-        }
-        return near;
+        near.push((tool, host));
     }
-    // Not ASCII, so not a known name as written.
+    near
+}
+
+/// [`case_variants`] of a name that is not ASCII, so not a known name as
+/// written.
+fn non_ascii_case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
     let name_folded = || {
         name.chars()
             .filter(|c| *c != '_' && *c != '-')
@@ -200,35 +210,27 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// Does the ASCII `tool` fold ([`catalog::fold_name`]) to `folded`?
-fn folds_to(tool: &str, folded: &[u8]) -> bool {
-    let mut rest = folded.iter();
-    for byte in tool.bytes().filter(|c| !matches!(c, b'_' | b'-')) {
-        if rest.next() != Some(&byte.to_ascii_lowercase()) {
-            return false;
-        }
-    }
-    rest.next().is_none()
+/// The bytes of an ASCII name as [`catalog::fold_name`] folds it.
+fn ascii_fold(name: &str) -> impl Iterator<Item = u8> + '_ {
+    name.bytes()
+        .filter(|c| !matches!(c, b'_' | b'-'))
+        .map(|c| c.to_ascii_lowercase())
 }
 
 /// The longest folded name [`case_variants`] looks up; a unit test holds
 /// every known tool's folded name to it.
 const FOLDED_MAX: usize = 48;
 
-/// By folded length, which first and last bytes (as [`shape`] bits) the
+/// By folded length, which first and last bytes (as [`bit`]s) the
 /// known tools' folded names have.
 struct Shapes {
     first: [u64; FOLDED_MAX + 1],
     last: [u64; FOLDED_MAX + 1],
 }
 
-/// The first and last bytes of a folded name, each as one bit (modulo 64).
-const fn shape(folded: &[u8]) -> (u64, u64) {
-    match folded {
-        [] => (1, 1),
-        [only] => (1 << (*only % 64), 1 << (*only % 64)),
-        [first, .., last] => (1 << (*first % 64), 1 << (*last % 64)),
-    }
+/// A folded name's first or last byte as one of a table's bits (modulo 64).
+const fn bit(byte: u8) -> u64 {
+    1 << (byte % 64)
 }
 
 static SHAPES: Shapes = shapes(TABLES);
@@ -256,9 +258,10 @@ const fn shapes(hosts: &[HostTools]) -> Shapes {
                 }
                 i += 1;
             }
-            let (first, last) = shape(folded.split_at(len).0);
-            shapes.first[len] |= first;
-            shapes.last[len] |= last;
+            if len > 0 {
+                shapes.first[len] |= bit(folded[0]);
+                shapes.last[len] |= bit(folded[len - 1]);
+            }
             t += 1;
         }
         h += 1;

@@ -325,7 +325,11 @@ pub struct HookExtra {
 impl HookExtra {
     /// `None` when nothing is set.
     pub fn boxed(self) -> Option<Box<HookExtra>> {
-        (self != HookExtra::default()).then(|| Box::new(self))
+        let empty = self.status_message.is_none()
+            && self.url.is_none()
+            && self.headers.is_empty()
+            && self.allowed_env_vars.is_empty();
+        (!empty).then(|| Box::new(self))
     }
 }
 
