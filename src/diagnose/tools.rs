@@ -150,6 +150,16 @@ pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
     if name.starts_with("mcp__") {
         return Vec::new();
     }
+    // First the last byte that folding keeps: when it is ASCII, it is the
+    // folded name's last character, and most names (`Edit0`) end in one no
+    // known tool's folded name ends in.
+    match name.bytes().rfind(|c| !matches!(c, b'_' | b'-')) {
+        None => return Vec::new(),
+        Some(byte) if byte.is_ascii() && LAST_BYTES & (1 << byte.to_ascii_lowercase()) == 0 => {
+            return Vec::new();
+        }
+        Some(_) => {}
+    }
     // Every known tool name is ASCII. One pass over the name for its
     // folded length and first and last folded bytes: most names fold to no
     // known tool, which these say in a few instructions (a table built at
@@ -234,6 +244,32 @@ const fn bit(byte: u8) -> u64 {
 }
 
 static SHAPES: Shapes = shapes(TABLES);
+
+/// The last bytes of the known tools' folded names, as bits of ASCII.
+const LAST_BYTES: u128 = last_bytes(TABLES);
+
+const fn last_bytes(hosts: &[HostTools]) -> u128 {
+    let mut bits = 0_u128;
+    let mut h = 0;
+    while h < hosts.len() {
+        let tools = hosts[h].tools;
+        let mut t = 0;
+        while t < tools.len() {
+            let bytes = tools[t].as_bytes();
+            let mut i = bytes.len();
+            while i > 0 && (bytes[i - 1] == b'_' || bytes[i - 1] == b'-') {
+                i -= 1;
+            }
+            if i > 0 {
+                // Not ASCII fails the build here.
+                bits |= 1 << bytes[i - 1].to_ascii_lowercase();
+            }
+            t += 1;
+        }
+        h += 1;
+    }
+    bits
+}
 
 /// [`SHAPES`], computed at compile time from the tables.
 const fn shapes(hosts: &[HostTools]) -> Shapes {
@@ -432,6 +468,9 @@ mod tests {
             "MCP__x",
             "\u{212a}illShell",
             "K\u{e9}llShell",
+            "Tas\u{212a}",
+            "tas\u{212a}_",
+            "Bash\u{e4}",
             "b\u{e4}sh",
         ]
         .map(str::to_owned)
@@ -471,6 +510,8 @@ mod tests {
         }
         // The list is not all misses.
         assert!(warned > 100, "{warned}");
+        // A last character that folds to ASCII (the Kelvin sign).
+        assert_eq!(case_variants("tas\u{212a}_"), [("Task", "Claude Code")]);
     }
 
     fn compile(pattern: &str) -> Matcher {
