@@ -184,7 +184,7 @@ fn show(
                 };
                 let shown = match &program {
                     Runnable::Command(program) => display(program, &vars),
-                    Runnable::Http => format!("POST {}", hook.url.as_deref().unwrap_or_default()),
+                    Runnable::Http => format!("POST {}", hook.url().unwrap_or_default()),
                     Runnable::Prompt => {
                         let env: Vec<_> = std::env::vars_os().collect();
                         crate::prompt::describe(hook, settings, &env)

@@ -17,7 +17,10 @@ pub struct HostTools {
 }
 
 /// The tables, most common host first.
-pub static HOSTS: &[HostTools] = &[
+pub static HOSTS: &[HostTools] = TABLES;
+
+/// [`HOSTS`], as a constant the compile-time [`SHAPES`] are built from.
+const TABLES: &[HostTools] = &[
     HostTools {
         host: "Claude Code",
         tools: &[
@@ -140,106 +143,166 @@ pub fn check_name(name: &str) -> Option<NameIssue> {
 
 /// The known tools a name differs from only in case or `_`/`-` (the
 /// [`NameIssue::Case`] half of [`check_name`]), for the fire-time warning:
-/// no edit distances, and no allocation for a name that folds to no known
-/// tool (a fire checks every name of every list matcher of its event).
+/// no edit distances, no hashing, and no allocation for a name that folds
+/// to no known tool (a fire checks every name of every list matcher of its
+/// event, so most names are ordinary ones such as `Edit0`).
 pub fn case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
-    if name.is_empty() || name.starts_with("mcp__") {
+    if name.starts_with("mcp__") {
         return Vec::new();
     }
-    let folded = |text: &'static str| {
-        text.chars()
-            .filter(|c| *c != '_' && *c != '-')
-            .flat_map(char::to_lowercase)
+    // First the last byte that folding keeps: when it is ASCII, it is the
+    // folded name's last character, and most names (`Edit0`) end in one no
+    // known tool's folded name ends in.
+    match name.bytes().rfind(|c| !matches!(c, b'_' | b'-')) {
+        None => return Vec::new(),
+        Some(byte) if byte.is_ascii() && LAST_BYTES & (1 << byte.to_ascii_lowercase()) == 0 => {
+            return Vec::new();
+        }
+        Some(_) => {}
+    }
+    // Every known tool name is ASCII. One pass over the name for its
+    // folded length and first and last folded bytes: most names fold to no
+    // known tool, which these say in a few instructions (a table built at
+    // compile time), before anything is compared.
+    let mut len = 0;
+    let (mut first, mut last) = (0_u8, 0_u8);
+    for byte in name.bytes() {
+        if !byte.is_ascii() {
+            return non_ascii_case_variants(name);
+        }
+        if matches!(byte, b'_' | b'-') {
+            continue;
+        }
+        let byte = byte.to_ascii_lowercase();
+        if len == 0 {
+            first = byte;
+        }
+        last = byte;
+        len += 1;
+    }
+    // No known tool folds to nothing, or to more than FOLDED_MAX bytes.
+    let (Some(firsts), Some(lasts)) = (SHAPES.first.get(len), SHAPES.last.get(len)) else {
+        return Vec::new();
     };
+    if len == 0 || firsts & bit(first) == 0 || lasts & bit(last) == 0 {
+        return Vec::new();
+    }
+    let mut near = Vec::new();
+    for (tool, host) in known_tools() {
+        if tool.len() < len || !ascii_fold(tool).eq(ascii_fold(name)) {
+            continue;
+        }
+        // A known name as written (`Bash`, `glob`) is never a case
+        // variant of another.
+        if tool == name {
+            return Vec::new();
+        }
+        near.push((tool, host));
+    }
+    near
+}
+
+/// [`case_variants`] of a name that is not ASCII, so not a known name as
+/// written.
+fn non_ascii_case_variants(name: &str) -> Vec<(&'static str, &'static str)> {
     let name_folded = || {
         name.chars()
             .filter(|c| *c != '_' && *c != '-')
             .flat_map(char::to_lowercase)
     };
-    // A known name as written (`Bash`) is never a case variant of
-    // another: a few comparisons, before the folded table is first built.
-    if is_known(name) {
-        return Vec::new();
-    }
-    if name.is_ascii() {
-        // Every known tool name is ASCII: one lookup of the folded bytes
-        // among the tools' folded names (built once).
-        // Folded on the stack: a name longer than every known tool's name
-        // folds to none of them.
-        let mut buffer = [0_u8; FOLDED_MAX];
-        let mut len = 0;
-        for byte in name.bytes().filter(|c| !matches!(c, b'_' | b'-')) {
-            let Some(slot) = buffer.get_mut(len) else {
-                return Vec::new();
-            };
-            *slot = byte.to_ascii_lowercase();
-            len += 1;
-        }
-        let folded = &buffer[..len];
-        let tools = folded_tools();
-        // Most names (`Edit0`, `Write`) fold to no known tool: the length
-        // and the first and last bytes say so without hashing.
-        let (first, last) = shape(folded);
-        if tools.first[len] & first == 0 || tools.last[len] & last == 0 {
-            return Vec::new();
-        }
-        let Some(bucket) = tools.by_fold.get(folded) else {
-            return Vec::new();
-        };
-        if bucket.iter().any(|(tool, _)| *tool == name) {
-            return Vec::new();
-        }
-        return bucket.clone();
-    }
-    if known_tools().any(|(tool, _)| tool == name) {
-        return Vec::new();
-    }
     known_tools()
-        .filter(|(tool, _)| folded(tool).eq(name_folded()))
+        .filter(|(tool, _)| {
+            tool.chars()
+                .filter(|c| *c != '_' && *c != '-')
+                .flat_map(char::to_lowercase)
+                .eq(name_folded())
+        })
         .collect()
+}
+
+/// The bytes of an ASCII name as [`catalog::fold_name`] folds it.
+fn ascii_fold(name: &str) -> impl Iterator<Item = u8> + '_ {
+    name.bytes()
+        .filter(|c| !matches!(c, b'_' | b'-'))
+        .map(|c| c.to_ascii_lowercase())
 }
 
 /// The longest folded name [`case_variants`] looks up; a unit test holds
 /// every known tool's folded name to it.
 const FOLDED_MAX: usize = 48;
 
-/// The known tools by their [`catalog::fold_name`], each bucket in table
-/// order, and by length which first and last bytes (as [`shape`] bits) the
-/// folded names have.
-struct FoldedTools {
-    by_fold: std::collections::HashMap<Vec<u8>, Vec<(&'static str, &'static str)>>,
+/// By folded length, which first and last bytes (as [`bit`]s) the
+/// known tools' folded names have.
+struct Shapes {
     first: [u64; FOLDED_MAX + 1],
     last: [u64; FOLDED_MAX + 1],
 }
 
-/// The first and last bytes of a folded name, each as one bit (modulo 64).
-fn shape(folded: &[u8]) -> (u64, u64) {
-    let bit = |byte: Option<&u8>| 1_u64 << byte.map_or(0, |b| b % 64);
-    (bit(folded.first()), bit(folded.last()))
+/// A folded name's first or last byte as one of a table's bits (modulo 64).
+const fn bit(byte: u8) -> u64 {
+    1 << (byte % 64)
 }
 
-fn folded_tools() -> &'static FoldedTools {
-    static FOLDED: std::sync::OnceLock<FoldedTools> = std::sync::OnceLock::new();
-    FOLDED.get_or_init(|| {
-        let mut tools = FoldedTools {
-            by_fold: std::collections::HashMap::new(),
-            first: [0; FOLDED_MAX + 1],
-            last: [0; FOLDED_MAX + 1],
-        };
-        for (tool, host) in known_tools() {
-            let folded = catalog::fold_name(tool).into_bytes();
-            let (first, last) = shape(&folded);
-            if let (Some(f), Some(l)) = (
-                tools.first.get_mut(folded.len()),
-                tools.last.get_mut(folded.len()),
-            ) {
-                *f |= first;
-                *l |= last;
+static SHAPES: Shapes = shapes(TABLES);
+
+/// The last bytes of the known tools' folded names, as bits of ASCII.
+const LAST_BYTES: u128 = last_bytes(TABLES);
+
+const fn last_bytes(hosts: &[HostTools]) -> u128 {
+    let mut bits = 0_u128;
+    let mut h = 0;
+    while h < hosts.len() {
+        let tools = hosts[h].tools;
+        let mut t = 0;
+        while t < tools.len() {
+            let bytes = tools[t].as_bytes();
+            let mut i = bytes.len();
+            while i > 0 && (bytes[i - 1] == b'_' || bytes[i - 1] == b'-') {
+                i -= 1;
             }
-            tools.by_fold.entry(folded).or_default().push((tool, host));
+            if i > 0 {
+                // Not ASCII fails the build here.
+                bits |= 1 << bytes[i - 1].to_ascii_lowercase();
+            }
+            t += 1;
         }
-        tools
-    })
+        h += 1;
+    }
+    bits
+}
+
+/// [`SHAPES`], computed at compile time from the tables.
+const fn shapes(hosts: &[HostTools]) -> Shapes {
+    let mut shapes = Shapes {
+        first: [0; FOLDED_MAX + 1],
+        last: [0; FOLDED_MAX + 1],
+    };
+    let mut h = 0;
+    while h < hosts.len() {
+        let tools = hosts[h].tools;
+        let mut t = 0;
+        while t < tools.len() {
+            let mut folded = [0_u8; FOLDED_MAX];
+            let mut len = 0;
+            let bytes = tools[t].as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                if bytes[i] != b'_' && bytes[i] != b'-' {
+                    // A name too long for the buffer fails the build here.
+                    folded[len] = bytes[i].to_ascii_lowercase();
+                    len += 1;
+                }
+                i += 1;
+            }
+            if len > 0 {
+                shapes.first[len] |= bit(folded[0]);
+                shapes.last[len] |= bit(folded[len - 1]);
+            }
+            t += 1;
+        }
+        h += 1;
+    }
+    shapes
 }
 
 /// `Bash` (Claude Code), `bash` (…): for messages.
@@ -348,6 +411,107 @@ mod tests {
             let long = format!("{tool}{}", "x".repeat(FOLDED_MAX));
             assert!(case_variants(&long).is_empty(), "{tool}");
         }
+    }
+
+    /// What [`case_variants`] answers, the slow and obvious way.
+    fn case_variants_by_folding(name: &str) -> Vec<(&'static str, &'static str)> {
+        if name.is_empty() || name.starts_with("mcp__") || is_known(name) {
+            return Vec::new();
+        }
+        let folded = catalog::fold_name(name);
+        known_tools()
+            .filter(|(tool, _)| catalog::fold_name(tool) == folded)
+            .collect()
+    }
+
+    #[test]
+    fn case_variants_agree_with_folding_on_names_that_almost_match() {
+        let mut names: Vec<String> = [
+            "",
+            "_",
+            "-",
+            "__",
+            "a",
+            "B",
+            "bash",
+            "BASH",
+            "b_ash-",
+            "Bosh",
+            "Bask",
+            "Cash",
+            "Bashh",
+            "ls",
+            "Ls",
+            "lS",
+            "L-S",
+            "lsp",
+            "LSP",
+            "Lsp",
+            "glob",
+            "Glob",
+            "GLOB",
+            "g_lob",
+            "Edit0",
+            "Write0",
+            "Edit",
+            "edit",
+            "EDIT",
+            "Edi",
+            "Exit",
+            "Edjt",
+            "ReadFile",
+            "readfile",
+            "read-file",
+            "Read_File",
+            "readFilf",
+            "mcp__x__y",
+            "MCP__x",
+            "\u{212a}illShell",
+            "K\u{e9}llShell",
+            "Tas\u{212a}",
+            "tas\u{212a}_",
+            "Bash\u{e4}",
+            "b\u{e4}sh",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        for (tool, _) in known_tools() {
+            let mut variants = vec![
+                tool.to_owned(),
+                tool.to_lowercase(),
+                tool.to_uppercase(),
+                format!("{tool}_"),
+                format!("-{tool}"),
+                format!("{tool}x"),
+                format!("x{tool}"),
+                tool[1..].to_owned(),
+                tool[..tool.len() - 1].to_owned(),
+                tool.replace('_', ""),
+                tool.replace('_', "-"),
+            ];
+            // One byte changed, at every place, keeping first and last.
+            for at in 0..tool.len() {
+                let mut bytes = tool.as_bytes().to_vec();
+                bytes[at] = if bytes[at] == b'q' { b'z' } else { b'q' };
+                variants.push(String::from_utf8(bytes).unwrap());
+                let mut toggled = tool.as_bytes().to_vec();
+                toggled[at] ^= 0x20;
+                if toggled[at].is_ascii() {
+                    variants.push(String::from_utf8(toggled).unwrap());
+                }
+            }
+            names.extend(variants);
+        }
+        let mut warned = 0;
+        for name in &names {
+            let expected = case_variants_by_folding(name);
+            warned += usize::from(!expected.is_empty());
+            assert_eq!(case_variants(name), expected, "{name:?}");
+        }
+        // The list is not all misses.
+        assert!(warned > 100, "{warned}");
+        // A last character that folds to ASCII (the Kelvin sign).
+        assert_eq!(case_variants("tas\u{212a}_"), [("Task", "Claude Code")]);
     }
 
     fn compile(pattern: &str) -> Matcher {

@@ -16,7 +16,7 @@ pub fn lint(hook: &HookDef) -> Vec<(String, String)> {
     if hook.hook_type != HookType::Http {
         return found;
     }
-    match hook.url.as_deref() {
+    match hook.url() {
         None => found.push(("url".to_owned(), "an http hook needs `url`".to_owned())),
         Some(url) => match urls::parse(url) {
             Err(why) => found.push(("url".to_owned(), why.to_string())),
@@ -40,7 +40,7 @@ pub fn lint(hook: &HookDef) -> Vec<(String, String)> {
             }
         },
     }
-    for (i, name) in hook.allowed_env_vars.iter().enumerate() {
+    for (i, name) in hook.allowed_env_vars().iter().enumerate() {
         let bare = !name.is_empty()
             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
             && !name.as_bytes()[0].is_ascii_digit();
@@ -53,7 +53,7 @@ pub fn lint(hook: &HookDef) -> Vec<(String, String)> {
             ));
         }
     }
-    for (name, value) in &hook.headers {
+    for (name, value) in hook.headers() {
         let field = format!("headers.{name}");
         if ureq::http::HeaderName::from_bytes(name.as_bytes()).is_err() {
             found.push((
@@ -62,7 +62,7 @@ pub fn lint(hook: &HookDef) -> Vec<(String, String)> {
             ));
         }
         for reference in headers::references(value) {
-            if !hook.allowed_env_vars.iter().any(|n| n == reference.name) {
+            if !hook.allowed_env_vars().iter().any(|n| n == reference.name) {
                 found.push((
                     field.clone(),
                     format!(
@@ -106,13 +106,16 @@ mod tests {
             on_error: OnError::Allow,
             run_async: false,
             once: false,
-            status_message: None,
-            url: Some(url.into()),
-            headers: headers
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-                .collect(),
-            allowed_env_vars: allowed.iter().map(|s| (*s).to_owned()).collect(),
+            extra: crate::settings::HookExtra {
+                url: Some(url.into()),
+                headers: headers
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                    .collect(),
+                allowed_env_vars: allowed.iter().map(|s| (*s).to_owned()).collect(),
+                ..Default::default()
+            }
+            .boxed(),
             prompt: None,
         }
     }

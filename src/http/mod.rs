@@ -119,7 +119,7 @@ pub fn request(
     body: Arc<Vec<u8>>,
     timeout: Duration,
 ) -> Result<Request, RequestError> {
-    let url = hook.url.as_deref().unwrap_or_default().trim();
+    let url = hook.url().unwrap_or_default().trim();
     urls::parse(url)?;
     if let Some(patterns) = &policy.allowed_urls {
         if !urls::allowed(url, patterns) {
@@ -131,11 +131,11 @@ pub fn request(
         }
     }
     let consent = headers::Consent {
-        hook: &hook.allowed_env_vars,
+        hook: hook.allowed_env_vars(),
         managed: policy.managed_env_vars.as_deref(),
     };
-    let mut out = Vec::with_capacity(hook.headers.len());
-    for (name, value) in &hook.headers {
+    let mut out = Vec::with_capacity(hook.headers().len());
+    for (name, value) in hook.headers() {
         if ureq::http::HeaderName::from_bytes(name.as_bytes()).is_err() {
             return Err(RequestError::HeaderName(name.clone()));
         }
@@ -524,10 +524,13 @@ mod tests {
             on_error: crate::settings::OnError::Allow,
             run_async: false,
             once: false,
-            status_message: None,
-            url: Some(url.into()),
-            headers: vec![("Authorization".into(), "Bearer $TOKEN".into())],
-            allowed_env_vars: vec!["TOKEN".into()],
+            extra: crate::settings::HookExtra {
+                url: Some(url.into()),
+                headers: vec![("Authorization".into(), "Bearer $TOKEN".into())],
+                allowed_env_vars: vec!["TOKEN".into()],
+                ..Default::default()
+            }
+            .boxed(),
             prompt: None,
         }
     }
@@ -551,14 +554,14 @@ mod tests {
         );
 
         let mut odd = hook("http://127.0.0.1:9/x");
-        odd.headers = vec![("X-Name".into(), "café".into())];
+        odd.extra.as_mut().unwrap().headers = vec![("X-Name".into(), "café".into())];
         assert!(request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1)).is_ok());
-        odd.headers = vec![("X-Bell".into(), "a\u{7}b".into())];
+        odd.extra.as_mut().unwrap().headers = vec![("X-Bell".into(), "a\u{7}b".into())];
         let err = request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1))
             .unwrap_err()
             .to_string();
         assert!(err.contains("control characters"), "{err}");
-        odd.headers = vec![("Bad Name".into(), "x".into())];
+        odd.extra.as_mut().unwrap().headers = vec![("Bad Name".into(), "x".into())];
         let err = request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1))
             .unwrap_err()
             .to_string();

@@ -21,15 +21,12 @@ fn hook(event: &str, prompt: &str) -> HookDef {
         on_error: OnError::Allow,
         run_async: false,
         once: false,
-        status_message: None,
-        url: None,
-        headers: Vec::new(),
-        allowed_env_vars: Vec::new(),
-        prompt: Some(PromptDef {
+        extra: None,
+        prompt: Some(Box::new(PromptDef {
             text: prompt.into(),
             model: None,
             continue_on_block: false,
-        }),
+        })),
     }
 }
 

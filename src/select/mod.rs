@@ -475,7 +475,7 @@ pub fn dedup_key(hook: &HookDef, config_dir: &Path) -> String {
             .replace("$HOOKRUN_CONFIG_DIR", &dir)
     };
     let target = match hook.hook_type {
-        HookType::Http => resolve(hook.url.as_deref().unwrap_or_default()),
+        HookType::Http => resolve(hook.url().unwrap_or_default()),
         // Identical prompts run once, whatever their model (as in Claude Code).
         HookType::Prompt => hook
             .prompt
@@ -524,7 +524,7 @@ fn managed_policy_drop(settings: &Settings, policy: &Policy, hook: &HookDef) -> 
     let haystack = [
         hook.command.as_deref().unwrap_or_default().to_owned(),
         hook.args.as_ref().map(|a| a.join(" ")).unwrap_or_default(),
-        hook.url.as_deref().unwrap_or_default().to_owned(),
+        hook.url().unwrap_or_default().to_owned(),
     ]
     .join(" ");
     policy

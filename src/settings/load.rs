@@ -13,9 +13,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::model::{
-    FileState, HookDef, HookType, HttpFileSettings, JsonPath, OnError, Permissions, Policy,
-    Problem, PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity, ShellKind,
-    Source, SourceKind, Trust,
+    FileState, HookDef, HookExtra, HookType, HttpFileSettings, JsonPath, OnError, Permissions,
+    Policy, Problem, PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity,
+    ShellKind, Source, SourceKind, Trust,
 };
 use super::trust::{TrustState, TrustStore};
 use crate::catalog::{self, EventId};
@@ -403,19 +403,26 @@ fn load_bytes_as(
     // on anything it would have to report (a syntax or type error, an
     // unknown or repeated key, an odd shape), and the precise path below
     // parses the file again to say exactly what and where.
-    if let Some(top) = fast::parse(bytes) {
+    let first_hook = settings.hooks.len();
+    let cx = fast::Context {
+        file: settings.files.len(),
+        claude_mode: source.claude_mode,
+        path: &source.path,
+    };
+    if let Some(top) = fast::parse(bytes, &cx, &mut settings.hooks) {
         load_top(
             settings,
             source,
             dir,
             top.into_iter().map(|(key, value)| match value {
-                fast::Top::Hooks(hooks) => (key, TopRef::Hooks(hooks)),
+                fast::Top::Hooks(problems) => (key, TopRef::Loaded(problems)),
                 fast::Top::Value(value) => (key, TopRef::Owned(value)),
             }),
             trust,
         );
         return;
     }
+    settings.hooks.truncate(first_hook);
     let path = source.path.clone();
     let parsed: Result<Value, _> = serde_json::from_slice(bytes);
     let value = match parsed {
@@ -526,7 +533,9 @@ fn load_object_as(
 enum TopRef<'a> {
     Value(&'a Value),
     Owned(Value),
-    Hooks(fast::Hooks),
+    /// `hooks`, already in the settings' list by the fast path: what it
+    /// reported, in order.
+    Loaded(Vec<Problem>),
 }
 
 fn load_top<'a, K: AsRef<str>>(
@@ -560,8 +569,8 @@ fn load_top<'a, K: AsRef<str>>(
         for (key, value) in top {
             let owned;
             let value = match value {
-                TopRef::Hooks(fast) => {
-                    fast::load_hooks(fast, index, claude_mode, hooks, &mut report);
+                TopRef::Loaded(problems) => {
+                    report.problems.extend(problems);
                     continue;
                 }
                 TopRef::Value(value) => value,
@@ -1280,7 +1289,8 @@ fn finish_hook(
     };
     match hook_type {
         HookType::Command => match raw.command.as_deref() {
-            Some(command) if !command.trim().is_empty() => {}
+            // `trim().is_empty()`, without trimming both ends first.
+            Some(command) if !command.chars().all(char::is_whitespace) => {}
             Some(_) => {
                 report.push(
                     Severity::Error,
@@ -1405,17 +1415,31 @@ fn finish_hook(
         },
         run_async: raw.run_async.unwrap_or(false),
         once,
-        status_message: raw.status_message,
-        url: raw.url,
-        headers: raw
-            .headers
-            .map(|h| h.into_iter().collect())
-            .unwrap_or_default(),
-        allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
-        prompt: (hook_type == HookType::Prompt).then(|| PromptDef {
-            text: raw.prompt.unwrap_or_default(),
-            model: raw.model.filter(|m| !m.trim().is_empty()),
-            continue_on_block: raw.continue_on_block.unwrap_or(false),
+        // Most hooks set none of these: nothing is built, nothing dropped.
+        extra: if raw.status_message.is_none()
+            && raw.url.is_none()
+            && raw.headers.as_ref().is_none_or(BTreeMap::is_empty)
+            && raw.allowed_env_vars.as_ref().is_none_or(Vec::is_empty)
+        {
+            None
+        } else {
+            HookExtra {
+                status_message: raw.status_message,
+                url: raw.url,
+                headers: raw
+                    .headers
+                    .map(|h| h.into_iter().collect())
+                    .unwrap_or_default(),
+                allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
+            }
+            .boxed()
+        },
+        prompt: (hook_type == HookType::Prompt).then(|| {
+            Box::new(PromptDef {
+                text: raw.prompt.unwrap_or_default(),
+                model: raw.model.filter(|m| !m.trim().is_empty()),
+                continue_on_block: raw.continue_on_block.unwrap_or(false),
+            })
         }),
         hook_type,
     })
@@ -1430,29 +1454,31 @@ fn finish_hook(
 /// same settings and the same problems (unit tests compare them).
 mod fast {
     use std::fmt;
+    use std::path::Path;
+    use std::sync::Arc;
 
     use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
     use serde_json::Value;
 
     use super::{
-        EntryContext, HOOK_FIELDS, HookDef, JsonPath, MatcherFrom, RawHook, Reporter, event_path,
-        finish_hook,
+        EntryContext, HOOK_FIELDS, HookDef, JsonPath, MatcherFrom, Problem, RawHook, Reporter,
+        event_path, finish_hook,
     };
     use crate::catalog::EventId;
 
-    /// A top-level value: `hooks` typed, everything else as a tree.
+    /// A top-level value: `hooks` already loaded (what it reported, in
+    /// order), everything else as a tree.
     pub(super) enum Top {
-        Hooks(Hooks),
+        Hooks(Vec<Problem>),
         Value(Value),
     }
 
-    /// `hooks`: event key → entries, in file order.
-    pub(super) struct Hooks(Vec<(String, Vec<Entry>)>);
-
-    /// A flat hook, or a matcher group (`hook.matcher` and `group`).
-    pub(super) struct Entry {
-        hook: RawHook,
-        group: Option<Vec<Entry>>,
+    /// The file being loaded.
+    pub(super) struct Context<'a> {
+        /// The index it will have in `Settings::files`.
+        pub(super) file: usize,
+        pub(super) claude_mode: bool,
+        pub(super) path: &'a Path,
     }
 
     /// "Not for the fast path": the message is never shown.
@@ -1460,16 +1486,88 @@ mod fast {
         E::custom("")
     }
 
-    pub(super) fn parse(bytes: &[u8]) -> Option<Vec<(String, Top)>> {
-        let mut de = serde_json::Deserializer::from_slice(bytes);
-        let top = de.deserialize_map(TopVisitor).ok()?;
+    /// The most hooks [`parse`] reserves room for up front: past it, the
+    /// list grows as usual.
+    const RESERVE_MAX: usize = 1 << 14;
+
+    /// Parses `bytes`, appending its hooks to `hooks` as it goes, each
+    /// straight from its JSON object (no list of raw entries in between,
+    /// no hook moved as the list grows). On `None` the caller drops what
+    /// was appended and takes the precise path.
+    pub(super) fn parse(
+        bytes: &[u8],
+        cx: &Context<'_>,
+        hooks: &mut Vec<HookDef>,
+    ) -> Option<Vec<(String, Top)>> {
+        // UTF-8 checked once for the file, not once per string.
+        let text = std::str::from_utf8(bytes).ok()?;
+        // Every hook is a JSON object, so there are at most as many as
+        // there are `{`: room for that many is reserved (capacity that is
+        // never written costs no memory).
+        hooks.reserve(count_byte(bytes, b'{').min(RESERVE_MAX));
+        let mut de = serde_json::Deserializer::from_str(text);
+        let top = de.deserialize_map(TopVisitor { cx, hooks }).ok()?;
         de.end().ok()?;
         Some(top)
     }
 
-    struct TopVisitor;
+    /// How many times `byte` occurs in `bytes`, 32 bytes at a time (a
+    /// shape the compiler turns into vector compares: a byte-by-byte count
+    /// cost more than 4 instructions a byte, a tenth of the whole load).
+    fn count_byte(bytes: &[u8], byte: u8) -> usize {
+        let mut chunks = bytes.chunks_exact(32);
+        let mut count = 0;
+        for chunk in &mut chunks {
+            let mut in_chunk = 0_u8;
+            for b in chunk {
+                in_chunk += u8::from(*b == byte);
+            }
+            count += usize::from(in_chunk);
+        }
+        for b in chunks.remainder() {
+            count += usize::from(*b == byte);
+        }
+        count
+    }
 
-    impl<'de> Visitor<'de> for TopVisitor {
+    #[test]
+    fn bytes_are_counted_at_every_length_and_place() {
+        let text: Vec<u8> = (0..200_u32)
+            .map(|i| {
+                if i % 7 == 0 || i % 31 == 0 {
+                    b'{'
+                } else {
+                    b'a'
+                }
+            })
+            .collect();
+        for start in 0..40 {
+            for end in start..text.len() {
+                let part = &text[start..end];
+                let naive = part.split(|b| *b == b'{').count() - 1;
+                assert_eq!(count_byte(part, b'{'), naive, "{start}..{end}");
+            }
+        }
+        assert_eq!(count_byte(&[b'{'; 100], b'{'), 100);
+    }
+
+    /// Would [`parse`] take `bytes` (with a scratch list)?
+    #[cfg(test)]
+    pub(super) fn accepts(bytes: &[u8]) -> bool {
+        let cx = Context {
+            file: 0,
+            claude_mode: false,
+            path: Path::new("/cfg/settings.json"),
+        };
+        parse(bytes, &cx, &mut Vec::new()).is_some()
+    }
+
+    struct TopVisitor<'a, 'c> {
+        cx: &'a Context<'c>,
+        hooks: &'a mut Vec<HookDef>,
+    }
+
+    impl<'de> Visitor<'de> for TopVisitor<'_, '_> {
         type Value = Vec<(String, Top)>;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a settings object")
@@ -1483,7 +1581,16 @@ mod fast {
                     return Err(give_up());
                 }
                 let value = if key == "hooks" {
-                    Top::Hooks(map.next_value_seed(HooksSeed)?)
+                    let mut state = State {
+                        path: self.cx.path,
+                        hooks: &mut *self.hooks,
+                        problems: Vec::new(),
+                    };
+                    map.next_value_seed(EventsSeed {
+                        cx: self.cx,
+                        state: &mut state,
+                    })?;
+                    Top::Hooks(state.problems)
                 } else {
                     Top::Value(map.next_value()?)
                 };
@@ -1493,82 +1600,148 @@ mod fast {
         }
     }
 
-    struct HooksSeed;
+    /// Where loaded hooks and their problems go.
+    struct State<'a> {
+        path: &'a Path,
+        hooks: &'a mut Vec<HookDef>,
+        problems: Vec<Problem>,
+    }
 
-    impl<'de> DeserializeSeed<'de> for HooksSeed {
-        type Value = Hooks;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Hooks, D::Error> {
+    impl State<'_> {
+        fn reporter(&mut self) -> Reporter<'_> {
+            Reporter {
+                file: self.path,
+                problems: &mut self.problems,
+            }
+        }
+    }
+
+    /// `hooks`: event key → entries.
+    struct EventsSeed<'a, 'c, 's> {
+        cx: &'a Context<'c>,
+        state: &'a mut State<'s>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for EventsSeed<'_, '_, '_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
             d.deserialize_map(self)
         }
     }
 
-    impl<'de> Visitor<'de> for HooksSeed {
-        type Value = Hooks;
+    impl<'de> Visitor<'de> for EventsSeed<'_, '_, '_> {
+        type Value = ();
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("an object of events")
         }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Hooks, A::Error> {
-            let mut out: Vec<(String, Vec<Entry>)> = Vec::new();
-            while let Some(key) = map.next_key::<String>()? {
-                if out.iter().any(|(k, _)| *k == key) {
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen: Vec<String> = Vec::new();
+            while let Some(event_key) = map.next_key::<String>()? {
+                if seen.contains(&event_key) {
                     return Err(give_up());
                 }
-                let entries = map.next_value_seed(ListSeed { group: true })?;
-                out.push((key, entries));
+                // As [`super::parse_hooks`]: the event's warning, then its
+                // entries' problems.
+                let event = EventId::resolve(&event_key);
+                let base: Arc<str> = event_path(&event_key).into();
+                if let EventId::Unknown(_) = event {
+                    super::unknown_event(&event_key, &base, &mut self.state.reporter());
+                }
+                let key: Arc<str> = event_key.as_str().into();
+                let ctx = EntryContext {
+                    file: self.cx.file,
+                    event_key: &key,
+                    event: &event,
+                    claude_mode: self.cx.claude_mode,
+                };
+                map.next_value_seed(ListSeed {
+                    state: &mut *self.state,
+                    ctx: &ctx,
+                    base: &base,
+                    group: None,
+                })?;
+                seen.push(event_key);
             }
-            Ok(Hooks(out))
+            Ok(())
         }
     }
 
-    /// A list of entries (`group`: matcher groups allowed, i.e. not inside one).
-    struct ListSeed {
-        group: bool,
+    /// A list of entries: an event's (`group: None`), or the hooks of the
+    /// matcher group at that index of its event's list.
+    struct ListSeed<'a, 'c, 's> {
+        state: &'a mut State<'s>,
+        ctx: &'a EntryContext<'c>,
+        base: &'a Arc<str>,
+        group: Option<usize>,
     }
 
-    impl<'de> DeserializeSeed<'de> for ListSeed {
-        type Value = Vec<Entry>;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<Entry>, D::Error> {
+    impl<'de> DeserializeSeed<'de> for ListSeed<'_, '_, '_> {
+        /// How many entries the list has.
+        type Value = usize;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
             d.deserialize_seq(self)
         }
     }
 
-    impl<'de> Visitor<'de> for ListSeed {
-        type Value = Vec<Entry>;
+    impl<'de> Visitor<'de> for ListSeed<'_, '_, '_> {
+        type Value = usize;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a list of hooks")
         }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Entry>, A::Error> {
-            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-            while let Some(entry) = seq.next_element_seed(EntrySeed { group: self.group })? {
-                out.push(entry);
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+            let mut count = 0;
+            loop {
+                let at = match self.group {
+                    None => (count, None),
+                    Some(entry) => (entry, Some(count)),
+                };
+                let seed = EntrySeed {
+                    state: &mut *self.state,
+                    ctx: self.ctx,
+                    base: self.base,
+                    at,
+                };
+                if seq.next_element_seed(seed)?.is_none() {
+                    return Ok(count);
+                }
+                count += 1;
             }
-            Ok(out)
         }
     }
 
-    struct EntrySeed {
-        group: bool,
+    /// One entry: a flat hook, or (`at.1` is `None`) a matcher group. A
+    /// group's hooks are loaded as its list is read, and get the group's
+    /// `matcher` when the group's object ends (it may come after `hooks`).
+    struct EntrySeed<'a, 'c, 's> {
+        state: &'a mut State<'s>,
+        ctx: &'a EntryContext<'c>,
+        base: &'a Arc<str>,
+        /// The entry's index, and the index inside its group.
+        at: (usize, Option<usize>),
     }
 
-    impl<'de> DeserializeSeed<'de> for EntrySeed {
-        type Value = Entry;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Entry, D::Error> {
+    impl<'de> DeserializeSeed<'de> for EntrySeed<'_, '_, '_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
             d.deserialize_map(self)
         }
     }
 
-    impl<'de> Visitor<'de> for EntrySeed {
-        type Value = Entry;
+    impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
+        type Value = ();
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a hook object")
         }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entry, A::Error> {
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let (entry, inner) = self.at;
             let mut hook = RawHook::default();
+            // The group's hooks are those after `first` once its list is read.
+            let first = self.state.hooks.len();
             let mut group = None;
             let mut seen = 0u32;
             while let Some(bit) = map.next_key_seed(FieldSeed)? {
                 let bit = match bit {
-                    Some(GROUP_FIELD) if !self.group => return Err(give_up()),
+                    Some(GROUP_FIELD) if inner.is_some() => return Err(give_up()),
                     Some(bit) => bit,
                     // An unknown field (or a near miss of a filter key).
                     None => return Err(give_up()),
@@ -1597,16 +1770,42 @@ mod fast {
                     16 => hook.prompt = map.next_value()?,
                     17 => hook.model = map.next_value()?,
                     18 => hook.continue_on_block = map.next_value()?,
-                    _ => group = Some(map.next_value_seed(ListSeed { group: false })?),
+                    _ => {
+                        group = Some(map.next_value_seed(ListSeed {
+                            state: &mut *self.state,
+                            ctx: self.ctx,
+                            base: self.base,
+                            group: Some(entry),
+                        })?);
+                    }
                 }
             }
+            let Some(count) = group else {
+                // A flat hook, or one inside a group.
+                let path = JsonPath::indexed(Arc::clone(self.base), entry, inner);
+                let matcher_from = match inner {
+                    None => MatcherFrom::Own,
+                    // Set when the group's object ends.
+                    Some(_) => MatcherFrom::Group(None),
+                };
+                let def = finish_hook(
+                    hook,
+                    path,
+                    matcher_from,
+                    self.ctx,
+                    &mut self.state.reporter(),
+                );
+                self.state.hooks.extend(def);
+                return Ok(());
+            };
             // A group holds `matcher` and `hooks` only, and runs something.
-            if group.as_ref().is_some_and(|g: &Vec<Entry>| {
-                g.is_empty() || seen & !(1 << 4 | 1 << GROUP_FIELD) != 0
-            }) {
+            if count == 0 || seen & !(1 << 4 | 1 << GROUP_FIELD) != 0 {
                 return Err(give_up());
             }
-            Ok(Entry { hook, group })
+            for def in &mut self.state.hooks[first..] {
+                def.matcher.clone_from(&hook.matcher);
+            }
+            Ok(())
         }
     }
 
@@ -1652,59 +1851,6 @@ mod fast {
                 JsonPath::indexed(event, 3, Some(i)).as_str(),
                 format!("hooks.Stop[3].hooks[{i}]")
             );
-        }
-    }
-
-    /// [`super::parse_hooks`] for what the fast path accepted: the same
-    /// order, paths and checks.
-    pub(super) fn load_hooks(
-        hooks: Hooks,
-        file: usize,
-        claude_mode: bool,
-        out: &mut Vec<HookDef>,
-        report: &mut Reporter<'_>,
-    ) {
-        out.reserve(hooks.0.iter().map(|(_, entries)| entries.len()).sum());
-        for (event_key, entries) in hooks.0 {
-            let event = EventId::resolve(&event_key);
-            let base: std::sync::Arc<str> = event_path(&event_key).into();
-            if let EventId::Unknown(_) = event {
-                super::unknown_event(&event_key, &base, report);
-            }
-            let key: std::sync::Arc<str> = event_key.as_str().into();
-            let ctx = EntryContext {
-                file,
-                event_key: &key,
-                event: &event,
-                claude_mode,
-            };
-            for (i, entry) in entries.into_iter().enumerate() {
-                match entry.group {
-                    None => {
-                        out.extend(finish_hook(
-                            entry.hook,
-                            JsonPath::indexed(std::sync::Arc::clone(&base), i, None),
-                            MatcherFrom::Own,
-                            &ctx,
-                            report,
-                        ));
-                    }
-                    Some(list) => {
-                        let matcher = entry.hook.matcher;
-                        for (j, inner) in list.into_iter().enumerate() {
-                            let hook_path =
-                                JsonPath::indexed(std::sync::Arc::clone(&base), i, Some(j));
-                            out.extend(finish_hook(
-                                inner.hook,
-                                hook_path,
-                                MatcherFrom::Group(matcher.clone()),
-                                &ctx,
-                                report,
-                            ));
-                        }
-                    }
-                }
-            }
         }
     }
 }
@@ -2156,11 +2302,7 @@ mod fast_path_tests {
             ),
         }
         let show = |s: &Settings| format!("{:#?}\n{:#?}\n{:#?}", s.hooks, s.problems, s.files);
-        (
-            show(&fast_side),
-            show(&tree_side),
-            fast::parse(bytes).is_some(),
-        )
+        (show(&fast_side), show(&tree_side), fast::accepts(bytes))
     }
 
     const SAMPLES: &[&str] = &[
@@ -2171,6 +2313,7 @@ mod fast_path_tests {
         r#"{"hooks": {"PreToolUse": [{"type": "agent", "command": "x", "shell": "zsh"}, {"command": "y", "args": ["a"], "shell": "bash"}, {"command": "  "}, {"type": "http"}, {}]}}"#,
         r#"{"hooks": {"PreToolUsed": [{"command": "a"}], "my odd event": [{"command": "b"}]}, "disableAllHooks": false, "allowedHttpHookUrls": ["http://*"], "allowPrivateNetworkHooks": true, "blockedCommands": ["rm"], "unknwn": 1}"#,
         r#"{"hooks": {"PreToolUse": [{"matcher": null, "hooks": [{"command": "a", "if": "Bash(git *)"}]}]}}"#,
+        r#"{"hooks": {"Stop": [{"hooks": [{"command": "a"}, {"command": " "}, {"command": "b", "matcher": "x", "once": true}], "matcher": "late"}, {"command": "c"}], "odd key": [{"hooks": [{"command": "d"}]}, {"type": "prompt"}]}}"#,
         // Each of these needs the precise path.
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "command": "a", "timeout": "5"}]}}"#,
         r#"{"hooks": {"PreToolUse": [{"matchr": "Bash", "command": "a"}, {"command": "b", "iff": "x"}, {"command": "c", "extra": 1}]}}"#,
@@ -2203,8 +2346,50 @@ mod fast_path_tests {
                 }
             }
         }
-        // The first seven samples are for the fast path, the rest are not.
-        assert_eq!(fast_taken, 7 * 8);
+        // The first eight samples are for the fast path, the rest are not.
+        assert_eq!(fast_taken, 8 * 8);
+    }
+
+    #[test]
+    fn a_file_the_fast_path_gives_up_on_halfway_leaves_no_hooks_behind() {
+        let files = [
+            r#"{"hooks": {"Stop": [{"command": "first"}]}}"#,
+            // Given up on at the last field, after two hooks were loaded.
+            r#"{"hooks": {"Stop": [{"command": "a"}, {"hooks": [{"command": "b"}]}, {"command": "c", "matchr": "x"}]}}"#,
+            r#"{"hooks": {"PreToolUse": [{"command": "last"}]}}"#,
+        ];
+        let mut fast_side = Settings::default();
+        let mut tree_side = Settings::default();
+        for (i, json) in files.iter().enumerate() {
+            let source = Source {
+                path: PathBuf::from(format!("/cfg/{i}.json")),
+                kind: SourceKind::User,
+                claude_mode: false,
+                trust_required: false,
+            };
+            load_bytes(
+                &mut fast_side,
+                source.clone(),
+                PathBuf::from("/cfg"),
+                json.as_bytes(),
+            );
+            let Ok(Value::Object(top)) = serde_json::from_str::<Value>(json) else {
+                panic!("{json}");
+            };
+            load_object(&mut tree_side, source, PathBuf::from("/cfg"), &top);
+        }
+        assert!(!fast::accepts(files[1].as_bytes()));
+        let show = |s: &Settings| format!("{:#?}\n{:#?}", s.hooks, s.problems);
+        assert_eq!(show(&fast_side), show(&tree_side));
+        let commands: Vec<_> = fast_side
+            .hooks
+            .iter()
+            .map(|h| (h.file, h.command.as_deref().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            commands,
+            [(0, "first"), (1, "a"), (1, "b"), (1, "c"), (2, "last")]
+        );
     }
 
     #[test]
@@ -2227,6 +2412,17 @@ mod fast_path_tests {
             let (fast, tree, _) = both(&bytes, SourceKind::User, false);
             assert_eq!(fast, tree, "{}", path.display());
         }
+    }
+
+    /// Every byte of a hook is memory a fire writes for each configured
+    /// hook (fresh pages: page faults): the rare fields stay out of line.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn a_loaded_hook_stays_small() {
+        let size = std::mem::size_of::<HookDef>();
+        eprintln!("HookDef: {size} bytes");
+        assert!(size <= 320, "{size}");
+        assert_eq!(std::mem::size_of::<JsonPath>(), 48);
     }
 
     #[test]
@@ -2254,7 +2450,7 @@ mod fast_path_tests {
             ));
         }
         let json = format!(r#"{{"hooks": {{"PreToolUse": [{}]}}}}"#, hooks.join(","));
-        assert!(fast::parse(json.as_bytes()).is_some());
+        assert!(fast::accepts(json.as_bytes()));
         let (fast, tree, _) = both(json.as_bytes(), SourceKind::Cli, false);
         assert_eq!(fast, tree);
     }

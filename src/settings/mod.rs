@@ -10,8 +10,8 @@ pub mod trust;
 
 pub use discover::{Environment, SourceOptions};
 pub use model::{
-    HookDef, HookType, OnError, Problem, Settings, SettingsFile, Severity, ShellKind, Source,
-    SourceKind, Trust,
+    HookDef, HookExtra, HookType, OnError, Problem, Settings, SettingsFile, Severity, ShellKind,
+    Source, SourceKind, Trust,
 };
 
 use std::path::{Path, PathBuf};

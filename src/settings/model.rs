@@ -304,12 +304,33 @@ pub struct HookDef {
     pub on_error: OnError,
     pub run_async: bool,
     pub once: bool,
+    /// `statusMessage`, `url`, `headers`, `allowedEnvVars`, when any is
+    /// set (read them with the methods of the same names).
+    pub extra: Option<Box<HookExtra>>,
+    /// Prompt hooks: `prompt`, `model`, `continueOnBlock`.
+    pub prompt: Option<Box<PromptDef>>,
+}
+
+/// The fields few hooks set (http hooks mostly), kept out of line: a list
+/// of hundreds of hooks is mostly command hooks, and every byte of a
+/// [`HookDef`] is memory a fire touches for each of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HookExtra {
     pub status_message: Option<String>,
     pub url: Option<String>,
     pub headers: Vec<(String, String)>,
     pub allowed_env_vars: Vec<String>,
-    /// Prompt hooks: `prompt`, `model`, `continueOnBlock`.
-    pub prompt: Option<PromptDef>,
+}
+
+impl HookExtra {
+    /// `None` when nothing is set.
+    pub fn boxed(self) -> Option<Box<HookExtra>> {
+        let empty = self.status_message.is_none()
+            && self.url.is_none()
+            && self.headers.is_empty()
+            && self.allowed_env_vars.is_empty();
+        (!empty).then(|| Box::new(self))
+    }
 }
 
 /// A hook's JSON path (`hooks.PreToolUse[1].hooks[0]`), read as a `str`.
@@ -318,36 +339,61 @@ pub struct HookDef {
 /// are never named, and writing every path was a tenth of a 500-hook fire.
 #[derive(Clone, Default)]
 pub struct JsonPath {
-    /// The event's path (`hooks.PreToolUse`), the entry's index, and the
-    /// index inside a matcher group; `None` when `text` was given.
-    indices: Option<(Arc<str>, usize, Option<usize>)>,
-    text: OnceLock<String>,
+    /// The event's path (`hooks.PreToolUse`); `None` when `text` was given.
+    event: Option<Arc<str>>,
+    /// The entry's index.
+    entry: u32,
+    /// The index inside a matcher group, [`NO_INNER`] for none.
+    inner: u32,
+    text: OnceLock<Box<str>>,
 }
+
+/// [`JsonPath::inner`] of a flat entry.
+const NO_INNER: u32 = u32::MAX;
 
 impl JsonPath {
     /// `{event}[{entry}]`, or `{event}[{entry}].hooks[{inner}]`.
     pub fn indexed(event: Arc<str>, entry: usize, inner: Option<usize>) -> JsonPath {
+        let small = |index: usize| u32::try_from(index).ok().filter(|i| *i != NO_INNER);
+        match (small(entry), inner.map(small)) {
+            (Some(entry), None) => JsonPath::compact(event, entry, NO_INNER),
+            (Some(entry), Some(Some(inner))) => JsonPath::compact(event, entry, inner),
+            // Indices this large are written out now.
+            _ => JsonPath::from(render(&event, entry, inner)),
+        }
+    }
+
+    fn compact(event: Arc<str>, entry: u32, inner: u32) -> JsonPath {
         JsonPath {
-            indices: Some((event, entry, inner)),
+            event: Some(event),
+            entry,
+            inner,
             text: OnceLock::new(),
         }
     }
 
     pub fn as_str(&self) -> &str {
         self.text.get_or_init(|| {
-            let Some((event, entry, inner)) = &self.indices else {
-                return String::new();
+            let Some(event) = &self.event else {
+                return Box::default();
             };
-            let mut text = String::with_capacity(event.len() + 16);
-            text.push_str(event);
-            push_index(&mut text, *entry);
-            if let Some(inner) = inner {
-                text.push_str(".hooks");
-                push_index(&mut text, *inner);
-            }
-            text
+            let widen = |index: u32| usize::try_from(index).unwrap_or(usize::MAX);
+            let inner = (self.inner != NO_INNER).then(|| widen(self.inner));
+            render(event, widen(self.entry), inner).into_boxed_str()
         })
     }
+}
+
+/// `{event}[{entry}]`, or `{event}[{entry}].hooks[{inner}]`.
+fn render(event: &str, entry: usize, inner: Option<usize>) -> String {
+    let mut text = String::with_capacity(event.len() + 16);
+    text.push_str(event);
+    push_index(&mut text, entry);
+    if let Some(inner) = inner {
+        text.push_str(".hooks");
+        push_index(&mut text, inner);
+    }
+    text
 }
 
 /// `[index]`, without the formatting machinery.
@@ -372,8 +418,10 @@ fn push_index(text: &mut String, index: usize) {
 impl From<String> for JsonPath {
     fn from(text: String) -> JsonPath {
         JsonPath {
-            indices: None,
-            text: OnceLock::from(text),
+            event: None,
+            entry: 0,
+            inner: NO_INNER,
+            text: OnceLock::from(text.into_boxed_str()),
         }
     }
 }
@@ -447,6 +495,28 @@ pub struct PromptDef {
 }
 
 impl HookDef {
+    /// `statusMessage`.
+    pub fn status_message(&self) -> Option<&str> {
+        self.extra.as_ref()?.status_message.as_deref()
+    }
+
+    /// http hooks: `url`.
+    pub fn url(&self) -> Option<&str> {
+        self.extra.as_ref()?.url.as_deref()
+    }
+
+    /// http hooks: `headers`, in name order.
+    pub fn headers(&self) -> &[(String, String)] {
+        self.extra.as_ref().map_or(&[], |extra| &extra.headers)
+    }
+
+    /// http hooks: `allowedEnvVars`.
+    pub fn allowed_env_vars(&self) -> &[String] {
+        self.extra
+            .as_ref()
+            .map_or(&[], |extra| &extra.allowed_env_vars)
+    }
+
     /// The name shown in reports: `name`, else the command (or url),
     /// shortened to one line.
     pub fn display_name(&self) -> String {
@@ -456,12 +526,12 @@ impl HookDef {
         if let Some(prompt) = &self.prompt {
             return shorten(&prompt.text, 60);
         }
-        let base = match (&self.command, &self.args, &self.url) {
+        let base = match (&self.command, &self.args, self.url()) {
             (Some(command), Some(args), _) if !args.is_empty() => {
                 format!("{command} {}", args.join(" "))
             }
             (Some(command), _, _) => command.clone(),
-            (None, _, Some(url)) => url.clone(),
+            (None, _, Some(url)) => url.to_owned(),
             _ => format!("{} hook", self.hook_type.as_str()),
         };
         shorten(&base, 60)
