@@ -12,6 +12,9 @@ use serde_json::{Map, Value};
 
 use crate::catalog::{EventId, MatchField};
 
+mod bytes;
+pub use bytes::{Bytes, Filling, MAPPED_FROM};
+
 /// Why the input cannot be used at all (hookrun exits 1, SPEC §7.2).
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
@@ -64,7 +67,7 @@ enum Replaced {
 
 /// Bytes hooks get on stdin as the host sent them.
 #[derive(Clone)]
-struct HostLine(Arc<Vec<u8>>);
+struct HostLine(Arc<Bytes>);
 
 impl std::fmt::Debug for HostLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -134,7 +137,7 @@ impl Event {
     /// `hook_event_name` already the canonical name. Only for an object
     /// made from the bytes as they are: a host whose decoding translates
     /// fields must not call it.
-    pub fn keep_host_line(&mut self, mut bytes: Vec<u8>, scan: &Scan) {
+    pub fn keep_host_line(&mut self, mut bytes: Bytes, scan: &Scan) {
         let same = self.name_as_sent && scan.compact && !scan.fixed && !self.tool_input_replaced();
         if !same {
             return;
@@ -142,9 +145,7 @@ impl Event {
         if members(&self.fields) != scan.members {
             return;
         }
-        if bytes.last() != Some(&b'\n') {
-            bytes.push(b'\n');
-        }
+        bytes.end_line();
         self.host_line = Some(HostLine(Arc::new(bytes)));
     }
 
@@ -234,10 +235,10 @@ impl Event {
 
     /// [`Event::to_hook_bytes`], shared: the host's own line when it was
     /// kept ([`Event::keep_host_line`]), else the event serialised.
-    pub fn hook_stdin(&self) -> Arc<Vec<u8>> {
+    pub fn hook_stdin(&self) -> Arc<Bytes> {
         match &self.host_line {
             Some(HostLine(bytes)) => Arc::clone(bytes),
-            None => Arc::new(self.to_hook_bytes()),
+            None => Arc::new(Bytes::from(self.to_hook_bytes())),
         }
     }
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::asynchook;
-use crate::event::Event;
+use crate::event::{Bytes, Event};
 use crate::exec::{Captured, Job, JobReport, Limits, Program, Supervisor, Termination};
 use crate::hookenv::{self, HookEnv};
 use crate::http;
@@ -303,7 +303,7 @@ fn hook_env(base: &HookEnv, p: &Planned, env_file: Option<PathBuf>) -> HookEnv {
 fn run_parallel(
     ctx: &mut RunContext<'_>,
     supervisor: Option<&mut Supervisor>,
-    stdin: &Arc<Vec<u8>>,
+    stdin: &Arc<Bytes>,
     event: &Event,
     plan: &Plan,
     hooks: &mut [HookRun],
@@ -377,7 +377,7 @@ fn run_parallel(
 fn run_sequential(
     ctx: &mut RunContext<'_>,
     mut supervisor: Option<&mut Supervisor>,
-    mut stdin: Arc<Vec<u8>>,
+    mut stdin: Arc<Bytes>,
     event: &mut Event,
     plan: &Plan,
     hooks: &mut [HookRun],
@@ -501,7 +501,7 @@ impl RunContext<'_> {
         &self,
         p: &Planned,
         index: usize,
-        stdin: &Arc<Vec<u8>>,
+        stdin: &Arc<Bytes>,
         program: Program,
         timeout: Duration,
     ) -> Job {
@@ -551,7 +551,7 @@ impl RunContext<'_> {
 
     /// Starts an http hook's request on its own thread (SPEC §8); the
     /// client and the merged policy are made on first use.
-    fn start_http(&mut self, p: &Planned, body: &Arc<Vec<u8>>, timeout: Duration) -> HttpRun {
+    fn start_http(&mut self, p: &Planned, body: &Arc<Bytes>, timeout: Duration) -> HttpRun {
         let settings = self.inputs.settings;
         let output_cap = self.inputs.limits.output_cap;
         let (client, policy) = self.http.get_or_insert_with(|| {
@@ -578,7 +578,7 @@ impl RunContext<'_> {
         &mut self,
         event: &Event,
         p: &Planned,
-        stdin: &Arc<Vec<u8>>,
+        stdin: &Arc<Bytes>,
         timeout: Duration,
     ) -> crate::prompt::Started {
         let settings = self.inputs.settings;
@@ -840,7 +840,7 @@ mod tests {
             http: None,
             deadline: Duration::from_secs(5),
         };
-        let stdin: Arc<Vec<u8>> = Arc::new(b"{}\n".to_vec());
+        let stdin: Arc<Bytes> = Arc::new(b"{}\n".to_vec().into());
         let mut hooks: Vec<HookRun> = plan.hooks.iter().map(|_| HookRun::NotRun).collect();
         // No supervisor (signal handling could not be set up): nothing ran,
         // so nothing is claimed.

@@ -25,6 +25,7 @@ use nix::sys::signal::Signal;
 use super::capture::Capture;
 use super::unix::{self, GroupState, Leader, ReadOutcome, Spawned, WriteOutcome};
 use super::{JobReport, Limits, Termination};
+use crate::event::Bytes;
 
 /// After SIGKILL, how long to wait for the leader to be seen dead before
 /// giving up on its status. A killed process normally exits within
@@ -73,7 +74,7 @@ enum Phase {
 #[derive(Debug)]
 struct StdinFeed {
     fd: OwnedFd,
-    data: Arc<Vec<u8>>,
+    data: Arc<Bytes>,
     written: usize,
 }
 
@@ -104,7 +105,7 @@ impl Unit {
     pub(crate) fn new(
         spawned: Spawned,
         started: Instant,
-        stdin: Arc<Vec<u8>>,
+        stdin: Arc<Bytes>,
         timeout: Duration,
         kill_by: Option<Instant>,
         limits: &Limits,
