@@ -324,7 +324,6 @@ fn run_parallel(
             prompts.push((i, ctx.start_prompt(event, p, stdin, p.timeout.effective)));
         }
     }
-    let tool_input = event.tool_input();
     let mut interrupted = false;
     if let Some(supervisor) = supervisor {
         let mut indices = Vec::new();
@@ -343,9 +342,7 @@ fn run_parallel(
         for (i, report) in indices.into_iter().zip(reports) {
             let p = &plan.hooks[i];
             let (timeout, capped) = (p.timeout.effective, p.timeout.capped_by_deadline);
-            hooks[i] = HookRun::Ran(Box::new(
-                ctx.read(event, p, report, tool_input, timeout, capped),
-            ));
+            hooks[i] = HookRun::Ran(Box::new(ctx.read(event, p, report, timeout, capped)));
         }
         interrupted = supervisor.interrupted_by().is_some();
     }
@@ -360,7 +357,7 @@ fn run_parallel(
             event,
             p,
             &exchange,
-            tool_input,
+            event.tool_input(),
             p.timeout.effective,
         )));
     }
@@ -432,7 +429,7 @@ fn run_sequential(
                     .into_iter()
                     .next();
                 let Some(report) = report else { continue };
-                ctx.read(event, p, report, event.tool_input(), timeout, capped)
+                ctx.read(event, p, report, timeout, capped)
             }
         };
         if let Some(input) = &result.verdict.updated_input {
@@ -522,11 +519,17 @@ impl RunContext<'_> {
         event: &Event,
         p: &Planned,
         report: JobReport,
-        tool_input: Option<&serde_json::Value>,
         timeout: Duration,
         capped_by_deadline: bool,
     ) -> Ran {
         let hook = &self.inputs.settings.hooks[p.hook];
+        // Only an answer can merge into `tool_input` (the legacy form):
+        // a hook that printed nothing has it left undecoded, if it was.
+        let tool_input = if report.stdout.bytes.is_empty() {
+            None
+        } else {
+            event.tool_input()
+        };
         let ending = ending_of(&report, timeout);
         let verdict = verdict::read(
             &event.id,
