@@ -562,11 +562,11 @@ impl Fast<'_> {
                 }
                 b'"' => match (&stack[..], p.bytes.len() - p.i > p.defer_from) {
                     ([Frame::Object(_, key), _, ..], true) => match p.long_string()? {
-                        Some(json_len) => {
+                        LongString::Checked { json_len } => {
                             p.deferrals.add(key, json_len);
                             Value::String(String::new())
                         }
-                        None => Value::String(p.string()?),
+                        LongString::Short => Value::String(p.string()?),
                     },
                     _ => Value::String(p.string()?),
                 },
@@ -733,8 +733,8 @@ impl Fast<'_> {
     /// A string from its opening quote, checked as [`Fast::string`] checks
     /// it but not decoded, when it is at least `defer_from` bytes long as
     /// written: how long its compact JSON is at least (what it decodes
-    /// to, and the quotes). `Some(None)`: shorter, and nothing was read.
-    fn long_string(&mut self) -> Option<Option<usize>> {
+    /// to, and the quotes). `None`: refused, as [`Fast::string`] refuses.
+    fn long_string(&mut self) -> Option<LongString> {
         let bytes = self.bytes;
         let start = self.i + 1;
         let mut i = start;
@@ -771,7 +771,7 @@ impl Fast<'_> {
         };
         let text = &bytes[start..end];
         if text.len() < self.defer_from {
-            return Some(None);
+            return Some(LongString::Short);
         }
         // Escapes are ASCII and not control characters: the text as
         // written has one, or is not UTF-8, exactly when the runs between
@@ -780,8 +780,18 @@ impl Fast<'_> {
             return None;
         }
         self.i = end + 1;
-        Some(Some(text.len() - written + decoded + 2))
+        Some(LongString::Checked {
+            json_len: text.len() - written + decoded + 2,
+        })
     }
+}
+
+/// What [`Fast::long_string`] did with a valid string.
+enum LongString {
+    /// Shorter than the deferral size: nothing was read.
+    Short,
+    /// Checked and passed over; its compact JSON is at least this long.
+    Checked { json_len: usize },
 }
 
 /// Whether `bytes` hold a control character (below U+0020), a block at
@@ -789,7 +799,7 @@ impl Fast<'_> {
 fn has_control(bytes: &[u8]) -> bool {
     bytes
         .chunks(256)
-        .any(|block| block.iter().fold(false, |seen, &b| seen | (b < 0x20)))
+        .any(|block| block.iter().fold(0, |seen, &b| seen | u8::from(b < 0x20)) != 0)
 }
 
 /// The four hex digits of a `\u` escape starting at `at` (after the `u`).
