@@ -740,52 +740,43 @@ impl Fast<'_> {
         let mut i = start;
         // What the escapes take as written, and decoded.
         let (mut written, mut decoded) = (0usize, 0usize);
-        // A block of bytes at a time while a whole one is left: where its
-        // quotes, backslashes and control characters are, as bits, then
-        // each of those in turn; the last bytes one at a time. Escapes in
-        // generated source come every twenty bytes or so, too close for a
-        // search per escape to pay.
-        let end = 'text: loop {
-            let Some(block) = bytes.get(i..i + BLOCK) else {
-                let at = i + bytes.get(i..)?.iter().position(|&b| special(b))?;
-                match bytes[at] {
-                    b'"' => break 'text at,
-                    b'\\' => {
-                        let (len, out) = self.escape(at)?;
-                        (written, decoded) = (written + len, decoded + out);
-                        i = at + len;
-                        continue 'text;
-                    }
-                    _ => return None,
-                }
-            };
-            let mut mask = special_mask(block.try_into().expect("a whole block"));
-            while mask != 0 {
-                let at = i + mask.trailing_zeros() as usize;
-                match bytes[at] {
-                    b'"' => break 'text at,
-                    b'\\' => {
-                        let (len, out) = self.escape(at)?;
-                        (written, decoded) = (written + len, decoded + out);
-                        let next = at + len - i;
-                        if next >= BLOCK {
-                            i += next;
-                            continue 'text;
-                        }
-                        mask &= u64::MAX << next;
-                    }
-                    _ => return None,
-                }
+        let end = loop {
+            let at = i + memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+            if bytes[at] == b'"' {
+                break at;
             }
-            i += BLOCK;
+            let (len, out) = match *bytes.get(at + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => (2, 1),
+                b'u' => {
+                    let unit = hex4(bytes, at + 2)?;
+                    let low = (bytes.get(at + 6) == Some(&b'\\')
+                        && bytes.get(at + 7) == Some(&b'u'))
+                    .then(|| hex4(bytes, at + 8))
+                    .flatten()
+                    .filter(|low| (0xDC00..0xE000).contains(low));
+                    match (unit, low) {
+                        (0xD800..0xDC00, Some(_)) => (12, 4),
+                        (0xD800..0xE000, _) => {
+                            self.scan.fixed = true;
+                            (6, '\u{FFFD}'.len_utf8())
+                        }
+                        _ => (6, char::from_u32(unit)?.len_utf8()),
+                    }
+                }
+                _ => return None,
+            };
+            written += len;
+            decoded += out;
+            i = at + len;
         };
         let text = &bytes[start..end];
         if text.len() < self.defer_from {
             return Some(LongString::Short);
         }
-        // Escapes are ASCII: the text as written is UTF-8 exactly when the
-        // runs between its escapes are (see `string`).
-        if std::str::from_utf8(text).is_err() {
+        // Escapes are ASCII and not control characters: the text as
+        // written has one, or is not UTF-8, exactly when the runs between
+        // its escapes do (see `string`).
+        if has_control(text) || std::str::from_utf8(text).is_err() {
             return None;
         }
         self.i = end + 1;
@@ -793,49 +784,6 @@ impl Fast<'_> {
             json_len: text.len() - written + decoded + 2,
         })
     }
-
-    /// The escape at `at` (a backslash): how many bytes it takes as
-    /// written, and decoded; `None` for one [`Fast::string`] refuses.
-    fn escape(&mut self, at: usize) -> Option<(usize, usize)> {
-        let bytes = self.bytes;
-        Some(match *bytes.get(at + 1)? {
-            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => (2, 1),
-            b'u' => {
-                let unit = hex4(bytes, at + 2)?;
-                let low = (bytes.get(at + 6) == Some(&b'\\') && bytes.get(at + 7) == Some(&b'u'))
-                    .then(|| hex4(bytes, at + 8))
-                    .flatten()
-                    .filter(|low| (0xDC00..0xE000).contains(low));
-                match (unit, low) {
-                    (0xD800..0xDC00, Some(_)) => (12, 4),
-                    (0xD800..0xE000, _) => {
-                        self.scan.fixed = true;
-                        (6, '\u{FFFD}'.len_utf8())
-                    }
-                    _ => (6, char::from_u32(unit)?.len_utf8()),
-                }
-            }
-            _ => return None,
-        })
-    }
-}
-
-/// Bytes [`Fast::long_string`] looks at together.
-const BLOCK: usize = 64;
-
-/// What ends a run of plain bytes in a string: its closing quote, an
-/// escape, or a control character (refused).
-fn special(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20
-}
-
-/// Bit `k` set when `block[k]` is [`special`] (written so that the
-/// compiler makes it a few vector compares).
-fn special_mask(block: &[u8; BLOCK]) -> u64 {
-    block
-        .iter()
-        .enumerate()
-        .fold(0, |mask, (k, &b)| mask | (u64::from(special(b)) << k))
 }
 
 /// What [`Fast::long_string`] did with a valid string.
@@ -844,6 +792,14 @@ enum LongString {
     Short,
     /// Checked and passed over; its compact JSON is at least this long.
     Checked { json_len: usize },
+}
+
+/// Whether `bytes` hold a control character (below U+0020), a block at
+/// a time.
+fn has_control(bytes: &[u8]) -> bool {
+    bytes
+        .chunks(256)
+        .any(|block| block.iter().fold(0, |seen, &b| seen | u8::from(b < 0x20)) != 0)
 }
 
 /// The four hex digits of a `\u` escape starting at `at` (after the `u`).
