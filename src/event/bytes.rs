@@ -1,5 +1,6 @@
 //! The bytes of stdin, as hooks get them: on the heap while small, in an
-//! anonymous mapping with huge pages asked for once they are megabytes.
+//! anonymous mapping with huge pages asked for once they are large
+//! ([`MAPPED_FROM`]).
 //!
 //! Every 4 KiB page a buffer touches for the first time is a page fault,
 //! and a fault is one of the dearest things a short-lived process does
@@ -14,8 +15,10 @@ use std::ops::Deref;
 
 use memmap2::{Advice, MmapMut, MmapOptions};
 
-/// From this many bytes on, a buffer is a mapping (one huge page).
-pub const MAPPED_FROM: usize = HUGE_PAGE;
+/// From this many bytes on, a buffer is a mapping: past it, the heap
+/// would take more faults (64 for each 256 KiB) than a huge page does
+/// (one), and a mapping is at most one huge page larger than its bytes.
+pub const MAPPED_FROM: usize = 256 * 1024;
 
 /// The size of a huge page on x86_64 and aarch64 with 4 KiB pages; a
 /// mapping is a whole number of them, so that the kernel can place it on
@@ -254,10 +257,9 @@ mod tests {
     #[test]
     fn a_buffer_moves_to_a_mapping_past_the_threshold_and_keeps_its_bytes() {
         // Reads of a pipe's size and odd sizes, across the move and across
-        // the mapping's own growth (the threshold is one huge page, the
-        // input several).
+        // the mapping's own growth (the input is several huge pages).
         for chunk in [65_536, 7_919, 1 << 22] {
-            let input = data(5 * MAPPED_FROM + 12_345);
+            let input = data(5 * HUGE_PAGE + 12_345);
             let bytes = fill(Filling::new(), &input, chunk);
             assert!(bytes.is_mapped(), "chunk {chunk}");
             assert_eq!(bytes.len(), input.len());
@@ -270,7 +272,7 @@ mod tests {
 
     #[test]
     fn an_expected_size_is_mapped_from_the_threshold_and_growth_still_works() {
-        let input = data(3 * MAPPED_FROM);
+        let input = data(3 * HUGE_PAGE);
         let filling = Filling::expecting(input.len());
         assert!(matches!(filling.store, Store::Mapped(..)));
         let bytes = fill(filling, &input, 1 << 20);
