@@ -226,7 +226,7 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
                 program: job.program.clone(),
                 env: job.env.clone().into(),
                 cwd: job.cwd.clone(),
-                stdin: Arc::new(job.stdin.clone().into_bytes()),
+                stdin: Arc::new(job.stdin.clone().into_bytes().into()),
                 timeout,
                 kill_by: None,
             }],

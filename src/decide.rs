@@ -42,7 +42,8 @@ pub struct Facts<'a> {
     /// The event after running (sequential hooks may have changed
     /// `tool_input`).
     pub event: &'a Event,
-    /// `tool_input` before sequential hooks changed it.
+    /// `tool_input` before sequential hooks changed it (`None` when none
+    /// did: then it is the event's).
     pub original_input: Option<&'a Value>,
     /// Warnings known before planning (the host's decoding).
     pub warnings: Vec<String>,
@@ -72,10 +73,13 @@ pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, inputs: &RunInputs<'_>) -> 
             })
         })
         .collect();
-    let current_input = event.tool_input();
-    let final_input = (plan.sequential && current_input != original_input)
-        .then(|| current_input.cloned())
-        .flatten();
+    // Unchanged unless a hook replaced it (nor read: a long string in it
+    // stays undecoded).
+    let final_input = (plan.sequential && event.tool_input_replaced())
+        .then(|| event.tool_input())
+        .flatten()
+        .filter(|current| Some(*current) != original_input)
+        .cloned();
     let mut decision = aggregate::aggregate(&event.id, &entries, final_input);
 
     warnings.extend(plan.warnings.iter().cloned());

@@ -6,11 +6,14 @@
 //! only when a hook matched, at most once per distinct input.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
 use crate::catalog::{EventId, MatchField};
+
+mod bytes;
+pub use bytes::{Bytes, Filling, MAPPED_FROM};
 
 /// Why the input cannot be used at all (hookrun exits 1, SPEC §7.2).
 #[derive(Debug, thiserror::Error)]
@@ -43,7 +46,13 @@ pub enum InputError {
 #[derive(Debug, Clone)]
 pub struct Event {
     pub id: EventId,
+    /// With `deferred`: every field but the long strings inside the
+    /// top-level values it names, which are `""` here.
     fields: Map<String, Value>,
+    /// Long strings not decoded yet (see [`read_object_deferring`]): the
+    /// whole object is read from the host's line when something asks for
+    /// a value that holds one.
+    deferred: Option<Deferred>,
     /// The input already held the canonical `hook_event_name`, so setting
     /// it changed nothing.
     name_as_sent: bool,
@@ -62,9 +71,40 @@ enum Replaced {
     From(Option<Value>),
 }
 
+/// Top-level fields whose values hold strings left undecoded, and the
+/// object as read in full, once something asked for one of them.
+#[derive(Debug, Clone)]
+struct Deferred {
+    deferrals: Deferrals,
+    full: OnceLock<Map<String, Value>>,
+}
+
+/// Long strings left undecoded by [`read_object_deferring`]: the top-level
+/// field each is in, and how long (at least) that field's value is as
+/// compact JSON.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Deferrals(Vec<(String, usize)>);
+
+impl Deferrals {
+    fn holds(&self, key: &str) -> bool {
+        self.0.iter().any(|(k, _)| k == key)
+    }
+
+    fn add(&mut self, key: &str, json_len: usize) {
+        match self.0.iter_mut().find(|(k, _)| k == key) {
+            Some((_, len)) => *len = len.saturating_add(json_len),
+            None => self.0.push((key.to_owned(), json_len)),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// Bytes hooks get on stdin as the host sent them.
 #[derive(Clone)]
-struct HostLine(Arc<Vec<u8>>);
+struct HostLine(Arc<Bytes>);
 
 impl std::fmt::Debug for HostLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -119,6 +159,7 @@ impl Event {
         Ok(Event {
             id,
             fields,
+            deferred: None,
             name_as_sent,
             host_line: None,
             replaced_tool_input: Replaced::No,
@@ -134,18 +175,92 @@ impl Event {
     /// `hook_event_name` already the canonical name. Only for an object
     /// made from the bytes as they are: a host whose decoding translates
     /// fields must not call it.
-    pub fn keep_host_line(&mut self, mut bytes: Vec<u8>, scan: &Scan) {
-        let same = self.name_as_sent && scan.compact && !scan.fixed && !self.tool_input_replaced();
+    ///
+    /// `deferred`: the strings [`read_object_deferring`] left undecoded in
+    /// the object this event was made from. They stay so while the line is
+    /// kept (it is where they are read from when asked for); otherwise the
+    /// object is read again, whole, here.
+    pub fn keep_host_line(&mut self, mut bytes: Bytes, scan: &Scan, deferred: Deferrals) {
+        let same = self.name_as_sent
+            && scan.compact
+            && !scan.fixed
+            && !self.tool_input_replaced()
+            && members(&self.fields) == scan.members;
         if !same {
+            if !deferred.is_empty() {
+                self.fields = self.read_whole(&bytes);
+            }
             return;
         }
-        if members(&self.fields) != scan.members {
-            return;
-        }
-        if bytes.last() != Some(&b'\n') {
-            bytes.push(b'\n');
-        }
+        bytes.end_line();
         self.host_line = Some(HostLine(Arc::new(bytes)));
+        if !deferred.is_empty() {
+            self.deferred = Some(Deferred {
+                deferrals: deferred,
+                full: OnceLock::new(),
+            });
+        }
+    }
+
+    /// The object `bytes` hold (already read once, by
+    /// [`read_object_deferring`]), every string decoded, with the name set
+    /// as [`Event::from_object`] set it.
+    fn read_whole(&self, bytes: &[u8]) -> Map<String, Value> {
+        let mut fields = read_object(bytes).expect("the bytes were read before");
+        if !self.name_as_sent {
+            fields.insert(
+                "hook_event_name".to_owned(),
+                Value::String(self.id.name().to_owned()),
+            );
+        }
+        fields
+    }
+
+    /// The fields in full: the strings left undecoded are decoded now
+    /// (once).
+    fn full(&self) -> &Map<String, Value> {
+        match (&self.deferred, &self.host_line) {
+            (Some(deferred), Some(HostLine(bytes))) => {
+                deferred.full.get_or_init(|| self.read_whole(bytes))
+            }
+            _ => &self.fields,
+        }
+    }
+
+    /// One top-level field, decoding nothing it does not hold.
+    pub fn field(&self, key: &str) -> Option<&Value> {
+        match &self.deferred {
+            Some(deferred) if deferred.deferrals.holds(key) => self.full().get(key),
+            _ => self.fields.get(key),
+        }
+    }
+
+    /// Whether the compact JSON of `tool_input` is known to be longer than
+    /// `limit` bytes without decoding it: `false` says nothing.
+    pub fn tool_input_longer_than(&self, limit: usize) -> bool {
+        self.deferred.as_ref().is_some_and(|deferred| {
+            deferred
+                .deferrals
+                .0
+                .iter()
+                .any(|(key, len)| key == "tool_input" && *len > limit)
+        })
+    }
+
+    /// Makes `fields` whole, for a change to them.
+    fn undefer(&mut self) {
+        if let Some(deferred) = self.deferred.take() {
+            self.fields = match deferred.full.into_inner() {
+                Some(full) => full,
+                None => self.read_whole(
+                    &self
+                        .host_line
+                        .as_ref()
+                        .expect("deferred strings come with the host line")
+                        .0,
+                ),
+            };
+        }
     }
 
     /// Whether hooks get the host's own bytes ([`Event::keep_host_line`]).
@@ -153,12 +268,13 @@ impl Event {
         self.host_line.is_some()
     }
 
+    /// Every field (long strings left undecoded are decoded now, once).
     pub fn fields(&self) -> &Map<String, Value> {
-        &self.fields
+        self.full()
     }
 
     fn str_field(&self, key: &str) -> Option<&str> {
-        self.fields.get(key).and_then(Value::as_str)
+        self.field(key).and_then(Value::as_str)
     }
 
     pub fn session_id(&self) -> Option<&str> {
@@ -174,7 +290,7 @@ impl Event {
     }
 
     pub fn tool_input(&self) -> Option<&Value> {
-        self.fields.get("tool_input")
+        self.field("tool_input")
     }
 
     /// The event's `cwd`, if it names a path.
@@ -188,9 +304,9 @@ impl Event {
     pub fn match_value(&self) -> String {
         match self.id.match_field() {
             MatchField::None => String::new(),
-            MatchField::Key(key) => value_as_match_text(self.fields.get(key)),
+            MatchField::Key(key) => value_as_match_text(self.field(key)),
             MatchField::Basename(key) => {
-                let full = value_as_match_text(self.fields.get(key));
+                let full = value_as_match_text(self.field(key));
                 Path::new(&full)
                     .file_name()
                     .map_or(full.clone(), |name| name.to_string_lossy().into_owned())
@@ -203,6 +319,7 @@ impl Event {
     /// replaced value is kept as [`Event::original_tool_input`] (moved, not
     /// copied).
     pub fn set_tool_input(&mut self, input: Value) {
+        self.undefer();
         self.host_line = None;
         let before = self.fields.insert("tool_input".to_owned(), input);
         if !self.tool_input_replaced() {
@@ -219,6 +336,16 @@ impl Event {
         }
     }
 
+    /// `tool_input` as the host sent it, when a sequential hook replaced
+    /// it (`None`: none did, or the event had none). Unlike
+    /// [`Event::original_tool_input`], it decodes nothing.
+    pub fn tool_input_before_replacement(&self) -> Option<&Value> {
+        match &self.replaced_tool_input {
+            Replaced::From(original) => original.as_ref(),
+            Replaced::No => None,
+        }
+    }
+
     /// Whether a sequential hook replaced `tool_input`.
     pub fn tool_input_replaced(&self) -> bool {
         matches!(self.replaced_tool_input, Replaced::From(_))
@@ -227,17 +354,17 @@ impl Event {
     /// The bytes hooks get on stdin: compact, one line, `\n`-terminated, keys
     /// in their original order (SPEC §5.1).
     pub fn to_hook_bytes(&self) -> Vec<u8> {
-        let mut bytes = serde_json::to_vec(&self.fields).expect("a JSON object always serialises");
+        let mut bytes = serde_json::to_vec(self.fields()).expect("a JSON object always serialises");
         bytes.push(b'\n');
         bytes
     }
 
     /// [`Event::to_hook_bytes`], shared: the host's own line when it was
     /// kept ([`Event::keep_host_line`]), else the event serialised.
-    pub fn hook_stdin(&self) -> Arc<Vec<u8>> {
+    pub fn hook_stdin(&self) -> Arc<Bytes> {
         match &self.host_line {
             Some(HostLine(bytes)) => Arc::clone(bytes),
-            None => Arc::new(self.to_hook_bytes()),
+            None => Arc::new(Bytes::from(self.to_hook_bytes())),
         }
     }
 }
@@ -265,6 +392,25 @@ pub fn read_object_scanned(bytes: &[u8]) -> Result<(Map<String, Value>, Scan), I
         other => Err(InputError::NotObject(json_type_name(&other))),
     }
 }
+
+/// [`read_object_scanned`], but strings of [`DEFER_FROM`] bytes or more
+/// below the top level (a file's `content` in `tool_input`) are checked and
+/// left undecoded, `""` in the object: for an event that keeps its host
+/// line ([`Event::keep_host_line`], which takes the [`Deferrals`]), where
+/// they are read from when something asks for them. Refuses exactly what
+/// [`read_object_scanned`] refuses, in the same words.
+pub fn read_object_deferring(
+    bytes: &[u8],
+) -> Result<(Map<String, Value>, Scan, Deferrals), InputError> {
+    if let Some((Value::Object(fields), scan, deferrals)) = Fast::parse_with(bytes, DEFER_FROM) {
+        return Ok((fields, scan, deferrals));
+    }
+    read_object_scanned(bytes).map(|(fields, scan)| (fields, scan, Deferrals::default()))
+}
+
+/// The shortest string [`read_object_deferring`] leaves undecoded, as
+/// written (escapes included).
+pub const DEFER_FROM: usize = 64 * 1024;
 
 /// What the scan before parsing saw of a JSON text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -363,10 +509,18 @@ struct Fast<'a> {
     bytes: &'a [u8],
     i: usize,
     scan: Scan,
+    /// Strings below the top level this long or longer are checked, not
+    /// decoded (`usize::MAX`: none).
+    defer_from: usize,
+    deferrals: Deferrals,
 }
 
 impl Fast<'_> {
     fn parse(bytes: &[u8]) -> Option<(Value, Scan)> {
+        Fast::parse_with(bytes, usize::MAX).map(|(value, scan, _)| (value, scan))
+    }
+
+    fn parse_with(bytes: &[u8], defer_from: usize) -> Option<(Value, Scan, Deferrals)> {
         let mut p = Fast {
             bytes,
             i: 0,
@@ -374,6 +528,8 @@ impl Fast<'_> {
                 compact: true,
                 ..Scan::default()
             },
+            defer_from,
+            deferrals: Deferrals::default(),
         };
         let mut stack: Vec<Frame> = Vec::new();
         p.space();
@@ -404,7 +560,16 @@ impl Fast<'_> {
                         continue 'value;
                     }
                 }
-                b'"' => Value::String(p.string()?),
+                b'"' => match (&stack[..], p.bytes.len() - p.i > p.defer_from) {
+                    ([Frame::Object(_, key), _, ..], true) => match p.long_string()? {
+                        LongString::Checked { json_len } => {
+                            p.deferrals.add(key, json_len);
+                            Value::String(String::new())
+                        }
+                        LongString::Short => Value::String(p.string()?),
+                    },
+                    _ => Value::String(p.string()?),
+                },
                 b't' => p.literal("true", Value::Bool(true))?,
                 b'f' => p.literal("false", Value::Bool(false))?,
                 b'n' => p.literal("null", Value::Null)?,
@@ -451,7 +616,7 @@ impl Fast<'_> {
                 };
             }
         };
-        (p.i == p.bytes.len()).then_some((value, p.scan))
+        (p.i == p.bytes.len()).then_some((value, p.scan, p.deferrals))
     }
 
     /// Whitespace; any but one final `\n` means the text is not compact.
@@ -562,6 +727,79 @@ impl Fast<'_> {
             out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
         }
     }
+}
+
+impl Fast<'_> {
+    /// A string from its opening quote, checked as [`Fast::string`] checks
+    /// it but not decoded, when it is at least `defer_from` bytes long as
+    /// written: how long its compact JSON is at least (what it decodes
+    /// to, and the quotes). `None`: refused, as [`Fast::string`] refuses.
+    fn long_string(&mut self) -> Option<LongString> {
+        let bytes = self.bytes;
+        let start = self.i + 1;
+        let mut i = start;
+        // What the escapes take as written, and decoded.
+        let (mut written, mut decoded) = (0usize, 0usize);
+        let end = loop {
+            let at = i + quote_or_backslash(bytes.get(i..)?)?;
+            if bytes[at] == b'"' {
+                break at;
+            }
+            let (len, out) = match *bytes.get(at + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => (2, 1),
+                b'u' => {
+                    let unit = hex4(bytes, at + 2)?;
+                    let low = (bytes.get(at + 6) == Some(&b'\\')
+                        && bytes.get(at + 7) == Some(&b'u'))
+                    .then(|| hex4(bytes, at + 8))
+                    .flatten()
+                    .filter(|low| (0xDC00..0xE000).contains(low));
+                    match (unit, low) {
+                        (0xD800..0xDC00, Some(_)) => (12, 4),
+                        (0xD800..0xE000, _) => {
+                            self.scan.fixed = true;
+                            (6, '\u{FFFD}'.len_utf8())
+                        }
+                        _ => (6, char::from_u32(unit)?.len_utf8()),
+                    }
+                }
+                _ => return None,
+            };
+            written += len;
+            decoded += out;
+            i = at + len;
+        };
+        let text = &bytes[start..end];
+        if text.len() < self.defer_from {
+            return Some(LongString::Short);
+        }
+        // Escapes are ASCII and not control characters: the text as
+        // written has one, or is not UTF-8, exactly when the runs between
+        // its escapes do (see `string`).
+        if has_control(text) || std::str::from_utf8(text).is_err() {
+            return None;
+        }
+        self.i = end + 1;
+        Some(LongString::Checked {
+            json_len: text.len() - written + decoded + 2,
+        })
+    }
+}
+
+/// What [`Fast::long_string`] did with a valid string.
+enum LongString {
+    /// Shorter than the deferral size: nothing was read.
+    Short,
+    /// Checked and passed over; its compact JSON is at least this long.
+    Checked { json_len: usize },
+}
+
+/// Whether `bytes` hold a control character (below U+0020), a block at
+/// a time.
+fn has_control(bytes: &[u8]) -> bool {
+    bytes
+        .chunks(256)
+        .any(|block| block.iter().fold(0, |seen, &b| seen | u8::from(b < 0x20)) != 0)
 }
 
 /// The four hex digits of a `\u` escape starting at `at` (after the `u`).
@@ -918,11 +1156,11 @@ mod tests {
 
     use proptest::strategy::Strategy as _;
 
-    /// JSON text (mostly valid) with the spellings hosts and hooks use.
-    fn arb_json_text() -> impl proptest::strategy::Strategy<Value = String> {
+    /// A piece of a JSON string as written: plain text, every escape
+    /// (surrogates too), and what a string may not hold.
+    fn arb_string_part() -> impl proptest::strategy::Strategy<Value = String> + Clone {
         use proptest::prelude::*;
-        let space = prop::sample::select(vec!["", "", "", " ", "\n", "\t", "\r\n"]);
-        let string_part = prop_oneof![
+        prop_oneof![
             "[a-zA-Z0-9 é😀/<>]{0,5}",
             prop::sample::select(vec![
                 "\\\"",
@@ -949,7 +1187,14 @@ mod tests {
                 "\u{2028}",
             ])
             .prop_map(str::to_owned),
-        ];
+        ]
+    }
+
+    /// JSON text (mostly valid) with the spellings hosts and hooks use.
+    fn arb_json_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let space = prop::sample::select(vec!["", "", "", " ", "\n", "\t", "\r\n"]);
+        let string_part = arb_string_part();
         let string = prop::collection::vec(string_part, 0..4)
             .prop_map(|parts| format!("\"{}\"", parts.concat()));
         let number = prop::sample::select(vec![
@@ -1061,6 +1306,172 @@ mod tests {
             let text = format!("{}{inner}{}", "[".repeat(open), "]".repeat(open));
             proptest::prop_assert_eq!(scanned(text.as_bytes()), reference_scan(text.as_bytes()));
         }
+    }
+
+    /// An event read with long strings left undecoded, as `fire` reads it
+    /// for a host whose decoding is the identity.
+    fn deferring(text: &[u8], defer_from: usize) -> Option<Event> {
+        let (value, scan, deferrals) = Fast::parse_with(text, defer_from)?;
+        let Value::Object(fields) = value else {
+            return None;
+        };
+        let mut event = Event::from_object(fields, Some("PreToolUse")).ok()?;
+        event.keep_host_line(Bytes::from(text.to_vec()), &scan, deferrals);
+        Some(event)
+    }
+
+    proptest::proptest! {
+        /// Strings left undecoded change nothing anyone can see: the same
+        /// texts are refused, the scan sees the same, and every field, the
+        /// bytes hooks get and the length floor agree with the reading that
+        /// decodes everything; whether the host line is kept (a compact
+        /// text naming the event) or not (then it is read whole at once).
+        #[test]
+        fn deferred_strings_read_as_decoded_ones(
+            inner in arb_json_text(),
+            defer_from in 0usize..6,
+            named in proptest::bool::ANY,
+        ) {
+            let name = if named { r#""hook_event_name":"PreToolUse","# } else { "" };
+            // As written, and as a compact serialiser writes it (the host
+            // line is kept for those).
+            let compact = parse_json(inner.as_bytes()).ok().map(|value| value.to_string());
+            for inner in std::iter::once(inner).chain(compact) {
+                let text = format!(r#"{{{name}"tool_name":"Write","tool_input":{inner},"n":[{inner}]}}"#);
+                agrees_deferred(text.as_bytes(), defer_from)?;
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Strings long enough to be read a block at a time are checked as
+        /// the decoding reader checks them, wherever their escapes, quotes
+        /// and control characters fall against the blocks.
+        #[test]
+        fn long_strings_are_checked_as_decoded_ones(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    9 => arb_string_part(),
+                    1 => proptest::sample::select(vec!["\"", "\u{0}", "\\"]).prop_map(str::to_owned),
+                ],
+                0..150,
+            ),
+            defer_from in 0usize..3,
+        ) {
+            let text = format!(
+                r#"{{"hook_event_name":"PreToolUse","tool_input":{{"content":"{}"}},"n":1}}"#,
+                parts.concat()
+            );
+            agrees_deferred(text.as_bytes(), defer_from)?;
+        }
+    }
+
+    fn agrees_deferred(
+        bytes: &[u8],
+        defer_from: usize,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let text = String::from_utf8_lossy(bytes);
+        let eager = Fast::parse(bytes);
+        let lazy = Fast::parse_with(bytes, defer_from);
+        proptest::prop_assert_eq!(eager.is_some(), lazy.is_some(), "{:?}", text);
+        let (Some((_, eager_scan)), Some((_, lazy_scan, deferrals))) = (eager, lazy) else {
+            return Ok(());
+        };
+        proptest::prop_assert_eq!(eager_scan, lazy_scan);
+        let event = deferring(bytes, defer_from).expect("read");
+        let whole = Event::parse(bytes, Some("PreToolUse")).expect("read");
+        // The floors count while the strings are undecoded, which is
+        // while the host line is kept (a key given twice is not).
+        let kept = event
+            .deferred
+            .as_ref()
+            .map_or(&[][..], |d| &d.deferrals.0[..]);
+        proptest::prop_assert!(kept.is_empty() || kept == &deferrals.0[..]);
+        for (key, floor) in kept {
+            let json = serde_json::to_vec(&whole.fields()[key]).unwrap();
+            proptest::prop_assert!(json.len() >= *floor, "{key}: {} < {floor}", json.len());
+        }
+        proptest::prop_assert_eq!(event.tool_name(), whole.tool_name());
+        proptest::prop_assert_eq!(event.field("n"), whole.field("n"));
+        proptest::prop_assert_eq!(event.tool_input(), whole.tool_input());
+        proptest::prop_assert_eq!(event.fields(), whole.fields());
+        proptest::prop_assert_eq!(event.to_hook_bytes(), whole.to_hook_bytes());
+        let mut again = whole.clone();
+        again.keep_host_line(
+            Bytes::from(bytes.to_vec()),
+            &eager_scan,
+            Deferrals::default(),
+        );
+        proptest::prop_assert_eq!(event.passes_host_line(), again.passes_host_line());
+        Ok(())
+    }
+
+    #[test]
+    fn a_long_content_is_decoded_only_when_asked_for() {
+        let line = "fn f() { println!(\\\"caf\\u00e9 \\ud83d\\ude00\\\"); }\\n";
+        let content = line.repeat(2 * DEFER_FROM / line.len());
+        let text = format!(
+            r#"{{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{{"file_path":"/p/a.rs","content":"{content}"}}}}"#
+        );
+        let (fields, scan, deferrals) = read_object_deferring(text.as_bytes()).unwrap();
+        assert_eq!(fields["tool_input"]["content"], "", "left undecoded");
+        assert_eq!(fields["tool_input"]["file_path"], "/p/a.rs");
+        let mut event = Event::from_object(fields, None).unwrap();
+        event.keep_host_line(Bytes::from(text.clone().into_bytes()), &scan, deferrals);
+        assert!(event.passes_host_line());
+        // Read without decoding: the name, the match value, the length.
+        assert_eq!(event.match_value(), "Write");
+        assert!(event.deferred.as_ref().unwrap().full.get().is_none());
+        assert!(event.tool_input_longer_than(content.len() / 2));
+        assert!(!event.tool_input_longer_than(10 * content.len()));
+        assert_eq!(&**event.hook_stdin(), format!("{text}\n").as_bytes());
+        // Asked for: decoded, as the whole reading decodes it.
+        let whole = Event::parse(text.as_bytes(), None).unwrap();
+        assert_eq!(event.tool_input(), whole.tool_input());
+        assert!(
+            event.tool_input().unwrap()["content"]
+                .as_str()
+                .unwrap()
+                .starts_with("fn f() { println!(\"caf\u{e9} \u{1F600}\"); }\n")
+        );
+        // Changed: whole, then changed; the host line is gone.
+        let mut changed = whole.clone();
+        let input = serde_json::json!({"file_path": "/p/b.rs"});
+        changed.set_tool_input(input.clone());
+        event.set_tool_input(input);
+        assert!(event.deferred.is_none() && !event.passes_host_line());
+        assert_eq!(event.fields(), changed.fields());
+        assert_eq!(event.original_tool_input(), whole.tool_input());
+        // The floor is what the string decodes to, and its quotes.
+        let plain = format!(
+            r#"{{"hook_event_name":"PreToolUse","tool_input":{{"c":"{}\u00e9\n\ud83d\ude00"}}}}"#,
+            "x".repeat(DEFER_FROM)
+        );
+        let (fields, scan, deferrals) = read_object_deferring(plain.as_bytes()).unwrap();
+        let mut event = Event::from_object(fields, None).unwrap();
+        event.keep_host_line(Bytes::from(plain.into_bytes()), &scan, deferrals);
+        let floor = DEFER_FROM + "é\n😀".len() + 2;
+        assert!(event.tool_input_longer_than(floor - 1));
+        assert!(!event.tool_input_longer_than(floor));
+        // Refused as before: a control character in the long string.
+        let broken = text.replacen("caf", "c\tf", 1);
+        assert_eq!(
+            read_object_deferring(broken.as_bytes())
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            read_object_scanned(broken.as_bytes())
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+        );
+        assert!(read_object_deferring(broken.as_bytes()).is_err());
+        // Loose text: the line is not kept, so the object is read whole.
+        let loose = text.replacen(',', ", ", 1);
+        let (fields, scan, deferrals) = read_object_deferring(loose.as_bytes()).unwrap();
+        assert!(!deferrals.is_empty());
+        let mut event = Event::from_object(fields, None).unwrap();
+        event.keep_host_line(Bytes::from(loose.into_bytes()), &scan, deferrals);
+        assert!(!event.passes_host_line() && event.deferred.is_none());
+        assert_eq!(event.fields(), whole.fields());
     }
 
     #[test]

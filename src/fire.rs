@@ -174,8 +174,8 @@ fn finish(f: Finish<'_>) -> FireResult {
         notes,
     } = f;
     // Kept by the event itself when a sequential hook replaced it: never a
-    // copy of a large input on the way.
-    let original_input = event.original_tool_input();
+    // copy of a large input on the way (and, when none did, nothing read).
+    let original_input = event.tool_input_before_replacement();
 
     let facts = Facts {
         plan,

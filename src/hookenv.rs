@@ -233,6 +233,11 @@ impl HookEnv {
     pub fn set_tool_input(&mut self, event: &Event) {
         self.remove("HOOKRUN_TOOL_INPUT_TRUNCATED");
         self.remove("HOOKRUN_TOOL_INPUT");
+        // Longer than the limit however it is spelt: not decoded for it.
+        if event.tool_input_longer_than(MAX_VALUE_BYTES) {
+            self.set("HOOKRUN_TOOL_INPUT_TRUNCATED", "1");
+            return;
+        }
         let Some(input) = event.tool_input() else {
             return;
         };

@@ -126,11 +126,17 @@ pub fn apply<'r>(
         return outcome;
     }
     let null = Value::Null;
-    let input = decision
-        .updated_input
-        .as_ref()
-        .or_else(|| event.tool_input())
-        .unwrap_or(&null);
+    // No rule, nothing to match: the input is not read (a long string in
+    // it stays undecoded).
+    let input = if sets.is_empty() {
+        &null
+    } else {
+        decision
+            .updated_input
+            .as_ref()
+            .or_else(|| event.tool_input())
+            .unwrap_or(&null)
+    };
     let call = ToolCall {
         tool_name: event.tool_name().unwrap_or_default(),
         tool_input: input,

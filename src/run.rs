@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::asynchook;
-use crate::event::Event;
+use crate::event::{Bytes, Event};
 use crate::exec::{Captured, Job, JobEnv, JobReport, Limits, Program, Supervisor, Termination};
 use crate::hookenv::{self, HookEnv};
 use crate::http;
@@ -314,7 +314,7 @@ fn hook_env(base: &HookEnv, p: &Planned, env_file: Option<PathBuf>) -> HookEnv {
 fn run_parallel(
     ctx: &mut RunContext<'_>,
     supervisor: Option<&mut Supervisor>,
-    stdin: &Arc<Vec<u8>>,
+    stdin: &Arc<Bytes>,
     event: &Event,
     plan: &Plan,
     hooks: &mut [HookRun],
@@ -335,7 +335,6 @@ fn run_parallel(
             prompts.push((i, ctx.start_prompt(event, p, stdin, p.timeout.effective)));
         }
     }
-    let tool_input = event.tool_input();
     let mut interrupted = false;
     if let Some(supervisor) = supervisor {
         let mut indices = Vec::new();
@@ -354,9 +353,7 @@ fn run_parallel(
         for (i, report) in indices.into_iter().zip(reports) {
             let p = &plan.hooks[i];
             let (timeout, capped) = (p.timeout.effective, p.timeout.capped_by_deadline);
-            hooks[i] = HookRun::Ran(Box::new(
-                ctx.read(event, p, report, tool_input, timeout, capped),
-            ));
+            hooks[i] = HookRun::Ran(Box::new(ctx.read(event, p, report, timeout, capped)));
         }
         interrupted = supervisor.interrupted_by().is_some();
     }
@@ -371,7 +368,7 @@ fn run_parallel(
             event,
             p,
             &exchange,
-            tool_input,
+            event.tool_input(),
             p.timeout.effective,
         )));
     }
@@ -388,7 +385,7 @@ fn run_parallel(
 fn run_sequential(
     ctx: &mut RunContext<'_>,
     mut supervisor: Option<&mut Supervisor>,
-    mut stdin: Arc<Vec<u8>>,
+    mut stdin: Arc<Bytes>,
     event: &mut Event,
     plan: &Plan,
     hooks: &mut [HookRun],
@@ -443,7 +440,7 @@ fn run_sequential(
                     .into_iter()
                     .next();
                 let Some(report) = report else { continue };
-                ctx.read(event, p, report, event.tool_input(), timeout, capped)
+                ctx.read(event, p, report, timeout, capped)
             }
         };
         if let Some(input) = &result.verdict.updated_input {
@@ -530,7 +527,7 @@ impl RunContext<'_> {
         &self,
         p: &Planned,
         index: usize,
-        stdin: &Arc<Vec<u8>>,
+        stdin: &Arc<Bytes>,
         program: Program,
         timeout: Duration,
     ) -> Job {
@@ -552,11 +549,17 @@ impl RunContext<'_> {
         event: &Event,
         p: &Planned,
         report: JobReport,
-        tool_input: Option<&serde_json::Value>,
         timeout: Duration,
         capped_by_deadline: bool,
     ) -> Ran {
         let hook = &self.inputs.settings.hooks[p.hook];
+        // Only an answer can merge into `tool_input` (the legacy form):
+        // a hook that printed nothing has it left undecoded, if it was.
+        let tool_input = if report.stdout.bytes.is_empty() {
+            None
+        } else {
+            event.tool_input()
+        };
         let ending = ending_of(&report, timeout);
         // Parsing, reading and dropping deep JSON need the big stack.
         let deep = crate::commands::common::may_nest_deep(&report.stdout.bytes);
@@ -585,7 +588,7 @@ impl RunContext<'_> {
 
     /// Starts an http hook's request on its own thread (SPEC §8); the
     /// client and the merged policy are made on first use.
-    fn start_http(&mut self, p: &Planned, body: &Arc<Vec<u8>>, timeout: Duration) -> HttpRun {
+    fn start_http(&mut self, p: &Planned, body: &Arc<Bytes>, timeout: Duration) -> HttpRun {
         let settings = self.inputs.settings;
         let output_cap = self.inputs.limits.output_cap;
         let (client, policy) = self.http.get_or_insert_with(|| {
@@ -612,7 +615,7 @@ impl RunContext<'_> {
         &mut self,
         event: &Event,
         p: &Planned,
-        stdin: &Arc<Vec<u8>>,
+        stdin: &Arc<Bytes>,
         timeout: Duration,
     ) -> crate::prompt::Started {
         let settings = self.inputs.settings;
@@ -882,7 +885,7 @@ mod tests {
             http: None,
             deadline: Duration::from_secs(5),
         };
-        let stdin = Arc::new(b"{}\n".to_vec());
+        let stdin: Arc<Bytes> = Arc::new(b"{}\n".to_vec().into());
         let seen = |env: &JobEnv| -> std::collections::BTreeMap<OsString, OsString> {
             env.iter()
                 .map(|(k, v)| (k.to_owned(), v.to_owned()))
@@ -957,7 +960,7 @@ mod tests {
             http: None,
             deadline: Duration::from_secs(5),
         };
-        let stdin: Arc<Vec<u8>> = Arc::new(b"{}\n".to_vec());
+        let stdin: Arc<Bytes> = Arc::new(b"{}\n".to_vec().into());
         let mut hooks: Vec<HookRun> = plan.hooks.iter().map(|_| HookRun::NotRun).collect();
         // No supervisor (signal handling could not be set up): nothing ran,
         // so nothing is claimed.

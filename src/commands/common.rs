@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
 use crate::cli::SettingsArgs;
-use crate::event::InputError;
+use crate::event::{Bytes, Filling, InputError, MAPPED_FROM};
 use crate::exit::Exit;
 use crate::settings::{self, Environment, Settings, discover};
 
@@ -192,44 +192,61 @@ pub fn on_big_stack<T>(work: impl FnOnce() -> T) -> T {
 }
 
 /// The whole of stdin; a terminal is refused rather than waited on.
-pub fn read_stdin() -> Result<Vec<u8>, InputError> {
+pub fn read_stdin() -> Result<Bytes, InputError> {
     read_stdin_within(None)
 }
 
 /// The whole of stdin, waiting at most `limit` for it to close (the
 /// deadline: a writer that never closes cannot hold the answer past it).
-pub fn read_stdin_within(limit: Option<Duration>) -> Result<Vec<u8>, InputError> {
+/// A stdin of megabytes ends up in huge-page-backed memory ([`Filling`]).
+pub fn read_stdin_within(limit: Option<Duration>) -> Result<Bytes, InputError> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         return Err(InputError::Unreadable(std::io::Error::other(
             "stdin is a terminal; pipe the event JSON in (hookrun fire pre_tool_use < event.json)",
         )));
     }
-    let mut bytes = Vec::new();
     let Some(limit) = limit else {
+        let mut bytes = Vec::new();
         stdin
             .lock()
             .read_to_end(&mut bytes)
             .map_err(InputError::Unreadable)?;
-        return Ok(bytes);
+        return Ok(bytes.into());
     };
     let started = Instant::now();
     let fd = stdin.as_fd();
     let mut file = match fd.try_clone_to_owned() {
         Ok(owned) => std::fs::File::from(owned),
         // No stdin at all reads as empty, as the standard library has it.
-        Err(err) if err.raw_os_error() == Some(nix::libc::EBADF) => return Ok(bytes),
+        Err(err) if err.raw_os_error() == Some(nix::libc::EBADF) => return Ok(Vec::new().into()),
         Err(err) => return Err(InputError::Unreadable(err)),
     };
     // A regular file (`hookrun fire < event.json`) cannot keep hookrun
     // waiting: read it whole into a buffer of its size.
-    if file.metadata().is_ok_and(|meta| meta.is_file()) {
-        file.read_to_end(&mut bytes)
-            .map_err(InputError::Unreadable)?;
-        return Ok(bytes);
+    if let Some(size) = file
+        .metadata()
+        .ok()
+        .filter(std::fs::Metadata::is_file)
+        .map(|meta| usize::try_from(meta.len()).unwrap_or(usize::MAX))
+    {
+        if size < MAPPED_FROM {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)
+                .map_err(InputError::Unreadable)?;
+            return Ok(bytes.into());
+        }
+        let mut buffer = Filling::expecting(size);
+        loop {
+            match file.read(buffer.room()) {
+                Ok(0) => return Ok(buffer.finish()),
+                Ok(n) => buffer.filled(n),
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(InputError::Unreadable(err)),
+            }
+        }
     }
-    // `bytes[..filled]` is what was read; the rest is room for the next read.
-    let mut filled = 0;
+    let mut buffer = Filling::new();
     loop {
         let left = limit.saturating_sub(started.elapsed());
         let millis = u16::try_from(left.as_millis()).unwrap_or(u16::MAX);
@@ -242,30 +259,14 @@ pub fn read_stdin_within(limit: Option<Duration>) -> Result<Vec<u8>, InputError>
             Ok(_) => {}
             Err(errno) => return Err(InputError::Unreadable(errno.into())),
         }
-        // Straight into `bytes`, which grows geometrically from one small
-        // chunk: an event is usually a few hundred bytes, and every page of
-        // a buffer zeroed up front is a page fault.
-        if filled == bytes.len() {
-            bytes.resize(filled + filled.clamp(READ_CHUNK, MAX_READ_CHUNK), 0);
-        }
-        match file.read(&mut bytes[filled..]) {
-            Ok(0) => {
-                bytes.truncate(filled);
-                return Ok(bytes);
-            }
-            Ok(n) => filled += n,
+        match file.read(buffer.room()) {
+            Ok(0) => return Ok(buffer.finish()),
+            Ok(n) => buffer.filled(n),
             Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
             Err(err) => return Err(InputError::Unreadable(err)),
         }
     }
 }
-
-/// Room for the first reads of stdin; once it is full, as much again as
-/// was read so far, at most [`MAX_READ_CHUNK`] (what a pipe holds) more
-/// at a time: the room is zeroed before a read fills it, and zeroing
-/// much more than the next reads bring would touch pages for nothing.
-const READ_CHUNK: usize = 8 * 1024;
-const MAX_READ_CHUNK: usize = 64 * 1024;
 
 /// Whether stdin is a terminal (nothing piped in).
 pub fn stdin_is_terminal() -> bool {

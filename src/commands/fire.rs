@@ -44,12 +44,19 @@ fn answer(
     inherited_env: Vec<(OsString, OsString)>,
     host_id: host::HostId,
     started: std::time::Instant,
-    input: Result<Vec<u8>, InputError>,
+    input: Result<crate::event::Bytes, InputError>,
 ) -> Printed {
     let host = host::host(host_id);
     let mut input_name = None;
     let decoded = input.and_then(|bytes| {
-        let (raw, scan) = crate::event::read_object_scanned(&bytes)?;
+        // Long strings (a file's content) stay undecoded until something
+        // asks for them, where the host line they are read from is kept.
+        let (raw, scan, deferred) = if host.decodes_verbatim() {
+            crate::event::read_object_deferring(&bytes)?
+        } else {
+            let (raw, scan) = crate::event::read_object_scanned(&bytes)?;
+            (raw, scan, crate::event::Deferrals::default())
+        };
         // The input's own name, taken before the host's decoding sets the
         // canonical one (one parse of stdin, not two).
         if let (Some(_), Some(serde_json::Value::String(name))) =
@@ -61,7 +68,7 @@ fn answer(
         // A host whose decoding is the identity: hooks can get its bytes
         // as sent, when they say what serialising the event would.
         if host.decodes_verbatim() {
-            decoded.event.keep_host_line(bytes, &scan);
+            decoded.event.keep_host_line(bytes, &scan, deferred);
         }
         Ok(decoded)
     });

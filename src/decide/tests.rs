@@ -133,7 +133,7 @@ impl Fixture {
             plan: &self.plan,
             executed: &self.executed,
             event: &self.event,
-            original_input: self.event.tool_input(),
+            original_input: self.event.tool_input_before_replacement(),
             warnings: vec!["from the host".into()],
             notes: Vec::new(),
         };

@@ -20,6 +20,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::event::Bytes;
+
 mod capture;
 mod reactor;
 mod spawn;
@@ -56,7 +58,7 @@ pub struct Job {
     pub env: JobEnv,
     pub cwd: PathBuf,
     /// Bytes written to the child's stdin, then stdin is closed.
-    pub stdin: Arc<Vec<u8>>,
+    pub stdin: Arc<Bytes>,
     /// From spawn to SIGTERM.
     pub timeout: Duration,
     /// The hard end: by then the group has had SIGKILL, whatever is left

@@ -18,6 +18,7 @@ use nix::unistd::{Pid, getpid};
 
 use super::spawn::{SpawnError, find_program};
 use super::{Job, JobReport, Limits, Program, Supervisor, Termination};
+use crate::event::Bytes;
 
 static SIGNAL_LOCK: RwLock<()> = RwLock::new(());
 
@@ -55,7 +56,7 @@ impl Sandbox {
             program,
             env: vec![("PATH".into(), TEST_PATH.into())].into(),
             cwd: self.dir.path().to_owned(),
-            stdin: Arc::new(Vec::new()),
+            stdin: Arc::new(Vec::new().into()),
             timeout: Duration::from_secs(60),
             kill_by: None,
         }
@@ -193,7 +194,7 @@ fn a_big_batch_starts_every_job_once_and_reports_in_order() {
             let mut job = sandbox.sh(&format!(
                 r#"read -r _ _ _ _ pgrp _ < /proc/self/stat; printf '{i} %s ' "$pgrp"; cat"#
             ));
-            job.stdin = Arc::new(format!("stdin-{i}").into_bytes());
+            job.stdin = Arc::new(format!("stdin-{i}").into_bytes().into());
             job
         })
         .collect();
@@ -819,8 +820,8 @@ fn a_background_job_that_closed_its_output_is_not_a_leak() {
 
 // ---- stdin ----------------------------------------------------------------
 
-fn big_stdin() -> Arc<Vec<u8>> {
-    Arc::new(vec![b'x'; 8 * 1024 * 1024])
+fn big_stdin() -> Arc<Bytes> {
+    Arc::new(vec![b'x'; 8 * 1024 * 1024].into())
 }
 
 #[test]

@@ -25,6 +25,7 @@ use nix::sys::signal::Signal;
 use super::capture::Capture;
 use super::unix::{self, GroupState, Leader, ReadOutcome, Spawned, WriteOutcome};
 use super::{JobReport, Limits, Termination};
+use crate::event::Bytes;
 
 /// After SIGKILL, how long to wait for the leader to be seen dead before
 /// giving up on its status. A killed process normally exits within
@@ -73,7 +74,7 @@ enum Phase {
 #[derive(Debug)]
 struct StdinFeed {
     fd: OwnedFd,
-    data: Arc<Vec<u8>>,
+    data: Arc<Bytes>,
     written: usize,
 }
 
@@ -100,11 +101,27 @@ pub(crate) struct Unit {
     finished: Option<Instant>,
 }
 
+/// A pipe holds 64 KiB unless asked for more: a hook reading megabytes
+/// of stdin would wake, read 64 KiB and sleep again some hundred times.
+/// Asked for up to 1 MiB (what an unprivileged process may ask for by
+/// default); refused, the pipe stays as it is.
+fn grow_pipe(fd: &OwnedFd, len: usize) {
+    const DEFAULT: usize = 64 * 1024;
+    const WANTED: usize = 1024 * 1024;
+    if len <= DEFAULT {
+        return;
+    }
+    let size = i32::try_from(len.min(WANTED)).unwrap_or(i32::MAX);
+    if let Err(err) = nix::fcntl::fcntl(fd, nix::fcntl::FcntlArg::F_SETPIPE_SZ(size)) {
+        tracing::debug!(%err, "the stdin pipe stays at its size");
+    }
+}
+
 impl Unit {
     pub(crate) fn new(
         spawned: Spawned,
         started: Instant,
-        stdin: Arc<Vec<u8>>,
+        stdin: Arc<Bytes>,
         timeout: Duration,
         kill_by: Option<Instant>,
         limits: &Limits,
@@ -114,6 +131,7 @@ impl Unit {
             (Some(term), Some(kill)) => Some(term.min(kill)),
             (term, kill) => term.or(kill),
         };
+        grow_pipe(&spawned.stdin, stdin.len());
         let mut unit = Unit {
             started,
             deadline,
@@ -417,4 +435,29 @@ fn drain_into(fd: Option<&OwnedFd>, capture: &mut Capture, scratch: &mut Vec<u8>
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grow_pipe;
+    use nix::fcntl::{FcntlArg, fcntl};
+
+    #[test]
+    fn a_pipe_for_megabytes_of_stdin_is_grown_and_one_for_a_line_is_not() {
+        let size = |fd: &std::os::fd::OwnedFd| fcntl(fd, FcntlArg::F_GETPIPE_SZ).unwrap();
+        let (_read, small) = nix::unistd::pipe().unwrap();
+        let before = size(&small);
+        grow_pipe(&small, 500);
+        assert_eq!(size(&small), before);
+        let (_read, big) = nix::unistd::pipe().unwrap();
+        grow_pipe(&big, 10 << 20);
+        if size(&big) == before {
+            eprintln!(
+                "SKIPPED: a_pipe_for_megabytes_of_stdin_is_grown_and_one_for_a_line_is_not: \
+                 this system refused a 1 MiB pipe"
+            );
+            return;
+        }
+        assert_eq!(size(&big), 1 << 20);
+    }
 }

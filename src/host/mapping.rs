@@ -158,7 +158,7 @@ pub fn finish(mut raw: Map<String, Value>, t: Translated) -> Result<Decoded, Inp
 
 /// What the decode recorded about the host (`hookrun_host`).
 pub fn host_info(event: &Event) -> Option<&Map<String, Value>> {
-    event.fields().get(HOST_FIELD).and_then(Value::as_object)
+    event.field(HOST_FIELD).and_then(Value::as_object)
 }
 
 pub fn host_event_of(event: &Event) -> String {

@@ -31,6 +31,7 @@ use ureq::unversioned::transport::DefaultConnector;
 pub use guard::{NetworkPolicy, Refusal};
 pub use lint::lint;
 
+use crate::event::Bytes;
 use crate::settings::model::FileState;
 use crate::settings::{HookDef, Settings};
 use crate::verdict::Ending;
@@ -89,7 +90,7 @@ pub struct Request {
     pub url: String,
     pub headers: Vec<(String, String)>,
     /// The event, the same bytes a command hook reads on stdin.
-    pub body: Arc<Vec<u8>>,
+    pub body: Arc<Bytes>,
     pub timeout: Duration,
 }
 
@@ -116,7 +117,7 @@ pub fn request(
     hook: &HookDef,
     policy: &Policy,
     env: &[(OsString, OsString)],
-    body: Arc<Vec<u8>>,
+    body: Arc<Bytes>,
     timeout: Duration,
 ) -> Result<Request, RequestError> {
     let url = hook.url().unwrap_or_default().trim();
@@ -537,7 +538,7 @@ mod tests {
 
     #[test]
     fn request_checks_the_allow_list_before_anything_is_sent() {
-        let body: Arc<Vec<u8>> = Arc::new(b"{}\n".to_vec());
+        let body: Arc<Bytes> = Arc::new(b"{}\n".to_vec().into());
         let env = vec![(OsString::from("TOKEN"), OsString::from("t"))];
         let open = Policy::default();
         let made = request(
@@ -676,7 +677,7 @@ mod tests {
         let exchange = client.send(&Request {
             url: "http://webhook.local:8080/x".into(),
             headers: Vec::new(),
-            body: Arc::new(b"{}\n".to_vec()),
+            body: Arc::new(b"{}\n".to_vec().into()),
             timeout: Duration::from_secs(5),
         });
         assert_eq!(
@@ -692,7 +693,7 @@ mod tests {
         let req = Request {
             url: "http://169.254.169.254/latest/meta-data/".into(),
             headers: Vec::new(),
-            body: Arc::new(b"{}\n".to_vec()),
+            body: Arc::new(b"{}\n".to_vec().into()),
             timeout: Duration::from_secs(5),
         };
         let started = Instant::now();

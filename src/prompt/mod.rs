@@ -328,7 +328,7 @@ pub fn prepare(
         request: http::Request {
             url: endpoint.url,
             headers,
-            body: Arc::new(serde_json::to_vec(&body).expect("JSON serialises")),
+            body: Arc::new(serde_json::to_vec(&body).expect("JSON serialises").into()),
             timeout,
         },
         provider: endpoint.provider,

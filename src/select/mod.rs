@@ -218,7 +218,9 @@ fn out_hook(out: &[Considered], position: usize) -> usize {
 struct EventCall<'a> {
     cwd: std::path::PathBuf,
     tool_name: &'a str,
-    tool_input: Option<&'a Value>,
+    /// Its `tool_input` is read when an `if` rule asks (a long string in it
+    /// is decoded only then).
+    event: &'a Event,
     /// [`describe_call`] of the event, once a hook's `if` rule misses.
     described: OnceLock<Arc<str>>,
 }
@@ -231,7 +233,7 @@ impl<'a> EventCall<'a> {
                 .cwd()
                 .unwrap_or_else(|| cx.project_dir.to_path_buf()),
             tool_name: cx.event.tool_name().unwrap_or_default(),
-            tool_input: cx.event.tool_input(),
+            event: cx.event,
             described: OnceLock::new(),
         }
     }
@@ -428,7 +430,7 @@ fn check_if(
     let null = Value::Null;
     let call = ToolCall {
         tool_name: event_call.tool_name,
-        tool_input: event_call.tool_input.unwrap_or(&null),
+        tool_input: event_call.event.tool_input().unwrap_or(&null),
     };
     match rule.matches_any(call, &paths) {
         RuleMatch::Match => None,

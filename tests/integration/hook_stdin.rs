@@ -156,3 +156,103 @@ fn a_host_that_translates_fields_never_passes_its_line_through() {
     assert_eq!(value["tool_name"], "Bash", "{seen}");
     assert!(seen.ends_with("}\n") && seen.lines().count() == 1, "{seen}");
 }
+
+/// A Write event of megabytes, its content generated source full of `\n`
+/// and `\"` escapes (past the size from which stdin is read into a mapping
+/// and the content left undecoded).
+fn big_write_event() -> String {
+    let line = r#"    println!(\"caf\u00e9 {}\", x); // \\ a\/b\n"#;
+    let content = line.repeat(3 * 1024 * 1024 / line.len());
+    format!(
+        r#"{{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{{"file_path":"src/big.rs","content":"{content}"}}}}"#
+    )
+}
+
+#[test]
+fn a_big_event_reaches_hooks_as_sent_through_a_pipe_and_from_a_file() {
+    let sb = Sandbox::new();
+    let env_file = sb.path("env.txt");
+    let settings = hooks(
+        "PreToolUse",
+        json!([
+            {"matcher": "Write", "command": copy_stdin(&sb, 0)},
+            {"command": format!(
+                "printf '%s|%s' \"${{HOOKRUN_TOOL_INPUT_TRUNCATED-}}\" \"${{HOOKRUN_TOOL_INPUT-}}\" > '{}'",
+                env_file.display()
+            )},
+        ]),
+    );
+    let line = big_write_event();
+    let expected = format!("{line}\n");
+    // Through a pipe, with and without the final newline.
+    for input in [line.as_str(), expected.as_str()] {
+        let seen = stdin_seen(&sb, &settings, None, input.as_bytes());
+        assert_eq!(seen.len(), 1);
+        assert!(
+            seen[0] == expected,
+            "the hook got other bytes ({} of {})",
+            seen[0].len(),
+            expected.len()
+        );
+        assert_eq!(std::fs::read_to_string(&env_file).unwrap(), "1|");
+        std::fs::remove_file(sb.path("stdin-0.json")).unwrap();
+    }
+    // From a file (its size known before reading).
+    let event_file = sb.path("big-event.json");
+    std::fs::write(&event_file, &line).unwrap();
+    let settings_file = sb.settings(&settings);
+    let out = sb
+        .command()
+        .args([
+            "fire",
+            "--no-default-settings",
+            "--settings",
+            settings_file.to_str().unwrap(),
+        ])
+        .stdin(std::fs::File::open(&event_file).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let seen = std::fs::read_to_string(sb.path("stdin-0.json")).unwrap();
+    assert!(
+        seen == expected,
+        "the hook got other bytes ({} of {})",
+        seen.len(),
+        expected.len()
+    );
+}
+
+#[test]
+fn a_big_event_is_decoded_where_its_input_is_read() {
+    let sb = Sandbox::new();
+    // A sequential hook replaces the input: the next hook gets the event
+    // serialised, the big content decoded and spelt as serde_json spells
+    // it.
+    let rewrite = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"file_path":"b.rs"}}}'"#;
+    let settings = hooks(
+        "PreToolUse",
+        json!([
+            {"name": "rewrite", "command": rewrite, "sequential": true},
+            {"name": "observe", "command": copy_stdin(&sb, 0)},
+        ]),
+    );
+    let line = big_write_event();
+    let seen = stdin_seen(&sb, &settings, None, line.as_bytes());
+    let mut want: Value = serde_json::from_str(&line).unwrap();
+    want["tool_input"] = json!({"file_path": "b.rs"});
+    assert_eq!(seen, [format!("{want}\n")]);
+    // Pretty-printed: the host line is not kept, so the whole event is
+    // read at once and hooks get it serialised again.
+    let sb = Sandbox::new();
+    let settings = hooks("PreToolUse", json!([{"command": copy_stdin(&sb, 0)}]));
+    let pretty = line.replacen(",\"tool_name\"", ",\n  \"tool_name\"", 1);
+    let seen = stdin_seen(&sb, &settings, None, pretty.as_bytes());
+    let value: Value = serde_json::from_str(&line).unwrap();
+    assert!(seen.len() == 1 && seen[0] == format!("{value}\n"));
+    assert!(
+        value["tool_input"]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("    println!(\"caf\u{e9} {}\", x); // \\ a/b\n")
+    );
+}
