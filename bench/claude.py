@@ -103,7 +103,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hookrun-bench-claude-")
     bindir = os.path.join(tmp, "bin")
     os.makedirs(bindir)
-    os.symlink(hookrun, os.path.join(bindir, "hookrun"))
+    # A copy, as installed, not the linker's fresh output (see run.py).
+    shutil.copy2(hookrun, os.path.join(bindir, "hookrun"))
     native_case = os.path.join(tmp, "native-case")
     make_case(native_case, a.calls, a.hooks)
     hooked_case = os.path.join(tmp, "hookrun-case")
