@@ -975,7 +975,7 @@ mod tests {
     #[test]
     fn deep_nesting_is_read_up_to_the_limit() {
         // Run where the fire runs: on a stack sized for the limit.
-        crate::commands::common::on_big_stack(|| {
+        crate::stack::on_big_stack(|| {
             let depth = MAX_JSON_DEPTH - 2;
             let input = format!(
                 r#"{{"tool_name":"Bash","tool_input":{{"command":"rm x","d":{}1{}}}}}"#,

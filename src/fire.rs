@@ -13,7 +13,6 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::aggregate::Decision;
 use crate::auditlog;
-use crate::commands::common::on_big_stack_if;
 use crate::decide::{self, Facts, Policy};
 use crate::event::Event;
 use crate::exec::Limits;
@@ -23,6 +22,7 @@ use crate::report::{self, Report};
 use crate::run::{self, RunInputs};
 use crate::select::{self, SelectContext};
 use crate::settings::Settings;
+use crate::stack::on_big_stack_if;
 use crate::state::StateDir;
 
 /// How one fire runs.
@@ -65,7 +65,7 @@ pub struct FireResult {
     pub interrupted: Option<i32>,
     /// The answer may hold JSON nested too deep for the stack the fire
     /// started on: render and drop it on a big one (see
-    /// [`crate::commands::common::on_big_stack`]).
+    /// [`crate::stack::on_big_stack`]).
     pub needs_big_stack: bool,
 }
 

@@ -21,6 +21,7 @@
 //!   then earlier async output, [`permissions`], `--fail-closed`, the
 //!   stop-loop guard);
 //! - [`report`] and [`auditlog`]: what one fire did, from the stages' values;
+//! - [`stack`]: the big stack deep JSON is handled on, and when it is needed;
 //! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
 //!   [`exit`]: every way hookrun ends, mapped to a number in one place;
 //! - [`diagnose`]: `doctor`'s checks over loaded settings;
@@ -52,6 +53,7 @@ pub mod report;
 pub mod run;
 pub mod select;
 pub mod settings;
+pub mod stack;
 pub mod state;
 pub mod urls;
 pub mod verdict;
@@ -85,9 +87,9 @@ pub fn run() -> ExitCode {
             return Exit::failure_if(asynchook::run_job(job).is_err()).into();
         }
         Command::Doctor(args) => commands::doctor::run(args),
-        Command::Explain(args) => commands::common::on_big_stack(|| commands::explain::run(args)),
+        Command::Explain(args) => stack::on_big_stack(|| commands::explain::run(args)),
         Command::List(args) => commands::list::run(args),
-        Command::Test(args) => commands::common::on_big_stack(|| commands::test::run(args)),
+        Command::Test(args) => stack::on_big_stack(|| commands::test::run(args)),
         Command::Replay(args) => commands::replay::run(args),
         Command::Install(args) => commands::install::run(args, true),
         Command::Uninstall(args) => commands::install::run(args, false),

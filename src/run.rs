@@ -116,7 +116,7 @@ impl Executed {
         self.hooks
             .iter()
             .filter_map(HookRun::ran)
-            .any(|ran| crate::commands::common::may_nest_deep(&ran.report.stdout.bytes))
+            .any(|ran| crate::stack::may_nest_deep(&ran.report.stdout.bytes))
     }
 }
 
@@ -562,8 +562,8 @@ impl RunContext<'_> {
         };
         let ending = ending_of(&report, timeout);
         // Parsing, reading and dropping deep JSON need the big stack.
-        let deep = crate::commands::common::may_nest_deep(&report.stdout.bytes);
-        let verdict = crate::commands::common::on_big_stack_if(deep, || {
+        let deep = crate::stack::may_nest_deep(&report.stdout.bytes);
+        let verdict = crate::stack::on_big_stack_if(deep, || {
             verdict::read(
                 &event.id,
                 &HookOutput {

@@ -31,8 +31,8 @@ pub fn run(args: &FireArgs) -> Printed {
     // answer may be deep.
     let deep = input
         .as_ref()
-        .is_ok_and(|bytes| common::may_nest_deep(bytes));
-    common::on_big_stack_if(deep, || {
+        .is_ok_and(|bytes| crate::stack::may_nest_deep(bytes));
+    crate::stack::on_big_stack_if(deep, || {
         answer(args, inherited, inherited_env, host_id, started, input)
     })
 }
@@ -127,7 +127,7 @@ fn answer(
     // settings back at once, where freeing them hook by hook cost a large
     // set (thousands of hooks) more than selecting its hooks did.
     std::mem::forget(loaded);
-    common::on_big_stack_if(result.needs_big_stack, || printed(args, result))
+    crate::stack::on_big_stack_if(result.needs_big_stack, || printed(args, result))
 }
 
 /// The answer as printed, from the fire's result (dropped here too).
