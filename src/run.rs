@@ -829,14 +829,9 @@ mod tests {
         settings
     }
 
-    /// Each job's environment is the shared one plus its own names, and
-    /// says exactly what building it whole for the hook would.
-    #[test]
-    fn a_jobs_environment_is_the_shared_part_and_its_own_names() {
-        let settings = settings(&json!({"hooks": {"Stop": [
-            {"command": "true", "name": "first"},
-            {"command": "true", "name": "second"}
-        ]}}));
+    /// A Stop event of session `s` and the plan `settings` make for it
+    /// (project `/`).
+    fn stop_plan(settings: &Settings) -> (Event, Plan) {
         let event = Event::from_object(
             json!({"session_id": "s"}).as_object().cloned().unwrap(),
             Some("Stop"),
@@ -844,7 +839,7 @@ mod tests {
         .unwrap();
         let project = Path::new("/");
         let considered = select::select(
-            &settings,
+            settings,
             &SelectContext {
                 event: &event,
                 project_dir: project,
@@ -852,7 +847,7 @@ mod tests {
             },
         );
         let plan = crate::plan::plan(
-            &settings,
+            settings,
             &considered,
             &PlanInput {
                 event: &event,
@@ -862,6 +857,19 @@ mod tests {
                 kill_grace: crate::exec::Limits::default().kill_grace,
             },
         );
+        (event, plan)
+    }
+
+    /// Each job's environment is the shared one plus its own names, and
+    /// says exactly what building it whole for the hook would.
+    #[test]
+    fn a_jobs_environment_is_the_shared_part_and_its_own_names() {
+        let settings = settings(&json!({"hooks": {"Stop": [
+            {"command": "true", "name": "first"},
+            {"command": "true", "name": "second"}
+        ]}}));
+        let (_, plan) = stop_plan(&settings);
+        let project = Path::new("/");
         let limits = Limits::default();
         let inputs = RunInputs {
             settings: &settings,
@@ -917,31 +925,8 @@ mod tests {
         let root = dir.path().display().to_string();
         let state = StateDir::locate(|n| (n == "HOOKRUN_STATE_DIR").then(|| root.clone())).unwrap();
         let settings = settings(&json!({"hooks": {"Stop": [{"command": "true", "once": true}]}}));
-        let event = Event::from_object(
-            json!({"session_id": "s"}).as_object().cloned().unwrap(),
-            Some("Stop"),
-        )
-        .unwrap();
+        let (event, plan) = stop_plan(&settings);
         let project = Path::new("/");
-        let considered = select::select(
-            &settings,
-            &SelectContext {
-                event: &event,
-                project_dir: project,
-                home: None,
-            },
-        );
-        let plan = crate::plan::plan(
-            &settings,
-            &considered,
-            &PlanInput {
-                event: &event,
-                project_dir: project,
-                deadline: Duration::from_secs(5),
-                env: &[],
-                kill_grace: crate::exec::Limits::default().kill_grace,
-            },
-        );
         let limits = Limits::default();
         let inputs = RunInputs {
             settings: &settings,
