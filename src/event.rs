@@ -705,11 +705,7 @@ impl Fast<'_> {
                 b'u' => {
                     let unit = hex4(bytes, at + 2)?;
                     self.i = at + 6;
-                    let low = (bytes.get(at + 6) == Some(&b'\\')
-                        && bytes.get(at + 7) == Some(&b'u'))
-                    .then(|| hex4(bytes, at + 8))
-                    .flatten()
-                    .filter(|low| (0xDC00..0xE000).contains(low));
+                    let low = low_surrogate_after(bytes, at);
                     match (unit, low) {
                         (0xD800..0xDC00, Some(low)) => {
                             self.i = at + 12;
@@ -749,11 +745,7 @@ impl Fast<'_> {
                 b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => (2, 1),
                 b'u' => {
                     let unit = hex4(bytes, at + 2)?;
-                    let low = (bytes.get(at + 6) == Some(&b'\\')
-                        && bytes.get(at + 7) == Some(&b'u'))
-                    .then(|| hex4(bytes, at + 8))
-                    .flatten()
-                    .filter(|low| (0xDC00..0xE000).contains(low));
+                    let low = low_surrogate_after(bytes, at);
                     match (unit, low) {
                         (0xD800..0xDC00, Some(_)) => (12, 4),
                         (0xD800..0xE000, _) => {
@@ -893,6 +885,15 @@ fn value_as_match_text(value: Option<&Value>) -> String {
         None | Some(Value::Null) => String::new(),
         Some(other) => other.to_string(),
     }
+}
+
+/// The low half of a surrogate pair, if the `\uXXXX` escape at `at` is
+/// followed by one (`\uDC00` to `\uDFFF`).
+fn low_surrogate_after(bytes: &[u8], at: usize) -> Option<u32> {
+    (bytes.get(at + 6) == Some(&b'\\') && bytes.get(at + 7) == Some(&b'u'))
+        .then(|| hex4(bytes, at + 8))
+        .flatten()
+        .filter(|low| (0xDC00..0xE000).contains(low))
 }
 
 /// The first `"` or `\` in `bytes`: where a JSON string's plain run ends.
