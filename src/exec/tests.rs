@@ -189,7 +189,8 @@ fn each_job_runs_in_its_own_new_process_group() {
 fn a_big_batch_starts_every_job_once_and_reports_in_order() {
     let _lock = shared();
     let sandbox = Sandbox::new();
-    let jobs: Vec<Job> = (0..11)
+    // 23: started from four threads, in shares of 6, 6, 6 and 5.
+    let jobs: Vec<Job> = (0..23)
         .map(|i| {
             let mut job = sandbox.sh(&format!(
                 r#"read -r _ _ _ _ pgrp _ < /proc/self/stat; printf '{i} %s ' "$pgrp"; cat"#
@@ -199,7 +200,7 @@ fn a_big_batch_starts_every_job_once_and_reports_in_order() {
         })
         .collect();
     let (reports, _) = run(jobs, &Limits::default());
-    assert_eq!(reports.len(), 11);
+    assert_eq!(reports.len(), 23);
     let mut groups = std::collections::HashSet::new();
     for (i, report) in reports.iter().enumerate() {
         assert_eq!(report.termination, Termination::Exited(0), "{report:?}");
