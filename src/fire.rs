@@ -173,6 +173,9 @@ fn finish(f: Finish<'_>) -> FireResult {
         warnings,
         notes,
     } = f;
+    let mut warnings = warnings;
+    // Said, not only logged: deep JSON handled without its stack.
+    warnings.extend(crate::stack::take_fallback_warning());
     // Kept by the event itself when a sequential hook replaced it: never a
     // copy of a large input on the way (and, when none did, nothing read).
     let original_input = event.tool_input_before_replacement();

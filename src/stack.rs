@@ -37,6 +37,24 @@ thread_local! {
     static ON_BIG_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+thread_local! {
+    /// A switch on this thread fell back to the current stack since the
+    /// last [`take_fallback_warning`].
+    static FELL_BACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// What to tell the person at the host when deep JSON could not get its
+/// stack (once, then cleared): `fire` adds it to its answer's warnings, so
+/// the fallback is never only a log line.
+pub fn take_fallback_warning() -> Option<String> {
+    FELL_BACK.replace(false).then(|| {
+        format!(
+            "hookrun could not map a {} MiB stack for deeply nested JSON (a memory limit?) and handled it on its normal stack, which overflows on JSON nested many thousands of levels deep",
+            BIG_STACK >> 20
+        )
+    })
+}
+
 /// Marks this thread as on a big stack until dropped (a panic included).
 struct BigStackMark;
 
@@ -70,7 +88,8 @@ pub fn on_big_stack_if<T>(needed: bool, work: impl FnOnce() -> T) -> T {
 /// only for JSON that [`may_nest_deep`]: a deep event, a deep hook output.
 ///
 /// Where the stack cannot be mapped (a memory limit), `work` runs on the
-/// current stack, which holds JSON nested several thousand levels deep.
+/// current stack, which holds JSON nested several thousand levels deep,
+/// and [`take_fallback_warning`] has a warning for the answer.
 pub fn on_big_stack<T>(work: impl FnOnce() -> T) -> T {
     use std::panic::{self, AssertUnwindSafe};
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -113,6 +132,7 @@ pub fn on_big_stack<T>(work: impl FnOnce() -> T) -> T {
         Err(panic) if started.load(Ordering::Relaxed) => panic::resume_unwind(panic),
         Err(_) => {
             tracing::warn!("no stack could be mapped for deep JSON; running on the current one");
+            FELL_BACK.set(true);
             (work.take().expect("the work runs once"))()
         }
     }

@@ -293,6 +293,48 @@ fn deep_json_from_the_host_or_a_hook_is_read_not_crashed_on() {
     assert!(got > 2 * depth, "the hook read {got} bytes");
 }
 
+/// Under a memory limit too small for the big stack, deep JSON is handled
+/// on the normal stack, and the answer says so: never only a log line.
+#[test]
+fn deep_json_without_its_stack_is_said_in_the_answer() {
+    let sb = Sandbox::new();
+    let file = sb.settings(&hooks("PreToolUse", json!([{"command": "true"}])));
+    let depth = 300;
+    let nested = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let event =
+        format!(r#"{{"tool_name":"Bash","tool_input":{{"command":"echo hi","junk":{nested}}}}}"#);
+    // 400 MB of address space: room for hookrun, not for a 512 MiB stack.
+    let mut cmd = sb.command_via(&["sh", "-c", "ulimit -v 400000 && exec \"$0\" \"$@\""]);
+    cmd.args([
+        "fire",
+        "PreToolUse",
+        "--no-default-settings",
+        "--settings",
+        file.to_str().unwrap(),
+    ]);
+    let run = crate::support::run_command(&mut cmd, event.as_bytes());
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.json()["systemMessage"]
+            .as_str()
+            .is_some_and(|m| m.contains("could not map a 512 MiB stack")),
+        "{run:?}"
+    );
+    // With room, nothing to say.
+    let run = sb.run(
+        &[
+            "fire",
+            "PreToolUse",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        event.as_bytes(),
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(!run.stdout.contains("could not map"), "{run:?}");
+}
+
 #[test]
 fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
     let sb = Sandbox::new();
