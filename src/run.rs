@@ -73,6 +73,9 @@ pub struct Ran {
     /// hooks before it left of the deadline).
     pub timeout: Duration,
     pub capped_by_deadline: bool,
+    /// What it answered may be JSON nested too deep for a small stack
+    /// ([`crate::stack::may_nest_deep`] of its stdout, counted once).
+    pub deep_answer: bool,
 }
 
 /// What only an http hook has.
@@ -116,7 +119,7 @@ impl Executed {
         self.hooks
             .iter()
             .filter_map(HookRun::ran)
-            .any(|ran| crate::stack::may_nest_deep(&ran.report.stdout.bytes))
+            .any(|ran| ran.deep_answer)
     }
 }
 
@@ -583,6 +586,7 @@ impl RunContext<'_> {
             http: None,
             timeout,
             capped_by_deadline,
+            deep_answer: deep,
         }
     }
 
@@ -658,8 +662,10 @@ impl RunContext<'_> {
     ) -> Ran {
         let hook = &self.inputs.settings.hooks[p.hook];
         let verdict = crate::prompt::verdict(&event.id, &p.name, hook, reply, timeout);
+        let report = reply.job_report();
         Ran {
-            report: reply.job_report(),
+            deep_answer: crate::stack::may_nest_deep(&report.stdout.bytes),
+            report,
             verdict,
             http: Some(HttpRan {
                 status: reply.status,
@@ -709,6 +715,7 @@ impl RunContext<'_> {
             duration: exchange.duration,
         };
         Ran {
+            deep_answer: crate::stack::may_nest_deep(&report.stdout.bytes),
             report,
             verdict,
             http: Some(HttpRan {

@@ -97,6 +97,7 @@ fn ran(verdict: Verdict, millis: u64) -> HookRun {
         http: None,
         timeout: Duration::from_secs(60),
         capped_by_deadline: false,
+        deep_answer: false,
     }))
 }
 
