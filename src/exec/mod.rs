@@ -44,7 +44,8 @@ pub fn new_session() -> std::io::Result<()> {
 /// What to execute.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Program {
-    /// `SHELL -c SCRIPT` (SHELL is `sh` or `bash`, looked up on PATH).
+    /// `SHELL -c SCRIPT` (SHELL is `sh`, run as `/bin/sh` where that exists,
+    /// or `bash`, looked up on PATH).
     Shell { shell: String, script: String },
     /// Exec form: `program` resolved on the job's PATH, run with `args`.
     Exec { program: String, args: Vec<String> },

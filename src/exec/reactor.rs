@@ -1,6 +1,6 @@
 //! The one loop that runs a batch: spawn every job (from this thread, and
-//! from a second one for big batches on a machine with more than one
-//! core), then one `poll(2)` over all hooks' pipes and the signal
+//! from up to three more for big batches on a machine with more than one
+//! core, see [`starters`]), then one `poll(2)` over all hooks' pipes and the signal
 //! self-pipe, woken at the nearest deadline, until every unit is done.
 //!
 //! It must never block anywhere but in that poll, and the poll always has a
@@ -184,7 +184,10 @@ fn start_all(jobs: Vec<Job>, limits: &Limits) -> Vec<Slot> {
             let started_there = match helper.map(std::thread::ScopedJoinHandle::join) {
                 Ok(Ok(started)) => started,
                 Ok(Err(panic)) => std::panic::resume_unwind(panic),
-                Err(_) => None,
+                Err(error) => {
+                    tracing::debug!(%error, "no thread to start hooks from; this one starts them");
+                    None
+                }
             };
             slots.extend(
                 started_there.unwrap_or_else(|| start_share(take(slot).unwrap_or_default())),

@@ -95,9 +95,9 @@ fn system_sh_runs() -> bool {
     })
 }
 
-/// [`find_program`], remembered for the rest of the process: a fire's
-/// hooks nearly all start `sh` through the same PATH from the same folder,
-/// and each search is a `stat` per PATH entry. Only what was found is
+/// [`find_program`], remembered for the rest of the process: exec-form
+/// and `bash` hooks often start the same program through the same PATH
+/// from the same folder, and each search is a `stat` per PATH entry. Only what was found is
 /// remembered; a program that was missing is searched for again.
 fn find_program_cached(
     name: &str,

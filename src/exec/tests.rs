@@ -182,7 +182,7 @@ fn each_job_runs_in_its_own_new_process_group() {
     assert_ne!(groups[0], groups[1]);
 }
 
-/// A big batch is started from two threads: every job still gets its own
+/// A big batch is started from several threads: every job still gets its own
 /// group, its own pipes and its own stdin, and reports come back in job
 /// order.
 #[test]
