@@ -167,15 +167,14 @@ pub fn stop_loop_guard(
         return;
     };
     let agent = event
-        .fields()
-        .get("agent_id")
+        .field("agent_id")
         .and_then(Value::as_str)
         .unwrap_or_default();
     let key = format!("{}:{agent}", event.id.name());
     let blocked = decision.block.is_some();
     let cap = policy.stop_block_cap;
     // A stop that does not follow a blocked one starts a new chain.
-    if event.fields().get("stop_hook_active") == Some(&Value::Bool(false)) {
+    if event.field("stop_hook_active") == Some(&Value::Bool(false)) {
         if let Err(err) = state.reset_stop_blocks(session, &key) {
             warnings.push(format!("could not reset the stop-loop counter: {err}"));
         }

@@ -841,9 +841,7 @@ fn scan_json(bytes: &[u8]) -> Result<(Option<Vec<u8>>, Scan), JsonError> {
                     };
                     i = at + 6;
                     let paired = (0xD800..0xDC00).contains(&unit)
-                        && bytes.get(at + 6) == Some(&b'\\')
-                        && bytes.get(at + 7) == Some(&b'u')
-                        && hex4(bytes, at + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                        && low_surrogate_after(bytes, at).is_some();
                     if paired {
                         i = at + 12;
                     } else if (0xD800..0xE000).contains(&unit) {
