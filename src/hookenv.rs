@@ -275,6 +275,22 @@ impl HookEnv {
 mod tests {
     use super::*;
 
+    /// The prefilter can rule a name out only if no secret word or pair
+    /// could be in it: every word, and both halves of every pair, hold a
+    /// piece (a word added to one list and not the other fails here).
+    #[test]
+    fn every_secret_word_and_pair_holds_a_prefilter_piece() {
+        let holds = |word: &str| SECRET_PIECES.iter().any(|piece| word.contains(piece));
+        for word in SECRET_WORDS {
+            assert!(holds(word), "{word}");
+            assert!(may_be_secret(&word.to_uppercase()), "{word}");
+        }
+        for (first, second) in SECRET_PAIRS {
+            assert!(holds(first) || holds(second), "{first}_{second}");
+            assert!(may_be_secret(&format!("{first}{second}").to_uppercase()));
+        }
+    }
+
     fn event(json: &str) -> Event {
         Event::parse(json.as_bytes(), None).unwrap()
     }
