@@ -2313,6 +2313,10 @@ mod fast_path_tests {
         r#"{"hooks": {"PreToolUse": [{"type": "agent", "command": "x", "shell": "zsh"}, {"command": "y", "args": ["a"], "shell": "bash"}, {"command": "  "}, {"type": "http"}, {}]}}"#,
         r#"{"hooks": {"PreToolUsed": [{"command": "a"}], "my odd event": [{"command": "b"}]}, "disableAllHooks": false, "allowedHttpHookUrls": ["http://*"], "allowPrivateNetworkHooks": true, "blockedCommands": ["rm"], "unknwn": 1}"#,
         r#"{"hooks": {"PreToolUse": [{"matcher": null, "hooks": [{"command": "a", "if": "Bash(git *)"}]}]}}"#,
+        // Fields of one type, each with its own value: the fast path numbers
+        // fields by their place in HOOK_FIELDS, and a field read into
+        // another of the same type shows here.
+        r#"{"hooks": {"Stop": [{"command": "e", "once": true, "async": false, "sequential": false, "continueOnBlock": false}, {"command": "f", "sequential": true, "once": false, "continueOnBlock": true}, {"command": "g", "async": true}], "PreToolUse": [{"type": "http", "url": "U", "statusMessage": "S", "name": "N", "model": "M", "prompt": "P", "matcher": "X", "if": "I", "shell": "bash", "onError": "block", "timeout": 3}]}}"#,
         r#"{"hooks": {"Stop": [{"hooks": [{"command": "a"}, {"command": " "}, {"command": "b", "matcher": "x", "once": true}], "matcher": "late"}, {"command": "c"}], "odd key": [{"hooks": [{"command": "d"}]}, {"type": "prompt"}]}}"#,
         // Each of these needs the precise path.
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "command": "a", "timeout": "5"}]}}"#,
@@ -2346,8 +2350,8 @@ mod fast_path_tests {
                 }
             }
         }
-        // The first eight samples are for the fast path, the rest are not.
-        assert_eq!(fast_taken, 8 * 8);
+        // The first nine samples are for the fast path, the rest are not.
+        assert_eq!(fast_taken, 9 * 8);
     }
 
     #[test]
