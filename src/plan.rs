@@ -340,7 +340,9 @@ fn disabled_summary(
     let disabled: Vec<&Considered> = considered
         .iter()
         .filter(|c| {
-            c.stage == Stage::Stopped(Layer::Policy) && c.detail.starts_with("disableAllHooks")
+            c.stage == Stage::Stopped(Layer::Policy)
+                && c.said()
+                    .is_some_and(|said| said.starts_with("disableAllHooks"))
         })
         .filter(|c| settings.hooks[c.hook].event == *event)
         .collect();
@@ -349,7 +351,7 @@ fn disabled_summary(
         "{} hook(s) for {} did not run: {}",
         disabled.len(),
         event.name(),
-        first.detail
+        first.said().unwrap_or_default()
     ))
 }
 

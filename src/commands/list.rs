@@ -84,7 +84,7 @@ fn rows(
         };
         for c in select::select(settings, &cx) {
             if let Stage::Stopped(layer @ (Layer::Trust | Layer::Policy)) = c.stage {
-                stopped.insert(c.hook, (layer, c.detail));
+                stopped.insert(c.hook, (layer, c.why(settings, &event)));
             }
         }
     }

@@ -73,9 +73,10 @@ pub struct Considered {
     pub hook: usize,
     pub stage: Stage,
     /// Why it stopped, for the rare layers that word it as they stop the
-    /// hook (trust, policy, dedup); empty otherwise. [`Considered::why`]
-    /// always has the reason.
-    pub detail: String,
+    /// hook (trust, policy, dedup); empty otherwise. Private, so that no
+    /// reader takes the empty text for the reason: [`Considered::why`]
+    /// always has it, [`Considered::said`] has this one.
+    detail: String,
     /// Which test stopped the hook when `detail` is not written up front:
     /// the common layers keep only this, and [`Considered::why`] words it
     /// (with the values compared) when a report, log or `explain` asks.
@@ -89,6 +90,13 @@ pub struct Considered {
 impl Considered {
     pub fn runs(&self) -> bool {
         self.stage == Stage::Run
+    }
+
+    /// The reason of a hook the trust, policy or dedup layer stopped, as
+    /// worded when it stopped; `None` for the other layers (ask
+    /// [`Considered::why`], which words every reason).
+    pub fn said(&self) -> Option<&str> {
+        (matches!(self.cause, Cause::Said) && !self.runs()).then_some(self.detail.as_str())
     }
 
     /// Why the funnel stopped the hook, with the values compared (`event`:
