@@ -316,8 +316,8 @@ impl Event {
 
     /// Replaces `tool_input` in place (sequential `updatedInput` chaining).
     /// The host's line no longer says what the event does, and the first
-    /// replaced value is kept as [`Event::original_tool_input`] (moved, not
-    /// copied).
+    /// replaced value is kept as [`Event::tool_input_before_replacement`]
+    /// (moved, not copied).
     pub fn set_tool_input(&mut self, input: Value) {
         self.undefer();
         self.host_line = None;
@@ -327,18 +327,8 @@ impl Event {
         }
     }
 
-    /// `tool_input` as the host sent it, before sequential hooks replaced
-    /// it.
-    pub fn original_tool_input(&self) -> Option<&Value> {
-        match &self.replaced_tool_input {
-            Replaced::From(original) => original.as_ref(),
-            Replaced::No => self.tool_input(),
-        }
-    }
-
     /// `tool_input` as the host sent it, when a sequential hook replaced
-    /// it (`None`: none did, or the event had none). Unlike
-    /// [`Event::original_tool_input`], it decodes nothing.
+    /// it (`None`: none did, or the event had none). It decodes nothing.
     pub fn tool_input_before_replacement(&self) -> Option<&Value> {
         match &self.replaced_tool_input {
             Replaced::From(original) => original.as_ref(),
@@ -1440,7 +1430,7 @@ mod tests {
         event.set_tool_input(input);
         assert!(event.deferred.is_none() && !event.passes_host_line());
         assert_eq!(event.fields(), changed.fields());
-        assert_eq!(event.original_tool_input(), whole.tool_input());
+        assert_eq!(event.tool_input_before_replacement(), whole.tool_input());
         // The floor is what the string decodes to, and its quotes.
         let plain = format!(
             r#"{{"hook_event_name":"PreToolUse","tool_input":{{"c":"{}\u00e9\n\ud83d\ude00"}}}}"#,
