@@ -18,6 +18,8 @@ pub fn run(args: &FireArgs) -> Printed {
     // parent's, and none may reach a hook (closed below, once settings that
     // name `/dev/fd/N` were read).
     let inherited = InheritedFds::take_stock();
+    // One event, then exit: the trust checks may remember resolved paths.
+    crate::settings::trust::remember_resolutions();
     if let Some(refusal) = crate::hookenv::refuse_nested_fire() {
         return nested_refused(&refusal);
     }

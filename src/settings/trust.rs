@@ -191,13 +191,19 @@ impl TrustStore {
 /// existing ancestor is canonicalised and the rest appended as written (a
 /// file named on the command line may not exist yet).
 ///
-/// Remembered for the rest of the process: a fire asks about the same
-/// folders (the user's config folder, the project) for every file it
-/// weighs, and `realpath` reads every component of a path each time.
+/// Remembered for the rest of the process once [`remember_resolutions`]
+/// was called: a fire asks about the same folders (the user's config
+/// folder, the project) for every file it weighs, and `realpath` reads
+/// every component of a path each time. Commands that live longer and
+/// make folders as they go (`test`, `replay`) resolve afresh each time, so
+/// a symlink made after a first look is never judged by an old answer.
 pub fn resolved(path: &Path) -> PathBuf {
     thread_local! {
         static RESOLVED: std::cell::RefCell<BTreeMap<PathBuf, PathBuf>> =
             std::cell::RefCell::default();
+    }
+    if !REMEMBER.load(std::sync::atomic::Ordering::Relaxed) {
+        return resolve(path);
     }
     if let Some(known) = RESOLVED.with_borrow(|known| known.get(path).cloned()) {
         return known;
@@ -205,6 +211,14 @@ pub fn resolved(path: &Path) -> PathBuf {
     let real = resolve(path);
     RESOLVED.with_borrow_mut(|known| known.insert(path.to_owned(), real.clone()));
     real
+}
+
+static REMEMBER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// For a process that answers one event and exits (`fire`): resolved
+/// paths are remembered from now on (see [`resolved`]).
+pub fn remember_resolutions() {
+    REMEMBER.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 fn resolve(path: &Path) -> PathBuf {
@@ -269,6 +283,25 @@ pub fn named_file_is_project_content(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Outside `fire`, nothing is remembered: a symlink made after a first
+    /// look is resolved as it now is.
+    #[test]
+    fn a_path_is_resolved_as_it_is_now() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir(real.join("elsewhere")).unwrap();
+        let link = real.join("link");
+        assert_eq!(
+            resolved(&link.join("settings.json")),
+            link.join("settings.json")
+        );
+        std::os::unix::fs::symlink(real.join("elsewhere"), &link).unwrap();
+        assert_eq!(
+            resolved(&link.join("settings.json")),
+            real.join("elsewhere").join("settings.json")
+        );
+    }
 
     #[test]
     fn inside_compares_resolved_paths_both_ways() {
