@@ -591,6 +591,12 @@ pub struct FireArgs {
     pub limits: LimitArgs,
 }
 
+/// The defaults of the limits, written once: clap's help and the fast
+/// reader of host command lines (`cli::fast`) both use them.
+pub(crate) const KILL_GRACE_DEFAULT: &str = "2s";
+pub(crate) const LEAK_TIMEOUT_DEFAULT: &str = "100ms";
+pub(crate) const OUTPUT_CAP_DEFAULT: &str = "1MiB";
+
 /// Timeouts and limits of hook processes.
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Limits")]
@@ -599,13 +605,13 @@ pub struct LimitArgs {
     /// after this grace if anything is still alive (e.g. 2s, 500ms). Near
     /// the deadline the SIGTERM comes early enough for the whole sequence to
     /// end by it.
-    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration, env = "HOOKRUN_KILL_GRACE")]
+    #[arg(long, value_name = "DURATION", default_value = KILL_GRACE_DEFAULT, value_parser = parse_duration, env = "HOOKRUN_KILL_GRACE")]
     pub kill_grace: Duration,
 
     /// After a hook exits, read its remaining output for at most this long;
     /// background processes still holding its pipes then are reported, not
     /// waited for.
-    #[arg(long, value_name = "DURATION", default_value = "100ms", value_parser = parse_duration, env = "HOOKRUN_LEAK_TIMEOUT")]
+    #[arg(long, value_name = "DURATION", default_value = LEAK_TIMEOUT_DEFAULT, value_parser = parse_duration, env = "HOOKRUN_LEAK_TIMEOUT")]
     pub leak_timeout: Duration,
 
     /// Answer within this time (default: the host's timeout for the event
@@ -616,7 +622,7 @@ pub struct LimitArgs {
 
     /// Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the
     /// rest is read and counted, never parsed.
-    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size, env = "HOOKRUN_OUTPUT_CAP")]
+    #[arg(long, value_name = "SIZE", default_value = OUTPUT_CAP_DEFAULT, value_parser = parse_size, env = "HOOKRUN_OUTPUT_CAP")]
     pub output_cap: usize,
 }
 

@@ -13,13 +13,12 @@
 //! compare the two on generated command lines.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::ValueEnum as _;
 
 use super::{
-    Cli, Command, FireArgs, FireFormat, GlobalArgs, LimitArgs, SettingsArgs, parse_duration,
-    parse_size,
+    Cli, Command, FireArgs, FireFormat, GlobalArgs, KILL_GRACE_DEFAULT, LEAK_TIMEOUT_DEFAULT,
+    LimitArgs, OUTPUT_CAP_DEFAULT, SettingsArgs, parse_duration, parse_size,
 };
 use crate::host::HostId;
 
@@ -110,10 +109,10 @@ pub(super) fn parse_fire(args: &[std::ffi::OsString]) -> Option<Cli> {
             trust_project: switches.contains(&"trust-project"),
         },
         limits: LimitArgs {
-            kill_grace: Duration::from_secs(2),
-            leak_timeout: Duration::from_millis(100),
+            kill_grace: parse_duration(KILL_GRACE_DEFAULT).ok()?,
+            leak_timeout: parse_duration(LEAK_TIMEOUT_DEFAULT).ok()?,
             deadline: None,
-            output_cap: 1 << 20,
+            output_cap: parse_size(OUTPUT_CAP_DEFAULT).ok()?,
         },
     };
     let mut seen: Vec<&str> = Vec::new();
