@@ -410,18 +410,7 @@ fn list_matcher_names(pattern: &str, strict: bool) -> Option<impl Iterator<Item 
     if matches!(pattern, "" | "*") {
         return None;
     }
-    let list_char = |c: char| {
-        c.is_ascii_alphanumeric()
-            || c == '_'
-            || c == '|'
-            || (!strict && matches!(c, '-' | ' ' | ','))
-    };
-    pattern.chars().all(list_char).then(|| {
-        pattern
-            .split(['|', ','])
-            .map(str::trim)
-            .filter(|name| !name.is_empty())
-    })
+    crate::select::matcher::Matcher::list_names(pattern, strict)
 }
 
 fn check_disabled(settings: &Settings, out: &mut Vec<Finding>) {

@@ -93,30 +93,32 @@ fn is_list_char(c: char, strict_chars: bool) -> bool {
 }
 
 impl Matcher {
+    /// The names of an exact-name list (`Bash`, `Edit|Write`, `a, b`),
+    /// split and trimmed; `None` for a pattern that is a regex. The one
+    /// reading of the list rules, for [`Matcher::compile`],
+    /// [`Matcher::quick_verdict`] and `doctor`.
+    pub fn list_names(pattern: &str, strict_chars: bool) -> Option<impl Iterator<Item = &str>> {
+        pattern
+            .chars()
+            .all(|c| is_list_char(c, strict_chars))
+            .then(|| {
+                pattern
+                    .split(['|', ','])
+                    .map(str::trim)
+                    .filter(|name| !name.is_empty())
+            })
+    }
+
     /// The verdict on `value` for the forms that need no compiling: absent,
     /// `""`, `"*"` and exact-name lists, judged without allocating (as
     /// [`Matcher::compile`] then [`Matcher::matches`] would judge them).
     /// `None`: a regex, for [`Matcher::compile`].
     pub fn quick_verdict(pattern: Option<&str>, strict_chars: bool, value: &str) -> Option<bool> {
-        let pattern = match pattern {
-            None | Some("" | "*") => return Some(true),
-            Some(pattern) => pattern,
-        };
-        // Every list character is ASCII: bytes, and the names split and
-        // trimmed in place.
-        if !pattern
-            .bytes()
-            .all(|b| b.is_ascii() && is_list_char(char::from(b), strict_chars))
-        {
-            return None;
+        match pattern {
+            None | Some("" | "*") => Some(true),
+            Some(pattern) => Matcher::list_names(pattern, strict_chars)
+                .map(|mut names| names.any(|n| n == value)),
         }
-        Some(
-            pattern
-                .as_bytes()
-                .split(|b| matches!(b, b'|' | b','))
-                .map(<[u8]>::trim_ascii)
-                .any(|name| !name.is_empty() && name == value.as_bytes()),
-        )
     }
 
     /// `strict_chars`: `FileChanged` and `StopFailure`, whose exact lists may only
@@ -126,14 +128,8 @@ impl Matcher {
             None | Some("" | "*") => return Matcher::All,
             Some(pattern) => pattern,
         };
-        if pattern.chars().all(|c| is_list_char(c, strict_chars)) {
-            let names = pattern
-                .split(['|', ','])
-                .map(str::trim)
-                .filter(|name| !name.is_empty())
-                .map(str::to_owned)
-                .collect();
-            return Matcher::List(names);
+        if let Some(names) = Matcher::list_names(pattern, strict_chars) {
+            return Matcher::List(names.map(str::to_owned).collect());
         }
         if pattern.len() > MAX_REGEX_LEN {
             return Matcher::Invalid(format!(
