@@ -1415,17 +1415,25 @@ fn finish_hook(
         },
         run_async: raw.run_async.unwrap_or(false),
         once,
-        // Most hooks set none of these: then nothing is boxed.
-        extra: HookExtra {
-            status_message: raw.status_message,
-            url: raw.url,
-            headers: raw
-                .headers
-                .map(|h| h.into_iter().collect())
-                .unwrap_or_default(),
-            allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
-        }
-        .boxed(),
+        // Most hooks set none of these: nothing is built, nothing dropped.
+        extra: if raw.status_message.is_none()
+            && raw.url.is_none()
+            && raw.headers.as_ref().is_none_or(BTreeMap::is_empty)
+            && raw.allowed_env_vars.as_ref().is_none_or(Vec::is_empty)
+        {
+            None
+        } else {
+            HookExtra {
+                status_message: raw.status_message,
+                url: raw.url,
+                headers: raw
+                    .headers
+                    .map(|h| h.into_iter().collect())
+                    .unwrap_or_default(),
+                allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
+            }
+            .boxed()
+        },
         prompt: (hook_type == HookType::Prompt).then(|| {
             Box::new(PromptDef {
                 text: raw.prompt.unwrap_or_default(),
