@@ -92,21 +92,30 @@ fn is_list_char(c: char, strict_chars: bool) -> bool {
     always || (!strict_chars && matches!(c, '-' | ' ' | ','))
 }
 
+/// [`Matcher::list_names`] as bytes: every list character is ASCII, so
+/// the pattern is checked and split byte by byte (a fire judges every
+/// list matcher of its event this way).
+fn list_name_bytes(pattern: &str, strict_chars: bool) -> Option<impl Iterator<Item = &[u8]>> {
+    pattern
+        .bytes()
+        .all(|b| b.is_ascii() && is_list_char(char::from(b), strict_chars))
+        .then(|| {
+            pattern
+                .as_bytes()
+                .split(|b| matches!(b, b'|' | b','))
+                .map(<[u8]>::trim_ascii)
+                .filter(|name| !name.is_empty())
+        })
+}
+
 impl Matcher {
     /// The names of an exact-name list (`Bash`, `Edit|Write`, `a, b`),
     /// split and trimmed; `None` for a pattern that is a regex. The one
     /// reading of the list rules, for [`Matcher::compile`],
     /// [`Matcher::quick_verdict`] and `doctor`.
     pub fn list_names(pattern: &str, strict_chars: bool) -> Option<impl Iterator<Item = &str>> {
-        pattern
-            .chars()
-            .all(|c| is_list_char(c, strict_chars))
-            .then(|| {
-                pattern
-                    .split(['|', ','])
-                    .map(str::trim)
-                    .filter(|name| !name.is_empty())
-            })
+        list_name_bytes(pattern, strict_chars)
+            .map(|names| names.map(|name| std::str::from_utf8(name).expect("list names are ASCII")))
     }
 
     /// The verdict on `value` for the forms that need no compiling: absent,
@@ -116,8 +125,8 @@ impl Matcher {
     pub fn quick_verdict(pattern: Option<&str>, strict_chars: bool, value: &str) -> Option<bool> {
         match pattern {
             None | Some("" | "*") => Some(true),
-            Some(pattern) => Matcher::list_names(pattern, strict_chars)
-                .map(|mut names| names.any(|n| n == value)),
+            Some(pattern) => list_name_bytes(pattern, strict_chars)
+                .map(|mut names| names.any(|name| name == value.as_bytes())),
         }
     }
 
