@@ -50,6 +50,24 @@ pub fn run(args: &ReplayArgs) -> Printed {
         );
     }
     let new_options = args.settings.source_options();
+    // A policy that does not load answers nothing about itself: a CI gate
+    // must not pass with the new file never read.
+    for (flag, path) in args
+        .settings
+        .settings
+        .iter()
+        .map(|p| ("--settings", p))
+        .chain(
+            args.settings
+                .claude_settings
+                .iter()
+                .map(|p| ("--claude-settings", p)),
+        )
+    {
+        if !env.absolute(path).is_file() {
+            return Printed::failure(&format!("{flag} {}: no such settings file", path.display()));
+        }
+    }
     let old_options = if args.against.is_empty() {
         None
     } else {
@@ -136,6 +154,19 @@ pub fn run(args: &ReplayArgs) -> Printed {
             stderr: "hookrun: interrupted; running hooks were stopped\n".into(),
             exit: Exit::Interrupted(signal),
         };
+    }
+    for (flag, side) in [("--settings", Some(&new)), ("--against", old.as_ref())] {
+        if let Some((path, why)) = side.and_then(|s| s.unapplied.iter().next()) {
+            let more = side.map_or(0, |s| s.unapplied.len()) - 1;
+            let more = if more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            };
+            return Printed::failure(&format!(
+                "{flag} {path}: {why}; the replay would not say what this policy does{more}"
+            ));
+        }
     }
     let cx = Context {
         files: &files,

@@ -361,3 +361,46 @@ fn a_missing_source_is_an_error_naming_it() {
     assert_eq!(run.code, Some(1));
     assert!(run.stderr.contains("no *.jsonl files"), "{}", run.stderr);
 }
+
+#[test]
+fn a_policy_that_does_not_load_is_an_error_not_no_changes() {
+    let sb = Sandbox::new();
+    // Missing: exit 1, named on the first line, like a missing --against.
+    let run = replay(
+        &sb,
+        &["--settings", "no-such.json", "--fail-on-change", &oracle()],
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let first = run.stderr.lines().next().unwrap_or_default();
+    assert!(first.contains("--settings no-such.json"), "{run:?}");
+    assert!(first.contains("no such settings file"), "{run:?}");
+    // Untrusted (a relative path is project content): not `changes: none`.
+    sb.write(
+        "project/policy.json",
+        &json!({"permissions": {"deny": ["Bash(rm *)"]}}).to_string(),
+    );
+    let run = replay(
+        &sb,
+        &["--settings", "policy.json", "--fail-on-change", &oracle()],
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let first = run.stderr.lines().next().unwrap_or_default();
+    assert!(first.contains("policy.json"), "{run:?}");
+    assert!(first.contains("untrusted"), "{run:?}");
+    assert!(first.contains("hookrun trust"), "{run:?}");
+    assert!(!run.stdout.contains("changes:   none"), "{run:?}");
+    // The same on the --against side.
+    let new = deny_rm(&sb);
+    let run = replay(
+        &sb,
+        &["--settings", &new, "--against", "policy.json", &oracle()],
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stderr.starts_with("hookrun: --against"), "{run:?}");
+    // Trusted for the run, it loads and answers.
+    let run = replay(
+        &sb,
+        &["--settings", "policy.json", "--trust-project", &oracle()],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+}

@@ -728,3 +728,22 @@ fn doctor_flags_a_script_that_uses_a_missing_jq_without_checking() {
     assert!(run.stdout.contains("script-tool-missing"), "{}", run.stdout);
     assert!(run.stdout.contains("uses `jq`"), "{}", run.stdout);
 }
+
+// ---- the suite does not depend on a hookrun the user installed ------------
+
+#[test]
+fn a_hookrun_on_the_users_path_is_kept_out_of_the_sandbox() {
+    let sandbox = Sandbox::new();
+    // As after `cargo install --path .`: a `hookrun` in a folder on PATH.
+    let installed = sandbox.script("installed/bin/hookrun", "#!/bin/sh\nexit 0\n");
+    let dir = installed.parent().unwrap();
+    let user_path = format!("{}:/usr/bin:/bin", dir.display());
+    let clean = crate::support::clean_path(Some(user_path.into()));
+    let clean = clean.to_str().unwrap();
+    assert_eq!(clean, "/usr/bin:/bin");
+    // And the sandbox's own PATH never holds one.
+    let path = crate::support::clean_path(std::env::var_os("PATH"));
+    for dir in std::env::split_paths(&path) {
+        assert!(!dir.join("hookrun").exists(), "{}", dir.display());
+    }
+}
