@@ -111,8 +111,13 @@ pub static CHECKS: &[CheckInfo] = &[
         "a key a Claude Code settings file holds for Claude Code itself",
     ),
     check(
+        "untrusted",
+        Error,
+        "a project settings file that is not trusted (or changed since): its hooks and rules do not take effect",
+    ),
+    check(
         "hooks-disabled",
-        Warning,
+        Error,
         "`disableAllHooks: true` turns hooks off",
     ),
     check(
@@ -127,7 +132,7 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "prompt-hook-event",
-        Warning,
+        Error,
         "a prompt hook on an event with no conversation to judge (SessionStart, SessionEnd…): it never runs",
     ),
     check(
@@ -177,7 +182,7 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "tool-name-case",
-        Warning,
+        Error,
         "a tool name no host sends, differing from a known one in case or separators",
     ),
     check(
@@ -203,12 +208,12 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "exit-1-does-not-block",
-        Warning,
+        Error,
         "`exit 1` in a hook of a blocking event (only exit 2 blocks)",
     ),
     check(
         "block-not-enforced",
-        Warning,
+        Error,
         "`exit 2` in a hook of an event whose blocks are not enforced",
     ),
     check(
@@ -273,17 +278,17 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "file-changed-host",
-        Warning,
+        Error,
         "a FileChanged hook whose files the host does not watch",
     ),
     check(
         "host-event-not-routed",
-        Warning,
+        Error,
         "hooks on an event for which a host that runs hookrun has no `hookrun fire` entry: they never fire",
     ),
     check(
         "host-event-name",
-        Warning,
+        Error,
         "hooks under a host's own name for another event (Gemini's `AfterAgent` is `Stop`): they never run under that host",
     ),
     check(
@@ -313,7 +318,7 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "gemini-timeout-seconds",
-        Warning,
+        Error,
         "a Gemini CLI timeout under 1000: its unit is milliseconds, so it was probably meant as seconds",
     ),
     check(
@@ -344,6 +349,26 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     host::check_host_wiring(settings, cx, &mut out);
     host::check_host_event_names(settings, &mut out);
 
+    // The table grades each check: a finding that means "this guard never
+    // fires" is an error wherever it was found, so `doctor` exits non-zero.
+    for finding in &mut out {
+        if let Some(info) = CHECKS.iter().find(|c| c.id == finding.check) {
+            finding.severity = finding.severity.max(info.severity);
+        }
+    }
+    // A host's own event name is said once, by `host-event-name`, not also
+    // as an unknown event.
+    let host_named: Vec<(PathBuf, String)> = out
+        .iter()
+        .filter(|f| f.check == "host-event-name")
+        .map(|f| (f.file.clone(), f.json_path.clone()))
+        .collect();
+    out.retain(|f| {
+        f.check != "unknown-event"
+            || !host_named
+                .iter()
+                .any(|(file, path)| *file == f.file && *path == f.json_path)
+    });
     // A group's matcher is shared by its hooks: report it once.
     let mut unique: Vec<Finding> = Vec::with_capacity(out.len());
     for finding in out {
