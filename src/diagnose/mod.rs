@@ -388,8 +388,8 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
 }
 
 /// The few `doctor` findings that also warn at fire time, for the hooks of
-/// the event being fired: a tool name in the matcher that differs from what
-/// hosts send only in case (`bash`: the hook never runs), and a timeout that
+/// the event being fired: a tool name in the matcher or the `if` rule that
+/// differs from what hosts send only in case (`bash`: the hook never runs), and a timeout that
 /// looks like milliseconds (the hook may hang the host for hours). Cheap:
 /// no I/O, only this event's hooks.
 pub fn fire_warnings(settings: &Settings, event: &EventId) -> Vec<String> {
@@ -412,6 +412,21 @@ pub fn fire_warnings(settings: &Settings, event: &EventId) -> Vec<String> {
                             tools::describe(&near)
                         ));
                 }
+            }
+        }
+        // The same mistake in `if` (`bash(rm *)`): the rule's tool is
+        // compared exactly, so the hook is switched off just as silently.
+        if let Some(rule) = hook.if_rule.as_deref() {
+            let tool = rule.split('(').next().unwrap_or_default().trim();
+            let near = tools::case_variants(tool);
+            if !near.is_empty() {
+                out.push(format!(
+                    "{}: {}.if: `if` names tool `{tool}`, which no host sends (tool names are case-sensitive): hook {} does not run on {}",
+                    file(),
+                    hook.json_path,
+                    hook.display_name(),
+                    tools::describe(&near)
+                ));
             }
         }
         if let Some(timeout) = hook.timeout.filter(|t| *t >= Duration::from_secs(1000)) {

@@ -165,6 +165,42 @@ fn a_lowercase_tool_name_and_a_millisecond_timeout_warn_at_fire_time() {
     assert!(message.contains("looks like milliseconds"), "{run:?}");
 }
 
+#[test]
+fn a_lowercase_tool_in_if_warns_at_fire_time_as_in_matcher() {
+    let sandbox = Sandbox::new();
+    let settings = sandbox.settings(&hooks(
+        "PreToolUse",
+        json!([{ "if": "bash(rm -rf *)", "command": "echo no >&2; exit 2" }]),
+    ));
+    let file = settings.to_str().unwrap();
+    let rm = sandbox.event(
+        "PreToolUse",
+        &json!({ "tool_name": "Bash", "tool_input": { "command": "rm -rf *" } }),
+    );
+    let run = sandbox.run(
+        &[
+            "fire",
+            "PreToolUse",
+            "--no-default-settings",
+            "--settings",
+            file,
+        ],
+        &rm,
+    );
+    assert_eq!(run.code, Some(0), "the hook is off: {run:?}");
+    let message = run.system_message();
+    assert!(message.contains("`if` names tool `bash`"), "{run:?}");
+    assert!(message.contains("hooks.PreToolUse[0].if"), "{run:?}");
+    assert!(message.contains("`Bash`"), "{run:?}");
+    // And doctor fails on it.
+    let run = sandbox.run(
+        &["doctor", "--no-default-settings", "--settings", file],
+        b"",
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains("error[tool-name-case]"), "{run:?}");
+}
+
 // ---- trust: symlinks, the user's config folder, ~ and / -------------------
 
 fn marker_hook(sandbox: &Sandbox, name: &str) -> serde_json::Value {
