@@ -327,6 +327,16 @@ pub static CHECKS: &[CheckInfo] = &[
         "a host runs a hook hookrun runs too, or reads another host's file that calls hookrun: it runs twice",
     ),
     check(
+        "env-kept-out",
+        Note,
+        "secret-looking variables of this environment that hooks do not get (env.keep lets one through)",
+    ),
+    check(
+        "env-needed",
+        Warning,
+        "a hook's command uses a variable hookrun keeps out of the hooks' environment: it sees it unset",
+    ),
+    check(
         "host-config-unreadable",
         Note,
         "a host config file that is not plain JSON: its entries are not checked",
@@ -385,6 +395,61 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     };
     unique.sort_by_key(order);
     unique
+}
+
+/// What the secret scrub does to the hooks of these settings, given the
+/// environment hookrun runs in: a note naming every variable kept out (the
+/// fire itself says so only when a hook uses one), and a warning for each
+/// hook whose command uses one.
+pub fn scrubbed_env(
+    settings: &Settings,
+    env: impl IntoIterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
+) -> Vec<Finding> {
+    let keep = settings.env_keep();
+    let (mut kept, mut scrubbed) = crate::hookenv::scrub(env, &keep);
+    crate::prompt::scrub_keys(settings, &keep, &mut kept, &mut scrubbed);
+    let mut out = Vec::new();
+    if scrubbed.is_empty() {
+        return out;
+    }
+    let fix = "if a hook needs one, list it in env.keep of your user settings: {\"env\": {\"keep\": [\"NAME\"]}}";
+    for hook in &settings.hooks {
+        let texts = hook
+            .command
+            .as_deref()
+            .into_iter()
+            .chain(hook.args.iter().flatten().map(String::as_str));
+        let used = crate::hookenv::named_by(&scrubbed, texts);
+        if used.is_empty() {
+            continue;
+        }
+        out.push(Finding {
+            check: "env-needed",
+            severity: Severity::Warning,
+            file: settings.file_of(hook).path().to_path_buf(),
+            json_path: format!("{}.command", hook.json_path),
+            message: format!(
+                "uses {}, which hookrun keeps out of the hooks' environment (the name looks like a secret): the hook sees it unset",
+                used.join(", ")
+            ),
+            fix: format!(
+                "list it in env.keep of your user settings: {{\"env\": {{\"keep\": [\"{}\"]}}}}",
+                used[0]
+            ),
+        });
+    }
+    out.push(Finding {
+        check: "env-kept-out",
+        severity: Severity::Note,
+        file: PathBuf::new(),
+        json_path: String::new(),
+        message: format!(
+            "hooks do not get these variables of this environment: {}",
+            scrubbed.join(", ")
+        ),
+        fix: fix.to_owned(),
+    });
+    out
 }
 
 /// The few `doctor` findings that also warn at fire time, for the hooks of
