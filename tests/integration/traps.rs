@@ -783,3 +783,62 @@ fn a_hookrun_on_the_users_path_is_kept_out_of_the_sandbox() {
         assert!(!dir.join("hookrun").exists(), "{}", dir.display());
     }
 }
+
+// ---- an event cwd that does not exist here --------------------------------
+
+#[test]
+fn the_bundled_fixtures_use_the_project_they_are_run_in() {
+    let sandbox = Sandbox::new();
+    // A trusted project policy, as a user sets it up.
+    sandbox.write(
+        "project/.hookrun/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "if": "Bash(git push *)", "name": "no-push",
+            "command": "echo 'no pushes' >&2; exit 2"}]}})
+        .to_string(),
+    );
+    let trust = sandbox.run(&["trust", sandbox.project.to_str().unwrap()], b"");
+    assert_eq!(trust.code, Some(0), "{trust:?}");
+    let push = std::fs::read(crate::support::fixture(
+        "events/pre_tool_use__git_push.json",
+    ))
+    .unwrap();
+    let run = sandbox.run(&["explain"], &push);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("no-push"), "{run:?}");
+    assert!(!run.stdout.contains("does not exist here"), "{run:?}");
+    let run = sandbox.run(&["fire"], &push);
+    assert_eq!(run.code, Some(2), "the project's guard holds: {run:?}");
+    // Every bundled event leaves cwd out (a fixture cannot know it).
+    for entry in std::fs::read_dir(crate::support::fixture("events")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let event: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            assert!(event.get("cwd").is_none(), "{}", path.display());
+        }
+    }
+}
+
+#[test]
+fn an_event_cwd_that_does_not_exist_is_said() {
+    let sandbox = Sandbox::new();
+    let event = json!({"hook_event_name": "PreToolUse", "cwd": "/home/nobody/project",
+        "tool_name": "Bash", "tool_input": {"command": "git push"}})
+    .to_string();
+    let run = sandbox.run(&["explain"], event.as_bytes());
+    assert!(
+        run.stdout
+            .contains("/home/nobody/project does not exist here"),
+        "{run:?}"
+    );
+    let run = sandbox.run(&["fire"], event.as_bytes());
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.system_message().contains("does not exist here"),
+        "{run:?}"
+    );
+    // --project-dir names the project: nothing to say.
+    let project = sandbox.project.to_str().unwrap();
+    let run = sandbox.run(&["explain", "--project-dir", project], event.as_bytes());
+    assert!(!run.stdout.contains("does not exist here"), "{run:?}");
+}
