@@ -842,3 +842,118 @@ fn an_event_cwd_that_does_not_exist_is_said() {
     let run = sandbox.run(&["explain", "--project-dir", project], event.as_bytes());
     assert!(!run.stdout.contains("does not exist here"), "{run:?}");
 }
+
+// ---- init's starter guard holds --------------------------------------------
+
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+#[test]
+fn the_init_starter_blocks_every_push_to_main_and_lets_branches_through() {
+    if std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        crate::support::skipped("the_init_starter_blocks_every_push_to_main: no git here");
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["init"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    // A repository on main with a remote, as the agent finds it.
+    let repo = &sandbox.project;
+    let remote = sandbox.path("remote.git");
+    std::fs::create_dir_all(&remote).unwrap();
+    git(&remote, &["init", "-q", "--bare"]);
+    git(repo, &["init", "-q", "-b", "main"]);
+    git(
+        repo,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "x",
+        ],
+    );
+    git(repo, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    git(repo, &["push", "-q", "-u", "origin", "main"]);
+    let fire = |command: &str| {
+        let event = sandbox.event(
+            "PreToolUse",
+            &json!({"tool_name": "Bash", "tool_input": {"command": command}}),
+        );
+        sandbox.run(&["fire"], &event)
+    };
+    for command in [
+        "git push",
+        "git push origin",
+        "git push -u origin HEAD",
+        "git push origin main",
+        "git push origin HEAD:main",
+        "git push --force origin main",
+        "git push origin main --force",
+        "git push origin +main",
+        "git push origin feature:refs/heads/main",
+        "cd . && git push",
+    ] {
+        let run = fire(command);
+        assert_eq!(run.code, Some(2), "{command}: {run:?}");
+    }
+    // On a branch of its own, pushing that branch goes through.
+    git(repo, &["switch", "-q", "-c", "feature"]);
+    for command in [
+        "git push origin feature",
+        "git push -u origin HEAD",
+        "git status",
+    ] {
+        let run = fire(command);
+        assert_eq!(run.code, Some(0), "{command}: {run:?}");
+    }
+    // ...but a branch whose plain push goes to main does not.
+    git(repo, &["config", "push.default", "upstream"]);
+    git(repo, &["config", "branch.feature.remote", "origin"]);
+    git(repo, &["config", "branch.feature.merge", "refs/heads/main"]);
+    let run = fire("git push");
+    assert_eq!(run.code, Some(2), "a plain push to main: {run:?}");
+    // And the starter the user keeps is clean to doctor.
+    let run = sandbox.run(&["doctor"], b"");
+    assert!(!run.stdout.contains("error["), "{run:?}");
+}
+
+#[test]
+fn init_project_in_a_subfolder_writes_at_the_repository_root_and_says_so() {
+    let sandbox = Sandbox::new();
+    git(&sandbox.project, &["init", "-q"]);
+    let sub = sandbox.project.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    let run = crate::support::run_command(
+        sandbox
+            .command()
+            .args(["init", "--project"])
+            .current_dir(&sub),
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let written = sandbox.project.join(".hookrun/settings.json");
+    assert!(written.is_file(), "{run:?}");
+    assert!(!sub.join(".hookrun").exists(), "{run:?}");
+    assert!(run.stdout.contains("top of the git repository"), "{run:?}");
+    assert!(run.stdout.contains(written.to_str().unwrap()), "{run:?}");
+    // The printed entry routes the one event the starter has hooks on.
+    assert!(run.stdout.contains("\"PreToolUse\""), "{run:?}");
+    assert!(!run.stdout.contains("\"SessionStart\""), "{run:?}");
+}
