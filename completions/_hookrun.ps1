@@ -177,7 +177,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
         'hookrun;replay' {
             [CompletionResult]::new('--against', '--against', [CompletionResultType]::ParameterName, 'Compare with this policy: these settings files take the place of the --settings files, the other sources stay the same (repeatable, in order)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--show', '--show', [CompletionResultType]::ParameterName, 'Changed events listed in the text output (JSON lists them all)')
+            [CompletionResult]::new('--show', '--show', [CompletionResultType]::ParameterName, 'What the text output lists after the summary: the first N changed events, or `all`: every replayed event with its decision and the hooks that would run. (JSON lists every event and every change.)')
             [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
             [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)')

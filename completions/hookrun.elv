@@ -164,7 +164,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         &'hookrun;replay'= {
             cand --against 'Compare with this policy: these settings files take the place of the --settings files, the other sources stay the same (repeatable, in order)'
             cand --format 'Output format'
-            cand --show 'Changed events listed in the text output (JSON lists them all)'
+            cand --show 'What the text output lists after the summary: the first N changed events, or `all`: every replayed event with its decision and the hooks that would run. (JSON lists every event and every change.)'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`)'

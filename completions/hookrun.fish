@@ -139,7 +139,7 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand test" -s V -l version -d
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l against -d 'Compare with this policy: these settings files take the place of the --settings files, the other sources stay the same (repeatable, in order)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l format -d 'Output format' -r -f -a "text\t'For people'
 json\t'One JSON document, for scripts and CI'"
-complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l show -d 'Changed events listed in the text output (JSON lists them all)' -r
+complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l show -d 'What the text output lists after the summary: the first N changed events, or `all`: every replayed event with its decision and the hooks that would run. (JSON lists every event and every change.)' -r
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l claude-settings -d 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F

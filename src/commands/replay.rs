@@ -85,6 +85,8 @@ pub fn run(args: &ReplayArgs) -> Printed {
         }
         Some(options)
     };
+    // Every event is kept only when it is listed.
+    let keep_rows = args.format == OutputFormat::Json || args.show == crate::cli::Show::All;
     // Files are shared out to workers; with --run, one worker, so hooks
     // run one event at a time, in order.
     let jobs = if args.run {
@@ -107,7 +109,16 @@ pub fn run(args: &ReplayArgs) -> Printed {
             .map(|_| {
                 let (shared, env) = (&shared, &env);
                 let (new_options, old_options) = (&new_options, &old_options);
-                scope.spawn(move || work(shared, env, new_options, old_options.as_ref(), args.run))
+                scope.spawn(move || {
+                    work(
+                        shared,
+                        env,
+                        new_options,
+                        old_options.as_ref(),
+                        args.run,
+                        keep_rows,
+                    )
+                })
             })
             .collect();
         let mut progress = Progress::new(files.len());
@@ -131,6 +142,9 @@ pub fn run(args: &ReplayArgs) -> Printed {
             .collect()
     });
     let mut summary = Summary::new(args.run, old_options.is_some());
+    if keep_rows {
+        summary = summary.keep_rows();
+    }
     let mut tally = Tally::default();
     let mut new = Findings::default();
     let mut old = old_options.as_ref().map(|_| Findings::default());
@@ -231,6 +245,7 @@ fn work(
     new_options: &SourceOptions,
     old_options: Option<&SourceOptions>,
     run: bool,
+    keep_rows: bool,
 ) -> Result<Part, String> {
     let made = |options: &SourceOptions| {
         Side::new(options.clone(), env.clone(), run)
@@ -239,6 +254,9 @@ fn work(
     let mut new = made(new_options)?;
     let mut old = old_options.map(made).transpose()?;
     let mut summary = Summary::new(run, old.is_some());
+    if keep_rows {
+        summary = summary.keep_rows();
+    }
     let mut tally = Tally::default();
     let mut interrupted = None;
     loop {
