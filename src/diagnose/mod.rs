@@ -604,12 +604,22 @@ fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut V
     }
     for (field, message) in crate::http::lint(hook) {
         let at = h.field(&field);
-        h.push(
-            "http-hook",
-            at,
-            message,
-            "fix the URL, or list the variable in the hook's allowedEnvVars (see docs/http-hooks.md)",
-        );
+        let fix = if field != "url" {
+            "list the variable in the hook's allowedEnvVars (see docs/http-hooks.md)".to_owned()
+        } else if let Some(net) = message
+            .split_once("points at ")
+            .and_then(|(_, rest)| rest.split_once(' '))
+            .map(|(ip, _)| ip)
+            .filter(|_| message.contains("SSRF guard"))
+        {
+            format!(
+                "if {net} is a service you mean to call, allow it in your user or managed settings: \"allowedHookNetworks\": [\"{net}\"] (a project file cannot); otherwise fix the URL"
+            )
+        } else {
+            "fix the URL: http:// or https://, a host and an optional path (see docs/http-hooks.md)"
+                .to_owned()
+        };
+        h.push("http-hook", at, message, fix);
     }
     let env: Vec<_> = std::env::vars_os().collect();
     for (check, field, message, fix) in prompt::check(settings, hook, &env) {

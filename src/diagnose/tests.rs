@@ -734,3 +734,19 @@ fn a_hosts_event_name_gets_one_fix() {
     assert!(message.contains("did you mean `PreToolUse`"), "{message}");
     assert!(!message.contains("BeforeModel"), "{message}");
 }
+
+#[test]
+fn an_ssrf_refused_url_gets_a_fix_about_the_network_not_variables() {
+    let found =
+        run(r#"{"hooks": {"Stop": [{"type": "http", "url": "http://10.0.0.5:8080/hook"}]}}"#);
+    let f = found
+        .iter()
+        .find(|f| f.check == "http-hook")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert!(
+        f.fix.contains(r#""allowedHookNetworks": ["10.0.0.5"]"#),
+        "{}",
+        f.fix
+    );
+    assert!(!f.fix.contains("allowedEnvVars"), "{}", f.fix);
+}

@@ -413,7 +413,11 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
     let mut runs: Vec<(&String, &u64)> = s.new.hook_runs.iter().collect();
     runs.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     if runs.is_empty() {
-        out.push_str("hooks:     none would run on these events\n");
+        out.push_str(if s.run {
+            "hooks:     none ran on these events\n"
+        } else {
+            "hooks:     none would run on these events\n"
+        });
     } else {
         let shown: Vec<String> = runs
             .iter()
@@ -427,8 +431,13 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
         };
         let _ = writeln!(
             out,
-            "hooks:     {} events would run hooks: {}{rest}",
-            thousands(s.new.events_with_hooks),
+            "hooks:     {} {}: {}{rest}",
+            plural(s.new.events_with_hooks, "event"),
+            if s.run {
+                "ran hooks"
+            } else {
+                "would run hooks"
+            },
             shown.join(" · ")
         );
     }
@@ -865,6 +874,50 @@ mod tests {
         assert_eq!(s.changes[0].kinds, ["newly denied"]);
         assert_eq!(s.changes[0].before, "ran in the recording");
         assert_eq!(s.top_blocked(5), [("rm -rf a", 1), ("rm -rf b", 1)]);
+    }
+
+    fn text_of(s: &Summary) -> String {
+        let files = [PathBuf::from("s.jsonl")];
+        let tally = Tally::default();
+        let findings = Findings::default();
+        let cx = Context {
+            files: &files,
+            tally: &tally,
+            new: &findings,
+            old: None,
+            new_label: "p".into(),
+            old_label: None,
+            elapsed: std::time::Duration::ZERO,
+            show: crate::cli::Show::Changes(50),
+        };
+        text(s, &cx)
+    }
+
+    #[test]
+    fn one_event_is_one_event_and_a_run_says_ran() {
+        let mut dry = Summary::new(false, false);
+        dry.add(
+            &replayed("ls", Recorded::Ran),
+            &verdict("none", &["audit"]),
+            None,
+        );
+        let out = text_of(&dry);
+        assert!(
+            out.contains("hooks:     1 event would run hooks: audit 1"),
+            "{out}"
+        );
+        let mut run = Summary::new(true, false);
+        run.add(
+            &replayed("ls", Recorded::Ran),
+            &verdict("none", &["audit"]),
+            None,
+        );
+        let out = text_of(&run);
+        assert!(
+            out.contains("hooks:     1 event ran hooks: audit 1"),
+            "{out}"
+        );
+        assert!(!out.contains("would run"), "{out}");
     }
 
     #[test]
