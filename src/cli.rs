@@ -47,9 +47,11 @@ pub struct Cli {
 /// The options every subcommand takes.
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
-    /// Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace).
-    /// `RUST_LOG` works too. Without either, stderr carries only the block
-    /// reason.
+    /// Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace;
+    /// `RUST_LOG` works too): the project and settings files it found, each
+    /// settings problem, each hook it starts. Commands that load no settings
+    /// (`completions`, `init`) have nothing to log. Under `fire`, stderr
+    /// otherwise carries only the block reason.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
 }

@@ -259,3 +259,35 @@ fn links_between_the_pages_and_their_anchors_resolve() {
         }
     }
 }
+
+/// `just --list` shows only the comment line right above a recipe: a
+/// description spread over several lines is cut to its last one. Longer
+/// notes go above, separated by a lone `#`.
+#[test]
+fn every_just_recipe_has_a_one_line_description() {
+    let text = std::fs::read_to_string(repo().join("justfile")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let recipe = !line.is_empty()
+            && !line.starts_with([' ', '\t', '#'])
+            && line.contains(':')
+            && !line.contains(":=");
+        if !recipe || i == 0 {
+            continue;
+        }
+        let above = lines[i - 1];
+        assert!(
+            above.starts_with("# ") && above.len() > 2,
+            "justfile:{}: `{line}` has no description line",
+            i + 1
+        );
+        if i >= 2 {
+            let before = lines[i - 2];
+            assert!(
+                !(before.starts_with("# ") && before.len() > 2),
+                "justfile:{}: `{line}`'s description spans lines; `just --list` shows only {above:?}",
+                i + 1
+            );
+        }
+    }
+}

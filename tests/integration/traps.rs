@@ -957,3 +957,17 @@ fn init_project_in_a_subfolder_writes_at_the_repository_root_and_says_so() {
     assert!(run.stdout.contains("\"PreToolUse\""), "{run:?}");
     assert!(!run.stdout.contains("\"SessionStart\""), "{run:?}");
 }
+
+#[test]
+fn the_verbose_help_does_not_promise_fire_behaviour_on_every_command() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["completions", "--help"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    // The old text claimed, for every command, that stderr carries only the
+    // block reason without -v.
+    assert!(
+        !run.stdout.contains("Without either, stderr carries only"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("Under `fire`"), "{run:?}");
+}
