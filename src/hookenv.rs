@@ -132,14 +132,11 @@ pub fn scrub(
 /// `printenv NAME`). Every host has its own key in the environment, so a
 /// notice for each removed name would come on every session for nothing;
 /// one for a name a hook uses says why that hook sees it empty.
-pub fn named_by<'a, 't>(
-    scrubbed: &'a [String],
-    texts: impl IntoIterator<Item = &'t str> + Clone,
-) -> Vec<&'a str> {
+pub fn named_by<'a>(scrubbed: &'a [String], texts: &[&str]) -> Vec<&'a str> {
     scrubbed
         .iter()
         .map(String::as_str)
-        .filter(|name| texts.clone().into_iter().any(|text| names_word(text, name)))
+        .filter(|name| texts.iter().any(|text| names_word(text, name)))
         .collect()
 }
 
@@ -321,20 +318,20 @@ mod tests {
     #[test]
     fn a_scrubbed_name_is_needed_only_when_a_hook_names_it() {
         let scrubbed = vec!["GEMINI_API_KEY".to_owned(), "GH_TOKEN".to_owned()];
-        assert!(named_by(&scrubbed, ["jq -r .tool_input.command | grep -q main"]).is_empty());
+        assert!(named_by(&scrubbed, &["jq -r .tool_input.command | grep -q main"]).is_empty());
         assert_eq!(
             named_by(
                 &scrubbed,
-                ["curl -H \"Authorization: $GH_TOKEN\" x", "true"]
+                &["curl -H \"Authorization: $GH_TOKEN\" x", "true"]
             ),
             ["GH_TOKEN"]
         );
         assert_eq!(
-            named_by(&scrubbed, ["echo ${GEMINI_API_KEY}"]),
+            named_by(&scrubbed, &["echo ${GEMINI_API_KEY}"]),
             ["GEMINI_API_KEY"]
         );
         // Part of a longer name is another variable.
-        assert!(named_by(&scrubbed, ["echo $MY_GH_TOKEN_FILE"]).is_empty());
+        assert!(named_by(&scrubbed, &["echo $MY_GH_TOKEN_FILE"]).is_empty());
     }
 
     fn event(json: &str) -> Event {

@@ -238,14 +238,18 @@ fn hook_environment(
             scrubbed.join(", ")
         ));
         // Said (once a session) only for a name a hook of this fire uses.
-        let texts = plan.hooks.iter().flat_map(|p| {
-            let hook = &inputs.settings.hooks[p.hook];
-            hook.command
-                .as_deref()
-                .into_iter()
-                .chain(hook.args.iter().flatten().map(String::as_str))
-        });
-        let names = hookenv::named_by(&scrubbed, texts).join(", ");
+        let texts: Vec<&str> = plan
+            .hooks
+            .iter()
+            .flat_map(|p| {
+                let hook = &inputs.settings.hooks[p.hook];
+                hook.command
+                    .as_deref()
+                    .into_iter()
+                    .chain(hook.args.iter().flatten().map(String::as_str))
+            })
+            .collect();
+        let names = hookenv::named_by(&scrubbed, &texts).join(", ");
         let key = format!("scrubbed:{names}");
         if !names.is_empty() && state::first_time(inputs.state, event.session_id(), "notice", &key)
         {

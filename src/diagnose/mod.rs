@@ -418,8 +418,9 @@ pub fn scrubbed_env(
             .command
             .as_deref()
             .into_iter()
-            .chain(hook.args.iter().flatten().map(String::as_str));
-        let used = crate::hookenv::named_by(&scrubbed, texts);
+            .chain(hook.args.iter().flatten().map(String::as_str))
+            .collect::<Vec<&str>>();
+        let used = crate::hookenv::named_by(&scrubbed, &texts);
         if used.is_empty() {
             continue;
         }

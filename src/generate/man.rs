@@ -60,10 +60,10 @@ fn synopsis(command: &clap::Command) -> String {
             (None, None) => continue,
         };
         let value = if arg.get_action().takes_values() {
-            let names = arg
-                .get_value_names()
-                .map(|names| names.join(" "))
-                .unwrap_or_else(|| arg.get_id().as_str().to_uppercase());
+            let names = arg.get_value_names().map_or_else(
+                || arg.get_id().as_str().to_uppercase(),
+                |names| names.join(" "),
+            );
             format!(" {names}")
         } else {
             String::new()
@@ -76,10 +76,10 @@ fn synopsis(command: &clap::Command) -> String {
         }
     }
     for arg in command.get_positionals().filter(|a| !a.is_hide_set()) {
-        let names = arg
-            .get_value_names()
-            .map(|names| names.join(" "))
-            .unwrap_or_else(|| arg.get_id().as_str().to_uppercase());
+        let names = arg.get_value_names().map_or_else(
+            || arg.get_id().as_str().to_uppercase(),
+            |names| names.join(" "),
+        );
         let more = if arg.get_num_args().is_some_and(|n| n.max_values() > 1) {
             "..."
         } else {

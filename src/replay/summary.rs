@@ -124,6 +124,7 @@ impl Summary {
     }
 
     /// Keep every event, not only the changed ones.
+    #[must_use]
     pub fn keep_rows(mut self) -> Summary {
         self.rows = Some(Vec::new());
         self
