@@ -12,9 +12,11 @@ build:
 test:
     cargo test --locked
 
-# Regenerate completions/, docs/man/, docs/settings.schema.json, the tables of
-# docs/protocol.md and the files docs/cookbook.md quotes (the test that
-# checks them writes them instead).
+# The test that checks the generated files writes them instead: completions/,
+# docs/man/, docs/settings.schema.json, the tables of docs/protocol.md and the
+# files docs/cookbook.md quotes.
+#
+# Regenerate completions, man pages, the schema, doc tables and cookbook quotes.
 gen:
     HOOKRUN_UPDATE_GENERATED=1 cargo test --locked --test integration -- --exact generated::generated_files_are_up_to_date --nocapture
 

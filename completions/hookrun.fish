@@ -24,7 +24,7 @@ function __fish_hookrun_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c hookrun -n "__fish_hookrun_needs_command" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_needs_command" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_needs_command" -s h -l help -d 'Print help'
 complete -c hookrun -n "__fish_hookrun_needs_command" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "fire" -d 'Run the hooks of one event and answer in the hook protocol.'
@@ -61,13 +61,13 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l fail-closed -d 
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l non-interactive -d 'Nobody can answer a permission prompt (CI, headless agents): a final "ask" becomes a deny with the reason "approval required, but nobody can be asked"'
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -s V -l version -d 'Print version'
-complete -c hookrun -n "__fish_hookrun_using_subcommand trust" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand trust" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand trust" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand trust" -s V -l version -d 'Print version'
-complete -c hookrun -n "__fish_hookrun_using_subcommand untrust" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand untrust" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand untrust" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand untrust" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand stats" -l log -d 'The audit log (default: $HOOKRUN_LOG, else the `log` settings key)' -r -F
@@ -78,12 +78,12 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand stats" -l claude-setting
 complete -c hookrun -n "__fish_hookrun_using_subcommand stats" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand stats" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand stats" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-complete -c hookrun -n "__fish_hookrun_using_subcommand stats" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand stats" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand stats" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand init" -l project-dir -d 'The project root for --project (default: the current directory)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand init" -l project -d 'Write the project\'s .hookrun/settings.json instead of your user settings (it takes effect once you run `hookrun trust`)'
-complete -c hookrun -n "__fish_hookrun_using_subcommand init" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand init" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand init" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -l format -d 'Output format' -r -f -a "text\t'For people'
@@ -93,7 +93,7 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -l claude-settin
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l host -d 'The agent whose event this is (as `fire --host`): its event, tool and field names are translated first, as `fire` would' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'
@@ -108,7 +108,7 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l claude-setti
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand list" -l format -d 'Output format' -r -f -a "text\t'For people'
@@ -118,7 +118,7 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand list" -l claude-settings
 complete -c hookrun -n "__fish_hookrun_using_subcommand list" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand list" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand list" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-complete -c hookrun -n "__fish_hookrun_using_subcommand list" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand list" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand list" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l format -d 'Output format' -r -f -a "text\t'For people'
@@ -133,13 +133,13 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l claude-settings
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-complete -c hookrun -n "__fish_hookrun_using_subcommand test" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand test" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l against -d 'Compare with this policy: these settings files take the place of the --settings files, the other sources stay the same (repeatable, in order)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l format -d 'Output format' -r -f -a "text\t'For people'
 json\t'One JSON document, for scripts and CI'"
-complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l show -d 'Changed events listed in the text output (JSON lists them all)' -r
+complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l show -d 'What the text output lists after the summary: the first N changed events, or `all`: every replayed event with its decision and the hooks that would run. (JSON lists every event and every change.)' -r
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l claude-settings -d 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
@@ -147,10 +147,10 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l run -d 'Run t
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l fail-on-change -d 'Exit 3 when any event changed (for CI gating a policy change)'
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand replay" -s V -l version -d 'Print version'
-complete -c hookrun -n "__fish_hookrun_using_subcommand completions" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand completions" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l binary -d 'The hookrun the entries run (default: this binary, by absolute path)' -r -F
@@ -162,7 +162,7 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l user -d 'You
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l dry-run -d 'Print the change as a diff and write nothing'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-complete -c hookrun -n "__fish_hookrun_using_subcommand install" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l binary -d 'The hookrun the entries run (default: this binary, by absolute path)' -r -F
@@ -174,7 +174,7 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l user -d 'Y
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l dry-run -d 'Print the change as a diff and write nothing'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -s v -l verbose -d 'Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace). `RUST_LOG` works too. Without either, stderr carries only the block reason'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -s v -l verbose -d 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -s V -l version -d 'Print version'
 complete -c hookrun -n "__fish_hookrun_using_subcommand help; and not __fish_seen_subcommand_from fire trust untrust stats init doctor explain list test replay completions install uninstall help" -f -a "fire" -d 'Run the hooks of one event and answer in the hook protocol.'

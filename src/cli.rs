@@ -47,9 +47,11 @@ pub struct Cli {
 /// The options every subcommand takes.
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
-    /// Print diagnostics to stderr (-v: info, -vv: debug, -vvv: trace).
-    /// `RUST_LOG` works too. Without either, stderr carries only the block
-    /// reason.
+    /// Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace;
+    /// `RUST_LOG` works too): the project and settings files it found, each
+    /// settings problem, each hook it starts. Commands that load no settings
+    /// (`completions`, `init`) have nothing to log. Under `fire`, stderr
+    /// otherwise carries only the block reason.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
 }
@@ -479,12 +481,32 @@ pub struct ReplayArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
 
-    /// Changed events listed in the text output (JSON lists them all).
-    #[arg(long, value_name = "N", default_value_t = 50)]
-    pub show: usize,
+    /// What the text output lists after the summary: the first N changed
+    /// events, or `all`: every replayed event with its decision and the
+    /// hooks that would run. (JSON lists every event and every change.)
+    #[arg(long, value_name = "N|all", default_value = "50", value_parser = parse_show)]
+    pub show: Show,
 
     #[command(flatten)]
     pub settings: SettingsArgs,
+}
+
+/// `replay --show`: how much of the replay the text lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show {
+    /// The first N changed events.
+    Changes(usize),
+    /// Every replayed event.
+    All,
+}
+
+fn parse_show(text: &str) -> Result<Show, String> {
+    if text.eq_ignore_ascii_case("all") {
+        return Ok(Show::All);
+    }
+    text.parse()
+        .map(Show::Changes)
+        .map_err(|_| format!("expected a number of changed events or `all`, found {text:?}"))
 }
 
 /// Which settings files to load (SPEC §3.1).

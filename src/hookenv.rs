@@ -127,6 +127,30 @@ pub fn scrub(
     (kept, removed)
 }
 
+/// The scrubbed names a hook could need: those its command (or exec-form
+/// arguments) names as a whole word (`$GEMINI_API_KEY`, `${NAME}`,
+/// `printenv NAME`). Every host has its own key in the environment, so a
+/// notice for each removed name would come on every session for nothing;
+/// one for a name a hook uses says why that hook sees it empty.
+pub fn named_by<'a>(scrubbed: &'a [String], texts: &[&str]) -> Vec<&'a str> {
+    scrubbed
+        .iter()
+        .map(String::as_str)
+        .filter(|name| texts.iter().any(|text| names_word(text, name)))
+        .collect()
+}
+
+/// `text` holds `name` with no identifier character on either side.
+fn names_word(text: &str, name: &str) -> bool {
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = text.as_bytes();
+    text.match_indices(name).any(|(at, _)| {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let after = bytes.get(at + name.len()).copied();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
 /// How many fires may run inside a hook's fire: a hook may call `hookrun
 /// fire` (a wrapper, a test), but a fire nested deeper than this is refused,
 /// so a hook that fires the event it handles cannot fork without end.
@@ -289,6 +313,25 @@ mod tests {
             assert!(holds(first) || holds(second), "{first}_{second}");
             assert!(may_be_secret(&format!("{first}{second}").to_uppercase()));
         }
+    }
+
+    #[test]
+    fn a_scrubbed_name_is_needed_only_when_a_hook_names_it() {
+        let scrubbed = vec!["GEMINI_API_KEY".to_owned(), "GH_TOKEN".to_owned()];
+        assert!(named_by(&scrubbed, &["jq -r .tool_input.command | grep -q main"]).is_empty());
+        assert_eq!(
+            named_by(
+                &scrubbed,
+                &["curl -H \"Authorization: $GH_TOKEN\" x", "true"]
+            ),
+            ["GH_TOKEN"]
+        );
+        assert_eq!(
+            named_by(&scrubbed, &["echo ${GEMINI_API_KEY}"]),
+            ["GEMINI_API_KEY"]
+        );
+        // Part of a longer name is another variable.
+        assert!(named_by(&scrubbed, &["echo $MY_GH_TOKEN_FILE"]).is_empty());
     }
 
     fn event(json: &str) -> Event {

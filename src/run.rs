@@ -137,7 +137,7 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
         ));
         None
     });
-    let base_env = hook_environment(event, inputs, &mut out);
+    let base_env = hook_environment(plan, event, inputs, &mut out);
     let cwd = hook_cwd(event, inputs.project_dir);
     // Serialised once (or the host's own line), the same bytes for every
     // hook (sequential hooks get it again only after a hook changed
@@ -222,19 +222,39 @@ fn release_once(p: &Planned, event: &Event, state: Option<&StateDir>) {
 /// hookrun's environment minus secrets (SPEC §9.2), plus what every hook of
 /// this event gets. The first fire of a session that removed something says
 /// so.
-fn hook_environment(event: &Event, inputs: &RunInputs<'_>, out: &mut Executed) -> HookEnv {
+fn hook_environment(
+    plan: &Plan,
+    event: &Event,
+    inputs: &RunInputs<'_>,
+    out: &mut Executed,
+) -> HookEnv {
     let keep = inputs.settings.env_keep();
     let (mut inherited, mut scrubbed) = hookenv::scrub(inputs.inherited_env.iter().cloned(), &keep);
     // A prompt hook's API key never reaches a command hook.
     crate::prompt::scrub_keys(inputs.settings, &keep, &mut inherited, &mut scrubbed);
     if !scrubbed.is_empty() {
-        let names = scrubbed.join(", ");
-        out.notes
-            .push(format!("kept out of the hooks' environment: {names}"));
+        out.notes.push(format!(
+            "kept out of the hooks' environment: {}",
+            scrubbed.join(", ")
+        ));
+        // Said (once a session) only for a name a hook of this fire uses.
+        let texts: Vec<&str> = plan
+            .hooks
+            .iter()
+            .flat_map(|p| {
+                let hook = &inputs.settings.hooks[p.hook];
+                hook.command
+                    .as_deref()
+                    .into_iter()
+                    .chain(hook.args.iter().flatten().map(String::as_str))
+            })
+            .collect();
+        let names = hookenv::named_by(&scrubbed, &texts).join(", ");
         let key = format!("scrubbed:{names}");
-        if state::first_time(inputs.state, event.session_id(), "notice", &key) {
+        if !names.is_empty() && state::first_time(inputs.state, event.session_id(), "notice", &key)
+        {
             out.warnings.push(format!(
-                "hookrun kept secret-looking variables out of the hooks' environment: {names} (let one through with env.keep in your user settings)"
+                "hookrun kept secret-looking variables out of the hooks' environment: {names}, which a hook's command uses: it sees them unset (let one through with env.keep in your user settings)"
             ));
         }
     }

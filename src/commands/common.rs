@@ -57,6 +57,27 @@ pub fn project_dir(env: &Environment, event_cwd: Option<&Path>) -> PathBuf {
     discover::project_dir(env, event_cwd)
 }
 
+/// A warning when the project was taken from an event `cwd` that does not
+/// exist here (a fixture or recorded event from another machine): no
+/// project file can load from it, so every project hook and rule is off
+/// without another word. One `stat`, and only when no `.hookrun/` folder was
+/// found above the cwd (the project is then the cwd itself).
+pub fn missing_cwd_warning(
+    env: &Environment,
+    event_cwd: Option<&Path>,
+    project: &Path,
+) -> Option<String> {
+    let cwd = env.absolute(event_cwd?);
+    if cwd != project || cwd.is_dir() {
+        return None;
+    }
+    Some(format!(
+        "the event's cwd {} does not exist here, and hookrun took the project from it: no project settings load ({}/.hookrun/settings.json is not there). Give the event your project's cwd, leave `cwd` out to use the current directory, or pass --project-dir",
+        cwd.display(),
+        cwd.display()
+    ))
+}
+
 /// Loads every source the run would load, logging each problem at `-v`.
 pub fn load_settings(args: &SettingsArgs, env: &Environment, project_dir: &Path) -> Settings {
     log_problems(settings::load(&args.source_options(), env, project_dir))

@@ -32,7 +32,8 @@ pub fn run(args: &DoctorArgs) -> Printed {
         codex_home: codex_home.as_deref(),
         probe: &probe,
     };
-    let findings = diagnose::diagnose(&settings, &cx);
+    let mut findings = diagnose::diagnose(&settings, &cx);
+    findings.extend(diagnose::scrubbed_env(&settings, std::env::vars_os()));
     let errors = count(&findings, Severity::Error);
     let stdout = match args.format {
         OutputFormat::Text => text(&settings, &project_dir.display().to_string(), &findings),
@@ -92,7 +93,9 @@ fn text(settings: &Settings, project_dir: &str, findings: &[Finding]) -> String 
         );
     }
     for f in findings {
-        let location = if f.json_path.is_empty() {
+        let location = if f.file.as_os_str().is_empty() {
+            "hookrun's environment".to_owned()
+        } else if f.json_path.is_empty() {
             f.file.display().to_string()
         } else {
             format!("{}: {}", f.file.display(), f.json_path)

@@ -75,13 +75,18 @@ pub fn run(args: &ExplainArgs) -> Printed {
         Ok(event) => event,
         Err(err) => return Printed::failure(&err.to_string()),
     };
-    let event_warnings = crate::host::mapping::event_name_warnings(
+    let mut event_warnings = crate::host::mapping::event_name_warnings(
         host,
         args.event.as_deref(),
         input_name.borrow().as_deref(),
     );
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
+    event_warnings.extend(common::missing_cwd_warning(
+        &env,
+        event.cwd().as_deref(),
+        &project_dir,
+    ));
     let settings = common::inspect_settings(&args.settings, &env, &project_dir);
     let cx = SelectContext {
         event: &event,

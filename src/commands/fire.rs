@@ -87,7 +87,7 @@ fn answer(
     };
     let event = &decoded.event;
     // In the host's vocabulary: the input's name as the host spelt it.
-    let input_warnings = host::mapping::event_name_warnings(
+    let mut input_warnings = host::mapping::event_name_warnings(
         host,
         args.event.as_deref(),
         input_name
@@ -103,6 +103,11 @@ fn answer(
         .saturating_sub(started.elapsed());
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
+    input_warnings.extend(common::missing_cwd_warning(
+        &env,
+        event.cwd().as_deref(),
+        &project_dir,
+    ));
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
     let loaded = common::load_settings(&args.settings, &env, &project_dir);
     let config = FireConfig {

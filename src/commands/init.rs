@@ -10,16 +10,35 @@ use crate::exit::Exit;
 use crate::host::HostId;
 use crate::settings::Environment;
 
-/// The starter: one hook that shows the shape (a matcher, an `if` rule, a
-/// block by exit 2 with the reason on stderr).
+/// The starter: a guard against pushing to `main` that holds against the
+/// ways people (and agents) push there. Permission rules catch every
+/// command that names `main` as what it pushes to (`origin main`,
+/// `HEAD:main`, `+main`, `refs/heads/main`, flags after it); a hook catches
+/// the pushes that name no branch at all (`git push`, `git push origin`,
+/// `git push -u origin HEAD`) by asking git where they go: the current
+/// branch, and the branch a plain push updates (`@{push}`). It also shows
+/// the shape of both: rules in `permissions`, a hook with a matcher, an
+/// `if` rule and a block by exit 2 with the reason on stderr.
 const STARTER: &str = r#"{
+  "permissions": {
+    "deny": [
+      "Bash(git push * main)",
+      "Bash(git push * main *)",
+      "Bash(git push *:main)",
+      "Bash(git push *:main *)",
+      "Bash(git push * +main)",
+      "Bash(git push * +main *)",
+      "Bash(git push *refs/heads/main)",
+      "Bash(git push *refs/heads/main *)"
+    ]
+  },
   "hooks": {
     "PreToolUse": [
       {
-        "name": "no-push-to-main",
+        "name": "no-push-from-main",
         "matcher": "Bash",
-        "if": "Bash(git push * main)",
-        "command": "echo 'Push a branch and open a pull request instead of pushing to main.' >&2; exit 2",
+        "if": "Bash(git push*)",
+        "command": "branch=$(git branch --show-current 2>/dev/null); target=$(git rev-parse --abbrev-ref '@{push}' 2>/dev/null); case \"$branch|$target\" in 'main|'* | */main) echo 'This push would update main (you are on main, or main is where a plain git push goes): push a branch and open a pull request instead.' >&2; exit 2 ;; esac",
         "timeout": 10
       }
     ]
@@ -27,23 +46,44 @@ const STARTER: &str = r#"{
 }
 "#;
 
-/// The events the printed host entry routes to hookrun: the ones hooks are
-/// most often written for. Every other event needs its own entry too.
-const HOST_EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "UserPromptSubmit",
-    "Stop",
-    "SessionStart",
-];
+/// The events the starter has hooks on: the printed host entry routes
+/// these (and only these) to hookrun.
+const HOST_EVENTS: &[&str] = &["PreToolUse"];
+
+/// Where `init --project` writes: `--project-dir` if given, else the
+/// nearest folder above the current one that already has a `.hookrun/`
+/// folder, else the top of the git repository the current folder is in,
+/// else the current folder. With the reason, when it is not the current
+/// folder.
+fn project_root(env: &Environment, given: Option<&Path>) -> (PathBuf, Option<String>) {
+    if let Some(dir) = given {
+        return (env.absolute(dir), None);
+    }
+    let here = env.current_dir.clone();
+    if let Some(found) = here.ancestors().find(|d| d.join(".hookrun").is_dir()) {
+        let why = (found != here).then(|| {
+            format!(
+                "{} already has a .hookrun folder, and hooks fired below it load from there",
+                found.display()
+            )
+        });
+        return (found.to_path_buf(), why);
+    }
+    if let Some(found) = here.ancestors().find(|d| d.join(".git").exists()) {
+        let why = (found != here).then(|| {
+            "the top of the git repository you are in: the agent's session starts there, and hooks fired anywhere below it find this file (pass --project-dir to choose another folder)".to_owned()
+        });
+        return (found.to_path_buf(), why);
+    }
+    (here, None)
+}
 
 pub fn run(args: &InitArgs) -> Printed {
     let env = Environment::from_process();
+    let mut placed = None;
     let target = if args.project {
-        let root = args
-            .project_dir
-            .clone()
-            .map_or_else(|| env.current_dir.clone(), |dir| env.absolute(&dir));
+        let (root, why) = project_root(&env, args.project_dir.as_deref());
+        placed = why;
         root.join(".hookrun").join("settings.json")
     } else {
         match env.config_dir() {
@@ -63,9 +103,12 @@ pub fn run(args: &InitArgs) -> Printed {
         .and_then(|p| p.canonicalize().ok())
         .unwrap_or_else(|| PathBuf::from("hookrun"));
     let mut out = format!(
-        "wrote {} with one example hook (it blocks `git push … main`); edit it, then check it with `hookrun doctor`\n",
+        "wrote {}: a starter policy that blocks pushes to main (deny rules for `git push … main`, `HEAD:main`…, and a hook for a plain `git push` from main); edit it, then check it with `hookrun doctor`\n",
         target.display()
     );
+    if let Some(why) = placed {
+        let _ = writeln!(out, "(written there, not in the current folder: {why})");
+    }
     if args.project {
         let _ = writeln!(
             out,
@@ -79,7 +122,7 @@ pub fn run(args: &InitArgs) -> Printed {
     };
     let _ = writeln!(
         out,
-        "\nTo make hookrun Claude Code's hook, let hookrun write its entries (one per event your settings have hooks on; run it again after adding hooks on other events):\n\n    hookrun install claude-code{}\n\nor add this to ~/.claude/settings.json (or the project's .claude/settings.json), one entry per event you put hooks on:\n\n{entry}",
+        "\nTo make hookrun Claude Code's hook, let hookrun write its entries (one per event your settings have hooks on; run it again after adding hooks on other events):\n\n    hookrun install claude-code{}\n\nor add this to ~/.claude/settings.json (or the project's .claude/settings.json); it routes PreToolUse, the one event the starter has hooks on, and each event you add hooks on later needs an entry of its own:\n\n{entry}",
         if args.project { "" } else { " --user" }
     );
     out.push_str(
@@ -157,6 +200,9 @@ mod tests {
         );
         assert!(settings.problems.is_empty(), "{:?}", settings.problems);
         assert_eq!(settings.hooks.len(), 1);
+        // The host entry routes exactly the events the starter has hooks on.
+        let events: Vec<&str> = settings.hooks.iter().map(|h| h.event.name()).collect();
+        assert_eq!(events, HOST_EVENTS);
     }
 
     #[test]
@@ -164,7 +210,7 @@ mod tests {
         let entry = host_entry(Path::new("/opt/my tools/hookrun")).unwrap();
         let value: serde_json::Value = serde_json::from_str(&entry).unwrap();
         assert_eq!(
-            value["hooks"]["Stop"][0]["hooks"][0]["command"],
+            value["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
             "'/opt/my tools/hookrun' fire --host claude-code"
         );
         assert_eq!(value["hooks"].as_object().unwrap().len(), HOST_EVENTS.len());

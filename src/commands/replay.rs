@@ -50,6 +50,24 @@ pub fn run(args: &ReplayArgs) -> Printed {
         );
     }
     let new_options = args.settings.source_options();
+    // A policy that does not load answers nothing about itself: a CI gate
+    // must not pass with the new file never read.
+    for (flag, path) in args
+        .settings
+        .settings
+        .iter()
+        .map(|p| ("--settings", p))
+        .chain(
+            args.settings
+                .claude_settings
+                .iter()
+                .map(|p| ("--claude-settings", p)),
+        )
+    {
+        if !env.absolute(path).is_file() {
+            return Printed::failure(&format!("{flag} {}: no such settings file", path.display()));
+        }
+    }
     let old_options = if args.against.is_empty() {
         None
     } else {
@@ -67,6 +85,8 @@ pub fn run(args: &ReplayArgs) -> Printed {
         }
         Some(options)
     };
+    // Every event is kept only when it is listed.
+    let keep_rows = args.format == OutputFormat::Json || args.show == crate::cli::Show::All;
     // Files are shared out to workers; with --run, one worker, so hooks
     // run one event at a time, in order.
     let jobs = if args.run {
@@ -89,7 +109,16 @@ pub fn run(args: &ReplayArgs) -> Printed {
             .map(|_| {
                 let (shared, env) = (&shared, &env);
                 let (new_options, old_options) = (&new_options, &old_options);
-                scope.spawn(move || work(shared, env, new_options, old_options.as_ref(), args.run))
+                scope.spawn(move || {
+                    work(
+                        shared,
+                        env,
+                        new_options,
+                        old_options.as_ref(),
+                        args.run,
+                        keep_rows,
+                    )
+                })
             })
             .collect();
         let mut progress = Progress::new(files.len());
@@ -113,6 +142,9 @@ pub fn run(args: &ReplayArgs) -> Printed {
             .collect()
     });
     let mut summary = Summary::new(args.run, old_options.is_some());
+    if keep_rows {
+        summary = summary.keep_rows();
+    }
     let mut tally = Tally::default();
     let mut new = Findings::default();
     let mut old = old_options.as_ref().map(|_| Findings::default());
@@ -136,6 +168,19 @@ pub fn run(args: &ReplayArgs) -> Printed {
             stderr: "hookrun: interrupted; running hooks were stopped\n".into(),
             exit: Exit::Interrupted(signal),
         };
+    }
+    for (flag, side) in [("--settings", Some(&new)), ("--against", old.as_ref())] {
+        if let Some((path, why)) = side.and_then(|s| s.unapplied.iter().next()) {
+            let more = side.map_or(0, |s| s.unapplied.len()) - 1;
+            let more = if more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            };
+            return Printed::failure(&format!(
+                "{flag} {path}: {why}; the replay would not say what this policy does{more}"
+            ));
+        }
     }
     let cx = Context {
         files: &files,
@@ -200,6 +245,7 @@ fn work(
     new_options: &SourceOptions,
     old_options: Option<&SourceOptions>,
     run: bool,
+    keep_rows: bool,
 ) -> Result<Part, String> {
     let made = |options: &SourceOptions| {
         Side::new(options.clone(), env.clone(), run)
@@ -208,6 +254,9 @@ fn work(
     let mut new = made(new_options)?;
     let mut old = old_options.map(made).transpose()?;
     let mut summary = Summary::new(run, old.is_some());
+    if keep_rows {
+        summary = summary.keep_rows();
+    }
     let mut tally = Tally::default();
     let mut interrupted = None;
     loop {

@@ -111,8 +111,13 @@ pub static CHECKS: &[CheckInfo] = &[
         "a key a Claude Code settings file holds for Claude Code itself",
     ),
     check(
+        "untrusted",
+        Error,
+        "a project settings file that is not trusted (or changed since): its hooks and rules do not take effect",
+    ),
+    check(
         "hooks-disabled",
-        Warning,
+        Error,
         "`disableAllHooks: true` turns hooks off",
     ),
     check(
@@ -127,7 +132,7 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "prompt-hook-event",
-        Warning,
+        Error,
         "a prompt hook on an event with no conversation to judge (SessionStart, SessionEnd…): it never runs",
     ),
     check(
@@ -177,7 +182,7 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "tool-name-case",
-        Warning,
+        Error,
         "a tool name no host sends, differing from a known one in case or separators",
     ),
     check(
@@ -203,12 +208,12 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "exit-1-does-not-block",
-        Warning,
+        Error,
         "`exit 1` in a hook of a blocking event (only exit 2 blocks)",
     ),
     check(
         "block-not-enforced",
-        Warning,
+        Error,
         "`exit 2` in a hook of an event whose blocks are not enforced",
     ),
     check(
@@ -273,17 +278,17 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "file-changed-host",
-        Warning,
+        Error,
         "a FileChanged hook whose files the host does not watch",
     ),
     check(
         "host-event-not-routed",
-        Warning,
+        Error,
         "hooks on an event for which a host that runs hookrun has no `hookrun fire` entry: they never fire",
     ),
     check(
         "host-event-name",
-        Warning,
+        Error,
         "hooks under a host's own name for another event (Gemini's `AfterAgent` is `Stop`): they never run under that host",
     ),
     check(
@@ -313,13 +318,23 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "gemini-timeout-seconds",
-        Warning,
+        Error,
         "a Gemini CLI timeout under 1000: its unit is milliseconds, so it was probably meant as seconds",
     ),
     check(
         "host-runs-twice",
         Warning,
         "a host runs a hook hookrun runs too, or reads another host's file that calls hookrun: it runs twice",
+    ),
+    check(
+        "env-kept-out",
+        Note,
+        "secret-looking variables of this environment that hooks do not get (env.keep lets one through)",
+    ),
+    check(
+        "env-needed",
+        Warning,
+        "a hook's command uses a variable hookrun keeps out of the hooks' environment: it sees it unset",
     ),
     check(
         "host-config-unreadable",
@@ -344,6 +359,26 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     host::check_host_wiring(settings, cx, &mut out);
     host::check_host_event_names(settings, &mut out);
 
+    // The table grades each check: a finding that means "this guard never
+    // fires" is an error wherever it was found, so `doctor` exits non-zero.
+    for finding in &mut out {
+        if let Some(info) = CHECKS.iter().find(|c| c.id == finding.check) {
+            finding.severity = finding.severity.max(info.severity);
+        }
+    }
+    // A host's own event name is said once, by `host-event-name`, not also
+    // as an unknown event.
+    let host_named: Vec<(PathBuf, String)> = out
+        .iter()
+        .filter(|f| f.check == "host-event-name")
+        .map(|f| (f.file.clone(), f.json_path.clone()))
+        .collect();
+    out.retain(|f| {
+        f.check != "unknown-event"
+            || !host_named
+                .iter()
+                .any(|(file, path)| *file == f.file && *path == f.json_path)
+    });
     // A group's matcher is shared by its hooks: report it once.
     let mut unique: Vec<Finding> = Vec::with_capacity(out.len());
     for finding in out {
@@ -362,9 +397,65 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     unique
 }
 
+/// What the secret scrub does to the hooks of these settings, given the
+/// environment hookrun runs in: a note naming every variable kept out (the
+/// fire itself says so only when a hook uses one), and a warning for each
+/// hook whose command uses one.
+pub fn scrubbed_env(
+    settings: &Settings,
+    env: impl IntoIterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
+) -> Vec<Finding> {
+    let keep = settings.env_keep();
+    let (mut kept, mut scrubbed) = crate::hookenv::scrub(env, &keep);
+    crate::prompt::scrub_keys(settings, &keep, &mut kept, &mut scrubbed);
+    let mut out = Vec::new();
+    if scrubbed.is_empty() {
+        return out;
+    }
+    let fix = "if a hook needs one, list it in env.keep of your user settings: {\"env\": {\"keep\": [\"NAME\"]}}";
+    for hook in &settings.hooks {
+        let texts = hook
+            .command
+            .as_deref()
+            .into_iter()
+            .chain(hook.args.iter().flatten().map(String::as_str))
+            .collect::<Vec<&str>>();
+        let used = crate::hookenv::named_by(&scrubbed, &texts);
+        if used.is_empty() {
+            continue;
+        }
+        out.push(Finding {
+            check: "env-needed",
+            severity: Severity::Warning,
+            file: settings.file_of(hook).path().to_path_buf(),
+            json_path: format!("{}.command", hook.json_path),
+            message: format!(
+                "uses {}, which hookrun keeps out of the hooks' environment (the name looks like a secret): the hook sees it unset",
+                used.join(", ")
+            ),
+            fix: format!(
+                "list it in env.keep of your user settings: {{\"env\": {{\"keep\": [\"{}\"]}}}}",
+                used[0]
+            ),
+        });
+    }
+    out.push(Finding {
+        check: "env-kept-out",
+        severity: Severity::Note,
+        file: PathBuf::new(),
+        json_path: String::new(),
+        message: format!(
+            "hooks do not get these variables of this environment: {}",
+            scrubbed.join(", ")
+        ),
+        fix: fix.to_owned(),
+    });
+    out
+}
+
 /// The few `doctor` findings that also warn at fire time, for the hooks of
-/// the event being fired: a tool name in the matcher that differs from what
-/// hosts send only in case (`bash`: the hook never runs), and a timeout that
+/// the event being fired: a tool name in the matcher or the `if` rule that
+/// differs from what hosts send only in case (`bash`: the hook never runs), and a timeout that
 /// looks like milliseconds (the hook may hang the host for hours). Cheap:
 /// no I/O, only this event's hooks.
 pub fn fire_warnings(settings: &Settings, event: &EventId) -> Vec<String> {
@@ -387,6 +478,21 @@ pub fn fire_warnings(settings: &Settings, event: &EventId) -> Vec<String> {
                             tools::describe(&near)
                         ));
                 }
+            }
+        }
+        // The same mistake in `if` (`bash(rm *)`): the rule's tool is
+        // compared exactly, so the hook is switched off just as silently.
+        if let Some(rule) = hook.if_rule.as_deref() {
+            let tool = rule.split('(').next().unwrap_or_default().trim();
+            let near = tools::case_variants(tool);
+            if !near.is_empty() {
+                out.push(format!(
+                    "{}: {}.if: `if` names tool `{tool}`, which no host sends (tool names are case-sensitive): hook {} does not run on {}",
+                    file(),
+                    hook.json_path,
+                    hook.display_name(),
+                    tools::describe(&near)
+                ));
             }
         }
         if let Some(timeout) = hook.timeout.filter(|t| *t >= Duration::from_secs(1000)) {
@@ -499,12 +605,22 @@ fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut V
     }
     for (field, message) in crate::http::lint(hook) {
         let at = h.field(&field);
-        h.push(
-            "http-hook",
-            at,
-            message,
-            "fix the URL, or list the variable in the hook's allowedEnvVars (see docs/http-hooks.md)",
-        );
+        let fix = if field != "url" {
+            "list the variable in the hook's allowedEnvVars (see docs/http-hooks.md)".to_owned()
+        } else if let Some(net) = message
+            .split_once("points at ")
+            .and_then(|(_, rest)| rest.split_once(' '))
+            .map(|(ip, _)| ip)
+            .filter(|_| message.contains("SSRF guard"))
+        {
+            format!(
+                "if {net} is a service you mean to call, allow it in your user or managed settings: \"allowedHookNetworks\": [\"{net}\"] (a project file cannot); otherwise fix the URL"
+            )
+        } else {
+            "fix the URL: http:// or https://, a host and an optional path (see docs/http-hooks.md)"
+                .to_owned()
+        };
+        h.push("http-hook", at, message, fix);
     }
     let env: Vec<_> = std::env::vars_os().collect();
     for (check, field, message, fix) in prompt::check(settings, hook, &env) {

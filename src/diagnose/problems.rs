@@ -358,7 +358,13 @@ fn unknown_event_fix(problem: &Problem) -> String {
         .strip_prefix('`')
         .and_then(|m| m.split_once('`'))
         .map_or("", |(key, _)| key);
-    match catalog::nearest(key) {
+    // The loader's own suggestion, so the message and the fix agree.
+    let meant = problem
+        .message
+        .rsplit_once("did you mean `")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map(|(meant, _)| meant.to_owned());
+    match meant.or_else(|| catalog::nearest(key).map(str::to_owned)) {
         Some(near) => format!("rename the key to `{near}`"),
         None => format!(
             "use an event from the catalog (`hookrun list` shows them per file); if your host sends `{key}` itself, ignore this"

@@ -44,6 +44,18 @@ pub fn check(
                 ),
                 "nothing to do if that provider may see this project's events; otherwise pin the endpoint with promptHooks.baseUrl".to_owned(),
             ));
+            if endpoint.url.contains("/v1/v1/") {
+                out.push((
+                    "prompt-hook",
+                    "prompt",
+                    format!(
+                        "the request goes to {}: promptHooks.baseUrl ends in /v1 and the {} provider adds /v1/messages itself, so the path is doubled (a 404 on every fire)",
+                        endpoint.url,
+                        endpoint.provider.as_str()
+                    ),
+                    "drop the trailing /v1 from promptHooks.baseUrl (the anthropic provider wants the server's root, e.g. \"http://127.0.0.1:8080\")".to_owned(),
+                ));
+            }
             if !endpoint.key_set && !is_loopback(&endpoint.url) {
                 out.push((
                     "prompt-hook",
@@ -121,6 +133,29 @@ mod tests {
             .iter()
             .map(|(k, v)| ((*k).into(), (*v).into()))
             .collect()
+    }
+
+    #[test]
+    fn a_base_url_ending_in_v1_that_doubles_the_path_is_said() {
+        use crate::settings::SourceKind;
+        let settings = load(
+            r#"{"promptHooks": {"baseUrl": "http://127.0.0.1:8080/v1"}, "hooks":{"Stop":[{"type":"prompt","prompt":"done? $ARGUMENTS"}]}}"#,
+            SourceKind::User,
+        );
+        let found = check(&settings, &settings.hooks[0], &env(&[]));
+        let doubled = found
+            .iter()
+            .find(|f| f.2.contains("the path is doubled"))
+            .unwrap_or_else(|| panic!("{found:?}"));
+        assert_eq!(doubled.0, "prompt-hook");
+        assert!(doubled.3.contains("drop the trailing /v1"), "{doubled:?}");
+        // The root is right: nothing to say about the path.
+        let settings = load(
+            r#"{"promptHooks": {"baseUrl": "http://127.0.0.1:8080"}, "hooks":{"Stop":[{"type":"prompt","prompt":"done? $ARGUMENTS"}]}}"#,
+            SourceKind::User,
+        );
+        let found = check(&settings, &settings.hooks[0], &env(&[]));
+        assert!(!found.iter().any(|f| f.2.contains("doubled")), "{found:?}");
     }
 
     #[test]

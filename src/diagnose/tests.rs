@@ -546,7 +546,7 @@ fn hooks_under_a_hosts_own_event_name_are_found() {
     );
     assert_eq!(named[0].fix, "rename the key to `Stop`");
     assert_eq!(named[1].fix, "rename the key to `PreToolUse`");
-    assert_eq!(named[0].severity, Severity::Warning);
+    assert_eq!(named[0].severity, Severity::Error);
 }
 
 #[test]
@@ -634,4 +634,119 @@ fn matchers_that_can_blow_up_are_flagged() {
         f.message.len() < 2000,
         "the finding quotes the pattern shortened"
     );
+}
+
+#[test]
+fn a_guard_that_never_fires_is_an_error() {
+    let severity = |json: &str, check: &str| {
+        let found = run(json);
+        found
+            .iter()
+            .find(|f| f.check == check)
+            .unwrap_or_else(|| panic!("no {check}: {found:#?}"))
+            .severity
+    };
+    // A tool name no host sends: the hook never runs.
+    assert_eq!(
+        severity(
+            r#"{"hooks": {"PreToolUse": [{"matcher": "bash", "command": "exit 2"}]}}"#,
+            "tool-name-case"
+        ),
+        Severity::Error
+    );
+    // `exit 1` on a blocking event: the action goes ahead.
+    assert_eq!(
+        severity(
+            r#"{"hooks": {"PreToolUse": [{"command": "echo no >&2; exit 1"}]}}"#,
+            "exit-1-does-not-block"
+        ),
+        Severity::Error
+    );
+    // A Gemini timeout of 5 (ms): killed before it answers.
+    let gemini = r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "hookrun fire --host gemini", "timeout": 5}]}]}}"#;
+    let found = run_with(
+        r#"{"hooks": {"PreToolUse": [{"command": "exit 2"}]}}"#,
+        "/cfg/settings.json",
+        &[("/home/u/.gemini/settings.json", gemini)],
+    );
+    let f = found
+        .iter()
+        .find(|f| f.check == "gemini-timeout-seconds")
+        .expect("gemini-timeout-seconds");
+    assert_eq!(f.severity, Severity::Error, "{f:#?}");
+    // An untrusted project file: nothing in it takes effect.
+    let mut settings = Settings::default();
+    settings.problems.push(crate::settings::Problem {
+        severity: Severity::Warning,
+        file: PathBuf::from("/proj/.hookrun/settings.json"),
+        json_path: String::new(),
+        message: "is not trusted: its hooks, permissions and env do not take effect; review it, then run `hookrun trust /proj`".into(),
+    });
+    let probe = Fake {
+        files: HashMap::new(),
+    };
+    let cx = Context {
+        project_dir: Path::new("/proj"),
+        home: Some(Path::new("/home/u")),
+        claude_project_dir: Path::new("/proj"),
+        codex_home: None,
+        probe: &probe,
+    };
+    let found = diagnose(&settings, &cx);
+    assert_eq!(found[0].check, "untrusted");
+    assert_eq!(found[0].severity, Severity::Error);
+    // Every graded check is in the table the documentation mirrors.
+    let doc = include_str!("../../docs/diagnostics.md");
+    for check in CHECKS {
+        let row = format!("| `{}` | {} |", check.id, check.severity.as_str());
+        assert!(doc.contains(&row), "docs/diagnostics.md lacks {row}");
+    }
+}
+
+#[test]
+fn a_hosts_event_name_gets_one_fix() {
+    let found = run(r#"{"hooks": {"BeforeTool": [{"command": "exit 2"}]}}"#);
+    let fixes: Vec<&str> = found
+        .iter()
+        .filter(|f| f.json_path == "hooks.BeforeTool")
+        .map(|f| f.fix.as_str())
+        .collect();
+    assert_eq!(fixes, ["rename the key to `PreToolUse`"], "{found:#?}");
+    assert!(
+        !found.iter().any(|f| f.message.contains("BeforeModel")),
+        "{found:#?}"
+    );
+    // The loader's own warning (shown by `fire`) gives the same advice.
+    let mut settings = Settings::default();
+    let source = Source {
+        path: PathBuf::from("/cfg/settings.json"),
+        kind: SourceKind::Cli,
+        claude_mode: false,
+        trust_required: false,
+    };
+    load_bytes(
+        &mut settings,
+        source,
+        PathBuf::from("/cfg"),
+        br#"{"hooks": {"BeforeTool": [{"command": "exit 2"}]}}"#,
+    );
+    let message = &settings.problems[0].message;
+    assert!(message.contains("did you mean `PreToolUse`"), "{message}");
+    assert!(!message.contains("BeforeModel"), "{message}");
+}
+
+#[test]
+fn an_ssrf_refused_url_gets_a_fix_about_the_network_not_variables() {
+    let found =
+        run(r#"{"hooks": {"Stop": [{"type": "http", "url": "http://10.0.0.5:8080/hook"}]}}"#);
+    let f = found
+        .iter()
+        .find(|f| f.check == "http-hook")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert!(
+        f.fix.contains(r#""allowedHookNetworks": ["10.0.0.5"]"#),
+        "{}",
+        f.fix
+    );
+    assert!(!f.fix.contains("allowedEnvVars"), "{}", f.fix);
 }

@@ -30,7 +30,8 @@ use crate::host::{Decoded, HostId};
 use crate::permissions::{self, RuleSets};
 use crate::plan;
 use crate::select::{self, SelectContext};
-use crate::settings::{self, Environment, Settings, Severity, SourceOptions};
+use crate::settings::model::FileState;
+use crate::settings::{self, Environment, Settings, Severity, SourceKind, SourceOptions};
 use crate::state::StateDir;
 
 /// What one policy does with one event.
@@ -74,6 +75,11 @@ pub struct Findings {
     pub warnings: BTreeMap<String, u64>,
     /// Settings files loaded, over every project: path → state.
     pub files: BTreeMap<String, String>,
+    /// The files named on the command line (`--settings`,
+    /// `--claude-settings`, `--against`) whose hooks and rules were not
+    /// applied for some project: path → why. A replay of a policy that did
+    /// not load answers nothing about it.
+    pub unapplied: BTreeMap<String, String>,
 }
 
 impl Findings {
@@ -91,6 +97,9 @@ impl Findings {
             }
         }
         self.files.extend(other.files);
+        for (path, why) in other.unapplied {
+            self.unapplied.entry(path).or_insert(why);
+        }
     }
 }
 
@@ -164,6 +173,27 @@ impl Side {
                     file.trust.as_str()
                 )
             };
+            if file.kind() == SourceKind::Cli {
+                let why = match file.state {
+                    _ if !file.trust.is_trusted() => Some(format!(
+                        "{} for the project {}: its hooks and rules were not applied (`hookrun trust {}`, or --trust-project for this run)",
+                        file.trust.as_str(),
+                        project.display(),
+                        file.path().display()
+                    )),
+                    FileState::Loaded => None,
+                    FileState::Missing => Some("no such settings file".to_owned()),
+                    FileState::Skipped | FileState::Untrusted => {
+                        Some("it could not be read or parsed (see the settings problem)".to_owned())
+                    }
+                };
+                if let Some(why) = why {
+                    self.findings
+                        .unapplied
+                        .entry(file.path().display().to_string())
+                        .or_insert(why);
+                }
+            }
             self.findings
                 .files
                 .insert(file.path().display().to_string(), state);

@@ -10,7 +10,9 @@
 //! - [`summary`]: counts, changes and the two renderings.
 //!
 //! Sources are read line by line and every event is evaluated as soon as
-//! it is rebuilt: memory grows with the number of changes, not events.
+//! it is rebuilt: memory grows with the number of changes, not events —
+//! unless every event is listed (`--show all`, `--format json`), when each
+//! keeps a short row (what, decision, hooks).
 
 pub mod audit;
 pub mod evaluate;

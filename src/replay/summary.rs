@@ -34,6 +34,27 @@ pub struct Change {
     pub hooks_removed: Vec<String>,
 }
 
+/// One replayed event with what the policy does with it, kept when every
+/// event is listed (`--show all`, `--format json`).
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub session: String,
+    pub time: Option<String>,
+    pub event: String,
+    pub what: String,
+    pub file: usize,
+    pub line: usize,
+    pub sidechain: bool,
+    pub recorded: &'static str,
+    pub decision: &'static str,
+    pub reason: Option<String>,
+    pub hooks: Vec<String>,
+    /// The other policy's decision and hooks (`--against`).
+    pub before: Option<(&'static str, Vec<String>)>,
+    /// Empty when it did not change.
+    pub kinds: Vec<&'static str>,
+}
+
 /// What one side decided, counted.
 #[derive(Debug, Default)]
 struct Counts {
@@ -89,6 +110,8 @@ pub struct Summary {
     blocked: HashMap<String, u64>,
     pub changes: Vec<Change>,
     change_kinds: BTreeMap<&'static str, u64>,
+    /// Every event, when kept ([`Summary::keep_rows`]).
+    pub rows: Option<Vec<Row>>,
 }
 
 impl Summary {
@@ -98,6 +121,13 @@ impl Summary {
             against,
             ..Summary::default()
         }
+    }
+
+    /// Keep every event, not only the changed ones.
+    #[must_use]
+    pub fn keep_rows(mut self) -> Summary {
+        self.rows = Some(Vec::new());
+        self
     }
 
     pub fn add(&mut self, r: &Replayed, new: &Verdict, old: Option<&Verdict>) {
@@ -167,6 +197,23 @@ impl Summary {
                 Vec::new(),
             )
         };
+        if let Some(rows) = self.rows.as_mut() {
+            rows.push(Row {
+                session: r.session.clone(),
+                time: r.time.clone(),
+                event: name.to_owned(),
+                what: describe(&r.event),
+                file: r.file,
+                line: r.line,
+                sidechain: r.sidechain,
+                recorded: r.recorded.as_str(),
+                decision: new.decision,
+                reason: new.reason.clone(),
+                hooks: new.hooks.clone(),
+                before: old.map(|o| (o.decision, o.hooks.clone())),
+                kinds: kinds.clone(),
+            });
+        }
         if kinds.is_empty() {
             return;
         }
@@ -209,6 +256,14 @@ impl Summary {
         }
         self.changes.extend(other.changes);
         self.changes.sort_by_key(|c| (c.file, c.line));
+        match (self.rows.as_mut(), other.rows) {
+            (Some(mine), Some(theirs)) => {
+                mine.extend(theirs);
+                mine.sort_by_key(|r| (r.file, r.line));
+            }
+            (None, Some(theirs)) => self.rows = Some(theirs),
+            _ => {}
+        }
         for (k, v) in other.change_kinds {
             *self.change_kinds.entry(k).or_default() += v;
         }
@@ -285,8 +340,8 @@ pub struct Context<'a> {
     pub new_label: String,
     pub old_label: Option<String>,
     pub elapsed: std::time::Duration,
-    /// Changed events listed in the text (the JSON lists all).
-    pub show: usize,
+    /// What the text lists after the summary (the JSON lists all).
+    pub show: crate::cli::Show,
 }
 
 fn thousands(n: u64) -> String {
@@ -359,7 +414,11 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
     let mut runs: Vec<(&String, &u64)> = s.new.hook_runs.iter().collect();
     runs.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     if runs.is_empty() {
-        out.push_str("hooks:     none would run on these events\n");
+        out.push_str(if s.run {
+            "hooks:     none ran on these events\n"
+        } else {
+            "hooks:     none would run on these events\n"
+        });
     } else {
         let shown: Vec<String> = runs
             .iter()
@@ -373,8 +432,13 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
         };
         let _ = writeln!(
             out,
-            "hooks:     {} events would run hooks: {}{rest}",
-            thousands(s.new.events_with_hooks),
+            "hooks:     {} {}: {}{rest}",
+            plural(s.new.events_with_hooks, "event"),
+            if s.run {
+                "ran hooks"
+            } else {
+                "would run hooks"
+            },
             shown.join(" · ")
         );
     }
@@ -405,8 +469,19 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
     if let Some(old) = cx.old {
         warnings_text(&mut out, "against", old);
     }
+    if let (crate::cli::Show::All, Some(rows)) = (cx.show, &s.rows) {
+        let _ = writeln!(out, "\nevery replayed event ({}):", rows.len());
+        for row in rows {
+            row_text(&mut out, row, cx);
+        }
+        return out;
+    }
+    let limit = match cx.show {
+        crate::cli::Show::Changes(n) => n,
+        crate::cli::Show::All => usize::MAX,
+    };
     if !s.changes.is_empty() {
-        let shown = s.changes.len().min(cx.show);
+        let shown = s.changes.len().min(limit);
         let _ = writeln!(
             out,
             "\nchanged events ({shown} of {}{}):",
@@ -450,6 +525,50 @@ fn change_text(out: &mut String, c: &Change, cx: &Context<'_>) {
     }
     let _ = writeln!(out, "      {detail}");
     let _ = writeln!(out, "      at {}:{}", file_name(cx.files, c.file), c.line);
+}
+
+fn row_text(out: &mut String, row: &Row, cx: &Context<'_>) {
+    let side = if row.sidechain { " (subagent)" } else { "" };
+    let _ = writeln!(
+        out,
+        "  {}  {}  {}{side}  {}",
+        short_time(row.time.as_deref()),
+        short_session(&row.session),
+        row.event,
+        row.what
+    );
+    let hooks = if row.hooks.is_empty() {
+        "no hook".to_owned()
+    } else {
+        row.hooks.join(", ")
+    };
+    let mut detail = format!("{} · hooks: {hooks}", row.decision);
+    if let Some(reason) = &row.reason {
+        let _ = write!(detail, " ({})", shorten(&reason.replace('\n', " "), 120));
+    }
+    match &row.before {
+        Some((decision, hooks)) => {
+            let hooks = if hooks.is_empty() {
+                "no hook".to_owned()
+            } else {
+                hooks.join(", ")
+            };
+            let _ = write!(detail, " · against: {decision} · hooks: {hooks}");
+        }
+        None => {
+            let _ = write!(detail, " · recorded: {}", row.recorded);
+        }
+    }
+    if !row.kinds.is_empty() {
+        let _ = write!(detail, " · CHANGED: {}", row.kinds.join(", "));
+    }
+    let _ = writeln!(out, "      {detail}");
+    let _ = writeln!(
+        out,
+        "      at {}:{}",
+        file_name(cx.files, row.file),
+        row.line
+    );
 }
 
 fn file_name(files: &[PathBuf], index: usize) -> String {
@@ -566,6 +685,54 @@ impl Serialize for EventsJson<'_> {
     }
 }
 
+/// One replayed event in the JSON output.
+#[derive(Serialize)]
+struct RowJson<'a> {
+    session: &'a str,
+    time: Option<&'a str>,
+    event: &'a str,
+    what: &'a str,
+    file: &'a str,
+    line: usize,
+    subagent: bool,
+    recorded: &'a str,
+    decision: &'a str,
+    reason: Option<&'a str>,
+    hooks: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    against_decision: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    against_hooks: Option<&'a [String]>,
+    changed: &'a [&'static str],
+}
+
+/// Every replayed event, serialised one by one.
+struct RowsJson<'a> {
+    rows: &'a [Row],
+    names: &'a [String],
+}
+
+impl Serialize for RowsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.rows.iter().map(|r| RowJson {
+            session: &r.session,
+            time: r.time.as_deref(),
+            event: &r.event,
+            what: &r.what,
+            file: self.names.get(r.file).map_or("", String::as_str),
+            line: r.line,
+            subagent: r.sidechain,
+            recorded: r.recorded,
+            decision: r.decision,
+            reason: r.reason.as_deref(),
+            hooks: &r.hooks,
+            against_decision: r.before.as_ref().map(|(d, _)| *d),
+            against_hooks: r.before.as_ref().map(|(_, h)| h.as_slice()),
+            changed: &r.kinds,
+        }))
+    }
+}
+
 #[derive(Serialize)]
 struct ChangesJson<'a> {
     baseline: &'static str,
@@ -579,6 +746,8 @@ struct Json<'a> {
     #[serde(flatten)]
     head: Map<String, Value>,
     changes: ChangesJson<'a>,
+    /// Every replayed event, in file and line order.
+    replayed: RowsJson<'a>,
     top_blocked: Value,
     elapsed_ms: f64,
 }
@@ -639,6 +808,10 @@ pub fn to_json(s: &Summary, cx: &Context<'_>) -> String {
                 changes: &s.changes,
                 names: &names,
             },
+        },
+        replayed: RowsJson {
+            rows: s.rows.as_deref().unwrap_or_default(),
+            names: &names,
         },
         top_blocked: s
             .top_blocked(10)
@@ -702,6 +875,50 @@ mod tests {
         assert_eq!(s.changes[0].kinds, ["newly denied"]);
         assert_eq!(s.changes[0].before, "ran in the recording");
         assert_eq!(s.top_blocked(5), [("rm -rf a", 1), ("rm -rf b", 1)]);
+    }
+
+    fn text_of(s: &Summary) -> String {
+        let files = [PathBuf::from("s.jsonl")];
+        let tally = Tally::default();
+        let findings = Findings::default();
+        let cx = Context {
+            files: &files,
+            tally: &tally,
+            new: &findings,
+            old: None,
+            new_label: "p".into(),
+            old_label: None,
+            elapsed: std::time::Duration::ZERO,
+            show: crate::cli::Show::Changes(50),
+        };
+        text(s, &cx)
+    }
+
+    #[test]
+    fn one_event_is_one_event_and_a_run_says_ran() {
+        let mut dry = Summary::new(false, false);
+        dry.add(
+            &replayed("ls", Recorded::Ran),
+            &verdict("none", &["audit"]),
+            None,
+        );
+        let out = text_of(&dry);
+        assert!(
+            out.contains("hooks:     1 event would run hooks: audit 1"),
+            "{out}"
+        );
+        let mut run = Summary::new(true, false);
+        run.add(
+            &replayed("ls", Recorded::Ran),
+            &verdict("none", &["audit"]),
+            None,
+        );
+        let out = text_of(&run);
+        assert!(
+            out.contains("hooks:     1 event ran hooks: audit 1"),
+            "{out}"
+        );
+        assert!(!out.contains("would run"), "{out}");
     }
 
     #[test]

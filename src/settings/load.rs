@@ -1070,10 +1070,21 @@ fn parse_hooks(
 }
 
 fn unknown_event(event_key: &str, base: &str, report: &mut Reporter<'_>) {
-    let hint = catalog::nearest(event_key).map_or_else(
-        || " (hookrun passes unknown events through; is this a custom event?)".to_owned(),
-        |near| format!(" (did you mean `{near}`?)"),
-    );
+    // A host's own name for an event (Gemini's `BeforeTool`) means that
+    // event, whatever name it happens to be spelt closest to.
+    let alias = crate::host::HOSTS.iter().find_map(|h| {
+        crate::host::mapping::event_row(h.events(), event_key)
+            .filter(|row| row.claude != event_key)
+            .map(|row| (h.id().display(), row.claude))
+    });
+    let hint = if let Some((host, meant)) = alias {
+        format!(" (it is {host}'s name for `{meant}`; did you mean `{meant}`?)")
+    } else {
+        catalog::nearest(event_key).map_or_else(
+            || " (hookrun passes unknown events through; is this a custom event?)".to_owned(),
+            |near| format!(" (did you mean `{near}`?)"),
+        )
+    };
     report.push(
         Severity::Warning,
         base,

@@ -113,7 +113,7 @@ fn checks() -> Vec<Case> {
             "hooks-disabled",
             json!({"disableAllHooks": true}),
             "disableAllHooks",
-            "warning",
+            "error",
             "remove `disableAllHooks`",
         ),
         case(
@@ -194,7 +194,7 @@ fn checks() -> Vec<Case> {
                 json!([{"matcher": "bash", "command": "echo"}]),
             ),
             "hooks.PreToolUse[0].matcher",
-            "warning",
+            "error",
             "write `Bash`",
         ),
         case(
@@ -204,7 +204,7 @@ fn checks() -> Vec<Case> {
                 json!([{"if": "bash(rm *)", "command": "echo"}]),
             ),
             "hooks.PreToolUse[0].if",
-            "warning",
+            "error",
             "write `Bash`",
         ),
         case(
@@ -264,14 +264,14 @@ fn checks() -> Vec<Case> {
                 json!([{"command": "echo 'no pushes' >&2; exit 1"}]),
             ),
             "hooks.PreToolUse[0].command",
-            "warning",
+            "error",
             "use `exit 2` to block",
         ),
         case(
             "block-not-enforced",
             hooks("SessionStart", json!([{"command": "echo no >&2; exit 2"}])),
             "hooks.SessionStart[0].command",
-            "warning",
+            "error",
             "move the check to an event that can block",
         ),
         case(
@@ -355,7 +355,7 @@ fn checks() -> Vec<Case> {
                 json!([{"matcher": ".envrc", "command": "echo"}]),
             ),
             "hooks.FileChanged[0].matcher",
-            "warning",
+            "error",
             r#""FileChanged": [{"matcher": ".envrc", "hooks": [{"type": "command", "command": "hookrun fire"}]}]"#,
         ),
     ]

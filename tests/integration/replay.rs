@@ -361,3 +361,104 @@ fn a_missing_source_is_an_error_naming_it() {
     assert_eq!(run.code, Some(1));
     assert!(run.stderr.contains("no *.jsonl files"), "{}", run.stderr);
 }
+
+#[test]
+fn a_policy_that_does_not_load_is_an_error_not_no_changes() {
+    let sb = Sandbox::new();
+    // Missing: exit 1, named on the first line, like a missing --against.
+    let run = replay(
+        &sb,
+        &["--settings", "no-such.json", "--fail-on-change", &oracle()],
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let first = run.stderr.lines().next().unwrap_or_default();
+    assert!(first.contains("--settings no-such.json"), "{run:?}");
+    assert!(first.contains("no such settings file"), "{run:?}");
+    // Untrusted (a relative path is project content): not `changes: none`.
+    sb.write(
+        "project/policy.json",
+        &json!({"permissions": {"deny": ["Bash(rm *)"]}}).to_string(),
+    );
+    let run = replay(
+        &sb,
+        &["--settings", "policy.json", "--fail-on-change", &oracle()],
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let first = run.stderr.lines().next().unwrap_or_default();
+    assert!(first.contains("policy.json"), "{run:?}");
+    assert!(first.contains("untrusted"), "{run:?}");
+    assert!(first.contains("hookrun trust"), "{run:?}");
+    assert!(!run.stdout.contains("changes:   none"), "{run:?}");
+    // The same on the --against side.
+    let new = deny_rm(&sb);
+    let run = replay(
+        &sb,
+        &["--settings", &new, "--against", "policy.json", &oracle()],
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stderr.starts_with("hookrun: --against"), "{run:?}");
+    // Trusted for the run, it loads and answers.
+    let run = replay(
+        &sb,
+        &["--settings", "policy.json", "--trust-project", &oracle()],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+}
+
+#[test]
+fn every_replayed_event_is_listed_with_its_decision_and_hooks() {
+    let sb = Sandbox::new();
+    let policy = sb
+        .settings(&json!({
+            "permissions": {"deny": ["Bash(rm *)"]},
+            "hooks": {"PreToolUse": [{"name": "audit", "matcher": "Bash", "command": "true"}]}
+        }))
+        .display()
+        .to_string();
+    let run = replay(&sb, &["--settings", &policy, "--format", "json", &oracle()]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let out = run.json();
+    let rows = out["replayed"].as_array().unwrap();
+    assert_eq!(
+        rows.len() as u64,
+        out["events"].as_u64().unwrap(),
+        "every event"
+    );
+    let bash: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["event"] == "PreToolUse" && r["hooks"] == json!(["audit"]))
+        .collect();
+    assert_eq!(bash.len(), 7, "7 Bash calls run the hook: {rows:#?}");
+    let rm = rows.iter().find(|r| r["what"] == "rm -f old.log").unwrap();
+    assert_eq!(rm["decision"], "deny");
+    assert_eq!(rm["changed"], json!(["newly denied"]));
+    let read = rows
+        .iter()
+        .find(|r| r["event"] == "PreToolUse" && r["hooks"] == json!([]))
+        .unwrap();
+    assert_eq!(read["decision"], "none");
+    assert_eq!(read["changed"], json!([]));
+    // The text lists them with --show all, and not by default.
+    let run = replay(&sb, &["--settings", &policy, "--show", "all", &oracle()]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("every replayed event ("),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("none · hooks: audit"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("deny · hooks: audit (denied by permission rule"),
+        "{}",
+        run.stdout
+    );
+    let run = replay(&sb, &["--settings", &policy, &oracle()]);
+    assert!(
+        !run.stdout.contains("every replayed event"),
+        "{}",
+        run.stdout
+    );
+    let run = replay(&sb, &["--settings", &policy, "--show", "lots", &oracle()]);
+    assert_eq!(run.code, Some(1), "a usage error, never 2: {run:?}");
+}

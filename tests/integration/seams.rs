@@ -204,7 +204,11 @@ fn a_hookrun_fire_inside_a_hook_behind_gemini_answers_that_hook_in_claude_codes_
             inner.display()
         )}]}}),
     );
-    let shell = std::fs::read(fixture("hosts/gemini/before_tool__shell.json")).unwrap();
+    // Captured elsewhere: its cwd is this sandbox's project here.
+    let shell = std::fs::read_to_string(fixture("hosts/gemini/before_tool__shell.json"))
+        .unwrap()
+        .replace("/tmp/run/proj", sb.project.to_str().unwrap());
+    let shell = shell.as_bytes();
     let run = sb.run(
         &[
             "fire",
@@ -214,7 +218,7 @@ fn a_hookrun_fire_inside_a_hook_behind_gemini_answers_that_hook_in_claude_codes_
             "--settings",
             outer.to_str().unwrap(),
         ],
-        &shell,
+        shell,
     );
     assert_eq!(run.code, Some(0), "{run:?}");
     let answer = run.json();
@@ -229,7 +233,9 @@ fn a_hookrun_fire_inside_a_hook_behind_gemini_answers_that_hook_in_claude_codes_
 fn explain_gives_fires_event_name_warnings_in_the_hosts_vocabulary() {
     let sb = Sandbox::new();
     let settings = sb.settings(&json!({"hooks": {"PreToolUse": [{"command": "true"}]}}));
-    let shell = std::fs::read_to_string(fixture("hosts/gemini/before_tool__shell.json")).unwrap();
+    let shell = std::fs::read_to_string(fixture("hosts/gemini/before_tool__shell.json"))
+        .unwrap()
+        .replace("/tmp/run/proj", sb.project.to_str().unwrap());
     let explain = |args: &[&str], input: &str| {
         let mut all = vec![
             "explain",

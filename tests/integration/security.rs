@@ -229,24 +229,31 @@ fn secrets_never_reach_hooks_unless_kept_by_the_user() {
         env.contains("CLAUDE_CODE_SESSION_TOKEN=host-plumbing"),
         "CLAUDE_* is never scrubbed"
     );
-    let message = run.system_message();
-    assert!(
-        message.contains("AWS_SECRET_ACCESS_KEY, DB_PASSWORD, GITHUB_TOKEN, OPENAI_API_KEY"),
-        "the first fire of a session names what was removed: {message}"
-    );
-
-    // Once per session: the next fire of the same session is quiet...
-    let run = sb.fire("Stop", &settings, &json!({"session_id": "session-one"}));
+    // No hook names a removed variable: no notice (every host has its own
+    // key in the environment; a notice on every session is noise)...
     assert!(run.json().get("systemMessage").is_none(), "{run:?}");
-    // ...but the report still lists it.
+    // ...but the report lists them every time.
     let report = sb.report("Stop", &settings, &json!({"session_id": "session-one"}));
     assert!(
-        report.stdout.contains("kept out of the hooks' environment"),
+        report.stdout.contains(
+            "kept out of the hooks' environment: AWS_SECRET_ACCESS_KEY, DB_PASSWORD, GITHUB_TOKEN, OPENAI_API_KEY"
+        ),
         "{}",
         report.stdout
     );
-    // A new session hears it again.
-    let run = sb.fire("Stop", &settings, &json!({"session_id": "session-two"}));
+    // A hook that uses one hears it, naming only what it uses...
+    let uses = hooks(
+        "Stop",
+        json!([{"command": "test -n \"$GITHUB_TOKEN\" || echo unset >&2"}]),
+    );
+    let run = sb.fire("Stop", &uses, &json!({"session_id": "session-one"}));
+    let message = run.system_message();
+    assert!(message.contains("GITHUB_TOKEN"), "{run:?}");
+    assert!(!message.contains("OPENAI_API_KEY"), "{run:?}");
+    // ...once per session.
+    let run = sb.fire("Stop", &uses, &json!({"session_id": "session-one"}));
+    assert!(run.json().get("systemMessage").is_none(), "{run:?}");
+    let run = sb.fire("Stop", &uses, &json!({"session_id": "session-two"}));
     assert!(run.system_message().contains("GITHUB_TOKEN"));
 
     // env.keep in user settings lets one through; in project settings it
@@ -606,4 +613,51 @@ fn explain_shows_the_timeout_fire_would_use() {
     let run = sb.run(&args, &sb.event("Stop", &json!({})));
     assert_eq!(run.code, Some(1), "{run:?}");
     assert!(run.stderr.contains("HOOKRUN_DEADLINE"), "{run:?}");
+}
+
+#[test]
+fn doctor_always_names_the_variables_kept_from_hooks() {
+    let mut sb = Sandbox::new();
+    sb.env("GEMINI_API_KEY", "host-key").env("GH_TOKEN", "t");
+    let file = sb.settings(&hooks(
+        "PreToolUse",
+        json!([{"command": "true"}, {"command": "gh api -H \"x: $GH_TOKEN\" user >/dev/null"}]),
+    ));
+    let run = sb.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout
+            .contains("note[env-kept-out] hookrun's environment"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("GEMINI_API_KEY, GH_TOKEN"), "{run:?}");
+    assert!(
+        run.stdout.contains("warning[env-needed]")
+            && run.stdout.contains("hooks.PreToolUse[1].command"),
+        "{run:?}"
+    );
+    // A fire whose hooks use none of them says nothing.
+    let quiet = sb.settings(&hooks("PreToolUse", json!([{"command": "true"}])));
+    let run = sb.run(
+        &[
+            "fire",
+            "PreToolUse",
+            "--no-default-settings",
+            "--settings",
+            quiet.to_str().unwrap(),
+        ],
+        &sb.event(
+            "PreToolUse",
+            &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        ),
+    );
+    assert!(!run.stdout.contains("GEMINI_API_KEY"), "{run:?}");
 }

@@ -108,10 +108,7 @@ impl Sandbox {
             }
         };
         cmd.env_clear()
-            .env(
-                "PATH",
-                std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
-            )
+            .env("PATH", clean_path(std::env::var_os("PATH")))
             .env("HOME", &self.home)
             .env("XDG_CONFIG_HOME", self.home.join(".config"))
             .env("XDG_STATE_HOME", self.home.join(".state"))
@@ -178,6 +175,18 @@ impl Sandbox {
         bytes.push(b'\n');
         bytes
     }
+}
+
+/// The test process's `PATH` without the folders that hold a `hookrun`:
+/// the suite must give the same answers whether or not the person running
+/// it installed hookrun (`cargo install --path .`). Tests that want a
+/// `hookrun` on PATH put the built binary's folder there themselves.
+pub fn clean_path(path: Option<std::ffi::OsString>) -> std::ffi::OsString {
+    let path = path.unwrap_or_else(|| "/usr/bin:/bin".into());
+    let kept: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|dir| !dir.join("hookrun").exists())
+        .collect();
+    std::env::join_paths(kept).unwrap_or(path)
 }
 
 /// What one run of the binary produced.

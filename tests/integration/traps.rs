@@ -165,6 +165,42 @@ fn a_lowercase_tool_name_and_a_millisecond_timeout_warn_at_fire_time() {
     assert!(message.contains("looks like milliseconds"), "{run:?}");
 }
 
+#[test]
+fn a_lowercase_tool_in_if_warns_at_fire_time_as_in_matcher() {
+    let sandbox = Sandbox::new();
+    let settings = sandbox.settings(&hooks(
+        "PreToolUse",
+        json!([{ "if": "bash(rm -rf *)", "command": "echo no >&2; exit 2" }]),
+    ));
+    let file = settings.to_str().unwrap();
+    let rm = sandbox.event(
+        "PreToolUse",
+        &json!({ "tool_name": "Bash", "tool_input": { "command": "rm -rf *" } }),
+    );
+    let run = sandbox.run(
+        &[
+            "fire",
+            "PreToolUse",
+            "--no-default-settings",
+            "--settings",
+            file,
+        ],
+        &rm,
+    );
+    assert_eq!(run.code, Some(0), "the hook is off: {run:?}");
+    let message = run.system_message();
+    assert!(message.contains("`if` names tool `bash`"), "{run:?}");
+    assert!(message.contains("hooks.PreToolUse[0].if"), "{run:?}");
+    assert!(message.contains("`Bash`"), "{run:?}");
+    // And doctor fails on it.
+    let run = sandbox.run(
+        &["doctor", "--no-default-settings", "--settings", file],
+        b"",
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains("error[tool-name-case]"), "{run:?}");
+}
+
 // ---- trust: symlinks, the user's config folder, ~ and / -------------------
 
 fn marker_hook(sandbox: &Sandbox, name: &str) -> serde_json::Value {
@@ -727,4 +763,211 @@ fn doctor_flags_a_script_that_uses_a_missing_jq_without_checking() {
     );
     assert!(run.stdout.contains("script-tool-missing"), "{}", run.stdout);
     assert!(run.stdout.contains("uses `jq`"), "{}", run.stdout);
+}
+
+// ---- the suite does not depend on a hookrun the user installed ------------
+
+#[test]
+fn a_hookrun_on_the_users_path_is_kept_out_of_the_sandbox() {
+    let sandbox = Sandbox::new();
+    // As after `cargo install --path .`: a `hookrun` in a folder on PATH.
+    let installed = sandbox.script("installed/bin/hookrun", "#!/bin/sh\nexit 0\n");
+    let dir = installed.parent().unwrap();
+    let user_path = format!("{}:/usr/bin:/bin", dir.display());
+    let clean = crate::support::clean_path(Some(user_path.into()));
+    let clean = clean.to_str().unwrap();
+    assert_eq!(clean, "/usr/bin:/bin");
+    // And the sandbox's own PATH never holds one.
+    let path = crate::support::clean_path(std::env::var_os("PATH"));
+    for dir in std::env::split_paths(&path) {
+        assert!(!dir.join("hookrun").exists(), "{}", dir.display());
+    }
+}
+
+// ---- an event cwd that does not exist here --------------------------------
+
+#[test]
+fn the_bundled_fixtures_use_the_project_they_are_run_in() {
+    let sandbox = Sandbox::new();
+    // A trusted project policy, as a user sets it up.
+    sandbox.write(
+        "project/.hookrun/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "if": "Bash(git push *)", "name": "no-push",
+            "command": "echo 'no pushes' >&2; exit 2"}]}})
+        .to_string(),
+    );
+    let trust = sandbox.run(&["trust", sandbox.project.to_str().unwrap()], b"");
+    assert_eq!(trust.code, Some(0), "{trust:?}");
+    let push = std::fs::read(crate::support::fixture(
+        "events/pre_tool_use__git_push.json",
+    ))
+    .unwrap();
+    let run = sandbox.run(&["explain"], &push);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("no-push"), "{run:?}");
+    assert!(!run.stdout.contains("does not exist here"), "{run:?}");
+    let run = sandbox.run(&["fire"], &push);
+    assert_eq!(run.code, Some(2), "the project's guard holds: {run:?}");
+    // Every bundled event leaves cwd out (a fixture cannot know it).
+    for entry in std::fs::read_dir(crate::support::fixture("events")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let event: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            assert!(event.get("cwd").is_none(), "{}", path.display());
+        }
+    }
+}
+
+#[test]
+fn an_event_cwd_that_does_not_exist_is_said() {
+    let sandbox = Sandbox::new();
+    let event = json!({"hook_event_name": "PreToolUse", "cwd": "/home/nobody/project",
+        "tool_name": "Bash", "tool_input": {"command": "git push"}})
+    .to_string();
+    let run = sandbox.run(&["explain"], event.as_bytes());
+    assert!(
+        run.stdout
+            .contains("/home/nobody/project does not exist here"),
+        "{run:?}"
+    );
+    let run = sandbox.run(&["fire"], event.as_bytes());
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.system_message().contains("does not exist here"),
+        "{run:?}"
+    );
+    // --project-dir names the project: nothing to say.
+    let project = sandbox.project.to_str().unwrap();
+    let run = sandbox.run(&["explain", "--project-dir", project], event.as_bytes());
+    assert!(!run.stdout.contains("does not exist here"), "{run:?}");
+}
+
+// ---- init's starter guard holds --------------------------------------------
+
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+#[test]
+fn the_init_starter_blocks_every_push_to_main_and_lets_branches_through() {
+    if std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        crate::support::skipped("the_init_starter_blocks_every_push_to_main: no git here");
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["init"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    // A repository on main with a remote, as the agent finds it.
+    let repo = &sandbox.project;
+    let remote = sandbox.path("remote.git");
+    std::fs::create_dir_all(&remote).unwrap();
+    git(&remote, &["init", "-q", "--bare"]);
+    git(repo, &["init", "-q", "-b", "main"]);
+    git(
+        repo,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "x",
+        ],
+    );
+    git(repo, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    git(repo, &["push", "-q", "-u", "origin", "main"]);
+    let fire = |command: &str| {
+        let event = sandbox.event(
+            "PreToolUse",
+            &json!({"tool_name": "Bash", "tool_input": {"command": command}}),
+        );
+        sandbox.run(&["fire"], &event)
+    };
+    for command in [
+        "git push",
+        "git push origin",
+        "git push -u origin HEAD",
+        "git push origin main",
+        "git push origin HEAD:main",
+        "git push --force origin main",
+        "git push origin main --force",
+        "git push origin +main",
+        "git push origin feature:refs/heads/main",
+        "cd . && git push",
+    ] {
+        let run = fire(command);
+        assert_eq!(run.code, Some(2), "{command}: {run:?}");
+    }
+    // On a branch of its own, pushing that branch goes through.
+    git(repo, &["switch", "-q", "-c", "feature"]);
+    for command in [
+        "git push origin feature",
+        "git push -u origin HEAD",
+        "git status",
+    ] {
+        let run = fire(command);
+        assert_eq!(run.code, Some(0), "{command}: {run:?}");
+    }
+    // ...but a branch whose plain push goes to main does not.
+    git(repo, &["config", "push.default", "upstream"]);
+    git(repo, &["config", "branch.feature.remote", "origin"]);
+    git(repo, &["config", "branch.feature.merge", "refs/heads/main"]);
+    let run = fire("git push");
+    assert_eq!(run.code, Some(2), "a plain push to main: {run:?}");
+    // And the starter the user keeps is clean to doctor.
+    let run = sandbox.run(&["doctor"], b"");
+    assert!(!run.stdout.contains("error["), "{run:?}");
+}
+
+#[test]
+fn init_project_in_a_subfolder_writes_at_the_repository_root_and_says_so() {
+    let sandbox = Sandbox::new();
+    git(&sandbox.project, &["init", "-q"]);
+    let sub = sandbox.project.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    let run = crate::support::run_command(
+        sandbox
+            .command()
+            .args(["init", "--project"])
+            .current_dir(&sub),
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let written = sandbox.project.join(".hookrun/settings.json");
+    assert!(written.is_file(), "{run:?}");
+    assert!(!sub.join(".hookrun").exists(), "{run:?}");
+    assert!(run.stdout.contains("top of the git repository"), "{run:?}");
+    assert!(run.stdout.contains(written.to_str().unwrap()), "{run:?}");
+    // The printed entry routes the one event the starter has hooks on.
+    assert!(run.stdout.contains("\"PreToolUse\""), "{run:?}");
+    assert!(!run.stdout.contains("\"SessionStart\""), "{run:?}");
+}
+
+#[test]
+fn the_verbose_help_does_not_promise_fire_behaviour_on_every_command() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["completions", "--help"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    // The old text claimed, for every command, that stderr carries only the
+    // block reason without -v.
+    assert!(
+        !run.stdout.contains("Without either, stderr carries only"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("Under `fire`"), "{run:?}");
 }
