@@ -41,6 +41,7 @@ pub mod event;
 pub mod exec;
 pub mod exit;
 pub mod fire;
+pub mod fsafe;
 pub mod generate;
 pub mod hookenv;
 pub mod host;
