@@ -241,6 +241,20 @@ pub fn open_private(path: &Path, how: Write) -> io::Result<File> {
     Ok(file)
 }
 
+/// Opens a file someone else named for appending (the host's
+/// `CLAUDE_ENV_FILE`): links are followed, but only a regular file is
+/// written, and one created here is `0600`.
+pub fn open_append(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .custom_flags(flags(Follow::Yes))
+        .open(path)
+        .map_err(|err| explain_open_error(err, Follow::Yes))?;
+    regular(file)
+}
+
 /// Writes `bytes` to a private file under a temporary name in the same
 /// folder, then renames it into place: a reader never sees half, and a
 /// symlink at `path` is replaced, never written through.
@@ -283,12 +297,30 @@ pub fn lock_exclusive(file: File) -> io::Result<Flock<File>> {
     }
 }
 
+/// Under `ulimit -f`, a write past the limit raises SIGXFSZ, whose default
+/// kills hookrun before it answers. With a handler installed the write
+/// fails with `EFBIG` instead, which every writer already reports. A
+/// handler (not "ignore") because exec resets handlers: hooks still start
+/// with the default disposition.
+pub fn survive_file_size_limit() {
+    let _ = signal_hook::flag::register(
+        signal_hook::consts::SIGXFSZ,
+        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    );
+}
+
 /// Whether `file` is this process's own stdout or stderr (the same device
 /// and inode): a log written there would corrupt the answer.
 pub fn is_own_output(file: &File) -> bool {
-    let Ok(meta) = file.metadata() else {
-        return false;
-    };
+    file.metadata().is_ok_and(|meta| is_own_output_meta(&meta))
+}
+
+/// Whether `path`, links followed, is this process's stdout or stderr.
+pub fn names_own_output(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|meta| is_own_output_meta(&meta))
+}
+
+fn is_own_output_meta(meta: &std::fs::Metadata) -> bool {
     let same = |stat: nix::Result<nix::sys::stat::FileStat>| {
         stat.is_ok_and(|s| {
             u64::try_from(s.st_dev).is_ok_and(|dev| dev == meta.dev())

@@ -101,6 +101,9 @@ fn answer(
         .deadline
         .unwrap_or_else(|| host.default_deadline(&event.id))
         .saturating_sub(started.elapsed());
+    // Reads of a pipe the command line named and waits for a lock end at
+    // the deadline too.
+    crate::fsafe::set_deadline(std::time::Instant::now() + deadline);
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");

@@ -153,3 +153,242 @@ fn a_trust_record_without_a_copy_fails_closed_once_the_file_changes() {
     );
     assert_eq!(run.code, Some(2), "the kept copy is enforced: {run:?}");
 }
+
+fn sha(text: &str) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The sandbox session's state folder (`it-session`).
+fn session_dir(sb: &Sandbox) -> PathBuf {
+    sb.home
+        .join(".state/hookrun/sessions")
+        .join(&sha("it-session")[..32])
+}
+
+fn stop_counter(sb: &Sandbox) -> PathBuf {
+    session_dir(sb).join(format!("stop-blocks-{}", &sha("Stop:")[..16]))
+}
+
+#[test]
+fn a_fifo_at_any_file_a_fire_opens_never_hangs_it() {
+    type Place = fn(&Sandbox) -> PathBuf;
+    let places: [(&str, Place, &str); 8] = [
+        (
+            "project settings",
+            |sb| sb.project.join(".hookrun/settings.json"),
+            "Stop",
+        ),
+        (
+            "local settings",
+            |sb| sb.project.join(".hookrun/settings.local.json"),
+            "Stop",
+        ),
+        (
+            "user settings",
+            |sb| sb.home.join(".config/hookrun/settings.json"),
+            "Stop",
+        ),
+        ("--settings file", |sb| sb.path("cli/named.json"), "Stop"),
+        (
+            "trust store",
+            |sb| sb.home.join(".config/hookrun/trust.json"),
+            "Stop",
+        ),
+        ("audit log", |sb| sb.path("audit.jsonl"), "Stop"),
+        ("stop-loop counter", stop_counter, "Stop"),
+        (
+            "async result",
+            |sb| session_dir(sb).join("async/1-2.result.json"),
+            "UserPromptSubmit",
+        ),
+    ];
+    for (what, place, event) in places {
+        let sb = Sandbox::new();
+        // Something to load in every layer, so each file is opened.
+        let hooks = json!({"hooks": {event: [{"command": "true"}]}});
+        project_settings(&sb, &hooks);
+        let named = sb.write("cli/named.json", &hooks.to_string());
+        let fifo = place(&sb);
+        mkfifo(&fifo);
+        let log = sb.path("audit.jsonl");
+        let args = [
+            "fire",
+            event,
+            "--settings",
+            named.to_str().unwrap(),
+            "--log",
+            log.to_str().unwrap(),
+        ];
+        let run = fire_within(&sb, &args, &sb.event(event, &json!({"prompt": "hi"})));
+        assert_eq!(run.code, Some(0), "{what}: {run:?}");
+        // The async result was claimed (renamed) before it was refused.
+        let named_path = fifo.display().to_string();
+        let named_path = named_path.trim_end_matches(".result.json");
+        assert!(
+            run.stdout.contains(named_path) && run.stdout.contains("FIFO"),
+            "{what}: the warning names the file: {run:?}"
+        );
+    }
+}
+
+#[test]
+fn an_unreadable_settings_file_blocks_under_fail_closed() {
+    let sb = Sandbox::new();
+    let fifo = sb.path("cli/guard.json");
+    mkfifo(&fifo);
+    let args = [
+        "fire",
+        "PreToolUse",
+        "--no-default-settings",
+        "--fail-closed",
+        "--settings",
+        fifo.to_str().unwrap(),
+    ];
+    let run = fire_within(&sb, &args, &bash_event(&sb, "ls"));
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains(&fifo.display().to_string()) && run.stderr.contains("a FIFO"),
+        "{run:?}"
+    );
+    // A pipe the command line names as a descriptor is still read.
+    let mut cmd = sb.command();
+    cmd.args(["-c", r#"exec "$0" fire PreToolUse --no-default-settings --settings /dev/fd/5 5< <(printf '%s' "$1")"#])
+        .arg(crate::support::BIN)
+        .arg(json!({"permissions": {"deny": ["Bash(ls *)"]}}).to_string());
+    let mut bash = std::process::Command::new("bash");
+    bash.args(cmd.get_args())
+        .envs(cmd.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+        .current_dir(&sb.project);
+    let run = run_command_within(&mut bash, &bash_event(&sb, "ls -l"), HANG);
+    assert_eq!(run.code, Some(2), "the rule from the pipe denies: {run:?}");
+}
+
+#[test]
+fn a_log_on_hookruns_own_stdout_or_stderr_is_refused() {
+    let sb = Sandbox::new();
+    let settings = sb.settings(&json!({"hooks": {"Stop": [{"command": "true"}]}}));
+    for target in ["/dev/stdout", "/dev/stderr"] {
+        // Stdout a pipe (the test's), and stdout a regular file.
+        let args = [
+            "fire",
+            "Stop",
+            "--no-default-settings",
+            "--settings",
+            settings.to_str().unwrap(),
+            "--log",
+            target,
+        ];
+        let run = fire_within(&sb, &args, &sb.event("Stop", &json!({})));
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert_eq!(run.stdout.lines().count(), 1, "one answer line: {run:?}");
+        assert!(
+            run.system_message()
+                .contains("could not write the audit log"),
+            "{run:?}"
+        );
+        let out = sb.path("answer.json");
+        let err = sb.path("answer.err");
+        let mut cmd = sb.command();
+        let line = format!(
+            r#"exec "$0" "$@" > '{}' 2> '{}'"#,
+            out.display(),
+            err.display()
+        );
+        let mut sh = std::process::Command::new("sh");
+        sh.arg("-c")
+            .arg(line)
+            .arg(crate::support::BIN)
+            .args(args)
+            .env_clear()
+            .envs(cmd.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+            .current_dir(&sb.project);
+        let _ = &mut cmd;
+        let run = run_command_within(&mut sh, &sb.event("Stop", &json!({})), HANG);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        let answer = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(answer.lines().count(), 1, "{target}: one line: {answer}");
+        let value: Value = serde_json::from_str(&answer).unwrap();
+        assert!(
+            value["systemMessage"]
+                .as_str()
+                .unwrap()
+                .contains("hookrun's own stdout or stderr"),
+            "{target}: {answer}"
+        );
+        assert!(
+            !std::fs::read_to_string(&err).unwrap().contains("\"v\":"),
+            "{target}: no log line on stderr"
+        );
+    }
+}
+
+#[test]
+fn a_file_size_limit_does_not_kill_the_answer() {
+    let sb = Sandbox::new();
+    let settings = sb.settings(&json!({"hooks": {"Stop": [{"command": "true"}]}}));
+    let log = sb.write("full.jsonl", &"x".repeat(64 * 1024));
+    let mut sh = std::process::Command::new("sh");
+    let env = sb.command();
+    sh.args(["-c", r#"ulimit -f 1 && exec "$0" "$@""#])
+        .arg(crate::support::BIN)
+        .args([
+            "fire",
+            "Stop",
+            "--no-default-settings",
+            "--settings",
+            settings.to_str().unwrap(),
+            "--log",
+            log.to_str().unwrap(),
+        ])
+        .env_clear()
+        .envs(env.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+        .current_dir(&sb.project);
+    let run = run_command_within(&mut sh, &sb.event("Stop", &json!({})), HANG);
+    assert_eq!(run.code, Some(0), "not killed by SIGXFSZ: {run:?}");
+    assert!(
+        run.system_message()
+            .contains("could not write the audit log"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn state_files_and_logs_are_private_and_never_written_through_a_link() {
+    let sb = Sandbox::new();
+    let precious = sb.write("precious.txt", "keep me");
+    let settings = sb.settings(&json!({"hooks": {"Stop": [{"command": "true"}]}}));
+    let log = sb.path("logs/audit.jsonl");
+    let args = [
+        "fire",
+        "Stop",
+        "--no-default-settings",
+        "--settings",
+        settings.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ];
+    let run = fire_within(&sb, &args, &sb.event("Stop", &json!({})));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&log), 0o600, "the audit log is this user's only");
+    assert_eq!(mode(&stop_counter(&sb)), 0o600, "so is the state");
+
+    // Links planted at the counter and the log: neither target is touched.
+    for path in [stop_counter(&sb), log.clone()] {
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&precious, &path).unwrap();
+    }
+    let run = fire_within(&sb, &args, &sb.event("Stop", &json!({})));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
+    let message = run.system_message();
+    assert!(
+        message.contains("could not write the audit log") && message.contains("symbolic link"),
+        "{run:?}"
+    );
+    assert!(message.contains("stop-loop guard unavailable"), "{run:?}");
+}
