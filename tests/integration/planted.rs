@@ -392,3 +392,49 @@ fn state_files_and_logs_are_private_and_never_written_through_a_link() {
     );
     assert!(message.contains("stop-loop guard unavailable"), "{run:?}");
 }
+
+#[test]
+fn a_deep_or_bogus_hookrun_depth_never_switches_the_permission_rules_off() {
+    let marker_dir = Sandbox::new();
+    let marker = marker_dir.path("hook-ran");
+    let settings = json!({
+        "permissions": {"deny": ["Bash(rm *)"]},
+        "hooks": {"PreToolUse": [{"command": format!("touch '{}'", marker.display())}]}
+    });
+    for depth in ["3", "99"] {
+        let mut sb = Sandbox::new();
+        sb.env("HOOKRUN_DEPTH", depth);
+        let run = sb.fire(
+            "PreToolUse",
+            &settings,
+            &json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}}),
+        );
+        assert_eq!(
+            run.code,
+            Some(2),
+            "depth {depth}: the deny rule applies: {run:?}"
+        );
+        assert!(!marker.exists(), "depth {depth}: no hook runs that deep");
+        assert!(run.stdout.contains("refused a fire nested"), "{run:?}");
+    }
+    for junk in ["junk", "-1", "3x"] {
+        let mut sb = Sandbox::new();
+        sb.env("HOOKRUN_DEPTH", junk);
+        let run = sb.fire(
+            "PreToolUse",
+            &settings,
+            &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        );
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert!(
+            marker.exists(),
+            "{junk}: not a depth, the hooks run: {run:?}"
+        );
+        assert!(
+            run.system_message().contains("HOOKRUN_DEPTH")
+                && run.system_message().contains("not a number"),
+            "{run:?}"
+        );
+        std::fs::remove_file(&marker).unwrap();
+    }
+}
