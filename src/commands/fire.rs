@@ -113,7 +113,7 @@ fn answer(
     // Reads of a pipe the command line named and waits for a lock end at
     // the deadline too.
     crate::fsafe::set_deadline(std::time::Instant::now() + deadline);
-    let env = common::environment(&args.settings);
+    let env = common::environment(&args.settings).with_event(event);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
     let mut loaded = common::load_settings(&args.settings, &env, &project_dir);

@@ -333,8 +333,15 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
     } else {
         Trust::NotRequired
     };
+    // A project-scoped file's layer: the project, or a nested folder.
     let target = if source.kind.is_project_scoped() {
-        gate.project.display().to_string()
+        source
+            .path
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(&gate.project)
+            .display()
+            .to_string()
     } else {
         source.path.display().to_string()
     };

@@ -438,3 +438,68 @@ fn a_deep_or_bogus_hookrun_depth_never_switches_the_permission_rules_off() {
         std::fs::remove_file(&marker).unwrap();
     }
 }
+
+#[test]
+fn an_empty_nested_hookrun_folder_never_hides_the_projects_policy() {
+    let sb = Sandbox::new();
+    project_settings(&sb, &json!({"permissions": {"deny": ["Bash(rm *)"]}}));
+    assert_eq!(sb.run(&["trust"], b"").code, Some(0));
+    let sub = sb.project.join("sub/deeper");
+    std::fs::create_dir_all(sb.project.join("sub/.hookrun")).unwrap();
+    std::fs::create_dir_all(&sub).unwrap();
+    let event = |cwd: &Path, command: &str| {
+        let mut bytes = bash_event(&sb, command);
+        let mut value: Value = serde_json::from_slice(&bytes).unwrap();
+        value["cwd"] = json!(cwd);
+        bytes = serde_json::to_vec(&value).unwrap();
+        bytes
+    };
+    // No CLAUDE_PROJECT_DIR (the sandbox sets none), the shell in `sub/deeper`.
+    let run = fire_within(&sb, &["fire", "PreToolUse"], &event(&sub, "rm -rf x"));
+    assert_eq!(
+        run.code,
+        Some(2),
+        "the project's deny rule applies: {run:?}"
+    );
+
+    // Cursor names its workspace root; the shell's cwd is below it.
+    let cursor = json!({
+        "hook_event_name": "beforeShellExecution",
+        "conversation_id": "c-1",
+        "workspace_roots": [sb.project],
+        "command": "rm -rf x",
+        "cwd": sub,
+    });
+    let mut line = serde_json::to_vec(&cursor).unwrap();
+    line.push(b'\n');
+    let run = fire_within(&sb, &["fire", "--host", "cursor"], &line);
+    assert!(
+        run.stdout.contains("deny") && run.stdout.contains("Bash(rm *)"),
+        "cursor: the project's deny rule applies: {run:?}"
+    );
+
+    // A nested folder with its own settings adds a layer (once trusted).
+    std::fs::write(
+        sb.project.join("sub/.hookrun/settings.json"),
+        json!({"permissions": {"deny": ["Bash(ls *)"]}}).to_string(),
+    )
+    .unwrap();
+    let run = fire_within(&sb, &["fire", "PreToolUse"], &event(&sub, "ls -l"));
+    assert_eq!(run.code, Some(0), "an untrusted layer waits: {run:?}");
+    let nested = sb.project.join("sub");
+    assert!(
+        run.system_message()
+            .contains(&format!("hookrun trust {}", nested.display())),
+        "{run:?}"
+    );
+    let trust = run_command_within(sb.command().arg("trust").current_dir(&sub), b"", HANG);
+    assert_eq!(trust.code, Some(0), "{trust:?}");
+    let run = fire_within(&sb, &["fire", "PreToolUse"], &event(&sub, "ls -l"));
+    assert_eq!(
+        run.code,
+        Some(2),
+        "the nested layer's rule applies: {run:?}"
+    );
+    let run = fire_within(&sb, &["fire", "PreToolUse"], &event(&sub, "rm -rf x"));
+    assert_eq!(run.code, Some(2), "and so does the project's: {run:?}");
+}
