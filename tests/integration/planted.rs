@@ -503,3 +503,48 @@ fn an_empty_nested_hookrun_folder_never_hides_the_projects_policy() {
     let run = fire_within(&sb, &["fire", "PreToolUse"], &event(&sub, "rm -rf x"));
     assert_eq!(run.code, Some(2), "and so does the project's: {run:?}");
 }
+
+#[test]
+fn doctor_warns_about_settings_other_users_can_change() {
+    let sb = Sandbox::new();
+    let file = project_settings(&sb, &json!({"hooks": {"Stop": [{"command": "true"}]}}));
+    let doctor = sb.run(&["doctor"], b"");
+    assert!(
+        !doctor.stdout.contains("settings-writable-by-others")
+            && !doctor.stdout.contains("writable by"),
+        "{doctor:?}"
+    );
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let dir = file.parent().unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let doctor = sb.run(&["doctor"], b"");
+    assert!(
+        doctor
+            .stdout
+            .contains("is writable by its group and every user (mode 0666)"),
+        "{doctor:?}"
+    );
+    assert!(doctor.stdout.contains("chmod go-w"), "{doctor:?}");
+    assert!(
+        doctor
+            .stdout
+            .contains(&format!("is in {}, which is writable", dir.display())),
+        "{doctor:?}"
+    );
+    // Owned by someone else: only root can make such a file here.
+    if nix::unistd::geteuid().is_root() {
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        nix::unistd::chown(&file, Some(nix::unistd::Uid::from_raw(4242)), None).unwrap();
+        let doctor = sb.run(&["doctor"], b"");
+        assert!(
+            doctor
+                .stdout
+                .contains("is owned by another user (uid 4242)"),
+            "{doctor:?}"
+        );
+    } else {
+        crate::support::skipped(
+            "doctor_warns_about_settings_other_users_can_change: a file owned by another user needs root",
+        );
+    }
+}
