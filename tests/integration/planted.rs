@@ -548,3 +548,44 @@ fn doctor_warns_about_settings_other_users_can_change() {
         );
     }
 }
+
+#[test]
+fn replay_skips_a_fifo_in_a_folder_and_refuses_a_named_one() {
+    let sb = Sandbox::new();
+    let dir = sb.path("sessions");
+    let one = crate::support::fixture(
+        "transcripts/oracle/replay_rm/c220faa3-8927-4dd3-be6b-afdda7c98a04.jsonl",
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(&one, dir.join("real.jsonl")).unwrap();
+    let fifo = dir.join("planted.jsonl");
+    mkfifo(&fifo);
+    let run = fire_within(
+        &sb,
+        &[
+            "replay",
+            "--no-default-settings",
+            "--format",
+            "json",
+            dir.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.json()["files"], 1, "only the regular file: {run:?}");
+    let run = fire_within(
+        &sb,
+        &[
+            "replay",
+            "--no-default-settings",
+            "--format",
+            "json",
+            fifo.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        run.stdout.contains("FIFO") || run.stderr.contains("FIFO"),
+        "{run:?}"
+    );
+}
