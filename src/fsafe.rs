@@ -321,13 +321,15 @@ pub fn names_own_output(path: &Path) -> bool {
 }
 
 fn is_own_output_meta(meta: &std::fs::Metadata) -> bool {
-    let same = |stat: nix::Result<nix::sys::stat::FileStat>| {
-        stat.is_ok_and(|s| {
-            u64::try_from(s.st_dev).is_ok_and(|dev| dev == meta.dev())
-                && u64::try_from(s.st_ino).is_ok_and(|ino| ino == meta.ino())
-        })
+    // A duplicate of the descriptor, for std's `fstat` (the same on every
+    // platform, whatever its `dev_t` and `ino_t`).
+    let same = |fd: std::io::Result<std::os::fd::OwnedFd>| {
+        fd.map(File::from)
+            .and_then(|f| f.metadata())
+            .is_ok_and(|own| own.dev() == meta.dev() && own.ino() == meta.ino())
     };
-    same(nix::sys::stat::fstat(std::io::stdout())) || same(nix::sys::stat::fstat(std::io::stderr()))
+    same(std::io::stdout().as_fd().try_clone_to_owned())
+        || same(std::io::stderr().as_fd().try_clone_to_owned())
 }
 
 #[cfg(test)]

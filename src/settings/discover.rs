@@ -45,6 +45,7 @@ impl Environment {
 
     /// What the event says about where it happens: its `cwd`, and the
     /// workspace roots a host names (`workspace_roots`, `workspaceRoots`).
+    #[must_use]
     pub fn with_event(mut self, event: &crate::event::Event) -> Environment {
         self.event_cwd = event.cwd();
         self.workspace_roots = ["workspace_roots", "workspaceRoots"]

@@ -52,8 +52,8 @@ fn an_edit_to_a_trusted_file_never_switches_its_rules_off() {
     let file = project_settings(&sb, &json!({"permissions": {"deny": ["Bash(rm *)"]}}));
     let trust = sb.run(&["trust"], b"");
     assert_eq!(trust.code, Some(0), "{trust:?}");
-    let fire = |args: &[&str]| fire_within(&sb, args, &bash_event(&sb, "rm -rf build"));
-    let run = fire(&["fire", "PreToolUse"]);
+    let rm = |args: &[&str]| fire_within(&sb, args, &bash_event(&sb, "rm -rf build"));
+    let run = rm(&["fire", "PreToolUse"]);
     assert_eq!(run.code, Some(2), "the trusted deny rule denies: {run:?}");
 
     // One space is an edit; so is removing the rule.
@@ -64,7 +64,7 @@ fn an_edit_to_a_trusted_file_never_switches_its_rules_off() {
             &["fire", "PreToolUse"][..],
             &["fire", "PreToolUse", "--fail-closed"],
         ] {
-            let run = fire(args);
+            let run = rm(args);
             assert_eq!(run.code, Some(2), "the trusted rule still denies: {run:?}");
             assert!(
                 run.stderr
@@ -111,14 +111,7 @@ fn a_trust_record_without_a_copy_fails_closed_once_the_file_changes() {
     // A record as an older hookrun wrote it: a hash, no copy.
     let store = sb.home.join(".config/hookrun/trust.json");
     std::fs::create_dir_all(store.parent().unwrap()).unwrap();
-    let sha = {
-        use sha2::Digest as _;
-        let digest = sha2::Sha256::digest(std::fs::read(&file).unwrap());
-        digest
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    };
+    let sha = hookrun::settings::trust::sha256_hex(&std::fs::read(&file).unwrap());
     let record =
         json!({"version": 1, "files": {file.to_str().unwrap(): {"sha256": sha, "trusted_at": 1}}});
     std::fs::write(&store, record.to_string()).unwrap();
@@ -155,11 +148,7 @@ fn a_trust_record_without_a_copy_fails_closed_once_the_file_changes() {
 }
 
 fn sha(text: &str) -> String {
-    use sha2::Digest as _;
-    sha2::Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hookrun::settings::trust::sha256_hex(text.as_bytes())
 }
 
 /// The sandbox session's state folder (`it-session`).
