@@ -94,14 +94,32 @@ fn flags(follow: Follow) -> i32 {
     flags.bits()
 }
 
-/// Checks that `file` is a regular file and makes it blocking again.
-fn regular(file: File) -> io::Result<File> {
+/// Checks that `file` is a regular file (one `fstat`) and makes it
+/// blocking again.
+fn regular(file: File) -> io::Result<(File, std::fs::Metadata)> {
+    let (file, meta) = regular_nonblocking(file)?;
+    clear_nonblock(&file)?;
+    Ok((file, meta))
+}
+
+/// Checks that `file` is a regular file, leaving `O_NONBLOCK` set: for a
+/// file read whole at once, where it changes nothing (reads of a regular
+/// file never wait for a writer), and two `fcntl`s per file on every fire
+/// are saved.
+fn regular_nonblocking(file: File) -> io::Result<(File, std::fs::Metadata)> {
     let meta = file.metadata()?;
     if !meta.file_type().is_file() {
         return Err(not_regular(meta.file_type()));
     }
-    clear_nonblock(&file)?;
-    Ok(file)
+    Ok((file, meta))
+}
+
+/// Reads the rest of `file`, whose size is `len`: without std's own size
+/// probe (`File::read_to_end` asks `fstat` and `lseek` again).
+fn read_all(file: &mut File, len: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    io::Read::take(file, u64::MAX).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 fn clear_nonblock(file: &File) -> io::Result<()> {
@@ -119,20 +137,18 @@ pub fn open_read(path: &Path, follow: Follow) -> io::Result<File> {
         .custom_flags(flags(follow))
         .open(path)
         .map_err(|err| explain_open_error(err, follow))?;
-    regular(file)
+    regular(file).map(|(file, _)| file)
 }
 
 /// Reads a whole regular file.
 pub fn read(path: &Path, follow: Follow) -> io::Result<Vec<u8>> {
-    let mut file = open_read(path, follow)?;
-    let mut bytes = Vec::with_capacity(
-        file.metadata()
-            .map_or(0, |m| m.len())
-            .try_into()
-            .unwrap_or(0),
-    );
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(flags(follow))
+        .open(path)
+        .map_err(|err| explain_open_error(err, follow))?;
+    let (mut file, meta) = regular_nonblocking(file)?;
+    read_all(&mut file, meta.len())
 }
 
 /// A path that names one of this process's descriptors (`/dev/fd/7`,
@@ -155,10 +171,7 @@ pub fn read_settings(path: &Path) -> io::Result<Vec<u8>> {
         .open(path)?;
     let meta = file.metadata()?;
     if meta.file_type().is_file() {
-        clear_nonblock(&file)?;
-        let mut bytes = Vec::with_capacity(meta.len().try_into().unwrap_or(0));
-        file.read_to_end(&mut bytes)?;
-        return Ok(bytes);
+        return read_all(&mut file, meta.len());
     }
     if !(meta.file_type().is_fifo() && names_a_descriptor(path)) {
         return Err(not_regular(meta.file_type()));
@@ -234,7 +247,7 @@ pub fn open_private(path: &Path, how: Write) -> io::Result<File> {
     let file = options
         .open(path)
         .map_err(|err| explain_open_error(err, Follow::No))?;
-    let file = regular(file)?;
+    let (file, _) = regular(file)?;
     if how == Write::Truncate {
         file.set_len(0)?;
     }
@@ -252,7 +265,7 @@ pub fn open_append(path: &Path) -> io::Result<File> {
         .custom_flags(flags(Follow::Yes))
         .open(path)
         .map_err(|err| explain_open_error(err, Follow::Yes))?;
-    regular(file)
+    regular(file).map(|(file, _)| file)
 }
 
 /// Writes `bytes` to a private file under a temporary name in the same

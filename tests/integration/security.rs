@@ -74,6 +74,7 @@ fn project_hooks_run_only_once_trusted_and_again_after_an_edit() {
     );
 
     // Untrust forgets it.
+    std::fs::remove_file(&marker).unwrap();
     sb.run(&["trust"], b"");
     let untrust = sb.run(&["untrust", sb.project.to_str().unwrap()], b"");
     assert!(untrust.stdout.contains("untrusted"), "{untrust:?}");
