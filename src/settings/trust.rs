@@ -195,7 +195,16 @@ impl TrustStore {
         let dir = self.copies_dir();
         match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
             Ok(()) => {}
-            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {}
+            // Only a real folder: copies never go through a planted link.
+            Err(err)
+                if err.kind() == std::io::ErrorKind::AlreadyExists
+                    && std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("{} is not a folder", dir.display()),
+                ));
+            }
             Err(err) => return Err(err),
         }
         crate::fsafe::write_private_atomically(&self.copy_path(sha256), bytes)

@@ -578,3 +578,35 @@ fn replay_skips_a_fifo_in_a_folder_and_refuses_a_named_one() {
         "{run:?}"
     );
 }
+
+#[test]
+fn a_fifo_a_hook_leaves_as_its_env_file_or_at_the_hosts_never_hangs_the_fire() {
+    let mut sb = Sandbox::new();
+    let host_file = sb.path("host-env.sh");
+    std::fs::write(&host_file, "export EXISTING=1\n").unwrap();
+    sb.env("CLAUDE_ENV_FILE", host_file.to_str().unwrap());
+    let settings = sb.settings(&json!({"hooks": {"SessionStart": [
+        {"command": "rm -f \"$CLAUDE_ENV_FILE\" && mkfifo \"$CLAUDE_ENV_FILE\""},
+        {"command": "echo 'export B=2' >> \"$CLAUDE_ENV_FILE\""}
+    ]}}));
+    let args = [
+        "fire",
+        "SessionStart",
+        "--no-default-settings",
+        "--settings",
+        settings.to_str().unwrap(),
+    ];
+    let event = sb.event("SessionStart", &json!({"source": "startup"}));
+    let run = fire_within(&sb, &args, &event);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.system_message().contains("CLAUDE_ENV_FILE") && run.system_message().contains("FIFO"),
+        "{run:?}"
+    );
+    // The host's own file replaced by a FIFO.
+    std::fs::remove_file(&host_file).unwrap();
+    mkfifo(&host_file);
+    let run = fire_within(&sb, &args, &event);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.system_message().contains("FIFO"), "{run:?}");
+}
