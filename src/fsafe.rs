@@ -161,9 +161,49 @@ fn names_a_descriptor(path: &Path) -> bool {
     })
 }
 
+/// The largest settings file (or trust store) read: far beyond any real
+/// one (10,000 hooks are about 1 MiB), and small enough that a sparse
+/// file of many gigabytes planted in its place costs no time or memory.
+pub const MAX_SETTINGS_BYTES: u64 = 64 * 1024 * 1024;
+
+fn too_large(len: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "{len} bytes, over the {} MiB hookrun reads from a settings file",
+            MAX_SETTINGS_BYTES / (1024 * 1024)
+        ),
+    )
+}
+
+/// Reads a regular file of at most [`MAX_SETTINGS_BYTES`].
+pub fn read_capped(path: &Path, follow: Follow) -> io::Result<Vec<u8>> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(flags(follow))
+        .open(path)
+        .map_err(|err| explain_open_error(err, follow))?;
+    let (mut file, meta) = regular_nonblocking(file)?;
+    if meta.len() > MAX_SETTINGS_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    read_all_capped(&mut file, meta.len())
+}
+
+/// [`read_all`], failing past [`MAX_SETTINGS_BYTES`] (a file that grows
+/// while it is read).
+fn read_all_capped(file: &mut File, len: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    io::Read::take(file, MAX_SETTINGS_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
 /// Reads a settings file the user named: a regular file, or a pipe behind
 /// `/dev/fd/N` (`--settings <(…)`), read until its writer closes or the
-/// deadline passes.
+/// deadline passes; at most [`MAX_SETTINGS_BYTES`] either way.
 pub fn read_settings(path: &Path) -> io::Result<Vec<u8>> {
     let mut file = OpenOptions::new()
         .read(true)
@@ -171,7 +211,10 @@ pub fn read_settings(path: &Path) -> io::Result<Vec<u8>> {
         .open(path)?;
     let meta = file.metadata()?;
     if meta.file_type().is_file() {
-        return read_all(&mut file, meta.len());
+        if meta.len() > MAX_SETTINGS_BYTES {
+            return Err(too_large(meta.len()));
+        }
+        return read_all_capped(&mut file, meta.len());
     }
     if !(meta.file_type().is_fifo() && names_a_descriptor(path)) {
         return Err(not_regular(meta.file_type()));
@@ -186,7 +229,12 @@ fn read_pipe_until(file: &mut File, deadline: Option<Instant>) -> io::Result<Vec
     loop {
         match file.read(&mut chunk) {
             Ok(0) => return Ok(bytes),
-            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Ok(n) => {
+                bytes.extend_from_slice(&chunk[..n]);
+                if bytes.len() as u64 > MAX_SETTINGS_BYTES {
+                    return Err(too_large(bytes.len() as u64));
+                }
+            }
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
             Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
                 let wait = match deadline {

@@ -125,7 +125,7 @@ impl TrustStore {
 
     /// Loads the store; a missing file is an empty store.
     pub fn load(path: &Path) -> Result<TrustStore, TrustError> {
-        let bytes = match crate::fsafe::read(path, crate::fsafe::Follow::No) {
+        let bytes = match crate::fsafe::read_capped(path, crate::fsafe::Follow::No) {
             Ok(bytes) => bytes,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(TrustStore::empty(path.to_path_buf()));
@@ -162,7 +162,7 @@ impl TrustStore {
     pub fn trusted_content(&self, file: &Path) -> Result<Vec<u8>, CopyError> {
         let entry = self.entry(file).ok_or(CopyError::Missing)?;
         let path = self.copy_path(&entry.sha256);
-        let bytes = match crate::fsafe::read(&path, crate::fsafe::Follow::No) {
+        let bytes = match crate::fsafe::read_capped(&path, crate::fsafe::Follow::No) {
             Ok(bytes) => bytes,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
                 return Err(CopyError::Missing);

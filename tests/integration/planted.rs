@@ -610,3 +610,24 @@ fn a_fifo_a_hook_leaves_as_its_env_file_or_at_the_hosts_never_hangs_the_fire() {
     assert_eq!(run.code, Some(0), "{run:?}");
     assert!(run.system_message().contains("FIFO"), "{run:?}");
 }
+
+#[test]
+fn a_huge_sparse_settings_file_is_refused_not_read() {
+    let sb = Sandbox::new();
+    let file = sb.project.join(".hookrun/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::File::create(&file)
+        .unwrap()
+        .set_len(16 * 1024 * 1024 * 1024)
+        .unwrap();
+    let run = fire_within(
+        &sb,
+        &["fire", "PreToolUse", "--fail-closed"],
+        &bash_event(&sb, "ls"),
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains(&file.display().to_string()) && run.stderr.contains("MiB"),
+        "{run:?}"
+    );
+}
