@@ -248,23 +248,9 @@ impl TrustGate {
         if self.trust_all {
             return Trust::TrustedForRun;
         }
-        let Some(store_path) = self.store_path.clone() else {
+        let Some(store) = self.store(problems) else {
             return Trust::New;
         };
-        let store = self
-            .store
-            .get_or_insert_with(|| match TrustStore::load(&store_path) {
-                Ok(store) => store,
-                Err(err) => {
-                    problems.push(Problem {
-                        severity: Severity::Warning,
-                        file: store_path.clone(),
-                        json_path: String::new(),
-                        message: err.to_string(),
-                    });
-                    TrustStore::empty(store_path.clone())
-                }
-            });
         match store.state(file, bytes) {
             TrustState::Trusted => {
                 store.keep_copy_of_legacy(file, bytes);
@@ -273,6 +259,41 @@ impl TrustGate {
             TrustState::New => Trust::New,
             TrustState::Changed => Trust::Changed,
         }
+    }
+
+    fn store(&mut self, problems: &mut Vec<Problem>) -> Option<&mut TrustStore> {
+        let store_path = self.store_path.clone()?;
+        Some(
+            self.store
+                .get_or_insert_with(|| match TrustStore::load(&store_path) {
+                    Ok(store) => store,
+                    Err(err) => {
+                        problems.push(Problem {
+                            severity: Severity::Warning,
+                            file: store_path.clone(),
+                            json_path: String::new(),
+                            message: err.to_string(),
+                        });
+                        TrustStore::empty(store_path.clone())
+                    }
+                }),
+        )
+    }
+
+    /// For a trusted project file that is gone or cannot be read now: the
+    /// content that was trusted, when the store kept it. Deleting the file
+    /// (or planting a FIFO there) must not switch its rules off either.
+    fn copy_of_vanished(
+        &mut self,
+        file: &Path,
+        problems: &mut Vec<Problem>,
+    ) -> Option<(Vec<u8>, u64)> {
+        if self.trust_all {
+            return None;
+        }
+        let store = self.store(problems)?;
+        store.entry(file)?;
+        self.trusted_copy(file).ok()
     }
 
     /// The content that was trusted for a file that changed since.
@@ -294,6 +315,24 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
             // the command line that is not there is a typo that would make
             // its hooks vanish without a word: a settings problem like an
             // unreadable one (an error: `--fail-closed` blocks on it).
+            if source.trust_required {
+                if let Some((trusted, at)) =
+                    gate.copy_of_vanished(&source.path, &mut settings.problems)
+                {
+                    settings.problems.push(Problem {
+                        severity: Severity::Warning,
+                        file: source.path.clone(),
+                        json_path: String::new(),
+                        message: format!(
+                            "was removed since it was trusted{}: the content you trusted then is still in force; if you meant to remove it, run `hookrun untrust {}`",
+                            trusted_on(at),
+                            shell_quote(&source.path.display().to_string())
+                        ),
+                    });
+                    load_bytes_as(settings, source, dir, &trusted, Trust::TrustedEarlier);
+                    return;
+                }
+            }
             if source.kind == SourceKind::Cli {
                 settings.problems.push(Problem {
                     severity: Severity::Error,
@@ -312,6 +351,25 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
             return;
         }
         Err(err) => {
+            // Still an error (`--fail-closed` blocks), but a trusted file's
+            // rules stay in force from the trusted copy.
+            let copy = source
+                .trust_required
+                .then(|| gate.copy_of_vanished(&source.path, &mut settings.problems))
+                .flatten();
+            if let Some((trusted, at)) = copy {
+                settings.problems.push(Problem {
+                    severity: Severity::Error,
+                    file: source.path.clone(),
+                    json_path: String::new(),
+                    message: format!(
+                        "cannot be read ({err}); the content you trusted{} is still in force",
+                        trusted_on(at).replacen(" (trusted", " (", 1)
+                    ),
+                });
+                load_bytes_as(settings, source, dir, &trusted, Trust::TrustedEarlier);
+                return;
+            }
             settings.problems.push(Problem {
                 severity: Severity::Error,
                 file: source.path.clone(),

@@ -523,6 +523,11 @@ mod tests {
             store.trusted_content(file),
             Err(CopyError::Tampered { .. })
         ));
+        // Untrusting forgets the copy too.
+        let mut untrusting = TrustStore::load(&path).unwrap();
+        assert!(untrusting.untrust(file));
+        untrusting.save().unwrap();
+        assert!(!copy.exists());
         // A record from before copies were kept gets one while unchanged.
         std::fs::write(
             &path,

@@ -79,6 +79,27 @@ fn an_edit_to_a_trusted_file_never_switches_its_rules_off() {
             );
         }
     }
+    // Removing the file, or putting a FIFO in its place, does not either.
+    std::fs::remove_file(&file).unwrap();
+    let run = rm(&["fire", "PreToolUse"]);
+    assert_eq!(
+        run.code,
+        Some(2),
+        "a removed file's rule still denies: {run:?}"
+    );
+    assert!(
+        run.system_message()
+            .contains("was removed since it was trusted"),
+        "{run:?}"
+    );
+    mkfifo(&file);
+    let run = rm(&["fire", "PreToolUse"]);
+    assert_eq!(
+        run.code,
+        Some(2),
+        "a FIFO in its place: still denied: {run:?}"
+    );
+    std::fs::remove_file(&file).unwrap();
     // A rule added by an edit waits for a human.
     std::fs::write(
         &file,
