@@ -72,7 +72,7 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
         };
         for file in files {
             if trust {
-                match std::fs::read(&file) {
+                match crate::fsafe::read_capped(&file, crate::fsafe::Follow::Yes) {
                     Ok(bytes) => {
                         store.trust(&file, &bytes);
                         let _ = writeln!(
