@@ -196,7 +196,7 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
     // Its own session: no terminal hangup or group signal of the host's
     // reaches it.
     let _ = exec::new_session();
-    let bytes = std::fs::read(job_path)?;
+    let bytes = crate::fsafe::read(job_path, crate::fsafe::Follow::No)?;
     let _ = std::fs::remove_file(job_path);
     let job: AsyncJob = serde_json::from_slice(&bytes).map_err(std::io::Error::other)?;
     let event = EventId::resolve(&job.event);
@@ -280,12 +280,12 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
 /// Written under a temporary name and renamed: a fire never reads half.
 fn write_result(path: Option<&Path>, result: &AsyncResult) -> std::io::Result<()> {
     let Some(path) = path else { return Ok(()) };
-    let temp = path.with_extension("tmp");
-    std::fs::write(
-        &temp,
-        serde_json::to_vec(result).map_err(std::io::Error::other)?,
-    )?;
-    std::fs::rename(&temp, path)
+    // A private temporary file (0600, a fresh name: nothing planted at a
+    // known name is written through), then renamed.
+    crate::fsafe::write_private_atomically(
+        path,
+        &serde_json::to_vec(result).map_err(std::io::Error::other)?,
+    )
 }
 
 /// Results waiting for this session, claimed for delivery (each result is
@@ -319,7 +319,9 @@ pub fn collect(
         if std::fs::rename(&path, &claimed).is_err() {
             continue; // another fire took it
         }
-        match std::fs::read(&claimed).map(|b| serde_json::from_slice::<AsyncResult>(&b)) {
+        match crate::fsafe::read(&claimed, crate::fsafe::Follow::No)
+            .map(|b| serde_json::from_slice::<AsyncResult>(&b))
+        {
             Ok(Ok(result)) => results.push(result),
             Ok(Err(err)) => warnings.push(format!(
                 "dropped a corrupt async result {}: {err}",

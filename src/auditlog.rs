@@ -6,12 +6,10 @@
 //! written is a warning for the caller, never a failed fire. The line format
 //! is versioned (`"v"`) and documented in `docs/audit-log.md`.
 
-use std::fs::OpenOptions;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use nix::fcntl::{Flock, FlockArg};
 use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
@@ -160,13 +158,24 @@ pub fn append(path: &Path, line: &Line) -> Result<(), LogError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(fail)?;
     }
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(fail)?;
-    let mut locked =
-        Flock::lock(file, FlockArg::LockExclusive).map_err(|(_, errno)| fail(errno.into()))?;
+    // 0600 (lines may hold inputs), never through a planted link, never a
+    // FIFO, never hookrun's own stdout or stderr (a second JSON line there
+    // would spoil the answer).
+    let own_output = || {
+        fail(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "it is hookrun's own stdout or stderr, where the answer goes; log to a file",
+        ))
+    };
+    // `/dev/stdout` is a link, refused below as one: say what it is first.
+    if crate::fsafe::names_own_output(path) {
+        return Err(own_output());
+    }
+    let file = crate::fsafe::open_private(path, crate::fsafe::Write::Append).map_err(fail)?;
+    if crate::fsafe::is_own_output(&file) {
+        return Err(own_output());
+    }
+    let mut locked = crate::fsafe::lock_exclusive(file).map_err(fail)?;
     // One write of the whole line: with O_APPEND and the lock, no other
     // writer can land in the middle of it.
     locked.write_all(&bytes).map_err(fail)?;

@@ -529,8 +529,10 @@ pub struct SettingsArgs {
     #[arg(long)]
     pub no_default_settings: bool,
 
-    /// The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest
-    /// ancestor of the event's `cwd` with a `.hookrun/` folder, else `cwd`).
+    /// The project root (default: `$CLAUDE_PROJECT_DIR`, else the host's
+    /// workspace root, else the outermost ancestor of the event's `cwd` with
+    /// a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add
+    /// layers).
     #[arg(long, value_name = "DIR", env = "HOOKRUN_PROJECT_DIR")]
     pub project_dir: Option<PathBuf>,
 

@@ -159,29 +159,54 @@ pub const MAX_NESTED_FIRES: u32 = 2;
 /// How deep in nested fires this process is, from its environment: a hook's
 /// environment carries `HOOKRUN_DEPTH` (1 for a hook of a fire started by
 /// the host); an environment with `HOOKRUN_HOOK_EVENT` but no depth is a
-/// hook's too. 0: started by the host.
+/// hook's too. 0: started by the host. A value that is not a number is
+/// not a depth (see [`depth_warning`]): it counts as if it were absent.
 pub fn nesting_depth(depth: Option<&OsStr>, hook_event: Option<&OsStr>) -> u32 {
-    match depth.and_then(OsStr::to_str).map(str::trim) {
-        Some(text) if !text.is_empty() => text.parse().unwrap_or(MAX_NESTED_FIRES + 1),
+    match parse_depth(depth) {
+        Some(Ok(depth)) => depth,
         _ => u32::from(hook_event.is_some_and(|e| !e.is_empty())),
     }
 }
 
-/// The warning a nested fire answers with instead of running its hooks,
-/// when it is nested deeper than [`MAX_NESTED_FIRES`].
-pub fn nested_fire_refusal(depth: u32) -> Option<String> {
-    (depth > MAX_NESTED_FIRES).then(|| {
+fn parse_depth(depth: Option<&OsStr>) -> Option<Result<u32, ()>> {
+    let text = depth?.to_str().map(str::trim);
+    match text {
+        Some("") => None,
+        Some(text) => Some(text.parse().map_err(|_| ())),
+        None => Some(Err(())),
+    }
+}
+
+/// The warning for a `HOOKRUN_DEPTH` that is not a number.
+pub fn depth_warning(depth: Option<&OsStr>) -> Option<String> {
+    matches!(parse_depth(depth), Some(Err(()))).then(|| {
         format!(
-            "hookrun: refused a fire nested {depth} deep (a hook runs `hookrun fire`, which runs a hook that runs it again): at most {MAX_NESTED_FIRES} nested fires run; no hook ran at this depth. Remove `hookrun fire` from the hook's command"
+            "HOOKRUN_DEPTH={:?} is not a number of nested fires; it was ignored",
+            depth.unwrap_or_default().to_string_lossy()
         )
     })
 }
 
-/// The refusal in this process's own environment, if any.
-pub fn refuse_nested_fire() -> Option<String> {
+/// The warning a nested fire gives instead of running its hooks, when it
+/// is nested deeper than [`MAX_NESTED_FIRES`]. The permission rules still
+/// apply: they start nothing.
+pub fn nested_fire_refusal(depth: u32) -> Option<String> {
+    (depth > MAX_NESTED_FIRES).then(|| {
+        format!(
+            "hookrun: refused a fire nested {depth} deep (a hook runs `hookrun fire`, which runs a hook that runs it again): at most {MAX_NESTED_FIRES} nested fires run; no hook ran at this depth, the permission rules still applied. Remove `hookrun fire` from the hook's command"
+        )
+    })
+}
+
+/// This process's nesting, from its own environment: the refusal when it
+/// is too deep, and a warning when `HOOKRUN_DEPTH` is not a number.
+pub fn nested_fire_check() -> (Option<String>, Option<String>) {
     let depth = std::env::var_os("HOOKRUN_DEPTH");
     let event = std::env::var_os("HOOKRUN_HOOK_EVENT");
-    nested_fire_refusal(nesting_depth(depth.as_deref(), event.as_deref()))
+    (
+        nested_fire_refusal(nesting_depth(depth.as_deref(), event.as_deref())),
+        depth_warning(depth.as_deref()),
+    )
 }
 
 /// Collects bytes, failing once more than `limit` arrive.
@@ -379,10 +404,12 @@ mod tests {
         let hook = OsStr::new("Stop");
         assert_eq!(nesting_depth(None, Some(hook)), 1);
         assert_eq!(nesting_depth(None, None), 0);
-        assert_eq!(
-            nesting_depth(Some(OsStr::new("junk")), None),
-            MAX_NESTED_FIRES + 1
-        );
+        // Not a number: a warning, not a depth.
+        assert_eq!(nesting_depth(Some(OsStr::new("junk")), None), 0);
+        assert_eq!(nesting_depth(Some(OsStr::new("-1")), Some(hook)), 1);
+        assert!(depth_warning(Some(OsStr::new("junk"))).is_some());
+        assert!(depth_warning(Some(OsStr::new(" 2 "))).is_none());
+        assert!(depth_warning(None).is_none());
         assert!(nested_fire_refusal(MAX_NESTED_FIRES).is_none());
         let refusal = nested_fire_refusal(MAX_NESTED_FIRES + 1).unwrap();
         assert!(refusal.contains("nested 3 deep"), "{refusal}");

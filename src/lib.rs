@@ -41,6 +41,7 @@ pub mod event;
 pub mod exec;
 pub mod exit;
 pub mod fire;
+pub mod fsafe;
 pub mod generate;
 pub mod hookenv;
 pub mod host;
@@ -77,6 +78,7 @@ pub fn run() -> ExitCode {
         }
     };
     init_tracing(cli.global.verbose);
+    fsafe::survive_file_size_limit();
     let printed = match &cli.command {
         Command::Fire(args) => commands::fire::run(args),
         Command::Trust(args) => commands::trust::run(args, true),

@@ -813,7 +813,8 @@ impl EnvFiles {
         parts.sort();
         let mut combined = Vec::new();
         for (_, path) in parts {
-            let mut bytes = std::fs::read(path)?;
+            // A hook may leave a FIFO or a link here: only a regular file.
+            let mut bytes = crate::fsafe::read(&path, crate::fsafe::Follow::No)?;
             if !bytes.is_empty() && !bytes.ends_with(b"\n") {
                 bytes.push(b'\n');
             }
@@ -822,10 +823,7 @@ impl EnvFiles {
         if combined.is_empty() {
             return Ok(());
         }
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.host_file)?;
+        let mut file = crate::fsafe::open_append(&self.host_file)?;
         file.write_all(&combined)
     }
 }

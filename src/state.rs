@@ -4,13 +4,11 @@
 //! `~/.local/state/hookrun`. Session ids and keys are hashed into file
 //! names, so no input can name a path outside the directory.
 
-use std::fs::OpenOptions;
 use std::io::{self, Read as _, Seek as _, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use nix::fcntl::{Flock, FlockArg};
-
+use crate::fsafe::{self, Write};
 use crate::settings::trust::sha256_hex;
 
 /// The state directory of this user.
@@ -53,11 +51,7 @@ impl StateDir {
         let dir = self.session_dir(session_id).join(kind);
         std::fs::create_dir_all(&dir)?;
         let name = &sha256_hex(key.as_bytes())[..32];
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(dir.join(name))
-        {
+        match fsafe::open_private(&dir.join(name), Write::CreateNew) {
             Ok(_) => Ok(true),
             Err(err) if err.kind() == io::ErrorKind::AlreadyExists => Ok(false),
             Err(err) => Err(err),
@@ -90,14 +84,12 @@ impl StateDir {
         let dir = self.session_dir(session_id);
         std::fs::create_dir_all(&dir)?;
         let path = dir.join(format!("stop-blocks-{}", &sha256_hex(key.as_bytes())[..16]));
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)?;
-        let mut locked = Flock::lock(file, FlockArg::LockExclusive)
-            .map_err(|(_, errno)| io::Error::from(errno))?;
+        // Never through a planted link, never a FIFO; the lock waits no
+        // longer than the fire's deadline.
+        let named =
+            |err: io::Error| io::Error::new(err.kind(), format!("{}: {err}", path.display()));
+        let file = fsafe::open_private(&path, Write::ReadWrite).map_err(named)?;
+        let mut locked = fsafe::lock_exclusive(file).map_err(named)?;
         let mut text = String::new();
         locked.read_to_string(&mut text)?;
         let mut warning = None;
@@ -145,7 +137,9 @@ impl StateDir {
         if fresh {
             return;
         }
-        if std::fs::create_dir_all(&self.root).is_err() || std::fs::write(&stamp, b"").is_err() {
+        if std::fs::create_dir_all(&self.root).is_err()
+            || fsafe::open_private(&stamp, Write::Truncate).is_err()
+        {
             return;
         }
         let Ok(sessions) = std::fs::read_dir(self.root.join("sessions")) else {

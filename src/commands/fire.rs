@@ -20,9 +20,9 @@ pub fn run(args: &FireArgs) -> Printed {
     let inherited = InheritedFds::take_stock();
     // One event, then exit: the trust checks may remember resolved paths.
     crate::settings::trust::remember_resolutions();
-    if let Some(refusal) = crate::hookenv::refuse_nested_fire() {
-        return nested_refused(&refusal);
-    }
+    // Too deep: no hook starts, but the permission rules (which start
+    // nothing) still judge the call.
+    let nesting = crate::hookenv::nested_fire_check();
     let inherited_env: Vec<_> = std::env::vars_os().collect();
     let host_id = host::mapping::host_in_hook(args.host, &inherited_env, std::env::args_os());
     let host = host::host(host_id);
@@ -35,7 +35,15 @@ pub fn run(args: &FireArgs) -> Printed {
         .as_ref()
         .is_ok_and(|bytes| crate::stack::may_nest_deep(bytes));
     crate::stack::on_big_stack_if(deep, || {
-        answer(args, inherited, inherited_env, host_id, started, input)
+        answer(
+            args,
+            inherited,
+            inherited_env,
+            host_id,
+            started,
+            input,
+            nesting,
+        )
     })
 }
 
@@ -47,6 +55,7 @@ fn answer(
     host_id: host::HostId,
     started: std::time::Instant,
     input: Result<crate::event::Bytes, InputError>,
+    (refusal, depth_warning): (Option<String>, Option<String>),
 ) -> Printed {
     let host = host::host(host_id);
     let mut input_name = None;
@@ -101,7 +110,10 @@ fn answer(
         .deadline
         .unwrap_or_else(|| host.default_deadline(&event.id))
         .saturating_sub(started.elapsed());
-    let env = common::environment(&args.settings);
+    // Reads of a pipe the command line named and waits for a lock end at
+    // the deadline too.
+    crate::fsafe::set_deadline(std::time::Instant::now() + deadline);
+    let env = common::environment(&args.settings).with_event(event);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     input_warnings.extend(common::missing_cwd_warning(
         &env,
@@ -109,7 +121,12 @@ fn answer(
         &project_dir,
     ));
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
-    let loaded = common::load_settings(&args.settings, &env, &project_dir);
+    let mut loaded = common::load_settings(&args.settings, &env, &project_dir);
+    input_warnings.extend(depth_warning);
+    if let Some(refusal) = refusal {
+        loaded.hooks.clear();
+        input_warnings.push(refusal);
+    }
     let config = FireConfig {
         host: host_id,
         fail_closed: args.fail_closed,
@@ -161,17 +178,6 @@ fn printed(args: &FireArgs, result: fire::FireResult) -> Printed {
         stdout,
         stderr: result.rendered.stderr,
         exit: result.rendered.exit,
-    }
-}
-
-/// A fire nested too deep: no hook runs, nothing is blocked (exit 0), and the
-/// warning reaches whoever reads the answer (the outer hook, then the host).
-fn nested_refused(refusal: &str) -> Printed {
-    let answer = serde_json::json!({ "systemMessage": refusal });
-    Printed {
-        stdout: format!("{answer}\n"),
-        stderr: format!("{refusal}\n"),
-        exit: Exit::Success,
     }
 }
 

@@ -41,7 +41,12 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
         Err(err) => return Printed::failure(&err.to_string()),
     };
     let targets: Vec<PathBuf> = if args.paths.is_empty() {
-        vec![discover::project_dir(&env, Some(&env.current_dir))]
+        // The project, and every nested layer down to here.
+        let project = discover::project_dir(&env, Some(&env.current_dir));
+        let nested = discover::nested_layers(&project, &env.current_dir)
+            .into_iter()
+            .filter(|layer| !files_of(layer).is_empty());
+        std::iter::once(project).chain(nested).collect()
     } else {
         args.paths.iter().map(|p| env.absolute(p)).collect()
     };
@@ -67,7 +72,7 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
         };
         for file in files {
             if trust {
-                match std::fs::read(&file) {
+                match crate::fsafe::read_capped(&file, crate::fsafe::Follow::Yes) {
                     Ok(bytes) => {
                         store.trust(&file, &bytes);
                         let _ = writeln!(

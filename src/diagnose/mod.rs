@@ -10,6 +10,7 @@
 
 pub mod command;
 pub mod host;
+pub mod ownership;
 pub mod probe;
 pub mod problems;
 pub mod prompt;
@@ -69,6 +70,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "settings-unreadable",
         Error,
         "a settings file cannot be read",
+    ),
+    check(
+        ownership::CHECK,
+        Warning,
+        "a settings file another user can change: group- or world-writable, in a folder others can write, or owned by someone else",
     ),
     check(
         "settings-missing",
@@ -351,6 +357,7 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     // `untrusted` check): `doctor` still inspects their content.
 
     check_disabled(settings, &mut out);
+    ownership::check(settings, &mut out);
     host::check_loaded_by_host(settings, cx, &mut out);
     for hook in &settings.hooks {
         check_hook(settings, hook, cx, &mut out);

@@ -134,9 +134,11 @@ pub enum TranscriptError {
 /// `assistant` entries with a `message`), as plain text, the newest part
 /// when it is long.
 pub fn conversation(path: &Path) -> Result<String, TranscriptError> {
-    let file = std::fs::File::open(path).map_err(|source| TranscriptError::Read {
-        path: path.to_owned(),
-        source,
+    let file = crate::fsafe::open_read(path, crate::fsafe::Follow::Yes).map_err(|source| {
+        TranscriptError::Read {
+            path: path.to_owned(),
+            source,
+        }
     })?;
     let len = file.metadata().map_or(0, |m| m.len());
     let mut bytes = Vec::new();

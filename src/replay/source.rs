@@ -5,7 +5,6 @@
 //! their own), in name order. Whether a file is a transcript or a hookrun
 //! audit log is decided by its first record.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Seek as _, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -32,7 +31,8 @@ pub fn expand(sources: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 /// `*.jsonl` below `dir`; symbolic links to folders are not followed (no
-/// loops).
+/// loops), and only regular files (or links to them) are read: a FIFO
+/// named `x.jsonl` would wait for a writer forever.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
@@ -40,7 +40,10 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let path = entry.path();
         if kind.is_dir() {
             walk(&path, out)?;
-        } else if path.extension().is_some_and(|x| x == "jsonl") {
+        } else if path.extension().is_some_and(|x| x == "jsonl")
+            && (kind.is_file()
+                || kind.is_symlink() && std::fs::metadata(&path).is_ok_and(|m| m.is_file()))
+        {
             out.push(path);
         }
     }
@@ -67,7 +70,8 @@ pub fn read_file(
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let result = (|| -> std::io::Result<Kind> {
-        let mut file = File::open(path)?;
+        // A FIFO named on the command line is refused, not waited on.
+        let mut file = crate::fsafe::open_read(path, crate::fsafe::Follow::Yes)?;
         let kind = detect(&mut BufReader::new(&mut file))?;
         file.seek(SeekFrom::Start(0))?;
         let reader = BufReader::with_capacity(256 * 1024, file);

@@ -15,6 +15,12 @@ pub struct Environment {
     pub hookrun_project_dir: Option<PathBuf>,
     pub claude_project_dir: Option<PathBuf>,
     pub managed_settings: Option<PathBuf>,
+    /// The folders the host says the session works in (Cursor's
+    /// `workspace_roots`), from the event; empty when it names none.
+    pub workspace_roots: Vec<PathBuf>,
+    /// The event's `cwd`: nested `.hookrun/` folders between the project
+    /// and it add layers. `None`: the current directory.
+    pub event_cwd: Option<PathBuf>,
 }
 
 fn env_path(name: &str) -> Option<PathBuf> {
@@ -32,7 +38,25 @@ impl Environment {
             hookrun_project_dir: env_path("HOOKRUN_PROJECT_DIR"),
             claude_project_dir: env_path("CLAUDE_PROJECT_DIR"),
             managed_settings: env_path("HOOKRUN_MANAGED_SETTINGS"),
+            workspace_roots: Vec::new(),
+            event_cwd: None,
         }
+    }
+
+    /// What the event says about where it happens: its `cwd`, and the
+    /// workspace roots a host names (`workspace_roots`, `workspaceRoots`).
+    #[must_use]
+    pub fn with_event(mut self, event: &crate::event::Event) -> Environment {
+        self.event_cwd = event.cwd();
+        self.workspace_roots = ["workspace_roots", "workspaceRoots"]
+            .iter()
+            .filter_map(|key| event.field(key)?.as_array())
+            .flatten()
+            .filter_map(serde_json::Value::as_str)
+            .filter(|root| Path::new(root).is_absolute())
+            .map(PathBuf::from)
+            .collect();
+        self
     }
 
     /// `$XDG_CONFIG_HOME/hookrun`, default `~/.config/hookrun`.
@@ -60,9 +84,15 @@ pub struct SourceOptions {
     pub trust_project: bool,
 }
 
-/// `<project>`: `$HOOKRUN_PROJECT_DIR`, else `$CLAUDE_PROJECT_DIR`, else the
-/// nearest ancestor of the event's `cwd` with a `.hookrun/` folder, else the
-/// event's `cwd`, else the current directory.
+/// `<project>`: `$HOOKRUN_PROJECT_DIR`, else `$CLAUDE_PROJECT_DIR`, else
+/// the host's workspace root that holds the event's `cwd` (else its first),
+/// else the outermost ancestor of the `cwd` with a `.hookrun/` folder
+/// (below the home folder, when the `cwd` is under it), else the `cwd`,
+/// else the current directory.
+///
+/// Outermost, not nearest: a `.hookrun/` folder made in a sub-folder (by
+/// the agent, say) adds a layer (see [`nested_layers`]); it never hides
+/// the project's own policy.
 pub fn project_dir(env: &Environment, event_cwd: Option<&Path>) -> PathBuf {
     if let Some(dir) = env
         .hookrun_project_dir
@@ -71,14 +101,50 @@ pub fn project_dir(env: &Environment, event_cwd: Option<&Path>) -> PathBuf {
     {
         return env.absolute(dir);
     }
-    if let Some(cwd) = event_cwd {
-        let cwd = env.absolute(cwd);
-        if let Some(found) = cwd.ancestors().find(|dir| dir.join(".hookrun").is_dir()) {
-            return found.to_path_buf();
-        }
-        return cwd;
+    let cwd = event_cwd.map(|cwd| env.absolute(cwd));
+    let roots = env.workspace_roots.iter().map(|r| normalize(r));
+    let holding = cwd.as_ref().and_then(|cwd| {
+        roots
+            .clone()
+            .filter(|root| cwd.starts_with(root))
+            .max_by_key(|root| root.components().count())
+    });
+    if let Some(root) = holding.or_else(|| roots.clone().next()) {
+        return root;
+    }
+    if let Some(cwd) = cwd {
+        let home = env.home.as_deref().map(normalize);
+        let stop = home.filter(|home| cwd.starts_with(home) && cwd != *home);
+        let outermost = cwd
+            .ancestors()
+            .take_while(|dir| Some(*dir) != stop.as_deref())
+            // The file-system root is no project.
+            .filter(|dir| dir.parent().is_some())
+            .filter(|dir| dir.join(".hookrun").is_dir())
+            .last();
+        return outermost.map_or(cwd.clone(), Path::to_path_buf);
     }
     env.current_dir.clone()
+}
+
+/// The folders strictly inside `project`, down to and including `cwd`,
+/// that have a `.hookrun/` folder, outermost first: each adds a layer of
+/// project settings after the project's own. Nothing when `cwd` is the
+/// project (the usual case: no `stat` at all) or outside it.
+pub fn nested_layers(project: &Path, cwd: &Path) -> Vec<PathBuf> {
+    let project = normalize(project);
+    let cwd = normalize(cwd);
+    if cwd == project || !cwd.starts_with(&project) {
+        return Vec::new();
+    }
+    let mut layers: Vec<PathBuf> = cwd
+        .ancestors()
+        .take_while(|dir| *dir != project)
+        .filter(|dir| dir.join(".hookrun").is_dir())
+        .map(Path::to_path_buf)
+        .collect();
+    layers.reverse();
+    layers
 }
 
 /// The project as a root for "inside the project": not the file-system root
@@ -112,18 +178,25 @@ pub fn sources(options: &SourceOptions, env: &Environment, project: &Path) -> Ve
                 trust_required: false,
             });
         }
-        sources.push(Source {
-            path: project.join(".hookrun").join("settings.json"),
-            kind: SourceKind::Project,
-            claude_mode: false,
-            trust_required: true,
-        });
-        sources.push(Source {
-            path: project.join(".hookrun").join("settings.local.json"),
-            kind: SourceKind::Local,
-            claude_mode: false,
-            trust_required: true,
-        });
+        let cwd = env
+            .event_cwd
+            .as_ref()
+            .map_or_else(|| env.current_dir.clone(), |cwd| env.absolute(cwd));
+        let layers = std::iter::once(project.to_path_buf()).chain(nested_layers(project, &cwd));
+        for layer in layers {
+            sources.push(Source {
+                path: layer.join(".hookrun").join("settings.json"),
+                kind: SourceKind::Project,
+                claude_mode: false,
+                trust_required: true,
+            });
+            sources.push(Source {
+                path: layer.join(".hookrun").join("settings.local.json"),
+                kind: SourceKind::Local,
+                claude_mode: false,
+                trust_required: true,
+            });
+        }
     }
     let config_dir = env.config_dir();
     let root = project_root(env, project);
@@ -218,12 +291,40 @@ mod tests {
     }
 
     #[test]
-    fn project_dir_finds_the_nearest_hookrun_folder() {
+    fn project_dir_finds_the_outermost_hookrun_folder_and_nested_ones_add_layers() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("repo/.hookrun")).unwrap();
-        std::fs::create_dir_all(dir.path().join("repo/a/b")).unwrap();
-        let found = project_dir(&env(), Some(&dir.path().join("repo/a/b")));
+        std::fs::create_dir_all(dir.path().join("repo/a/b/.hookrun")).unwrap();
+        std::fs::create_dir_all(dir.path().join("repo/a/b/c")).unwrap();
+        let cwd = dir.path().join("repo/a/b/c");
+        let found = project_dir(&env(), Some(&cwd));
         assert_eq!(found, dir.path().join("repo"));
+        assert_eq!(nested_layers(&found, &cwd), [dir.path().join("repo/a/b")]);
+        assert!(nested_layers(&found, &found).is_empty());
+        assert!(nested_layers(&found, Path::new("/elsewhere")).is_empty());
+        // Never above the home folder the cwd is in.
+        let mut home = env();
+        home.home = Some(dir.path().join("repo/a"));
+        assert_eq!(project_dir(&home, Some(&cwd)), dir.path().join("repo/a/b"));
+    }
+
+    #[test]
+    fn the_hosts_workspace_root_is_the_project() {
+        let mut env = env();
+        env.workspace_roots = vec![PathBuf::from("/w/one"), PathBuf::from("/w/two")];
+        assert_eq!(
+            project_dir(&env, Some(Path::new("/w/two/sub"))),
+            PathBuf::from("/w/two")
+        );
+        assert_eq!(
+            project_dir(&env, Some(Path::new("/elsewhere"))),
+            PathBuf::from("/w/one")
+        );
+        env.claude_project_dir = Some(PathBuf::from("/named"));
+        assert_eq!(
+            project_dir(&env, Some(Path::new("/w/two/sub"))),
+            PathBuf::from("/named")
+        );
     }
 
     #[test]

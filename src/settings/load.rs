@@ -17,7 +17,7 @@ use super::model::{
     Policy, Problem, PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity,
     ShellKind, Source, SourceKind, Trust,
 };
-use super::trust::{TrustState, TrustStore};
+use super::trust::{CopyError, TrustState, TrustStore};
 use crate::catalog::{self, EventId};
 use crate::event::json_type_name;
 
@@ -248,40 +248,91 @@ impl TrustGate {
         if self.trust_all {
             return Trust::TrustedForRun;
         }
-        let Some(store_path) = self.store_path.clone() else {
+        let Some(store) = self.store(problems) else {
             return Trust::New;
         };
-        let store = self
-            .store
-            .get_or_insert_with(|| match TrustStore::load(&store_path) {
-                Ok(store) => store,
-                Err(err) => {
-                    problems.push(Problem {
-                        severity: Severity::Warning,
-                        file: store_path.clone(),
-                        json_path: String::new(),
-                        message: err.to_string(),
-                    });
-                    TrustStore::empty(store_path.clone())
-                }
-            });
         match store.state(file, bytes) {
-            TrustState::Trusted => Trust::Trusted,
+            TrustState::Trusted => {
+                store.keep_copy_of_legacy(file, bytes);
+                Trust::Trusted
+            }
             TrustState::New => Trust::New,
             TrustState::Changed => Trust::Changed,
         }
+    }
+
+    fn store(&mut self, problems: &mut Vec<Problem>) -> Option<&mut TrustStore> {
+        let store_path = self.store_path.clone()?;
+        Some(
+            self.store
+                .get_or_insert_with(|| match TrustStore::load(&store_path) {
+                    Ok(store) => store,
+                    Err(err) => {
+                        problems.push(Problem {
+                            severity: Severity::Warning,
+                            file: store_path.clone(),
+                            json_path: String::new(),
+                            message: err.to_string(),
+                        });
+                        TrustStore::empty(store_path.clone())
+                    }
+                }),
+        )
+    }
+
+    /// For a trusted project file that is gone or cannot be read now: the
+    /// content that was trusted, when the store kept it. Deleting the file
+    /// (or planting a FIFO there) must not switch its rules off either.
+    fn copy_of_vanished(
+        &mut self,
+        file: &Path,
+        problems: &mut Vec<Problem>,
+    ) -> Option<(Vec<u8>, u64)> {
+        if self.trust_all {
+            return None;
+        }
+        let store = self.store(problems)?;
+        store.entry(file)?;
+        self.trusted_copy(file).ok()
+    }
+
+    /// The content that was trusted for a file that changed since.
+    fn trusted_copy(&self, file: &Path) -> Result<(Vec<u8>, u64), CopyError> {
+        let store = self.store.as_ref().ok_or(CopyError::Missing)?;
+        let at = store.entry(file).map_or(0, |e| e.trusted_at);
+        store.trusted_content(file).map(|bytes| (bytes, at))
     }
 }
 
 /// Loads one file into `settings` (appending to files, hooks and problems).
 pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &mut TrustGate) {
-    let bytes = match std::fs::read(&source.path) {
+    // Only a regular file (or a pipe the command line named as /dev/fd/N):
+    // a FIFO planted at a settings path must not hang the fire.
+    let bytes = match crate::fsafe::read_settings(&source.path) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             // Missing is normal for the default locations; a file named on
             // the command line that is not there is a typo that would make
             // its hooks vanish without a word: a settings problem like an
             // unreadable one (an error: `--fail-closed` blocks on it).
+            if source.trust_required {
+                if let Some((trusted, at)) =
+                    gate.copy_of_vanished(&source.path, &mut settings.problems)
+                {
+                    settings.problems.push(Problem {
+                        severity: Severity::Warning,
+                        file: source.path.clone(),
+                        json_path: String::new(),
+                        message: format!(
+                            "was removed since it was trusted{}: the content you trusted then is still in force; if you meant to remove it, run `hookrun untrust {}`",
+                            trusted_on(at),
+                            shell_quote(&source.path.display().to_string())
+                        ),
+                    });
+                    load_bytes_as(settings, source, dir, &trusted, Trust::TrustedEarlier);
+                    return;
+                }
+            }
             if source.kind == SourceKind::Cli {
                 settings.problems.push(Problem {
                     severity: Severity::Error,
@@ -300,6 +351,25 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
             return;
         }
         Err(err) => {
+            // Still an error (`--fail-closed` blocks), but a trusted file's
+            // rules stay in force from the trusted copy.
+            let copy = source
+                .trust_required
+                .then(|| gate.copy_of_vanished(&source.path, &mut settings.problems))
+                .flatten();
+            if let Some((trusted, at)) = copy {
+                settings.problems.push(Problem {
+                    severity: Severity::Error,
+                    file: source.path.clone(),
+                    json_path: String::new(),
+                    message: format!(
+                        "cannot be read ({err}); the content you trusted{} is still in force",
+                        trusted_on(at).replacen(" (trusted", " (", 1)
+                    ),
+                });
+                load_bytes_as(settings, source, dir, &trusted, Trust::TrustedEarlier);
+                return;
+            }
             settings.problems.push(Problem {
                 severity: Severity::Error,
                 file: source.path.clone(),
@@ -321,20 +391,50 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
     } else {
         Trust::NotRequired
     };
+    // A project-scoped file's layer: the project, or a nested folder.
+    let target = if source.kind.is_project_scoped() {
+        source
+            .path
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(&gate.project)
+            .display()
+            .to_string()
+    } else {
+        source.path.display().to_string()
+    };
+    let mut severity = Severity::Warning;
+    let mut why = "is not trusted".to_owned();
+    if trust == Trust::Changed {
+        // An edit must not switch the policy off: the content that was
+        // trusted stays in force until the user trusts the new one.
+        match gate.trusted_copy(&source.path) {
+            Ok((trusted, at)) => {
+                settings.problems.push(Problem {
+                    severity: Severity::Warning,
+                    file: source.path.clone(),
+                    json_path: String::new(),
+                    message: format!(
+                        "changed since it was trusted{}: the content you trusted then is still in force, and the new content takes effect only once you review it and run `hookrun trust {}`",
+                        trusted_on(at),
+                        shell_quote(&target)
+                    ),
+                });
+                load_bytes_as(settings, source, dir, &trusted, Trust::TrustedEarlier);
+                return;
+            }
+            Err(err) => {
+                // Nothing trusted to fall back on: an error, so
+                // `--fail-closed` blocks instead of running without it.
+                severity = Severity::Error;
+                why = format!("changed since it was trusted, and {err}");
+            }
+        }
+    }
     if !trust.is_trusted() {
         // Hashed, not parsed (unless inspecting for `doctor`).
-        let target = if source.kind.is_project_scoped() {
-            gate.project.display().to_string()
-        } else {
-            source.path.display().to_string()
-        };
-        let why = if trust == Trust::Changed {
-            "changed since it was trusted"
-        } else {
-            "is not trusted"
-        };
         settings.problems.push(Problem {
-            severity: Severity::Warning,
+            severity,
             file: source.path.clone(),
             json_path: String::new(),
             message: format!(
@@ -348,6 +448,16 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
         }
     }
     load_bytes_as(settings, source, dir, &bytes, trust);
+}
+
+/// " on 2026-01-02" for a trust time (seconds since the epoch), or nothing.
+fn trusted_on(at: u64) -> String {
+    if at == 0 {
+        return String::new();
+    }
+    let time = std::time::UNIX_EPOCH + Duration::from_secs(at);
+    let text = humantime::format_rfc3339_seconds(time).to_string();
+    format!(" (trusted {})", text.get(..10).unwrap_or(&text))
 }
 
 /// Quotes a path for a command the user may paste.

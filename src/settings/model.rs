@@ -109,8 +109,11 @@ pub enum Trust {
     TrustedForRun,
     /// Never trusted.
     New,
-    /// Trusted once, changed since.
+    /// Trusted once, changed since, and no trusted copy to fall back on.
     Changed,
+    /// Changed since it was trusted: the content that was trusted (kept in
+    /// the trust store) is in force, not the file's new content.
+    TrustedEarlier,
 }
 
 impl Trust {
@@ -121,13 +124,14 @@ impl Trust {
             Trust::TrustedForRun => "trusted for this run",
             Trust::New => "untrusted (new)",
             Trust::Changed => "untrusted (changed since trusted)",
+            Trust::TrustedEarlier => "changed since trusted (the trusted content is in force)",
         }
     }
 
     pub fn is_trusted(self) -> bool {
         matches!(
             self,
-            Trust::NotRequired | Trust::Trusted | Trust::TrustedForRun
+            Trust::NotRequired | Trust::Trusted | Trust::TrustedForRun | Trust::TrustedEarlier
         )
     }
 }

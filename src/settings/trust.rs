@@ -3,8 +3,12 @@
 //! Project and local settings arrive with a repository the user may have
 //! just cloned, so nothing in them takes effect until the user trusts the
 //! exact content: `hookrun trust` records the SHA-256 of each file in
-//! `$XDG_CONFIG_HOME/hookrun/trust.json`, and a file whose content changed is
-//! untrusted again. This module owns that store; it never parses settings.
+//! `$XDG_CONFIG_HOME/hookrun/trust.json` and keeps a copy of the trusted
+//! content in `trusted/<sha256>.json` beside it (both `0600`). A file whose
+//! content changed since is not in force with its new content: the copy
+//! that was trusted is, until the user trusts again, so an edit (by the
+//! agent, say) can neither remove a rule nor add one. This module owns that
+//! store; it never parses settings.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -48,6 +52,11 @@ pub struct Entry {
     pub sha256: String,
     /// Seconds since the Unix epoch.
     pub trusted_at: u64,
+    /// A copy of the trusted content was kept (`trusted/<sha256>.json`).
+    /// Records written before copies were kept lack it: a fire keeps a
+    /// copy as soon as it sees the file still as trusted.
+    #[serde(default)]
+    pub stored: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -72,6 +81,25 @@ pub enum TrustState {
 pub struct TrustStore {
     path: PathBuf,
     files: BTreeMap<String, Entry>,
+    /// Content trusted in this process, written by [`TrustStore::save`].
+    pending: BTreeMap<String, Vec<u8>>,
+}
+
+/// Why the trusted copy of a changed file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CopyError {
+    #[error(
+        "the trust store holds no copy of the content that was trusted (it was trusted by an older hookrun)"
+    )]
+    Missing,
+    #[error("the trusted copy {path} cannot be read: {source}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the trusted copy {path} does not match the recorded hash")]
+    Tampered { path: PathBuf },
 }
 
 /// Lower-case hex SHA-256 of `bytes`.
@@ -91,12 +119,13 @@ impl TrustStore {
         TrustStore {
             path,
             files: BTreeMap::new(),
+            pending: BTreeMap::new(),
         }
     }
 
     /// Loads the store; a missing file is an empty store.
     pub fn load(path: &Path) -> Result<TrustStore, TrustError> {
-        let bytes = match std::fs::read(path) {
+        let bytes = match crate::fsafe::read_capped(path, crate::fsafe::Follow::No) {
             Ok(bytes) => bytes,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(TrustStore::empty(path.to_path_buf()));
@@ -116,7 +145,69 @@ impl TrustStore {
         Ok(TrustStore {
             path: path.to_path_buf(),
             files: file.files,
+            pending: BTreeMap::new(),
         })
+    }
+
+    /// Where trusted copies live: `trusted/` beside the store.
+    fn copies_dir(&self) -> PathBuf {
+        self.path.with_file_name("trusted")
+    }
+
+    fn copy_path(&self, sha256: &str) -> PathBuf {
+        self.copies_dir().join(format!("{sha256}.json"))
+    }
+
+    /// The content that was trusted for `file` (checked against its hash).
+    pub fn trusted_content(&self, file: &Path) -> Result<Vec<u8>, CopyError> {
+        let entry = self.entry(file).ok_or(CopyError::Missing)?;
+        let path = self.copy_path(&entry.sha256);
+        let bytes = match crate::fsafe::read_capped(&path, crate::fsafe::Follow::No) {
+            Ok(bytes) => bytes,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return Err(CopyError::Missing);
+            }
+            Err(source) => return Err(CopyError::Read { path, source }),
+        };
+        if sha256_hex(&bytes) != entry.sha256 {
+            return Err(CopyError::Tampered { path });
+        }
+        Ok(bytes)
+    }
+
+    /// For a record from before copies were kept, whose file still has the
+    /// trusted content (`bytes`): keeps the copy now, so a later edit
+    /// cannot switch the file off. Costs one `stat` per fire until the
+    /// user trusts again; failures are silent (the record stays as it was).
+    pub fn keep_copy_of_legacy(&self, file: &Path, bytes: &[u8]) {
+        let Some(entry) = self.entry(file).filter(|e| !e.stored) else {
+            return;
+        };
+        let path = self.copy_path(&entry.sha256);
+        if std::fs::symlink_metadata(&path).is_ok() {
+            return;
+        }
+        let _ = self.write_copy(&entry.sha256, bytes);
+    }
+
+    fn write_copy(&self, sha256: &str, bytes: &[u8]) -> std::io::Result<()> {
+        use std::os::unix::fs::DirBuilderExt as _;
+        let dir = self.copies_dir();
+        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => {}
+            // Only a real folder: copies never go through a planted link.
+            Err(err)
+                if err.kind() == std::io::ErrorKind::AlreadyExists
+                    && std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("{} is not a folder", dir.display()),
+                ));
+            }
+            Err(err) => return Err(err),
+        }
+        crate::fsafe::write_private_atomically(&self.copy_path(sha256), bytes)
     }
 
     pub fn path(&self) -> &Path {
@@ -145,11 +236,14 @@ impl TrustStore {
         let trusted_at = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
+        let sha256 = sha256_hex(bytes);
+        self.pending.insert(sha256.clone(), bytes.to_vec());
         self.files.insert(
             Self::key(file),
             Entry {
-                sha256: sha256_hex(bytes),
+                sha256,
                 trusted_at,
+                stored: true,
             },
         );
     }
@@ -159,9 +253,10 @@ impl TrustStore {
         self.files.remove(&Self::key(file)).is_some()
     }
 
-    /// Writes the store atomically: a temporary file in the same folder,
-    /// then a rename, so a crash or a concurrent reader never sees half a
-    /// file.
+    /// Writes the copies of newly trusted content, then the store
+    /// atomically (a temporary file in the same folder, then a rename, so a
+    /// crash or a concurrent reader never sees half a file), then removes
+    /// copies no record names any more.
     pub fn save(&self) -> Result<(), TrustError> {
         let write_error = |source| TrustError::Write {
             path: self.path.clone(),
@@ -181,9 +276,28 @@ impl TrustStore {
             .map_err(write_error)?;
         temp.write_all(&bytes).map_err(write_error)?;
         temp.as_file().sync_all().map_err(write_error)?;
+        for (sha256, bytes) in &self.pending {
+            self.write_copy(sha256, bytes).map_err(write_error)?;
+        }
         temp.persist(&self.path)
             .map_err(|err| write_error(err.error))?;
+        self.remove_unused_copies();
         Ok(())
+    }
+
+    fn remove_unused_copies(&self) {
+        let Ok(entries) = std::fs::read_dir(self.copies_dir()) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(sha256) = name.to_str().and_then(|n| n.strip_suffix(".json")) else {
+                continue;
+            };
+            if !self.files.values().any(|e| e.sha256 == sha256) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
     }
 }
 
@@ -374,6 +488,62 @@ mod tests {
         let mut again = again;
         assert!(again.untrust(file));
         assert_eq!(again.state(file, b"v1"), TrustState::New);
+    }
+
+    #[test]
+    fn the_trusted_content_is_kept_and_checked() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("trust.json");
+        let file = Path::new("/p/.hookrun/settings.json");
+        let mut store = TrustStore::load(&path).unwrap();
+        store.trust(file, b"v1");
+        store.save().unwrap();
+        let store = TrustStore::load(&path).unwrap();
+        assert_eq!(store.trusted_content(file).unwrap(), b"v1");
+        let copy = dir
+            .path()
+            .join("trusted")
+            .join(format!("{}.json", sha256_hex(b"v1")));
+        let mode = std::fs::metadata(&copy).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        // Re-trusting new content drops the old copy.
+        let mut store = store;
+        store.trust(file, b"v2");
+        store.save().unwrap();
+        assert!(!copy.exists());
+        assert_eq!(store.trusted_content(file).unwrap(), b"v2");
+        // A copy edited behind the store's back is refused.
+        let copy = dir
+            .path()
+            .join("trusted")
+            .join(format!("{}.json", sha256_hex(b"v2")));
+        std::fs::write(&copy, "v3").unwrap();
+        assert!(matches!(
+            store.trusted_content(file),
+            Err(CopyError::Tampered { .. })
+        ));
+        // Untrusting forgets the copy too.
+        let mut untrusting = TrustStore::load(&path).unwrap();
+        assert!(untrusting.untrust(file));
+        untrusting.save().unwrap();
+        assert!(!copy.exists());
+        // A record from before copies were kept gets one while unchanged.
+        std::fs::write(
+            &path,
+            format!(
+                r#"{{"version":1,"files":{{"/p/.hookrun/settings.json":{{"sha256":"{}","trusted_at":1}}}}}}"#,
+                sha256_hex(b"old")
+            ),
+        )
+        .unwrap();
+        let legacy = TrustStore::load(&path).unwrap();
+        assert!(matches!(
+            legacy.trusted_content(file),
+            Err(CopyError::Missing)
+        ));
+        legacy.keep_copy_of_legacy(file, b"old");
+        assert_eq!(legacy.trusted_content(file).unwrap(), b"old");
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod hook_stdin;
 mod hosts;
 mod http;
 mod pipeline;
+mod planted;
 mod prompt;
 mod protocol;
 mod replay;

@@ -54,16 +54,19 @@ fn project_hooks_run_only_once_trusted_and_again_after_an_edit() {
     assert!(marker.exists(), "a trusted project hook runs: {run:?}");
     assert!(run.json().get("systemMessage").is_none(), "{run:?}");
 
-    // An edit (here: one more hook) makes the file untrusted again.
+    // An edit (here: one more hook) does not take effect: the content
+    // that was trusted stays in force until the user trusts again.
     std::fs::remove_file(&marker).unwrap();
+    let added = sb.path("added-hook-ran");
     let mut edited: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     edited["hooks"]["Stop"]
         .as_array_mut()
         .unwrap()
-        .push(json!({"command": "true"}));
+        .push(json!({"command": format!("touch '{}'", added.display())}));
     std::fs::write(&file, edited.to_string()).unwrap();
     let run = fire_default(&sb, "Stop", &json!({}));
-    assert!(!marker.exists(), "a changed project file must not run");
+    assert!(marker.exists(), "the trusted hook still runs: {run:?}");
+    assert!(!added.exists(), "a hook added by an edit waits for trust");
     assert!(
         run.system_message()
             .contains("changed since it was trusted"),
@@ -71,6 +74,7 @@ fn project_hooks_run_only_once_trusted_and_again_after_an_edit() {
     );
 
     // Untrust forgets it.
+    std::fs::remove_file(&marker).unwrap();
     sb.run(&["trust"], b"");
     let untrust = sb.run(&["untrust", sb.project.to_str().unwrap()], b"");
     assert!(untrust.stdout.contains("untrusted"), "{untrust:?}");
