@@ -302,6 +302,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "a host entry runs hookrun by a path that does not exist or is not executable",
     ),
     check(
+        "host-hookrun-ephemeral",
+        Warning,
+        "a host entry runs a hookrun inside a package runner's cache (uvx, npx…) or a temporary folder: exit 127 once it is cleaned",
+    ),
+    check(
         "host-mismatch",
         Error,
         "a host entry runs `hookrun fire` without that host's `--host`: the answer is in another protocol",
