@@ -217,10 +217,10 @@ pub fn install_check(
     match classify(binary, home, var) {
         None => Ok(None),
         Some(e) if e.kind == Kind::RunnerCache => Err(format!(
-            "this hookrun runs from {} ({}): an entry naming {} stops working when {} deletes it, and then every event exits 127 (the guards are off, or every call is blocked). Install hookrun durably and run `install` with that one: {DURABLE_INSTALLS}. (`--binary PATH` names another hookrun.)",
+            "{} is in {} ({}): an entry naming it stops working when {} deletes it, and then every event exits 127 (the guards are off, or every call is blocked). Install hookrun durably and run `install` with that one: {DURABLE_INSTALLS}. (`--binary PATH` names another hookrun.)",
+            binary.display(),
             e.what,
             e.root.display(),
-            binary.display(),
             e.deleted_by
         )),
         Some(e) => Ok(Some(format!(

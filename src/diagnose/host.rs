@@ -598,8 +598,8 @@ fn expand_program(program: &str, cx: &Context<'_>) -> String {
     super::command::expand(program, &vars)
 }
 
-/// An entry whose hookrun lives in a cache that gets cleaned
-/// (`crate::binpath`).
+/// An entry whose hookrun lives in a package runner's cache, which gets
+/// cleaned (`crate::binpath`; a temporary folder is only `install`'s warning).
 fn ephemeral(
     program: &str,
     host: HostId,
@@ -612,6 +612,7 @@ fn ephemeral(
     }
     let Some(place) =
         crate::binpath::classify(Path::new(program), cx.home, |name| std::env::var_os(name))
+            .filter(|p| p.kind == crate::binpath::Kind::RunnerCache)
     else {
         return;
     };

@@ -304,7 +304,7 @@ pub static CHECKS: &[CheckInfo] = &[
     check(
         "host-hookrun-ephemeral",
         Warning,
-        "a host entry runs a hookrun inside a package runner's cache (uvx, npx…) or a temporary folder: exit 127 once it is cleaned",
+        "a host entry runs a hookrun inside a package runner's cache (uvx, npx, pnpm dlx, pipx run, bunx): exit 127 once the cache is cleaned",
     ),
     check(
         "host-mismatch",
