@@ -20,6 +20,10 @@ repo=$(pwd)
 T="$repo/target/package-smoke"
 rm -rf "$T"
 mkdir -p "$T/home" "$T/out"
+# A HOME of its own (pip's, pipx's, uv's and npm's defaults land there); the
+# toolchains keep theirs.
+export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
+[ -d "$HOME/.pyenv" ] && export PYENV_ROOT="${PYENV_ROOT:-$HOME/.pyenv}"
 export HOME="$T/home"
 unset CLAUDE_PROJECT_DIR UV_CACHE_DIR npm_config_cache NPM_CONFIG_CACHE PIPX_HOME XDG_CACHE_HOME
 export UV_CACHE_DIR="$T/uv-cache" PIP_DISABLE_PIP_VERSION_CHECK=1 npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
@@ -73,16 +77,15 @@ is_elf() { [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ]; }
 # executable outside any cache), "refused" (a cache: install refuses) or
 # "pinned" (the project's devDependency form).
 check() {
-    local label=$1 exe=$2 expect=${3:-native} out code
+    local label=$1 exe=$2 expect=${3:-native} proj=${4:-$T/proj-$1} out code
     echo "--- $label: $exe"
     out=$("$exe" --version) || { fail "$label: --version"; return; }
     [ "$out" = "hookrun $version" ] || fail "$label: --version said $out"
     code=0
-    out=$("$exe" fire pre_tool_use --trust-project --settings fixtures/settings/flat.json \
-        <fixtures/events/pre_tool_use__git_push.json 2>"$T/fire.err") || code=$?
+    out=$("$exe" fire pre_tool_use --trust-project --settings "$repo/fixtures/settings/flat.json" \
+        <"$repo/fixtures/events/pre_tool_use__git_push.json" 2>"$T/fire.err") || code=$?
     [ "$code" = 2 ] || fail "$label: fire exited $code, not 2 (block)"
     case $out in *'"permissionDecision":"deny"'*) ;; *) fail "$label: fire printed $out" ;; esac
-    local proj="$T/proj-$label"
     mkdir -p "$proj"
     code=0
     out=$(cd "$proj" && "$exe" install claude-code --dry-run 2>&1) || code=$?
@@ -150,8 +153,8 @@ mkdir -p "$T/npm-project"
 timed "npm i -D (project)" bash -c "cd '$T/npm-project' && npm i -D --offline --silent '$npm_platform' '$npm_main'"
 native_link="$T/npm-project/node_modules/.bin/hookrun-native"
 is_elf "$(readlink -f "$native_link")" || fail "node_modules/.bin/hookrun-native is not a link to the native executable"
-(cd "$T/npm-project" && check npm-project "$T/npm-project/node_modules/.bin/hookrun" pinned)
-(cd "$T/npm-project" && check npm-project-native "$native_link" pinned)
+check npm-project "$T/npm-project/node_modules/.bin/hookrun" pinned "$T/npm-project"
+check npm-project-native "$native_link" pinned "$T/npm-project"
 
 mkdir -p "$T/npx-elsewhere"
 timed "npx (first run)" bash -c "cd '$T/npx-elsewhere' && npx --yes --offline -p '$npm_platform' -p '$npm_main' hookrun --version >/dev/null"

@@ -119,7 +119,11 @@ fn every_channel_carries_cargo_tomls_version_name_and_repository() {
             json!({ hookrun::binpath::NPM_NATIVE_LINK: "bin/hookrun" }),
             "{name}"
         );
-        assert_eq!(platform["files"], json!(["bin/hookrun"]), "{name}");
+        assert_eq!(
+            platform["files"],
+            json!(["bin/hookrun", "LICENSE-MIT", "LICENSE-APACHE"]),
+            "{name}"
+        );
         assert!(
             platform.get("scripts").is_none(),
             "{name}: no install scripts"
