@@ -141,6 +141,10 @@ fi
 
 timed "npm i -g --prefix" npm i -g --offline --silent --prefix "$T/npm-global" "$npm_platform" "$npm_main"
 check npm-global "$T/npm-global/bin/hookrun"
+# Naming the launcher as the entry's binary would start Node per event.
+out=$(cd "$T" && "$T/npm-global/bin/hookrun" install claude-code --dry-run --binary "$T/npm-global/bin/hookrun" 2>&1) &&
+    fail "install --binary LAUNCHER did not refuse: $out"
+case $out in *"Node launcher"*) echo "launcher as --binary refused" ;; *) fail "launcher refusal: $out" ;; esac
 # The launcher says what to install when the platform package is missing.
 mv "$T/npm-global/lib/node_modules/@hookrun" "$T/npm-global-hidden"
 out=$("$T/npm-global/bin/hookrun" --version 2>&1) && fail "launcher without its platform package: $out"

@@ -233,6 +233,31 @@ pub fn install_check(
     }
 }
 
+/// Whether `resolved` (symlinks followed) is npm's Node launcher
+/// (`hookrun/bin/hookrun.js`) rather than the native executable: a host
+/// entry running it starts Node at every event.
+pub fn is_npm_launcher(resolved: &Path) -> bool {
+    resolved
+        .extension()
+        .is_some_and(|e| e == "js" || e == "cjs" || e == "mjs")
+}
+
+/// What is wrong with an entry that runs npm's launcher.
+pub fn launcher_problem(binary: &Path) -> String {
+    format!(
+        "{} is npm's Node launcher for hookrun, not hookrun itself: an entry running it starts Node before hookrun at every event (hundreds of milliseconds each)",
+        binary.display()
+    )
+}
+
+/// `install`'s refusal to write such an entry.
+pub fn launcher_refusal(binary: &Path) -> String {
+    format!(
+        "{}. Name the native executable instead: leave --binary out (run through the launcher, `hookrun install` writes the native path), or --binary …/node_modules/@hookrun/linux-x64/bin/hookrun",
+        launcher_problem(binary)
+    )
+}
+
 /// Whether `binary` is the executable of an npm package inside
 /// `project_dir`'s own `node_modules` (hookrun as a devDependency).
 pub fn in_project_node_modules(binary: &Path, project_dir: &Path) -> bool {
@@ -294,6 +319,10 @@ pub fn entry_program(
             );
         }
         return Ok(Program::Pinned);
+    }
+    let resolved = std::fs::canonicalize(binary).unwrap_or_else(|_| binary.to_path_buf());
+    if is_npm_launcher(&resolved) {
+        return Err(launcher_refusal(binary));
     }
     if let Some(warning) = install_check(binary, home, var)? {
         let _ = writeln!(out, "{warning}");
@@ -442,6 +471,17 @@ mod tests {
             install_check(Path::new("/home/me/.cargo/bin/hookrun"), home, env(&[])),
             Ok(None)
         );
+    }
+
+    #[test]
+    fn npms_launcher_is_not_the_binary() {
+        assert!(is_npm_launcher(Path::new(
+            "/usr/lib/node_modules/hookrun/bin/hookrun.js"
+        )));
+        assert!(!is_npm_launcher(Path::new(
+            "/usr/lib/node_modules/@hookrun/linux-x64/bin/hookrun"
+        )));
+        assert!(!is_npm_launcher(Path::new("/home/me/.cargo/bin/hookrun")));
     }
 
     #[test]

@@ -536,7 +536,21 @@ fn check_entries(
                         ),
                         format!("chmod +x {program}"),
                     ),
-                    FileKind::File { executable: true } => {}
+                    FileKind::File { executable: true } => {
+                        if crate::binpath::is_npm_launcher(&cx.probe.canonical(Path::new(&program)))
+                        {
+                            push(
+                                "host-hookrun-launcher",
+                                Severity::Warning,
+                                e,
+                                crate::binpath::launcher_problem(Path::new(&program)),
+                                format!(
+                                    "run `hookrun install {}` (it writes the native path)",
+                                    w.host.name()
+                                ),
+                            );
+                        }
+                    }
                 }
             } else if !cx.probe.on_path(&program) {
                 push(

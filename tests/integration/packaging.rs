@@ -350,3 +350,41 @@ fn pinned_entries_run_the_projects_npm_binary_and_doctor_says_when_it_is_missing
     );
     assert!(own.stdout.contains("devDependency"), "{}", own.stdout);
 }
+
+#[test]
+fn install_and_doctor_refuse_npms_node_launcher_as_the_entrys_binary() {
+    let sb = Sandbox::new();
+    // npm's global bin: a link to the launcher script.
+    let launcher = sb.script(
+        "npm/lib/node_modules/hookrun/bin/hookrun.js",
+        "#!/usr/bin/env node\n",
+    );
+    std::fs::create_dir_all(sb.path("npm/bin")).unwrap();
+    let link = sb.path("npm/bin/hookrun");
+    std::os::unix::fs::symlink(&launcher, &link).unwrap();
+    let run = sb.run(
+        &[
+            "install",
+            "claude-code",
+            "--dry-run",
+            "--binary",
+            link.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stderr.contains("Node launcher"), "{}", run.stderr);
+
+    sb.write(
+        "project/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": format!("{} fire --host claude-code", link.display())}]}]}}).to_string(),
+    );
+    let settings = sb.settings(&json!({"hooks": {"PreToolUse": [{"command": "true"}]}}));
+    let found = checks(&doctor(&sb, &settings));
+    assert!(
+        found
+            .iter()
+            .any(|(c, m, _)| c == "host-hookrun-launcher" && m.contains("Node")),
+        "{found:?}"
+    );
+}
