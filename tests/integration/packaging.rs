@@ -388,3 +388,98 @@ fn install_and_doctor_refuse_npms_node_launcher_as_the_entrys_binary() {
         "{found:?}"
     );
 }
+
+/// The npm layout of a global install, built by hand: the launcher from
+/// npm/hookrun and this test binary as the platform package's executable
+/// (their paths).
+fn npm_layout(sb: &Sandbox) -> (std::path::PathBuf, std::path::PathBuf) {
+    let modules = sb.path("npm/lib/node_modules");
+    let main = modules.join("hookrun");
+    std::fs::create_dir_all(main.join("bin")).unwrap();
+    std::fs::copy(
+        repo().join("npm/hookrun/package.json"),
+        main.join("package.json"),
+    )
+    .unwrap();
+    std::fs::copy(
+        repo().join("npm/hookrun/bin/hookrun.js"),
+        main.join("bin/hookrun.js"),
+    )
+    .unwrap();
+    let cpu = match std::env::consts::ARCH {
+        "aarch64" => "arm64",
+        _ => "x64",
+    };
+    let platform = modules.join(format!("@hookrun/linux-{cpu}"));
+    std::fs::create_dir_all(platform.join("bin")).unwrap();
+    std::fs::copy(
+        repo().join(format!("npm/platforms/linux-{cpu}/package.json")),
+        platform.join("package.json"),
+    )
+    .unwrap();
+    std::fs::copy(crate::support::BIN, platform.join("bin/hookrun")).unwrap();
+    (
+        main.join("bin/hookrun.js"),
+        std::fs::canonicalize(platform.join("bin/hookrun")).unwrap(),
+    )
+}
+
+#[test]
+fn the_npm_launcher_runs_the_native_binary_whose_path_install_writes() {
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        crate::support::skipped("the_npm_launcher_…: node is not installed");
+        return;
+    }
+    let sb = Sandbox::new();
+    let (launcher, native) = npm_layout(&sb);
+    let node = |args: &[&str], stdin: &[u8]| {
+        let cmd = sb.command();
+        let mut via = std::process::Command::new("node");
+        via.arg(&launcher)
+            .args(args)
+            .env_clear()
+            .envs(cmd.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+            .current_dir(&sb.project);
+        crate::support::run_command(&mut via, stdin)
+    };
+    // Exit code and streams pass through (a block is exit 2).
+    let fire = node(
+        &[
+            "fire",
+            "pre_tool_use",
+            "--trust-project",
+            "--settings",
+            repo().join("fixtures/settings/flat.json").to_str().unwrap(),
+        ],
+        &std::fs::read(repo().join("fixtures/events/pre_tool_use__git_push.json")).unwrap(),
+    );
+    assert_eq!(fire.code, Some(2), "{fire:?}");
+    assert!(fire.stdout.contains("\"deny\""), "{}", fire.stdout);
+    // The entry names the native executable, not the launcher.
+    let dry = node(&["install", "claude-code", "--dry-run"], b"");
+    assert_eq!(dry.code, Some(0), "{dry:?}");
+    assert!(
+        dry.stdout
+            .contains(&format!("\"{} fire --host claude-code\"", native.display())),
+        "{}",
+        dry.stdout
+    );
+    // Without the platform package: what to install, exactly.
+    std::fs::remove_dir_all(native.parent().unwrap().parent().unwrap()).unwrap();
+    let missing = node(&["--version"], b"");
+    assert_eq!(missing.code, Some(1), "{missing:?}");
+    let version = package_json("npm/hookrun/package.json")["version"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        missing.stderr.contains("npm i @hookrun/linux-")
+            && missing.stderr.contains(&format!("@{version}")),
+        "{}",
+        missing.stderr
+    );
+}
