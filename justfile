@@ -20,6 +20,20 @@ test:
 gen:
     HOOKRUN_UPDATE_GENERATED=1 cargo test --locked --test integration -- --exact generated::generated_files_are_up_to_date --nocapture
 
+# Not part of `cargo test`: needs python3 with pip and node with npm (maturin,
+# pipx and uv come from PyPI when missing). Installs into
+# target/package-smoke only; nothing is published. docs/release.md.
+#
+# Build the wheel, the npm tarballs and the release archive; install each (pip, pipx, uv tool, uvx, npm -g, npm -D, npx, tar) and fire through it.
+package-smoke:
+    packaging/smoke.sh
+
+# The other targets are built on runners of their own (docs/release.md).
+#
+# The release archive of TARGET (default: this machine's) and its SHA-256, in target/dist.
+dist TARGET="":
+    packaging/dist.sh {{TARGET}}
+
 # Formatting and lints (clippy with warnings as errors).
 lint:
     cargo fmt --all -- --check

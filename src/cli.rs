@@ -295,9 +295,17 @@ pub enum Command {
     /// .cursor/hooks.json, copilot .github/hooks/hookrun.json
     /// (~/.copilot/hooks/hookrun.json with --user).
     ///
+    /// Refuses a hookrun that runs from a package runner's cache (uvx, npx,
+    /// pnpm dlx, pipx run, bunx): the entry would stop working when the cache
+    /// is cleaned. With hookrun as the project's npm devDependency, --pinned
+    /// (the default when this hookrun is the project's own node_modules one)
+    /// writes "$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native, which
+    /// works on every teammate's machine after `npm install`.
+    ///
     /// Examples:
     ///   hookrun install gemini --dry-run
     ///   hookrun install codex --user
+    ///   npx hookrun install claude-code --pinned    # after npm i -D hookrun
     #[command(verbatim_doc_comment)]
     Install(InstallArgs),
 
@@ -333,6 +341,12 @@ pub struct InstallArgs {
     /// The hookrun the entries run (default: this binary, by absolute path).
     #[arg(long, value_name = "PATH")]
     pub binary: Option<PathBuf>,
+
+    /// Install only: run the project's npm devDependency
+    /// ("$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native), not this
+    /// machine's path, so a committed file works for every teammate.
+    #[arg(long, conflicts_with_all = ["user", "binary"])]
+    pub pinned: bool,
 
     /// Which hookrun settings to read for the events to route.
     #[command(flatten)]

@@ -24,7 +24,8 @@
 //! - [`stack`]: the big stack deep JSON is handled on, and when it is needed;
 //! - [`fire`]: the pipeline tying them together; [`commands`]: the CLI verbs;
 //!   [`exit`]: every way hookrun ends, mapped to a number in one place;
-//! - [`diagnose`]: `doctor`'s checks over loaded settings;
+//! - [`diagnose`]: `doctor`'s checks over loaded settings; [`binpath`]:
+//!   whether the binary a host entry names lasts (not in a runner's cache);
 //! - [`replay`]: recorded sessions rebuilt into events and evaluated;
 //! - [`generate`]: completions, man pages, the settings schema and the
 //!   protocol tables, rendered from the code (`just gen`).
@@ -32,6 +33,7 @@
 pub mod aggregate;
 pub mod asynchook;
 pub mod auditlog;
+pub mod binpath;
 pub mod catalog;
 pub mod cli;
 pub mod commands;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::common::{self, Printed};
+use crate::binpath;
 use crate::cli::InstallArgs;
 use crate::exit::Exit;
 use crate::host::HostId;
@@ -68,7 +69,25 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
     let mut out = String::new();
     if install {
         let binary = binary(args)?;
-        let command = fire_command(&binary, args.host)?;
+        let may_pin = scope == Scope::Project && args.binary.is_none();
+        let home = env.home.as_deref();
+        let command = match binpath::entry_program(
+            &binary,
+            args.host,
+            args.pinned,
+            may_pin,
+            &project_dir,
+            home,
+            |name| std::env::var_os(name),
+            &mut out,
+        )? {
+            binpath::Program::Path(binary) => fire_command(&binary, args.host)?,
+            binpath::Program::Pinned => format!(
+                "{} fire --host {}",
+                binpath::PINNED_PROGRAM,
+                args.host.name()
+            ),
+        };
         let settings = common::inspect_settings(&args.settings, &env, &project_dir);
         let events = events_to_route(&settings, args.host, &mut out);
         let matchers = watched_files(&settings, args.host, &mut out);

@@ -506,6 +506,8 @@ fn check_entries(
         }
         if let Some(program) = wiring::program(&e.command) {
             let consequence = on_127(w.host);
+            let program = expand_program(&program, cx);
+            ephemeral(&program, w.host, cx, &mut push, e);
             if program.contains('/') {
                 match cx.probe.file(Path::new(&program)) {
                     FileKind::Missing | FileKind::Directory => push(
@@ -515,10 +517,14 @@ fn check_entries(
                         format!(
                             "runs {program}, which does not exist: the shell exits 127, and {consequence}"
                         ),
-                        format!(
-                            "fix the path, or run `hookrun install {}` to write this binary's path",
-                            w.host.name()
-                        ),
+                        if program.contains("/node_modules/") {
+                            "the entry runs the project's npm devDependency: run `npm install` in the project (or `npm i -D hookrun` if it is not in package.json)".to_owned()
+                        } else {
+                            format!(
+                                "fix the path, or run `hookrun install {}` to write this binary's path",
+                                w.host.name()
+                            )
+                        },
                     ),
                     FileKind::File { executable: false } => push(
                         "host-hookrun-missing",
@@ -530,7 +536,21 @@ fn check_entries(
                         ),
                         format!("chmod +x {program}"),
                     ),
-                    FileKind::File { executable: true } => {}
+                    FileKind::File { executable: true } => {
+                        if crate::binpath::is_npm_launcher(&cx.probe.canonical(Path::new(&program)))
+                        {
+                            push(
+                                "host-hookrun-launcher",
+                                Severity::Warning,
+                                e,
+                                crate::binpath::launcher_problem(Path::new(&program)),
+                                format!(
+                                    "run `hookrun install {}` (it writes the native path)",
+                                    w.host.name()
+                                ),
+                            );
+                        }
+                    }
                 }
             } else if !cx.probe.on_path(&program) {
                 push(
@@ -578,6 +598,55 @@ fn check_entries(
             }
         }
     }
+}
+
+/// A host entry's program as the host's shell sees it
+/// (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native`).
+fn expand_program(program: &str, cx: &Context<'_>) -> String {
+    let vars = super::command::Vars {
+        config_dir: cx.project_dir,
+        project_dir: cx.project_dir,
+        claude_project_dir: cx.claude_project_dir,
+        home: cx.home,
+    };
+    super::command::expand(program, &vars)
+}
+
+/// An entry whose hookrun lives in a package runner's cache, which gets
+/// cleaned (`crate::binpath`; a temporary folder is only `install`'s warning).
+fn ephemeral(
+    program: &str,
+    host: HostId,
+    cx: &Context<'_>,
+    push: &mut impl FnMut(&'static str, Severity, &wiring::Entry, String, String),
+    e: &wiring::Entry,
+) {
+    if !program.starts_with('/') {
+        return;
+    }
+    let Some(place) =
+        crate::binpath::classify(Path::new(program), cx.home, |name| std::env::var_os(name))
+            .filter(|p| p.kind == crate::binpath::Kind::RunnerCache)
+    else {
+        return;
+    };
+    push(
+        "host-hookrun-ephemeral",
+        Severity::Warning,
+        e,
+        format!(
+            "runs {program}, which is in {} ({}): when {} deletes it, the shell exits 127, and {}",
+            place.what,
+            place.root.display(),
+            place.deleted_by,
+            on_127(host)
+        ),
+        format!(
+            "install hookrun durably ({}) and run `hookrun install {}` with it",
+            crate::binpath::DURABLE_INSTALLS,
+            host.name()
+        ),
+    );
 }
 
 /// A deadline under a host timeout of `secs`, as `--deadline` takes it.

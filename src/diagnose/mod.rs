@@ -313,6 +313,16 @@ pub static CHECKS: &[CheckInfo] = &[
         "a host entry runs hookrun by a path that does not exist or is not executable",
     ),
     check(
+        "host-hookrun-ephemeral",
+        Warning,
+        "a host entry runs a hookrun inside a package runner's cache (uvx, npx, pnpm dlx, pipx run, bunx): exit 127 once the cache is cleaned",
+    ),
+    check(
+        "host-hookrun-launcher",
+        Warning,
+        "a host entry runs npm's Node launcher (hookrun.js), not the native hookrun: Node starts at every event",
+    ),
+    check(
         "host-mismatch",
         Error,
         "a host entry runs `hookrun fire` without that host's `--host`: the answer is in another protocol",

@@ -283,7 +283,7 @@ pub fn runs_hookrun(command: &str) -> bool {
     program_at.is_some_and(|i| {
         Path::new(&words[i])
             .file_name()
-            .is_some_and(|n| n == "hookrun")
+            .is_some_and(|n| n == "hookrun" || n == crate::binpath::NPM_NATIVE_LINK)
             && words.get(i + 1).is_some_and(|w| w == "fire")
     })
 }

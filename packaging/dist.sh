@@ -1,0 +1,44 @@
+#!/bin/sh
+# The release archive of one target, in the layout `cargo binstall` reads
+# (Cargo.toml's [package.metadata.binstall]) and the installers unpack:
+#
+#   OUT/hookrun-vVERSION-TARGET.tar.gz         hookrun-vVERSION-TARGET/hookrun
+#                                              …/README.md, LICENSE-*, completions/, man/
+#   OUT/hookrun-vVERSION-TARGET.tar.gz.sha256  `sha256sum` line
+#
+# Usage: packaging/dist.sh [TARGET [OUT]]   (default: this machine's target, target/dist)
+# The binary is the release build with the link settings of .cargo/config.toml
+# (as `cargo install --path .`); for this machine's target it is the same
+# file the wheel holds (target/release/hookrun). Other targets need a
+# runner (or a linker and a standard library) of their own: docs/release.md.
+set -eu
+cd "$(dirname "$0")/.."
+host=$(rustc -vV | sed -n 's/^host: //p')
+target=${1:-$host}
+out=${2:-target/dist}
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+name="hookrun-v$version-$target"
+
+if [ "$target" = "$host" ]; then
+    cargo build --release --locked
+    bin=target/release/hookrun
+else
+    cargo build --release --locked --target "$target"
+    bin="target/$target/release/hookrun"
+fi
+
+mkdir -p "$out"
+stage="$out/$name"
+rm -rf "$stage" "$out/$name.tar.gz" "$out/$name.tar.gz.sha256"
+mkdir -p "$stage/man"
+cp "$bin" "$stage/hookrun"
+cp README.md LICENSE-MIT LICENSE-APACHE "$stage/"
+cp -R completions "$stage/completions"
+cp docs/man/*.1 "$stage/man/"
+# Reproducible: fixed owner, order and times (the commit's, when in git).
+epoch=$(git log -1 --format=%ct 2>/dev/null || echo 0)
+tar -C "$out" --owner=0 --group=0 --numeric-owner --sort=name --mtime="@$epoch" \
+    -cf - "$name" | gzip -n -9 >"$out/$name.tar.gz"
+rm -rf "$stage"
+(cd "$out" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
+echo "$out/$name.tar.gz"

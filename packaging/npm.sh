@@ -1,0 +1,31 @@
+#!/bin/sh
+# The npm tarballs: `hookrun` (the launcher, bin/hookrun.js) and the
+# platform package holding BINARY (@hookrun/linux-CPU, bin/hookrun).
+#
+# Usage: packaging/npm.sh BINARY CPU [OUT]   (CPU: x64 or arm64; OUT: target/npm)
+# Prints the two tarballs' paths. Publish the platform packages first, then
+# hookrun (docs/release.md).
+set -eu
+cd "$(dirname "$0")/.."
+binary=$1
+cpu=$2
+out=${3:-target/npm}
+[ -d "npm/platforms/linux-$cpu" ] || { echo "no npm/platforms/linux-$cpu" >&2; exit 1; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+stage=$(mktemp -d "$out/stage.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage/platform/bin" "$stage/main/bin"
+cp "npm/platforms/linux-$cpu/package.json" "$stage/platform/"
+cp "$binary" "$stage/platform/bin/hookrun"
+chmod 755 "$stage/platform/bin/hookrun"
+cp LICENSE-MIT LICENSE-APACHE "$stage/platform/"
+printf '# @hookrun/linux-%s\n\nThe hookrun executable for Linux on %s. Install the `hookrun` package, which\ndepends on this one: https://www.npmjs.com/package/hookrun\n' "$cpu" "$cpu" >"$stage/platform/README.md"
+
+cp npm/hookrun/package.json "$stage/main/"
+cp npm/hookrun/bin/hookrun.js "$stage/main/bin/"
+cp README.md LICENSE-MIT LICENSE-APACHE "$stage/main/"
+
+(cd "$stage/platform" && npm pack --silent --pack-destination "$out") | sed "s|^|$out/|"
+(cd "$stage/main" && npm pack --silent --pack-destination "$out") | sed "s|^|$out/|"
