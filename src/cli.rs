@@ -324,6 +324,12 @@ pub struct InstallArgs {
     #[arg(long)]
     pub user: bool,
 
+    /// Claude Code only: the project's local file,
+    /// .claude/settings.local.json (yours, not committed), instead of the
+    /// shared .claude/settings.json.
+    #[arg(long, conflicts_with_all = ["user", "project"])]
+    pub local: bool,
+
     /// Print the change as a diff and write nothing.
     #[arg(long)]
     pub dry_run: bool,
