@@ -293,9 +293,8 @@ fn report_routes(w: &Wiring, routes: &[Route], outcome: &wiring::Outcome, out: &
             let unit = if w.timeout_unit_ms == 1 { "ms" } else { "s" };
             let _ = writeln!(
                 out,
-                "{}: a hook there may run longer than {}'s default: the entry answers within --deadline {deadline} and gives {} {} {timeout} {unit}",
+                "{}: a hook there may run longer than {}'s default timeout, so the entry gets --deadline {deadline} and {} {timeout} {unit} (the longest hook, its kill grace and a margin)",
                 w.host_event(route.claude).unwrap_or(route.claude),
-                w.host.display(),
                 w.host.display(),
                 w.timeout_key()
             );

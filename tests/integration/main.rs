@@ -14,6 +14,7 @@ mod hardening;
 mod hook_stdin;
 mod hosts;
 mod http;
+mod install;
 mod pipeline;
 mod prompt;
 mod protocol;
