@@ -159,6 +159,7 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l claude-setti
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l project -d 'The project\'s file (the default)'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l user -d 'Your own file, in the home folder (every project)'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l local -d 'Claude Code only: the project\'s local file, .claude/settings.local.json (yours, not committed), instead of the shared .claude/settings.json'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l dry-run -d 'Print the change as a diff and write nothing'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
@@ -171,6 +172,7 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l claude-set
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the nearest ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l project -d 'The project\'s file (the default)'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l user -d 'Your own file, in the home folder (every project)'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l local -d 'Claude Code only: the project\'s local file, .claude/settings.local.json (yours, not committed), instead of the shared .claude/settings.json'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l dry-run -d 'Print the change as a diff and write nothing'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l trust-project -d 'Trust the project\'s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'

@@ -355,7 +355,7 @@ fn checks() -> Vec<Case> {
                 json!([{"matcher": ".envrc", "command": "echo"}]),
             ),
             "hooks.FileChanged[0].matcher",
-            "warning",
+            "error",
             r#""FileChanged": [{"matcher": ".envrc", "hooks": [{"type": "command", "command": "hookrun fire"}]}]"#,
         ),
     ]

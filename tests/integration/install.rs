@@ -310,3 +310,87 @@ fn install_on_an_untrusted_project_says_nothing_fires_until_trust() {
     let run = sb.run(&["install", "claude"], b"");
     assert!(!run.stdout.contains("nothing fires"), "{}", run.stdout);
 }
+
+fn doctor_findings(sb: &Sandbox) -> (Option<i32>, Vec<(String, String)>) {
+    let run = sb.run(&["doctor", "--format", "json"], b"");
+    let findings = run.json()["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["check"].as_str().unwrap().to_owned(),
+                f["severity"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    (run.code, findings)
+}
+
+#[test]
+fn doctor_says_every_guard_is_off_under_a_host_whose_config_routes_nothing() {
+    let sb = Sandbox::new();
+    project_with_hooks(&sb, None);
+    let (code, findings) = doctor_findings(&sb);
+    assert_eq!(code, Some(0), "no host config here: {findings:?}");
+    sb.write(
+        "project/.claude/settings.json",
+        "{\"permissions\": {\"allow\": []}}\n",
+    );
+    let (code, findings) = doctor_findings(&sb);
+    assert_eq!(code, Some(1), "{findings:?}");
+    assert!(
+        findings.contains(&("host-not-routed".into(), "error".into())),
+        "{findings:?}"
+    );
+    // Only the user's Gemini file: a warning (the project may not use it).
+    sb.write("home/.gemini/settings.json", "{}\n");
+    let (_, findings) = doctor_findings(&sb);
+    assert!(
+        findings.contains(&("host-not-routed".into(), "warning".into())),
+        "{findings:?}"
+    );
+    assert_eq!(sb.run(&["install", "claude-code"], b"").code, Some(0));
+    assert_eq!(sb.run(&["install", "gemini", "--user"], b"").code, Some(0));
+    let (code, findings) = doctor_findings(&sb);
+    assert_eq!(code, Some(0), "{findings:?}");
+    assert!(
+        !findings.iter().any(|(c, _)| c == "host-not-routed"),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn doctor_flags_a_host_timeout_below_a_hooks_and_timeouts_no_hook_can_meet() {
+    let sb = Sandbox::new();
+    project_with_hooks(&sb, Some(300.0));
+    // As install wrote it before: 60 s for every event.
+    let bin = crate::support::BIN;
+    sb.write(
+        "project/.gemini/settings.json",
+        &json!({"hooks": {
+            "BeforeTool": [{"hooks": [{"name": "hookrun", "type": "command", "command": format!("{bin} fire --host gemini"), "timeout": 60000}]}],
+            "AfterAgent": [{"hooks": [{"name": "hookrun", "type": "command", "command": format!("{bin} fire --host gemini"), "timeout": 60000}]}]
+        }})
+        .to_string(),
+    );
+    let (_, findings) = doctor_findings(&sb);
+    assert!(
+        findings.contains(&("host-timeout-below-hook".into(), "warning".into())),
+        "{findings:?}"
+    );
+    assert_eq!(sb.run(&["install", "gemini"], b"").code, Some(0));
+    let (_, findings) = doctor_findings(&sb);
+    assert!(
+        !findings.iter().any(|(c, _)| c == "host-timeout-below-hook"),
+        "{findings:?}"
+    );
+
+    project_with_hooks(&sb, Some(0.0005));
+    let (code, findings) = doctor_findings(&sb);
+    assert_eq!(code, Some(1), "{findings:?}");
+    assert!(
+        findings.contains(&("hook-timeout-too-short".into(), "error".into())),
+        "{findings:?}"
+    );
+}
