@@ -225,6 +225,29 @@ fn local_writes_claude_codes_own_file_and_the_output_says_which_is_shared() {
     assert!(run.stdout.contains("is local"), "{}", run.stdout);
     assert!(!run.stdout.contains("is shared"), "{}", run.stdout);
 
+    // In a git repository that does not ignore the local file: a warning.
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(&sb.project)
+            .args(args)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if git(&["init", "-q"]) {
+        let run = sb.run(&["install", "claude", "--local"], b"");
+        assert!(run.stdout.contains("git does not ignore"), "{}", run.stdout);
+        sb.write("project/.gitignore", ".claude/settings.local.json\n");
+        let run = sb.run(&["install", "claude", "--local"], b"");
+        assert!(
+            !run.stdout.contains("git does not ignore"),
+            "{}",
+            run.stdout
+        );
+    } else {
+        crate::support::skipped("git is not available: the .gitignore warning is not checked");
+    }
+
     let run = sb.run(&["install", "gemini", "--local"], b"");
     assert_eq!(run.code, Some(1), "{run:?}");
     assert!(run.stderr.contains("only Claude Code"), "{}", run.stderr);
