@@ -538,4 +538,104 @@ mod tests {
             "trailing commas refused"
         );
     }
+
+    fn value() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            any::<bool>().prop_map(Value::from),
+            any::<i32>().prop_map(Value::from),
+            "[a-z\"\\\\/*é ]{0,6}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                proptest::collection::btree_map("[a-z/*]{1,4}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn styled(value: &Value, style: u8) -> String {
+        let pretty = |indent: &[u8]| {
+            let mut buf = Vec::new();
+            let f = serde_json::ser::PrettyFormatter::with_indent(indent);
+            let mut ser = serde_json::Serializer::with_formatter(&mut buf, f);
+            serde::Serialize::serialize(value, &mut ser).unwrap();
+            String::from_utf8(buf).unwrap()
+        };
+        match style % 6 {
+            0 => serde_json::to_string(value).unwrap(),
+            1 => inline(value),
+            2 => pretty(b"  ") + "\n",
+            3 => pretty(b"    "),
+            4 => pretty(b"\t").replace('\n', "\r\n") + "\r\n",
+            _ => format!("// head\n{}\n/* tail */", pretty(b"  ")),
+        }
+    }
+
+    /// Every object or array in `value`, by path.
+    fn containers(value: &Value, path: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
+        match value {
+            Value::Object(map) => {
+                out.push(path.clone());
+                for (k, v) in map {
+                    path.push(Step::Key(k.clone()));
+                    containers(v, path, out);
+                    path.pop();
+                }
+            }
+            Value::Array(items) => {
+                out.push(path.clone());
+                for (i, v) in items.iter().enumerate() {
+                    path.push(Step::Index(i));
+                    containers(v, path, out);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn append_then_remove_gives_back_the_bytes(
+            root in proptest::collection::btree_map("[a-z]{1,3}", value(), 0..4),
+            style in 0u8..6,
+            added in value(),
+        ) {
+            let root = Value::Object(root.into_iter().collect());
+            let text = styled(&root, style);
+            let mut paths = Vec::new();
+            containers(&root, &mut Vec::new(), &mut paths);
+            for path in paths {
+                let mut doc = Doc::parse(&text).unwrap();
+                let mut expected = root.clone();
+                let target = path.iter().fold(&mut expected, |v, step| match step {
+                    Step::Key(k) => v.get_mut(k.as_str()).unwrap(),
+                    Step::Index(i) => v.get_mut(*i).unwrap(),
+                });
+                let mut last = path.clone();
+                match target {
+                    Value::Object(map) => {
+                        let name = "zz-new";
+                        if map.contains_key(name) {
+                            continue;
+                        }
+                        map.insert(name.into(), added.clone());
+                        doc.append(&path, Some(name), &added).unwrap();
+                        last.push(Step::Key(name.into()));
+                    }
+                    Value::Array(items) => {
+                        items.push(added.clone());
+                        doc.append(&path, None, &added).unwrap();
+                        last.push(Step::Index(items.len() - 1));
+                    }
+                    _ => unreachable!(),
+                }
+                proptest::prop_assert_eq!(&doc.value, &expected, "{}", doc.text);
+                doc.remove(&last).unwrap();
+                proptest::prop_assert_eq!(&doc.text, &text);
+            }
+        }
+    }
 }

@@ -207,7 +207,7 @@ fn finish(
     let remove_file = !install
         && outcome.removed > 0
         && !target.is_symlink()
-        && wiring::is_empty_of_content(&doc.value);
+        && doc.text == wiring::created_and_emptied(w);
     let after = if remove_file { String::new() } else { doc.text };
     if after == old && target.before.is_some() {
         let _ = writeln!(

@@ -619,7 +619,13 @@ pub fn install(w: &Wiring, doc: &mut Doc, routes: &[Route]) -> Result<Outcome, S
             if doc_get(&doc.value, &path) != Some(&entry) {
                 doc.replace(&path, &entry)?;
             }
-            if w.shape == Shape::Nested {
+            // The files Claude Code's FileChanged entry watches: kept in
+            // step, on a group holding install's entry alone (any other
+            // group's matcher is the user's).
+            let alone = doc_get(&doc.value, &path[..4])
+                .and_then(Value::as_array)
+                .is_some_and(|hooks| hooks.len() == 1);
+            if w.shape == Shape::Nested && route.matcher.is_some() && ours.plain_group && alone {
                 set_matcher(doc, &path[..3], route.matcher.as_deref())?;
             }
             keep.push(path);
@@ -662,16 +668,15 @@ pub fn uninstall(w: &Wiring, doc: &mut Doc) -> Result<Outcome, String> {
     install(w, doc, &[])
 }
 
-/// Whether a document holds nothing but what install adds to an empty
-/// file (`version`, an empty `hooks`): the file can go.
-pub fn is_empty_of_content(doc: &Value) -> bool {
-    doc.as_object().is_some_and(|o| {
-        o.iter().all(|(k, v)| match k.as_str() {
-            "version" => true,
-            "hooks" => v.as_object().is_some_and(Map::is_empty),
-            _ => false,
-        })
-    })
+/// What is left of a file install created once its entries are removed
+/// (`{}`, or `{"version": 1}` for the hosts that need one): a document with
+/// exactly these bytes was install's, and `uninstall` removes the file.
+pub fn created_and_emptied(w: &Wiring) -> String {
+    let mut doc = Doc::parse("{}\n").expect("valid JSON");
+    if w.versioned {
+        doc.prepend(&[], "version", &json!(1)).expect("an object");
+    }
+    doc.text
 }
 
 fn doc_get<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
@@ -900,6 +905,30 @@ mod tests {
     }
 
     #[test]
+    fn a_groups_matcher_changes_only_for_file_changed_on_installs_own_group() {
+        let w = wiring(HostId::ClaudeCode);
+        let entry = w.entry("/bin/hookrun fire --host claude-code");
+        let text = serde_json::to_string_pretty(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [entry]}],
+            "FileChanged": [{"matcher": ".envrc", "hooks": [entry]}]
+        }}))
+        .unwrap();
+        let fire = "/bin/hookrun fire --host claude-code";
+        let routes = [
+            w.route("PreToolUse", fire, None, None),
+            w.route("FileChanged", fire, None, Some(".envrc|.env".into())),
+        ];
+        let mut doc = Doc::parse(&text).unwrap();
+        install(w, &mut doc, &routes).unwrap();
+        assert_eq!(doc.value["hooks"]["PreToolUse"][0]["matcher"], "Bash");
+        assert_eq!(
+            doc.value["hooks"]["FileChanged"][0]["matcher"],
+            ".envrc|.env"
+        );
+        assert_eq!(doc.text, text.replace("\".envrc\"", "\".envrc|.env\""));
+    }
+
+    #[test]
     fn a_long_hook_gets_a_deadline_and_a_host_timeout_to_match() {
         let gemini = wiring(HostId::Gemini);
         let route = gemini.route("Stop", "/bin/hookrun fire --host gemini", Some(302), None);
@@ -938,7 +967,7 @@ mod tests {
             doc.value,
             json!({"version": 1, "hooks": {"preToolUse": [{"command": "/bin/hookrun fire --host cursor", "timeout": 30000}]}})
         );
-        let (doc, _) = installed(wiring(HostId::Copilot), "{}", &["Stop"]);
+        let (doc, _) = installed(wiring(HostId::Copilot), "{}\n", &["Stop"]);
         assert_eq!(
             doc.value,
             json!({"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "/bin/hookrun fire --host copilot", "timeoutSec": 30}]}})
@@ -951,6 +980,6 @@ mod tests {
         );
         let mut doc = doc;
         uninstall(wiring(HostId::Copilot), &mut doc).unwrap();
-        assert!(is_empty_of_content(&doc.value), "{}", doc.text);
+        assert_eq!(doc.text, created_and_emptied(wiring(HostId::Copilot)));
     }
 }
