@@ -35,13 +35,17 @@ pub fn run(args: &InstallArgs, install: bool) -> Printed {
 fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
     let env = common::environment(&args.settings);
     let mut out = String::new();
-    let project_dir = project_root(&env, args.host, &mut out);
-    let w = wiring::wiring(args.host);
     let scope = if args.user {
         Scope::User
     } else {
         Scope::Project
     };
+    let mut root_note = String::new();
+    let project_dir = project_root(&env, args.host, &mut root_note);
+    if scope == Scope::Project {
+        out.push_str(&root_note);
+    }
+    let w = wiring::wiring(args.host);
     let codex_home = std::env::var_os("CODEX_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from);
@@ -199,7 +203,7 @@ fn finish(
     for event in &outcome.skipped {
         let _ = writeln!(
             out,
-            "note: {event} already runs hookrun through your own entry: no second entry added (hookrun would run twice)"
+            "note: {event} already runs hookrun through your own entry: no second entry added (hookrun would run twice); remove yours and run install again for install's"
         );
     }
 
@@ -336,6 +340,23 @@ const KILL_GRACE_SECS: f64 = 2.0;
 fn project_root(env: &Environment, host: HostId, out: &mut String) -> PathBuf {
     let found = common::project_dir(env, Some(&env.current_dir));
     let named = env.hookrun_project_dir.is_some() || env.claude_project_dir.is_some();
+    // The host's own name for its project folder (set in its hooks' and
+    // tools' environment), when hookrun's and Claude Code's are not.
+    let own = match host {
+        HostId::Gemini => Some("GEMINI_PROJECT_DIR"),
+        HostId::Copilot => Some("COPILOT_PROJECT_DIR"),
+        _ => None,
+    };
+    if let (false, Some(var)) = (named, own) {
+        if let Some(dir) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+            let _ = writeln!(
+                out,
+                "note: the project is {} (${var})",
+                PathBuf::from(&dir).display()
+            );
+            return env.absolute(Path::new(&dir));
+        }
+    }
     if named || found != env.current_dir {
         if !named {
             let _ = writeln!(
