@@ -394,7 +394,9 @@ impl Wiring {
     pub fn install_timeout(&self, deadline_secs: Option<u64>) -> Option<u64> {
         match deadline_secs {
             None => self.timeout.map(|(_, v)| v),
-            Some(secs) => Some((secs + 1) * 1000 / self.timeout_unit_ms.max(1)),
+            Some(secs) => {
+                Some(secs.saturating_add(1).saturating_mul(1000) / self.timeout_unit_ms.max(1))
+            }
         }
     }
 
@@ -442,12 +444,12 @@ struct InstallForm {
 }
 
 /// The `--deadline` seconds of a command in exactly the form install
-/// writes (`/abs/path/hookrun fire --host HOST [--deadline Ns]`):
-/// `None` for any other command.
+/// writes (`/abs/path/hookrun fire --host HOST [--deadline Ns]`; the
+/// binary may have another name, as `--binary` allows): `None` for any
+/// other command.
 fn install_form(w: &Wiring, command: &str) -> Option<InstallForm> {
     let words = shlex::split(command)?;
-    let program = Path::new(words.first()?);
-    if !program.is_absolute() || program.file_name()? != "hookrun" {
+    if !Path::new(words.first()?).is_absolute() {
         return None;
     }
     if words.get(1..4)? != ["fire", "--host", w.host.name()] {
@@ -958,6 +960,15 @@ mod tests {
             claude,
             &claude.entry("hookrun fire --host claude-code")
         ));
+        assert!(installed_by_hookrun(
+            claude,
+            &claude.entry("/x/hookrun-nightly fire --host claude-code")
+        ));
+        let huge = claude.entry_with(
+            "/x/hookrun fire --host claude-code --deadline 18446744073709551615s",
+            Some(1),
+        );
+        assert!(!installed_by_hookrun(claude, &huge), "no overflow");
     }
 
     #[test]
