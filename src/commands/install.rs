@@ -323,8 +323,14 @@ fn needed_deadline(settings: &Settings, w: &Wiring, claude: &str) -> Option<u64>
         .filter(|h| h.event.name() == claude)
         .filter_map(|h| h.timeout)
         .max()?;
+    let event = EventId::resolve(claude);
+    if w.host == HostId::ClaudeCode && event.host_timeout() < event.default_hook_timeout() {
+        // Claude Code's short fixed timeout (SessionEnd's 1.5 s) is not the
+        // entry's to raise: `doctor` says the hook is cut instead.
+        return None;
+    }
     let needed = longest.as_secs_f64().ceil() + KILL_GRACE_SECS;
-    let default = crate::host::host(w.host).default_deadline(&EventId::resolve(claude));
+    let default = crate::host::host(w.host).default_deadline(&event);
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     (needed > default.as_secs_f64()).then_some(needed.min(1e9) as u64)
 }

@@ -683,6 +683,10 @@ fn check_hook_fits(w: &Wiring, file: &HostFile, settings: &Settings, out: &mut V
             continue;
         };
         let event = EventId::resolve(claude);
+        if w.host == HostId::ClaudeCode && event.host_timeout() < event.default_hook_timeout() {
+            // A fixed short timeout (SessionEnd): `timeout-exceeds-host`.
+            continue;
+        }
         #[allow(clippy::cast_precision_loss)]
         let host_secs = match (e.timeout, w.timeout) {
             (Some(t), _) => t * w.timeout_unit_ms as f64 / 1000.0,
