@@ -16,6 +16,8 @@ pub struct Target {
     pub named: PathBuf,
     /// The file the bytes live in (`named`, or a symlink's target).
     pub real: PathBuf,
+    /// `named` is a symlink.
+    pub link: bool,
     /// The content read (`None`: the file does not exist).
     pub before: Option<Vec<u8>>,
     /// Permission bits of the real file.
@@ -24,7 +26,7 @@ pub struct Target {
 
 impl Target {
     pub fn is_symlink(&self) -> bool {
-        self.real != self.named
+        self.link
     }
 
     /// Whether nobody may write the file (no write bit at all): hookrun
@@ -35,44 +37,47 @@ impl Target {
 }
 
 /// Reads `named`, following a symlink to the file it names. A link whose
-/// target is missing, or (with `inside`) lies outside that folder, is
-/// refused: writing through it would create or change a file the user did
-/// not name.
+/// target is missing is refused (writing through it would create a file
+/// the user did not name), and so is, with `inside`, a file that really
+/// lies outside that folder (through a linked file or folder).
 pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, String> {
     let link = match std::fs::symlink_metadata(named) {
-        Ok(meta) => meta.file_type().is_symlink(),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Target {
-                named: named.to_path_buf(),
-                real: named.to_path_buf(),
-                before: None,
-                mode: None,
-            });
-        }
+        Ok(meta) => Some(meta.file_type().is_symlink()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
         Err(err) => return Err(format!("cannot read {}: {err}", named.display())),
     };
-    let real = if link {
-        let real = std::fs::canonicalize(named).map_err(|err| {
+    let real = if link == Some(true) {
+        std::fs::canonicalize(named).map_err(|err| {
             format!(
                 "{} is a symlink whose target cannot be read ({err}): hookrun does not create files through a link; fix or remove the link",
                 named.display()
             )
-        })?;
-        if let Some(dir) = inside {
-            let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-            if !real.starts_with(&dir) {
-                return Err(format!(
-                    "{} is a symlink to {}, outside {}: hookrun does not write through it (a repository can point it at any of your files); remove the link, or edit the target yourself",
-                    named.display(),
-                    real.display(),
-                    dir.display()
-                ));
-            }
-        }
-        real
+        })?
     } else {
-        named.to_path_buf()
+        // The folders on the way may be links too.
+        resolved(named)
     };
+    if let Some(dir) = inside {
+        let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if !real.starts_with(&dir) {
+            return Err(format!(
+                "{} is really {}, outside {} (through a symlink): hookrun does not write through it (a repository can point it at any of your files); remove the link, or edit the target yourself",
+                named.display(),
+                real.display(),
+                dir.display()
+            ));
+        }
+    }
+    let Some(link) = link else {
+        return Ok(Target {
+            named: named.to_path_buf(),
+            real: named.to_path_buf(),
+            link: false,
+            before: None,
+            mode: None,
+        });
+    };
+    let real = if link { real } else { named.to_path_buf() };
     let meta =
         std::fs::metadata(&real).map_err(|err| format!("cannot read {}: {err}", real.display()))?;
     if !meta.is_file() {
@@ -83,9 +88,27 @@ pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, String> {
     Ok(Target {
         named: named.to_path_buf(),
         real,
+        link,
         before: Some(before),
         mode: Some(meta.permissions().mode() & 0o7777),
     })
+}
+
+/// `path` with its nearest existing ancestor resolved (links followed),
+/// the rest (not there yet) joined as written.
+fn resolved(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut at = path;
+    loop {
+        let Some(parent) = at.parent() else {
+            return path.to_path_buf();
+        };
+        rest.push(at.file_name().unwrap_or_default());
+        if let Ok(dir) = std::fs::canonicalize(parent) {
+            return rest.iter().rev().fold(dir, |p, part| p.join(part));
+        }
+        at = parent;
+    }
 }
 
 /// `FILE.hookrun-backup`, then `.hookrun-backup.1`, `.2`…: the first name
@@ -252,5 +275,14 @@ mod tests {
         let out_link = dir.path().join("out.json");
         std::os::unix::fs::symlink(&elsewhere, &out_link).unwrap();
         assert!(open(&out_link, Some(dir.path())).is_err());
+        // So is a file under a linked folder that leads out.
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("sub")).unwrap();
+        assert!(open(&dir.path().join("sub/x.json"), Some(dir.path())).is_err());
+        assert!(open(&dir.path().join("sub/new.json"), Some(dir.path())).is_err());
+        assert!(open(&dir.path().join("sub/x.json"), None).is_ok());
+        // A project reached through a link is still the project.
+        let via = outside.path().join("via");
+        std::os::unix::fs::symlink(dir.path(), &via).unwrap();
+        assert!(open(&via.join("new/deeper/f.json"), Some(&via)).is_ok());
     }
 }

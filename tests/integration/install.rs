@@ -158,6 +158,18 @@ fn a_symlinked_config_is_written_through_and_a_link_out_of_the_project_is_refuse
     assert_eq!(run.code, Some(1), "{run:?}");
     assert!(run.stderr.contains("outside"), "{}", run.stderr);
     assert_eq!(read(&theirs), "{}\n");
+
+    // Nor is a linked folder: `.gemini` pointing at the user's own.
+    let users = sb.write("home/.gemini/settings.json", "{}\n");
+    std::os::unix::fs::symlink(sb.path("home/.gemini"), sb.path("project/.gemini")).unwrap();
+    let run = sb.run(&["install", "gemini"], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stderr.contains("outside"), "{}", run.stderr);
+    assert_eq!(read(&users), "{}\n");
+    assert!(
+        !sb.path("home/.gemini/settings.json.hookrun-backup")
+            .exists()
+    );
 }
 
 #[test]
