@@ -94,6 +94,41 @@ pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, String> {
     })
 }
 
+/// An advisory lock on the folder a file lives in, held while hookrun edits
+/// the file: two `hookrun install`s take turns. (Editors take no such
+/// lock; against them the compare-and-swap of [`replace`] holds.) `None`
+/// when the folder does not exist yet.
+pub fn lock_folder(file: &Path) -> Result<Option<nix::fcntl::Flock<std::fs::File>>, String> {
+    lock_folder_within(file, 100)
+}
+
+fn lock_folder_within(
+    file: &Path,
+    tries: u32,
+) -> Result<Option<nix::fcntl::Flock<std::fs::File>>, String> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let Ok(handle) = std::fs::File::open(dir) else {
+        return Ok(None);
+    };
+    let mut handle = handle;
+    // Never wait long: a lock held forever must not hang hookrun.
+    for _ in 0..tries {
+        match nix::fcntl::Flock::lock(handle, nix::fcntl::FlockArg::LockExclusiveNonblock) {
+            Ok(lock) => return Ok(Some(lock)),
+            Err((back, nix::errno::Errno::EWOULDBLOCK)) => {
+                handle = back;
+                std::thread::sleep(std::time::Duration::from_millis(30));
+            }
+            // A file system without locks: the compare-and-swap still holds.
+            Err(_) => return Ok(None),
+        }
+    }
+    Err(format!(
+        "another program holds the lock on {} (another hookrun install?): nothing written; run again",
+        dir.display()
+    ))
+}
+
 /// `path` with its nearest existing ancestor resolved (links followed),
 /// the rest (not there yet) joined as written.
 fn resolved(path: &Path) -> PathBuf {
@@ -236,6 +271,23 @@ mod tests {
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&first), 0o600);
         assert_eq!(mode(&second), 0o640);
+    }
+
+    #[test]
+    fn the_folder_lock_makes_a_second_editor_wait_then_give_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("settings.json");
+        let held = lock_folder(&file).unwrap();
+        assert!(held.is_some());
+        let err = lock_folder_within(&file, 2).unwrap_err();
+        assert!(err.contains("holds the lock"), "{err}");
+        drop(held);
+        assert!(lock_folder_within(&file, 1).unwrap().is_some());
+        assert!(
+            lock_folder(&dir.path().join("missing/x.json"))
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]

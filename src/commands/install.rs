@@ -85,6 +85,7 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
         settings = Some(loaded);
     }
 
+    let _lock = safewrite::lock_folder(&path)?;
     for _attempt in 0..3 {
         let mut text = out.clone();
         match edit(args, install, w, &path, inside, &routes, &mut text)? {
