@@ -10,6 +10,21 @@
 
 use serde_json::Value;
 
+/// Why an edit was not made.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    /// The text is not JSON (comments allowed).
+    #[error("{0}")]
+    Parse(#[source] serde_json::Error),
+    #[error("no such value in the document")]
+    NotFound,
+    #[error("the root cannot be removed")]
+    Root,
+    /// A bug: the spliced text did not parse.
+    #[error("an edit broke the document: {0}")]
+    Broken(#[source] serde_json::Error),
+}
+
 /// One step of a path into the document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
@@ -59,9 +74,9 @@ impl Node {
 
 impl Doc {
     /// Parses `text` (JSON, with `//` and `/* */` comments allowed).
-    pub fn parse(text: &str) -> Result<Doc, String> {
+    pub fn parse(text: &str) -> Result<Doc, EditError> {
         let blank = blank_comments(text);
-        let value: Value = serde_json::from_str(&blank).map_err(|e| e.to_string())?;
+        let value: Value = serde_json::from_str(&blank).map_err(EditError::Parse)?;
         Ok(Doc {
             text: text.to_owned(),
             value,
@@ -94,12 +109,15 @@ impl Doc {
         Some(node)
     }
 
-    fn splice(&mut self, start: usize, end: usize, with: &str) -> Result<(), String> {
+    fn splice(&mut self, start: usize, end: usize, with: &str) -> Result<(), EditError> {
         let mut text = String::with_capacity(self.text.len() + with.len());
         text.push_str(&self.text[..start]);
         text.push_str(with);
         text.push_str(&self.text[end..]);
-        *self = Doc::parse(&text).map_err(|e| format!("an edit broke the document: {e}"))?;
+        *self = Doc::parse(&text).map_err(|e| match e {
+            EditError::Parse(e) => EditError::Broken(e),
+            other => other,
+        })?;
         Ok(())
     }
 
@@ -170,8 +188,8 @@ impl Doc {
         path: &[Step],
         key: Option<&str>,
         value: &Value,
-    ) -> Result<(), String> {
-        let container = self.find(path).ok_or("no such container")?;
+    ) -> Result<(), EditError> {
+        let container = self.find(path).ok_or(EditError::NotFound)?;
         let open = container.start;
         let close = container.end - 1;
         let children = container.children();
@@ -222,8 +240,8 @@ impl Doc {
     }
 
     /// Inserts a member first in the object at `path` (a `version` key).
-    pub fn prepend(&mut self, path: &[Step], key: &str, value: &Value) -> Result<(), String> {
-        let container = self.find(path).ok_or("no such container")?;
+    pub fn prepend(&mut self, path: &[Step], key: &str, value: &Value) -> Result<(), EditError> {
+        let container = self.find(path).ok_or(EditError::NotFound)?;
         let children = container.children();
         let Some(&(first, _)) = children.first() else {
             return self.append(path, Some(key), value);
@@ -243,8 +261,8 @@ impl Doc {
     }
 
     /// Replaces the value at `path` (its bytes only).
-    pub fn replace(&mut self, path: &[Step], value: &Value) -> Result<(), String> {
-        let node = self.find(path).ok_or("no such value")?;
+    pub fn replace(&mut self, path: &[Step], value: &Value) -> Result<(), EditError> {
+        let node = self.find(path).ok_or(EditError::NotFound)?;
         let multiline = self.text[node.start..node.end].contains('\n');
         let indent = self.line_indent(node.start).to_owned();
         let text = self.render(value, &indent, multiline);
@@ -254,15 +272,15 @@ impl Doc {
     /// Removes the member or element at `path` with its separator, so that
     /// removing the last one [`append`](Doc::append) added gives back the
     /// bytes before it.
-    pub fn remove(&mut self, path: &[Step]) -> Result<(), String> {
-        let (last, parent_path) = path.split_last().ok_or("cannot remove the root")?;
-        let parent = self.find(parent_path).ok_or("no such container")?;
+    pub fn remove(&mut self, path: &[Step]) -> Result<(), EditError> {
+        let (last, parent_path) = path.split_last().ok_or(EditError::Root)?;
+        let parent = self.find(parent_path).ok_or(EditError::NotFound)?;
         let index = match (&parent.kind, last) {
             (Kind::Object(members), Step::Key(k)) => members.iter().position(|(n, _, _)| n == k),
             (Kind::Array(items), Step::Index(i)) => (*i < items.len()).then_some(*i),
             _ => None,
         }
-        .ok_or("no such value")?;
+        .ok_or(EditError::NotFound)?;
         let children = parent.children();
         let (start, end) = children[index];
         if index > 0 {

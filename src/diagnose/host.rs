@@ -239,7 +239,7 @@ fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostF
         };
         let parsed = std::str::from_utf8(&bytes)
             .map_err(|e| e.to_string())
-            .and_then(Doc::parse);
+            .and_then(|text| Doc::parse(text).map_err(|e| e.to_string()));
         match parsed {
             Ok(doc) => files.push(HostFile {
                 entries: wiring::entries(w, &doc.value),

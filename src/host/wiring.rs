@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::HostId;
-use crate::jsonedit::{Doc, Step, key};
+use crate::jsonedit::{Doc, EditError, Step, key};
 
 /// How a host lists hooks under an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -560,6 +560,19 @@ fn locate(w: &Wiring, doc: &Value) -> Vec<Located> {
     out
 }
 
+/// Why a host document cannot take hookrun's entries.
+#[derive(Debug, thiserror::Error)]
+pub enum WiringError {
+    #[error("is not a JSON object")]
+    NotObject,
+    #[error("`hooks` is not an object")]
+    HooksNotObject,
+    #[error("`hooks.{0}` is not an array")]
+    EventNotArray(String),
+    #[error(transparent)]
+    Edit(#[from] crate::jsonedit::EditError),
+}
+
 /// What [`install`] or [`uninstall`] did to a document.
 #[derive(Debug, Default)]
 pub struct Outcome {
@@ -580,12 +593,12 @@ pub struct Outcome {
 /// install's entries are updated in place, added where missing (in the
 /// file's own style), and removed for events no longer routed; every other
 /// entry (the user's own hookrun entries too) and every other byte stay.
-pub fn install(w: &Wiring, doc: &mut Doc, routes: &[Route]) -> Result<Outcome, String> {
+pub fn install(w: &Wiring, doc: &mut Doc, routes: &[Route]) -> Result<Outcome, WiringError> {
     if !doc.value.is_object() {
-        return Err("is not a JSON object".into());
+        return Err(WiringError::NotObject);
     }
     if doc.value.get("hooks").is_some_and(|h| !h.is_object()) {
-        return Err("`hooks` is not an object".into());
+        return Err(WiringError::HooksNotObject);
     }
     let found = locate(w, &doc.value);
     let mut outcome = Outcome {
@@ -646,7 +659,7 @@ pub fn install(w: &Wiring, doc: &mut Doc, routes: &[Route]) -> Result<Outcome, S
                 Some(Value::Array(_)) => {
                     doc.append(&[key("hooks"), key(host_event)], None, &item)?;
                 }
-                Some(_) => return Err(format!("`hooks.{host_event}` is not an array")),
+                Some(_) => return Err(WiringError::EventNotArray(host_event.to_owned())),
             }
         }
         outcome.routed.push(host_event);
@@ -663,10 +676,7 @@ pub fn install(w: &Wiring, doc: &mut Doc, routes: &[Route]) -> Result<Outcome, S
 /// Removes install's entries (and the groups, events and `hooks` object
 /// left empty by that); the user's own hookrun entries stay (listed in
 /// [`Outcome::kept`]).
-pub fn uninstall(w: &Wiring, doc: &mut Doc) -> Result<Outcome, String> {
-    if !doc.value.is_object() {
-        return Err("is not a JSON object".into());
-    }
+pub fn uninstall(w: &Wiring, doc: &mut Doc) -> Result<Outcome, WiringError> {
     install(w, doc, &[])
 }
 
@@ -688,7 +698,7 @@ fn doc_get<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
     })
 }
 
-fn set_matcher(doc: &mut Doc, group: &[Step], matcher: Option<&str>) -> Result<(), String> {
+fn set_matcher(doc: &mut Doc, group: &[Step], matcher: Option<&str>) -> Result<(), EditError> {
     let mut path = group.to_vec();
     path.push(key("matcher"));
     let current = doc_get(&doc.value, &path).cloned();
@@ -703,7 +713,7 @@ fn set_matcher(doc: &mut Doc, group: &[Step], matcher: Option<&str>) -> Result<(
 
 /// Removes entries, whole groups when nothing else is in them, whole
 /// events and the `hooks` object when they held only those.
-fn remove_located(doc: &mut Doc, remove: &[&Located]) -> Result<(), String> {
+fn remove_located(doc: &mut Doc, remove: &[&Located]) -> Result<(), EditError> {
     if remove.is_empty() {
         return Ok(());
     }
