@@ -199,6 +199,14 @@ fn uninstall_after_install_gives_back_the_original_bytes() {
         assert_eq!(run.code, Some(0), "{host}: {run:?}");
         let installed = read(&file);
         assert!(installed.contains("fire --host"), "{installed}");
+        // doctor reads the file as the host does (comments too).
+        let (_, findings) = doctor_findings(&sb);
+        assert!(
+            !findings
+                .iter()
+                .any(|(c, _)| c == "host-config-unreadable" || c == "host-not-routed"),
+            "{host}: {findings:?}"
+        );
         if original.contains("\r\n") {
             assert!(!installed.replace("\r\n", "").contains('\n'), "CRLF kept");
         }
