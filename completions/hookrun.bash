@@ -485,7 +485,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__install)
-            opts="-v -h -V --project --user --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot"
+            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -665,7 +665,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__uninstall)
-            opts="-v -h -V --project --user --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot"
+            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -159,6 +159,7 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l claude-setti
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host\'s workspace root, else the outermost ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l project -d 'The project\'s file (the default)'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l user -d 'Your own file, in the home folder (every project)'
+complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l local -d 'Claude Code only: the project\'s local file, .claude/settings.local.json (yours, not committed), instead of the shared .claude/settings.json'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l dry-run -d 'Print the change as a diff and write nothing'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l pinned -d 'Install only: run the project\'s npm devDependency ("$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native), not this machine\'s path, so a committed file works for every teammate'
 complete -c hookrun -n "__fish_hookrun_using_subcommand install" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
@@ -172,6 +173,7 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l claude-set
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host\'s workspace root, else the outermost ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l project -d 'The project\'s file (the default)'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l user -d 'Your own file, in the home folder (every project)'
+complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l local -d 'Claude Code only: the project\'s local file, .claude/settings.local.json (yours, not committed), instead of the shared .claude/settings.json'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l dry-run -d 'Print the change as a diff and write nothing'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l pinned -d 'Install only: run the project\'s npm devDependency ("$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native), not this machine\'s path, so a committed file works for every teammate'
 complete -c hookrun -n "__fish_hookrun_using_subcommand uninstall" -l no-default-settings -d 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'

@@ -285,15 +285,20 @@ pub enum Command {
     ///
     /// Adds one entry per event your hookrun settings have hooks for, each
     /// running `<absolute path to hookrun> fire --host HOST` with the host's
-    /// own default timeout in its unit. Keeps every other entry of the file,
-    /// replaces hookrun's earlier entries (running it twice changes
-    /// nothing), and saves the old file as FILE.hookrun-backup. Says what the
-    /// host needs besides (Codex: trusting the hooks).
+    /// own default timeout in its unit (longer, with a --deadline, where a
+    /// hook's timeout needs it). The file is edited in place: its formatting
+    /// and every other entry stay, your own hookrun entries too (named in
+    /// the output); install's earlier entries are updated (running it twice
+    /// changes nothing). The old file is saved as FILE.hookrun-backup (then
+    /// .1, .2…, never overwritten). Run from a subfolder of a git
+    /// repository, it writes at the repository's root. Says what the host
+    /// needs besides (Codex: trusting the hooks).
     ///
-    /// Files: claude-code .claude/settings.json, gemini .gemini/settings.json,
-    /// codex .codex/hooks.json ($CODEX_HOME/hooks.json with --user), cursor
-    /// .cursor/hooks.json, copilot .github/hooks/hookrun.json
-    /// (~/.copilot/hooks/hookrun.json with --user).
+    /// Files: claude-code .claude/settings.json (.claude/settings.local.json
+    /// with --local), gemini .gemini/settings.json, codex .codex/hooks.json
+    /// ($CODEX_HOME/hooks.json with --user), cursor .cursor/hooks.json,
+    /// copilot .github/hooks/hookrun.json (~/.copilot/hooks/hookrun.json
+    /// with --user).
     ///
     /// Refuses a hookrun that runs from a package runner's cache (uvx, npx,
     /// pnpm dlx, pipx run, bunx): the entry would stop working when the cache
@@ -306,12 +311,16 @@ pub enum Command {
     ///   hookrun install gemini --dry-run
     ///   hookrun install codex --user
     ///   npx hookrun install claude-code --pinned    # after npm i -D hookrun
+    ///   hookrun install claude --local
     #[command(verbatim_doc_comment)]
     Install(InstallArgs),
 
     /// Remove hookrun's entries from a host's hook config (see `install`).
     ///
-    /// Other entries stay; the old file is saved as FILE.hookrun-backup.
+    /// Removes only the entries install wrote; every other byte stays (your
+    /// own hookrun entries too). A missing file stays missing; a file
+    /// install created goes once nothing else is in it. The old file is
+    /// saved as FILE.hookrun-backup (then .1, .2…).
     ///
     /// Examples:
     ///   hookrun uninstall gemini
@@ -333,6 +342,12 @@ pub struct InstallArgs {
     /// Your own file, in the home folder (every project).
     #[arg(long)]
     pub user: bool,
+
+    /// Claude Code only: the project's local file,
+    /// .claude/settings.local.json (yours, not committed), instead of the
+    /// shared .claude/settings.json.
+    #[arg(long, conflicts_with_all = ["user", "project"])]
+    pub local: bool,
 
     /// Print the change as a diff and write nothing.
     #[arg(long)]

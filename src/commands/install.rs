@@ -5,15 +5,17 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use super::common::{self, Printed};
 use crate::binpath;
+use crate::catalog::EventId;
 use crate::cli::InstallArgs;
 use crate::exit::Exit;
 use crate::host::HostId;
-use crate::host::wiring::{self, Scope, Wiring};
+use crate::host::wiring::{self, Route, Scope, Wiring};
+use crate::jsonedit::Doc;
+use crate::safewrite;
 use crate::settings::Settings;
+use crate::settings::discover::Environment;
 
 /// Routed when hookrun's settings have no hooks yet.
 const DEFAULT_EVENTS: &[&str] = &[
@@ -33,45 +35,46 @@ pub fn run(args: &InstallArgs, install: bool) -> Printed {
 
 fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
     let env = common::environment(&args.settings);
-    let project_dir = common::project_dir(&env, Some(&env.current_dir));
-    let w = wiring::wiring(args.host);
+    let mut out = String::new();
     let scope = if args.user {
         Scope::User
     } else {
         Scope::Project
     };
+    let mut root_note = String::new();
+    let project_dir = project_root(&env, args.host, &mut root_note);
+    if scope == Scope::Project {
+        out.push_str(&root_note);
+    }
+    let w = wiring::wiring(args.host);
     let codex_home = std::env::var_os("CODEX_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from);
-    let path = w
-        .files(&project_dir, env.home.as_deref(), codex_home.as_deref())
-        .into_iter()
-        .find(|(s, _)| *s == scope)
-        .map(|(_, p)| p)
-        .ok_or("no home folder ($HOME is not set): use --project")?;
-
-    let before = match std::fs::read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
+    let path = if args.local {
+        if args.host != HostId::ClaudeCode {
+            return Err(format!(
+                "--local: only Claude Code has a local settings file ({} reads {})",
+                args.host.display(),
+                w.project_file
+            ));
+        }
+        project_dir.join(LOCAL_FILE)
+    } else {
+        w.files(&project_dir, env.home.as_deref(), codex_home.as_deref())
+            .into_iter()
+            .find(|(s, _)| *s == scope)
+            .map(|(_, p)| p)
+            .ok_or("no home folder ($HOME is not set): use --project")?
     };
-    let mut doc: Value = match before.as_deref() {
-        None => Value::Object(serde_json::Map::new()),
-        Some(text) if text.trim().is_empty() => Value::Object(serde_json::Map::new()),
-        Some(text) => serde_json::from_str(text).map_err(|err| {
-            format!(
-                "{} is not valid JSON ({err}); hookrun does not rewrite it (comments are not kept either): fix it or add the entries by hand",
-                path.display()
-            )
-        })?,
-    };
+    let inside = (scope == Scope::Project).then_some(project_dir.as_path());
 
-    let mut out = String::new();
+    let mut routes = Vec::new();
+    let mut settings = None;
     if install {
         let binary = binary(args)?;
         let may_pin = scope == Scope::Project && args.binary.is_none();
         let home = env.home.as_deref();
-        let command = match binpath::entry_program(
+        let fire = match binpath::entry_program(
             &binary,
             args.host,
             args.pinned,
@@ -88,59 +91,397 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
                 args.host.name()
             ),
         };
-        let settings = common::inspect_settings(&args.settings, &env, &project_dir);
-        let events = events_to_route(&settings, args.host, &mut out);
-        let matchers = watched_files(&settings, args.host, &mut out);
-        let (routed, missing) =
-            wiring::install_with_matchers(w, &mut doc, &command, &events, &matchers)
-                .map_err(|why| format!("{}: {why}", path.display()))?;
-        let _ = writeln!(
-            out,
-            "{} events routed to `{command}`: {}",
-            args.host.display(),
-            routed.join(", ")
-        );
-        for event in &missing {
+        let loaded = common::inspect_settings(&args.settings, &env, &project_dir);
+        let events = events_to_route(&loaded, args.host, &mut out);
+        let matchers = watched_files(&loaded, args.host, &mut out);
+        for claude in events {
+            let matcher = matchers
+                .iter()
+                .find(|(e, _)| *e == claude)
+                .map(|(_, m)| m.clone());
+            routes.push(w.route(claude, &fire, needed_deadline(&loaded, w, claude), matcher));
+        }
+        settings = Some(loaded);
+    }
+
+    let _lock = safewrite::lock_folder(&path)?;
+    for _attempt in 0..3 {
+        let mut text = out.clone();
+        match edit(args, install, w, &path, inside, &routes, &mut text)? {
+            Edited::Done => {
+                if install {
+                    if let Some(settings) = &settings {
+                        untrusted_note(settings, &mut text);
+                    }
+                    shared_or_local(args, w, &path, &project_dir, scope, &mut text);
+                    text.push_str(&next_steps(w, &path));
+                }
+                return Ok(text);
+            }
+            Edited::Changed => {}
+        }
+    }
+    Err(format!(
+        "{} kept changing while hookrun edited it (another program writes it): nothing written; run again when it is quiet",
+        path.display()
+    ))
+}
+
+/// Claude Code's own file, kept out of git: `install claude-code --local`.
+const LOCAL_FILE: &str = ".claude/settings.local.json";
+
+enum Edited {
+    Done,
+    /// The file changed between the read and the write: read it again.
+    Changed,
+}
+
+/// One read-edit-write of the host file (compare-and-swap on the bytes).
+fn edit(
+    args: &InstallArgs,
+    install: bool,
+    w: &Wiring,
+    path: &Path,
+    inside: Option<&Path>,
+    routes: &[Route],
+    out: &mut String,
+) -> Result<Edited, String> {
+    let target = safewrite::open(path, inside)?;
+    let Some(before) = &target.before else {
+        if !install {
             let _ = writeln!(
                 out,
-                "warning: {} has no {event} event: hookrun's {event} hooks never fire under it",
-                args.host.display()
+                "{} does not exist: nothing to remove, nothing written",
+                path.display()
             );
+            return Ok(Edited::Done);
         }
+        return finish(args, install, w, &target, "{}\n", routes, out);
+    };
+    let text = String::from_utf8(before.clone()).map_err(|_| {
+        format!(
+            "{} is not UTF-8 text: hookrun does not rewrite it",
+            path.display()
+        )
+    })?;
+    if target.read_only() {
+        return Err(format!(
+            "{} is read-only: hookrun does not rewrite it; make it writable (chmod u+w {}) and run again, or edit it by hand",
+            path.display(),
+            path.display()
+        ));
+    }
+    let base = if text.trim().is_empty() {
+        "{}\n"
     } else {
-        let removed = wiring::remove_hookrun(w, &mut doc);
+        &text
+    };
+    finish(args, install, w, &target, base, routes, out)
+}
+
+fn finish(
+    args: &InstallArgs,
+    install: bool,
+    w: &Wiring,
+    target: &safewrite::Target,
+    base: &str,
+    routes: &[Route],
+    out: &mut String,
+) -> Result<Edited, String> {
+    let path = &target.named;
+    let mut doc = Doc::parse(base).map_err(|err| {
+        format!(
+            "{} is not valid JSON ({err}); hookrun does not rewrite it: fix it or add the entries by hand",
+            path.display()
+        )
+    })?;
+    let outcome = if install {
+        wiring::install(w, &mut doc, routes)
+    } else {
+        wiring::uninstall(w, &mut doc)
+    }
+    .map_err(|why| format!("{}: {why}", path.display()))?;
+    if install {
+        report_routes(w, routes, &outcome, out);
+    } else {
+        let removed = outcome.removed;
         let _ = writeln!(
             out,
             "{removed} hookrun entr{} removed",
             if removed == 1 { "y" } else { "ies" }
         );
     }
+    for kept in &outcome.kept {
+        let _ = writeln!(
+            out,
+            "note: kept your own hookrun entry at {} {} (`{}`): it is not the entry install writes (other flags, timeout or keys), so install and uninstall leave it as it is",
+            path.display(),
+            kept.json_path,
+            kept.command
+        );
+    }
+    for event in &outcome.skipped {
+        let _ = writeln!(
+            out,
+            "note: {event} already runs hookrun through your own entry: no second entry added (hookrun would run twice); remove yours and run install again for install's"
+        );
+    }
 
-    let mut after = serde_json::to_string_pretty(&doc).expect("JSON values serialise");
-    after.push('\n');
-    let old = before.clone().unwrap_or_default();
-    if after == old {
+    let old = String::from_utf8_lossy(target.before.as_deref().unwrap_or_default()).into_owned();
+    let remove_file = !install
+        && outcome.removed > 0
+        && !target.is_symlink()
+        && doc.text == wiring::created_and_emptied(w);
+    let after = if remove_file { String::new() } else { doc.text };
+    if after == old && target.before.is_some() {
         let _ = writeln!(
             out,
             "{}: already up to date, nothing written",
             path.display()
         );
-        return Ok(out);
+        return Ok(Edited::Done);
+    }
+    if target.before.is_none() && outcome.routed.is_empty() {
+        let _ = writeln!(out, "nothing to write");
+        return Ok(Edited::Done);
     }
     if args.dry_run {
         let _ = writeln!(
             out,
-            "would write {} (dry run: nothing written):",
+            "would {} {} (dry run: nothing written):",
+            if remove_file { "remove" } else { "write" },
             path.display()
         );
-        out.push_str(&diff(&old, &after, &path));
-        return Ok(out);
+        out.push_str(&diff(&old, &after, path));
+        return Ok(Edited::Done);
     }
-    write(&path, before.as_deref(), &after, &mut out)?;
-    if install {
-        out.push_str(&next_steps(w, &path));
+    let backup = match (&target.before, target.mode) {
+        (Some(before), Some(mode)) => Some(safewrite::backup(path, before, mode)?),
+        _ => None,
+    };
+    let written = safewrite::replace(target, (!remove_file).then_some(after.as_bytes()));
+    match written {
+        Ok(()) => {}
+        Err(safewrite::WriteError::Changed) => {
+            // Ours, just made, of content no longer there.
+            if let Some(backup) = &backup {
+                let _ = std::fs::remove_file(backup);
+            }
+            return Ok(Edited::Changed);
+        }
+        Err(safewrite::WriteError::Io(why)) => return Err(why),
     }
-    Ok(out)
+    if let Some(backup) = backup {
+        let _ = writeln!(out, "backup: {}", backup.display());
+    }
+    if remove_file {
+        let _ = writeln!(out, "removed {} (nothing else was in it)", path.display());
+    } else if target.is_symlink() {
+        let _ = writeln!(
+            out,
+            "wrote {} (through the symlink {})",
+            target.real.display(),
+            path.display()
+        );
+    } else {
+        let _ = writeln!(out, "wrote {}", path.display());
+    }
+    Ok(Edited::Done)
+}
+
+fn report_routes(w: &Wiring, routes: &[Route], outcome: &wiring::Outcome, out: &mut String) {
+    let plain: Vec<&Route> = routes
+        .iter()
+        .filter(|r| {
+            w.host_event(r.claude)
+                .is_some_and(|e| outcome.routed.contains(&e))
+        })
+        .collect();
+    if let Some(first) = plain.first() {
+        let base = first
+            .command
+            .split(" --deadline ")
+            .next()
+            .unwrap_or(&first.command);
+        let _ = writeln!(
+            out,
+            "{} events routed to `{base}`: {}",
+            w.host.display(),
+            outcome.routed.join(", ")
+        );
+    }
+    for route in &plain {
+        if let (Some(deadline), Some(timeout)) =
+            (route.command.split(" --deadline ").nth(1), route.timeout)
+        {
+            let unit = if w.timeout_unit_ms == 1 { "ms" } else { "s" };
+            let _ = writeln!(
+                out,
+                "{}: a hook there may run longer than {}'s default timeout, so the entry gets --deadline {deadline} and {} {timeout} {unit} (the longest hook, its kill grace and a margin)",
+                w.host_event(route.claude).unwrap_or(route.claude),
+                w.host.display(),
+                w.timeout_key()
+            );
+        }
+    }
+    for event in &outcome.missing {
+        let _ = writeln!(
+            out,
+            "warning: {} has no {event} event: hookrun's {event} hooks never fire under it",
+            w.host.display()
+        );
+    }
+}
+
+/// Seconds of `--deadline` an event needs: its longest hook's timeout plus
+/// the kill grace, when that is more than the host's default deadline
+/// (`None`: the default covers every hook).
+fn needed_deadline(settings: &Settings, w: &Wiring, claude: &str) -> Option<u64> {
+    let longest = settings
+        .hooks
+        .iter()
+        .filter(|h| h.event.name() == claude)
+        .filter_map(|h| h.timeout)
+        .max()?;
+    let event = EventId::resolve(claude);
+    if w.host == HostId::ClaudeCode && event.host_timeout() < event.default_hook_timeout() {
+        // Claude Code's short fixed timeout (SessionEnd's 1.5 s) is not the
+        // entry's to raise: `doctor` says the hook is cut instead.
+        return None;
+    }
+    let needed = longest.as_secs_f64().ceil() + KILL_GRACE_SECS;
+    let default = crate::host::host(w.host).default_deadline(&event);
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    (needed > default.as_secs_f64()).then_some(needed.min(1e9) as u64)
+}
+
+/// hookrun's default `--kill-grace`: a hook's timeout, then this long for
+/// SIGTERM to work before SIGKILL.
+const KILL_GRACE_SECS: f64 = 2.0;
+
+/// Where the host looks for its project file: the project hookrun would
+/// use (`--project-dir`, `$CLAUDE_PROJECT_DIR`, the nearest folder with
+/// `.hookrun/`), else the root of the git repository the current folder
+/// is in — hosts start at the root and read their config there.
+fn project_root(env: &Environment, host: HostId, out: &mut String) -> PathBuf {
+    let found = common::project_dir(env, Some(&env.current_dir));
+    let named = env.hookrun_project_dir.is_some() || env.claude_project_dir.is_some();
+    // The host's own name for its project folder (set in its hooks' and
+    // tools' environment), when hookrun's and Claude Code's are not.
+    let own = match host {
+        HostId::Gemini => Some("GEMINI_PROJECT_DIR"),
+        HostId::Copilot => Some("COPILOT_PROJECT_DIR"),
+        _ => None,
+    };
+    if let (false, Some(var)) = (named, own) {
+        if let Some(dir) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+            let _ = writeln!(
+                out,
+                "note: the project is {} (${var})",
+                PathBuf::from(&dir).display()
+            );
+            return env.absolute(Path::new(&dir));
+        }
+    }
+    if named || found != env.current_dir {
+        if !named {
+            let _ = writeln!(
+                out,
+                "note: the project is {} (the nearest folder with .hookrun/ above {}): {}'s project file goes there",
+                found.display(),
+                env.current_dir.display(),
+                host.display()
+            );
+        }
+        return found;
+    }
+    let git = env
+        .current_dir
+        .ancestors()
+        .find(|d| d.join(".git").exists());
+    match git {
+        Some(root) if root != env.current_dir => {
+            let _ = writeln!(
+                out,
+                "note: writing at the root of the git repository, {} (not in the subfolder {}): {} starts there and reads its project file there (--project-dir chooses another folder)",
+                root.display(),
+                env.current_dir.display(),
+                host.display()
+            );
+            root.to_path_buf()
+        }
+        _ => found,
+    }
+}
+
+/// A project whose hookrun settings are not trusted: nothing fires yet.
+fn untrusted_note(settings: &Settings, out: &mut String) {
+    for file in &settings.files {
+        let hooks = settings
+            .hooks
+            .iter()
+            .filter(|h| std::ptr::eq(settings.file_of(h), file))
+            .count();
+        if file.source.trust_required && !file.trust.is_trusted() && hooks > 0 {
+            let _ = writeln!(
+                out,
+                "warning: {} is not trusted yet: its hooks do not run, so nothing fires until you review it and run `hookrun trust`",
+                file.path().display()
+            );
+        }
+    }
+}
+
+/// Which file is shared with the project's other users and which is not.
+fn shared_or_local(
+    args: &InstallArgs,
+    w: &Wiring,
+    path: &Path,
+    project_dir: &Path,
+    scope: Scope,
+    out: &mut String,
+) {
+    if scope == Scope::User {
+        return;
+    }
+    if args.local {
+        let _ = writeln!(
+            out,
+            "{} is local: your own, on this machine (Claude Code reads it with the shared {}); do not commit it",
+            path.display(),
+            w.project_file
+        );
+        let ignored = std::process::Command::new("git")
+            .arg("-C")
+            .arg(project_dir)
+            .args(["check-ignore", "-q", "--"])
+            .arg(path)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .ok()
+            .and_then(|s| s.code());
+        if ignored == Some(1) {
+            let _ = writeln!(
+                out,
+                "warning: git does not ignore {LOCAL_FILE}: add it to .gitignore, or it is committed with this machine's path"
+            );
+        }
+        return;
+    }
+    let local = if w.host == HostId::ClaudeCode {
+        format!(
+            " Use `hookrun install claude-code --local` for {LOCAL_FILE}, your own file, instead."
+        )
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "note: {} is shared: committed with the project, its entries name this machine's hookrun by absolute path; a teammate whose hookrun is elsewhere gets exit 127 and no guard.{local}",
+        path.display()
+    );
 }
 
 /// This binary by absolute path, or `--binary` made absolute.
@@ -249,35 +590,6 @@ fn watched_files(
     }
 }
 
-fn write(path: &Path, before: Option<&str>, after: &str, out: &mut String) -> Result<(), String> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)
-        .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
-    if let Some(old) = before {
-        let backup = backup_path(path);
-        std::fs::write(&backup, old)
-            .map_err(|err| format!("cannot write the backup {}: {err}", backup.display()))?;
-        let _ = writeln!(out, "backup: {}", backup.display());
-    }
-    let mut file = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|err| format!("cannot write in {}: {err}", dir.display()))?;
-    std::io::Write::write_all(&mut file, after.as_bytes())
-        .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(file.path(), meta.permissions());
-    }
-    file.persist(path)
-        .map_err(|err| format!("cannot write {}: {}", path.display(), err.error))?;
-    let _ = writeln!(out, "wrote {}", path.display());
-    Ok(())
-}
-
-pub fn backup_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".hookrun-backup");
-    path.with_file_name(name)
-}
-
 /// What the host needs besides the file.
 fn next_steps(w: &Wiring, path: &Path) -> String {
     match w.host {
@@ -338,13 +650,5 @@ mod tests {
     fn diff_marks_added_and_removed_lines() {
         let d = diff("a\nb\nc\n", "a\nx\nc\nd\n", Path::new("f"));
         assert_eq!(d, "--- f\n+++ f\n@@ -1,3 +1,4 @@\n a\n-b\n+x\n c\n+d\n");
-    }
-
-    #[test]
-    fn backups_sit_next_to_the_file() {
-        assert_eq!(
-            backup_path(Path::new("/p/.gemini/settings.json")),
-            PathBuf::from("/p/.gemini/settings.json.hookrun-backup")
-        );
     }
 }

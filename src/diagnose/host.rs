@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::catalog::EventId;
 use crate::host::HostId;
-use crate::host::wiring::{self, WIRINGS, Wiring};
+use crate::host::wiring::{self, Scope, WIRINGS, Wiring};
+use crate::jsonedit::Doc;
 use crate::select::matcher::Matcher;
 use crate::settings::load::load_bytes;
 use crate::settings::model::FileState;
@@ -169,7 +170,7 @@ pub fn check_file_changed(settings: &Settings, cx: &Context<'_>, out: &mut Vec<F
         if let Some(message) = message {
             out.push(Finding {
                 check: "file-changed-host",
-                severity: Severity::Warning,
+                severity: Severity::Error,
                 file,
                 json_path,
                 message,
@@ -215,19 +216,35 @@ fn on_127(host: HostId) -> &'static str {
 /// One host file that exists, parsed.
 struct HostFile {
     path: PathBuf,
+    scope: Scope,
     entries: Vec<wiring::Entry>,
 }
 
 fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostFile> {
     let mut files = Vec::new();
-    for (_, path) in w.files(cx.project_dir, cx.home, cx.codex_home) {
+    let mut paths: Vec<(Scope, PathBuf)> = w.files(cx.project_dir, cx.home, cx.codex_home);
+    if w.host == HostId::ClaudeCode {
+        // `hookrun install claude-code --local` writes here.
+        paths.insert(
+            1,
+            (
+                Scope::Project,
+                cx.project_dir.join(".claude").join("settings.local.json"),
+            ),
+        );
+    }
+    for (scope, path) in paths {
         let Some(bytes) = cx.probe.read(&path) else {
             continue;
         };
-        match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        let parsed = std::str::from_utf8(&bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|text| Doc::parse(text).map_err(|e| e.to_string()));
+        match parsed {
             Ok(doc) => files.push(HostFile {
-                entries: wiring::entries(w, &doc),
+                entries: wiring::entries(w, &doc.value),
                 path,
+                scope,
             }),
             Err(err) => out.push(Finding {
                 check: "host-config-unreadable",
@@ -235,10 +252,11 @@ fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostF
                 file: path,
                 json_path: String::new(),
                 message: format!(
-                    "{}'s file is not plain JSON ({err}): hookrun cannot check how it calls hookrun",
+                    "{}'s file is not JSON ({err}): hookrun cannot check how it calls hookrun",
                     w.host.display()
                 ),
-                fix: "nothing to do if the host accepts it (comments); check the entries by hand".into(),
+                fix: "nothing to do if the host accepts it (comments); check the entries by hand"
+                    .into(),
             }),
         }
     }
@@ -265,7 +283,7 @@ pub fn check_host_event_names(settings: &Settings, out: &mut Vec<Finding>) {
         };
         out.push(Finding {
             check: "host-event-name",
-            severity: Severity::Warning,
+            severity: Severity::Error,
             file: settings.file_of(hook).path().to_path_buf(),
             json_path: format!("hooks.{event}"),
             message: format!(
@@ -322,6 +340,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
                 &hook_commands
             };
             check_entries(w, file, commands, cx, out);
+            check_hook_fits(w, file, settings, out);
         }
         let ours: Vec<(&HostFile, &wiring::Entry)> = files
             .iter()
@@ -329,6 +348,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
             .filter(|(_, e)| wiring::runs_hookrun(&e.command))
             .collect();
         let Some((first, _)) = ours.first() else {
+            not_routed(w, &files, &loaded, settings, &hooked, cx, out);
             continue;
         };
         wired.push((w.host, first.path.clone()));
@@ -378,7 +398,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
                     };
                     out.push(Finding {
                         check: "host-event-not-routed",
-                        severity: Severity::Warning,
+                        severity: Severity::Error,
                         file,
                         json_path,
                         message: format!(
@@ -451,7 +471,7 @@ fn check_entries(
         if let (true, Some(t)) = (gemini_seconds, e.timeout) {
             push(
                 "gemini-timeout-seconds",
-                Severity::Warning,
+                Severity::Error,
                 e,
                 format!(
                     "timeout {t} is {t} milliseconds to Gemini CLI (its unit is ms, not seconds): the hook is killed before it can answer, and the call it guards goes ahead"
@@ -655,5 +675,156 @@ pub fn deadline_hint(secs: f64) -> String {
         format!("{}s", (secs - 1.0).floor())
     } else {
         format!("{}ms", (secs * 800.0).floor())
+    }
+}
+
+/// A host whose config files exist here but none runs hookrun: under it,
+/// every hookrun guard is off. An error for the project's own file (the
+/// project uses the host); a warning when only the user's file exists.
+fn not_routed(
+    w: &Wiring,
+    files: &[HostFile],
+    loaded: &[PathBuf],
+    settings: &Settings,
+    hooked: &[(&str, &HookDef)],
+    cx: &Context<'_>,
+    out: &mut Vec<Finding>,
+) {
+    let Some((_, hook)) = hooked.first() else {
+        return;
+    };
+    // A host file hookrun loads itself is `host-loads-file`'s.
+    let theirs: Vec<&HostFile> = files
+        .iter()
+        .filter(|f| !loaded.contains(&cx.probe.canonical(&f.path)))
+        .collect();
+    let Some(file) = theirs
+        .iter()
+        .find(|f| f.scope == Scope::Project)
+        .or_else(|| theirs.first())
+    else {
+        return;
+    };
+    let count = settings.hooks.len();
+    let events: Vec<&str> = hooked.iter().map(|(e, _)| *e).collect();
+    let (severity, unless) = if file.scope == Scope::Project {
+        (Severity::Error, String::new())
+    } else {
+        (
+            Severity::Warning,
+            " (nothing to do if this project is never used with it)".to_owned(),
+        )
+    };
+    out.push(Finding {
+        check: "host-not-routed",
+        severity,
+        file: settings.file_of(hook).path().to_path_buf(),
+        json_path: "hooks".into(),
+        message: format!(
+            "{} exists, but no entry in {}'s files runs hookrun: under {} every hookrun guard is off ({count} hook{} on {}){unless}",
+            file.path.display(),
+            w.host.display(),
+            w.host.display(),
+            if count == 1 { "" } else { "s" },
+            events.join(", ")
+        ),
+        fix: format!("run `hookrun install {}`", w.host.name()),
+    });
+}
+
+/// The longest hookrun hook of a host entry's event must end before the
+/// host stops waiting and before hookrun's own deadline.
+fn check_hook_fits(w: &Wiring, file: &HostFile, settings: &Settings, out: &mut Vec<Finding>) {
+    for e in &file.entries {
+        if !wiring::runs_hookrun(&e.command) {
+            continue;
+        }
+        let Some(claude) = w.claude_event(&e.host_event) else {
+            continue;
+        };
+        let Some(longest) = settings
+            .hooks
+            .iter()
+            .filter(|h| h.event.name() == claude)
+            .filter_map(|h| h.timeout.map(|t| (t, h)))
+            .max_by_key(|(t, _)| *t)
+        else {
+            continue;
+        };
+        let event = EventId::resolve(claude);
+        if w.host == HostId::ClaudeCode && event.host_timeout() < event.default_hook_timeout() {
+            // A fixed short timeout (SessionEnd): `timeout-exceeds-host`.
+            continue;
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let host_secs = match (e.timeout, w.timeout) {
+            (Some(t), _) => t * w.timeout_unit_ms as f64 / 1000.0,
+            (None, Some((_, v))) => (v * w.timeout_unit_ms) as f64 / 1000.0,
+            (None, None) => event.host_timeout().as_secs_f64(),
+        };
+        let deadline_secs = deadline_of(&e.command).unwrap_or_else(|| {
+            crate::host::host(w.host)
+                .default_deadline(&event)
+                .as_secs_f64()
+        });
+        let (t, hook) = longest;
+        let hook_secs = t.as_secs_f64();
+        let allowed = host_secs.min(deadline_secs);
+        if hook_secs <= allowed {
+            continue;
+        }
+        let path = format!("{}.timeout", hook.json_path);
+        out.push(Finding {
+            check: "host-timeout-below-hook",
+            severity: Severity::Warning,
+            file: file.path.clone(),
+            json_path: e.json_path.clone(),
+            message: format!(
+                "the {claude} hook at {} {path} may run {hook_secs} s, but this entry gives it {allowed} s ({} waits {host_secs} s, hookrun answers within {deadline_secs} s): a slower run is stopped, and the call it guards goes ahead",
+                settings.file_of(hook).path().display(),
+                w.host.display()
+            ),
+            fix: format!(
+                "run `hookrun install {}` again (it writes a --deadline and a host timeout that cover the longest hook), or shorten the hook's timeout",
+                w.host.name()
+            ),
+        });
+    }
+}
+
+/// `--deadline` of a hookrun command, in seconds.
+fn deadline_of(command: &str) -> Option<f64> {
+    let words = shlex::split(command)?;
+    let at = words.iter().position(|w| w == "--deadline")?;
+    let value = words.get(at + 1)?;
+    humantime::parse_duration(value)
+        .ok()
+        .map(|d| d.as_secs_f64())
+}
+
+/// Below this, no hook command can start and answer: a timeout written in
+/// milliseconds where seconds are meant.
+const SHORTEST_HOOK_TIMEOUT_SECS: f64 = 0.05;
+
+/// Hook timeouts too short for any command to answer (`0.0005`).
+pub fn check_hook_timeouts(settings: &Settings, out: &mut Vec<Finding>) {
+    for hook in &settings.hooks {
+        let Some(t) = hook.timeout else {
+            continue;
+        };
+        let secs = t.as_secs_f64();
+        if secs >= SHORTEST_HOOK_TIMEOUT_SECS {
+            continue;
+        }
+        out.push(Finding {
+            check: "hook-timeout-too-short",
+            severity: Severity::Error,
+            file: settings.file_of(hook).path().to_path_buf(),
+            json_path: format!("{}.timeout", hook.json_path),
+            message: format!(
+                "timeout {secs} s is too short for any command to start and answer (the unit is seconds): the hook is stopped every time, so it never takes effect"
+            ),
+            fix: "write the timeout in seconds (e.g. 10), or remove it for the default".into(),
+        });
     }
 }

@@ -293,6 +293,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "hooks on an event for which a host that runs hookrun has no `hookrun fire` entry: they never fire",
     ),
     check(
+        "host-not-routed",
+        Error,
+        "a host's config file exists but no entry in it runs hookrun: under that host every guard is off (a warning when only the user's file exists)",
+    ),
+    check(
         "host-event-name",
         Error,
         "hooks under a host's own name for another event (Gemini's `AfterAgent` is `Stop`): they never run under that host",
@@ -333,6 +338,16 @@ pub static CHECKS: &[CheckInfo] = &[
         "a host entry's timeout is shorter than hookrun's deadline for the event: the answer can come too late",
     ),
     check(
+        "host-timeout-below-hook",
+        Warning,
+        "a hook's timeout is longer than the host entry (or hookrun's deadline) allows: a slow run is cut, and the call goes ahead",
+    ),
+    check(
+        "hook-timeout-too-short",
+        Error,
+        "a hook timeout under 50 ms (0.0005): no command starts and answers in it, so the hook never takes effect",
+    ),
+    check(
         "gemini-timeout-seconds",
         Error,
         "a Gemini CLI timeout under 1000: its unit is milliseconds, so it was probably meant as seconds",
@@ -355,7 +370,7 @@ pub static CHECKS: &[CheckInfo] = &[
     check(
         "host-config-unreadable",
         Note,
-        "a host config file that is not plain JSON: its entries are not checked",
+        "a host config file that is not JSON (comments are fine): its entries are not checked",
     ),
 ];
 
@@ -375,6 +390,7 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     host::check_file_changed(settings, cx, &mut out);
     host::check_host_wiring(settings, cx, &mut out);
     host::check_host_event_names(settings, &mut out);
+    host::check_hook_timeouts(settings, &mut out);
 
     // The table grades each check: a finding that means "this guard never
     // fires" is an error wherever it was found, so `doctor` exits non-zero.

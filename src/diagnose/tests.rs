@@ -546,7 +546,7 @@ fn hooks_under_a_hosts_own_event_name_are_found() {
     );
     assert_eq!(named[0].fix, "rename the key to `Stop`");
     assert_eq!(named[1].fix, "rename the key to `PreToolUse`");
-    assert_eq!(named[0].severity, Severity::Error);
+    assert_eq!(named[0].severity, Severity::Error, "they never run");
 }
 
 #[test]

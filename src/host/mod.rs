@@ -38,6 +38,7 @@ use crate::exit::Exit;
 pub enum HostId {
     /// Claude Code (and hosts that speak its protocol).
     #[default]
+    #[value(alias = "claude")]
     ClaudeCode,
     /// Gemini CLI.
     Gemini,

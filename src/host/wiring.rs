@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::HostId;
+use crate::jsonedit::{Doc, EditError, Step, key};
 
 /// How a host lists hooks under an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,18 +241,7 @@ impl Wiring {
 
     /// One entry that runs `command` for an event.
     pub fn entry(&self, command: &str) -> Value {
-        let mut entry = Map::new();
-        if let Some(name) = self.name {
-            entry.insert("name".into(), json!(name));
-        }
-        if self.typed {
-            entry.insert("type".into(), json!("command"));
-        }
-        entry.insert(self.command_key.into(), json!(command));
-        if let Some((key, value)) = self.timeout {
-            entry.insert(key.into(), json!(value));
-        }
-        Value::Object(entry)
+        self.entry_with(command, self.install_timeout(None))
     }
 }
 
@@ -379,119 +369,406 @@ pub fn entries(w: &Wiring, doc: &Value) -> Vec<Entry> {
     out
 }
 
-/// Removes every entry that runs hookrun; groups and events left empty by
-/// that go too. Returns how many entries were removed.
-pub fn remove_hookrun(w: &Wiring, doc: &mut Value) -> usize {
-    let mut removed = 0;
-    let Some(events) = doc.get_mut("hooks").and_then(Value::as_object_mut) else {
-        return 0;
-    };
-    let is_ours = |entry: &Value| {
-        entry
-            .get(w.command_key)
-            .or_else(|| entry.get("command"))
-            .and_then(Value::as_str)
-            .is_some_and(runs_hookrun)
-    };
-    let mut emptied = Vec::new();
-    for (event, list) in events.iter_mut() {
-        let Some(list) = list.as_array_mut() else {
-            continue;
-        };
-        let before = list.len();
-        match w.shape {
-            Shape::Flat => {
-                list.retain(|e| !is_ours(e));
-                removed += before - list.len();
-            }
-            Shape::Nested => {
-                list.retain_mut(|group| {
-                    let Some(hooks) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-                        return true;
-                    };
-                    let had = hooks.len();
-                    hooks.retain(|h| !is_ours(h));
-                    removed += had - hooks.len();
-                    !(hooks.is_empty() && had > 0)
-                });
-            }
-        }
-        if list.is_empty() && before > 0 {
-            emptied.push(event.clone());
-        }
-    }
-    for event in emptied {
-        events.remove(&event);
-    }
-    removed
+/// What `install` writes for one event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Route {
+    /// The Claude Code event.
+    pub claude: &'static str,
+    /// `BINARY fire --host HOST`, maybe with `--deadline Ns`.
+    pub command: String,
+    /// The entry's timeout, in the host's unit (`None`: none written).
+    pub timeout: Option<u64>,
+    /// The group's matcher (Claude Code's FileChanged entry).
+    pub matcher: Option<String>,
 }
 
-/// Routes `claude_events` to `command`: hookrun's old entries are removed
-/// first (so installing twice changes nothing), the user's own entries stay.
-/// Returns the host events routed and the Claude Code events the host does
-/// not have.
-pub fn install(
-    w: &Wiring,
-    doc: &mut Value,
-    command: &str,
-    claude_events: &[&str],
-) -> Result<(Vec<&'static str>, Vec<String>), String> {
-    install_with_matchers(w, doc, command, claude_events, &[])
+impl Wiring {
+    /// The key of an entry's timeout.
+    pub fn timeout_key(&self) -> &'static str {
+        self.timeout.map_or("timeout", |(k, _)| k)
+    }
+
+    /// The timeout install writes next to `--deadline SECS` (none given:
+    /// the host's own default, where hookrun writes one): one second more,
+    /// so hookrun's answer arrives before the host stops waiting.
+    pub fn install_timeout(&self, deadline_secs: Option<u64>) -> Option<u64> {
+        match deadline_secs {
+            None => self.timeout.map(|(_, v)| v),
+            Some(secs) => {
+                Some(secs.saturating_add(1).saturating_mul(1000) / self.timeout_unit_ms.max(1))
+            }
+        }
+    }
+
+    /// The route install writes for an event: a `--deadline` and a longer
+    /// host timeout when the event's hooks need more than the default.
+    pub fn route(
+        &self,
+        claude: &'static str,
+        fire: &str,
+        deadline_secs: Option<u64>,
+        matcher: Option<String>,
+    ) -> Route {
+        let command = match deadline_secs {
+            Some(secs) => format!("{fire} --deadline {secs}s"),
+            None => fire.to_owned(),
+        };
+        Route {
+            claude,
+            command,
+            timeout: self.install_timeout(deadline_secs),
+            matcher,
+        }
+    }
+
+    /// One entry as install writes it.
+    pub fn entry_with(&self, command: &str, timeout: Option<u64>) -> Value {
+        let mut entry = Map::new();
+        if let Some(name) = self.name {
+            entry.insert("name".into(), json!(name));
+        }
+        if self.typed {
+            entry.insert("type".into(), json!("command"));
+        }
+        entry.insert(self.command_key.into(), json!(command));
+        if let Some(value) = timeout {
+            entry.insert(self.timeout_key().into(), json!(value));
+        }
+        Value::Object(entry)
+    }
 }
 
-/// [`install`], with a `matcher` on the entries of some events (Claude
-/// Code's FileChanged entry must name the files it watches).
-pub fn install_with_matchers(
-    w: &Wiring,
-    doc: &mut Value,
-    command: &str,
-    claude_events: &[&str],
-    matchers: &[(&str, String)],
-) -> Result<(Vec<&'static str>, Vec<String>), String> {
-    if !doc.is_object() {
-        return Err("is not a JSON object".into());
+/// A command in install's form: its `--deadline` seconds, if any.
+struct InstallForm {
+    deadline: Option<u64>,
+}
+
+/// The `--deadline` seconds of a command in exactly the form install
+/// writes (`/abs/path/hookrun fire --host HOST [--deadline Ns]`; the
+/// binary may have another name, as `--binary` allows): `None` for any
+/// other command.
+fn install_form(w: &Wiring, command: &str) -> Option<InstallForm> {
+    let words = shlex::split(command)?;
+    let program = words.first()?;
+    // An absolute binary, or the project-pinned npm executable that
+    // `install --pinned` writes.
+    let pinned = shlex::split(crate::binpath::PINNED_PROGRAM);
+    if !Path::new(program).is_absolute()
+        && pinned.as_deref().and_then(<[String]>::first) != Some(program)
+    {
+        return None;
     }
-    remove_hookrun(w, doc);
-    let object = doc.as_object_mut().expect("checked above");
-    if w.versioned && !object.contains_key("version") {
-        // `version` first, as the host's own examples write it.
-        let mut with_version = Map::new();
-        with_version.insert("version".into(), json!(1));
-        with_version.extend(std::mem::take(object));
-        *object = with_version;
+    if words.get(1..4)? != ["fire", "--host", w.host.name()] {
+        return None;
     }
-    let hooks = object
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Some(hooks) = hooks.as_object_mut() else {
-        return Err("`hooks` is not an object".into());
+    match &words[4..] {
+        [] => Some(InstallForm { deadline: None }),
+        [flag, value] if flag == "--deadline" => {
+            let secs = value.strip_suffix('s')?;
+            if secs.is_empty() || !secs.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            Some(InstallForm {
+                deadline: Some(secs.parse().ok()?),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Whether `entry` is exactly what `hookrun install` writes for this host
+/// (its command form, keys and the timeout that goes with the command):
+/// only those are install's to replace or remove. Any other entry running
+/// hookrun — other flags, another timeout, more keys — is the user's.
+pub fn installed_by_hookrun(w: &Wiring, entry: &Value) -> bool {
+    let Some(command) = entry.get(w.command_key).and_then(Value::as_str) else {
+        return false;
     };
-    let mut routed = Vec::new();
-    let mut missing = Vec::new();
-    for claude in claude_events {
-        let Some(host_event) = w.host_event(claude) else {
-            missing.push((*claude).to_owned());
+    let Some(form) = install_form(w, command) else {
+        return false;
+    };
+    *entry == w.entry_with(command, w.install_timeout(form.deadline))
+}
+
+/// One command entry of a document and where it is.
+#[derive(Debug, Clone)]
+struct Located {
+    event: String,
+    group: usize,
+    /// The index in the group's `hooks` (nested shape).
+    index: Option<usize>,
+    entry: Entry,
+    ours: bool,
+    /// The group holds only what install writes besides the entries.
+    plain_group: bool,
+}
+
+impl Located {
+    fn path(&self) -> Vec<Step> {
+        let mut path = vec![
+            key("hooks"),
+            Step::Key(self.event.clone()),
+            Step::Index(self.group),
+        ];
+        if let Some(i) = self.index {
+            path.push(key("hooks"));
+            path.push(Step::Index(i));
+        }
+        path
+    }
+}
+
+fn locate(w: &Wiring, doc: &Value) -> Vec<Located> {
+    let mut out = Vec::new();
+    let Some(events) = doc.get("hooks").and_then(Value::as_object) else {
+        return out;
+    };
+    let found = entries(w, doc);
+    let mut found = found.into_iter();
+    for (event, list) in events {
+        let Some(list) = list.as_array() else {
             continue;
         };
-        if routed.contains(&host_event) {
+        for (g, item) in list.iter().enumerate() {
+            let mut take = |entry: &Value, index: Option<usize>, plain_group: bool| {
+                let has_command = entry
+                    .get(w.command_key)
+                    .or_else(|| entry.get("command"))
+                    .and_then(Value::as_str)
+                    .is_some();
+                if has_command {
+                    let e = found.next().expect("entries() lists the same entries");
+                    out.push(Located {
+                        event: event.clone(),
+                        group: g,
+                        index,
+                        ours: installed_by_hookrun(w, entry),
+                        entry: e,
+                        plain_group,
+                    });
+                }
+            };
+            match w.shape {
+                Shape::Flat => take(item, None, true),
+                Shape::Nested => {
+                    let plain = item
+                        .as_object()
+                        .is_some_and(|o| o.keys().all(|k| k == "hooks" || k == "matcher"));
+                    if let Some(hooks) = item.get("hooks").and_then(Value::as_array) {
+                        for (j, hook) in hooks.iter().enumerate() {
+                            take(hook, Some(j), plain);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Why a host document cannot take hookrun's entries.
+#[derive(Debug, thiserror::Error)]
+pub enum WiringError {
+    #[error("is not a JSON object")]
+    NotObject,
+    #[error("`hooks` is not an object")]
+    HooksNotObject,
+    #[error("`hooks.{0}` is not an array")]
+    EventNotArray(String),
+    #[error(transparent)]
+    Edit(#[from] crate::jsonedit::EditError),
+}
+
+/// What [`install`] or [`uninstall`] did to a document.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// The host events routed to hookrun.
+    pub routed: Vec<&'static str>,
+    /// The Claude Code events the host does not have.
+    pub missing: Vec<String>,
+    /// How many of install's entries were removed.
+    pub removed: usize,
+    /// Entries that run hookrun but are not install's (the user's own):
+    /// left as they are.
+    pub kept: Vec<Entry>,
+    /// Host events not routed because the user's own hookrun entry is there.
+    pub skipped: Vec<&'static str>,
+}
+
+/// Routes every event of `routes` to hookrun in the document's text:
+/// install's entries are updated in place, added where missing (in the
+/// file's own style), and removed for events no longer routed; every other
+/// entry (the user's own hookrun entries too) and every other byte stay.
+pub fn install(w: &Wiring, doc: &mut Doc, routes: &[Route]) -> Result<Outcome, WiringError> {
+    if !doc.value.is_object() {
+        return Err(WiringError::NotObject);
+    }
+    if doc.value.get("hooks").is_some_and(|h| !h.is_object()) {
+        return Err(WiringError::HooksNotObject);
+    }
+    let found = locate(w, &doc.value);
+    let mut outcome = Outcome {
+        kept: found
+            .iter()
+            .filter(|l| !l.ours && runs_hookrun(&l.entry.command))
+            .map(|l| l.entry.clone())
+            .collect(),
+        ..Outcome::default()
+    };
+    if !routes.is_empty() && w.versioned && doc.value.get("version").is_none() {
+        doc.prepend(&[], "version", &json!(1))?;
+    }
+    let mut keep: Vec<Vec<Step>> = Vec::new();
+    for route in routes {
+        let Some(host_event) = w.host_event(route.claude) else {
+            outcome.missing.push(route.claude.to_owned());
+            continue;
+        };
+        if outcome.routed.contains(&host_event) || outcome.skipped.contains(&host_event) {
             continue;
         }
-        let list = hooks
-            .entry(host_event)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Some(list) = list.as_array_mut() else {
-            return Err(format!("`hooks.{host_event}` is not an array"));
-        };
-        let entry = w.entry(command);
-        let matcher = matchers.iter().find(|(e, _)| e == claude).map(|(_, m)| m);
-        list.push(match (w.shape, matcher) {
-            (Shape::Flat, _) => entry,
-            (Shape::Nested, None) => json!({"hooks": [entry]}),
-            (Shape::Nested, Some(m)) => json!({"matcher": m, "hooks": [entry]}),
-        });
-        routed.push(host_event);
+        if outcome.kept.iter().any(|e| e.host_event == host_event) {
+            outcome.skipped.push(host_event);
+            continue;
+        }
+        let entry = w.entry_with(&route.command, route.timeout);
+        if let Some(ours) = found
+            .iter()
+            .find(|l| l.ours && l.entry.host_event == host_event)
+        {
+            let path = ours.path();
+            if doc_get(&doc.value, &path) != Some(&entry) {
+                doc.replace(&path, &entry)?;
+            }
+            // The files Claude Code's FileChanged entry watches: kept in
+            // step, on a group holding install's entry alone (any other
+            // group's matcher is the user's).
+            let alone = doc_get(&doc.value, &path[..4])
+                .and_then(Value::as_array)
+                .is_some_and(|hooks| hooks.len() == 1);
+            if w.shape == Shape::Nested && route.matcher.is_some() && ours.plain_group && alone {
+                set_matcher(doc, &path[..3], route.matcher.as_deref())?;
+            }
+            keep.push(path);
+        } else {
+            let item = match (w.shape, &route.matcher) {
+                (Shape::Flat, _) => entry,
+                (Shape::Nested, None) => json!({"hooks": [entry]}),
+                (Shape::Nested, Some(m)) => json!({"matcher": m, "hooks": [entry]}),
+            };
+            let hooks = doc.value.get("hooks");
+            match hooks.and_then(|h| h.get(host_event)) {
+                None if hooks.is_none() => {
+                    doc.append(&[], Some("hooks"), &json!({host_event: [item]}))?;
+                }
+                None => doc.append(&[key("hooks")], Some(host_event), &json!([item]))?,
+                Some(Value::Array(_)) => {
+                    doc.append(&[key("hooks"), key(host_event)], None, &item)?;
+                }
+                Some(_) => return Err(WiringError::EventNotArray(host_event.to_owned())),
+            }
+        }
+        outcome.routed.push(host_event);
     }
-    Ok((routed, missing))
+    let remove: Vec<&Located> = found
+        .iter()
+        .filter(|l| l.ours && !keep.contains(&l.path()))
+        .collect();
+    outcome.removed = remove.len();
+    remove_located(doc, &remove)?;
+    Ok(outcome)
+}
+
+/// Removes install's entries (and the groups, events and `hooks` object
+/// left empty by that); the user's own hookrun entries stay (listed in
+/// [`Outcome::kept`]).
+pub fn uninstall(w: &Wiring, doc: &mut Doc) -> Result<Outcome, WiringError> {
+    install(w, doc, &[])
+}
+
+/// What is left of a file install created once its entries are removed
+/// (`{}`, or `{"version": 1}` for the hosts that need one): a document with
+/// exactly these bytes was install's, and `uninstall` removes the file.
+pub fn created_and_emptied(w: &Wiring) -> String {
+    let mut doc = Doc::parse("{}\n").expect("valid JSON");
+    if w.versioned {
+        doc.prepend(&[], "version", &json!(1)).expect("an object");
+    }
+    doc.text
+}
+
+fn doc_get<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
+    path.iter().try_fold(value, |v, step| match step {
+        Step::Key(k) => v.get(k.as_str()),
+        Step::Index(i) => v.get(*i),
+    })
+}
+
+fn set_matcher(doc: &mut Doc, group: &[Step], matcher: Option<&str>) -> Result<(), EditError> {
+    let mut path = group.to_vec();
+    path.push(key("matcher"));
+    let current = doc_get(&doc.value, &path).cloned();
+    match (current, matcher) {
+        (Some(c), Some(m)) if c == m => Ok(()),
+        (Some(_), Some(m)) => doc.replace(&path, &json!(m)),
+        (None, Some(m)) => doc.prepend(group, "matcher", &json!(m)),
+        (Some(_), None) => doc.remove(&path),
+        (None, None) => Ok(()),
+    }
+}
+
+/// Removes entries, whole groups when nothing else is in them, whole
+/// events and the `hooks` object when they held only those.
+fn remove_located(doc: &mut Doc, remove: &[&Located]) -> Result<(), EditError> {
+    if remove.is_empty() {
+        return Ok(());
+    }
+    let value = doc.value.clone();
+    let Some(events) = value.get("hooks").and_then(Value::as_object) else {
+        return Ok(());
+    };
+    let mut ops: Vec<Vec<Step>> = Vec::new();
+    let mut whole_events = 0;
+    for (event, list) in events {
+        let here: Vec<&&Located> = remove.iter().filter(|l| &l.event == event).collect();
+        if here.is_empty() {
+            continue;
+        }
+        let len = list.as_array().map_or(0, Vec::len);
+        let mut groups: Vec<usize> = here.iter().map(|l| l.group).collect();
+        groups.dedup();
+        let whole_group = |g: usize| {
+            let group = &list[g];
+            let count = group
+                .get("hooks")
+                .and_then(Value::as_array)
+                .map_or(1, Vec::len);
+            let removed = here.iter().filter(|l| l.group == g).count();
+            removed == count && here.iter().any(|l| l.group == g && l.plain_group)
+        };
+        if groups.len() == len && groups.iter().all(|g| whole_group(*g)) {
+            ops.push(vec![key("hooks"), key(event)]);
+            whole_events += 1;
+            continue;
+        }
+        for g in groups.into_iter().rev() {
+            if whole_group(g) {
+                ops.push(vec![key("hooks"), key(event), Step::Index(g)]);
+            } else {
+                let mut entries: Vec<&&Located> =
+                    here.iter().filter(|l| l.group == g).copied().collect();
+                entries.sort_by_key(|l| std::cmp::Reverse(l.index));
+                ops.extend(entries.iter().map(|l| l.path()));
+            }
+        }
+    }
+    if whole_events == events.len() {
+        return doc.remove(&[key("hooks")]);
+    }
+    for path in ops {
+        doc.remove(&path)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -543,78 +820,207 @@ mod tests {
         assert_eq!(named_host("hookrun fire"), None);
     }
 
+    fn routes(w: &Wiring, events: &[&'static str]) -> Vec<Route> {
+        let fire = format!("/bin/hookrun fire --host {}", w.host.name());
+        events
+            .iter()
+            .map(|e| w.route(e, &fire, None, None))
+            .collect()
+    }
+
+    fn installed(w: &Wiring, text: &str, events: &[&'static str]) -> (Doc, Outcome) {
+        let mut doc = Doc::parse(text).unwrap();
+        let outcome = install(w, &mut doc, &routes(w, events)).unwrap();
+        (doc, outcome)
+    }
+
     #[test]
     fn install_is_idempotent_and_keeps_other_entries() {
         let w = wiring(HostId::Gemini);
-        let mut doc = json!({
+        let mine = json!({
             "general": {"x": 1},
             "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./mine.sh"}]}]}
         });
-        let (routed, missing) = install(
-            w,
-            &mut doc,
-            "/bin/hookrun fire --host gemini",
-            &["PreToolUse", "Stop", "SubagentStop"],
-        )
-        .unwrap();
-        assert_eq!(routed, ["BeforeTool", "AfterAgent"]);
-        assert_eq!(missing, ["SubagentStop"]);
-        let once = doc.clone();
-        install(
-            w,
-            &mut doc,
-            "/bin/hookrun fire --host gemini",
-            &["PreToolUse", "Stop"],
-        )
-        .unwrap();
-        assert_eq!(doc, once);
-        assert_eq!(doc["general"], json!({"x": 1}));
+        let text = serde_json::to_string_pretty(&mine).unwrap();
+        let (mut doc, outcome) = installed(w, &text, &["PreToolUse", "Stop", "SubagentStop"]);
+        assert_eq!(outcome.routed, ["BeforeTool", "AfterAgent"]);
+        assert_eq!(outcome.missing, ["SubagentStop"]);
+        let once = doc.text.clone();
+        install(w, &mut doc, &routes(w, &["PreToolUse", "Stop"])).unwrap();
+        assert_eq!(doc.text, once);
         assert_eq!(
-            doc["hooks"]["BeforeTool"][0]["hooks"][0]["command"],
-            "./mine.sh"
-        );
-        assert_eq!(
-            doc["hooks"]["BeforeTool"][1],
+            doc.value["hooks"]["BeforeTool"][1],
             json!({"hooks": [{"name": "hookrun", "type": "command", "command": "/bin/hookrun fire --host gemini", "timeout": 60000}]})
         );
-        assert_eq!(remove_hookrun(w, &mut doc), 2);
-        assert_eq!(
-            doc,
-            json!({"general": {"x": 1}, "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./mine.sh"}]}]}})
+        let outcome = uninstall(w, &mut doc).unwrap();
+        assert_eq!(outcome.removed, 2);
+        assert_eq!(doc.text, text, "the original bytes");
+    }
+
+    #[test]
+    fn uninstall_after_install_gives_back_the_bytes_in_every_style() {
+        let styles = [
+            // Pretty, 2 spaces, final newline.
+            "{\n  \"model\": \"x\",\n  \"hooks\": {\n    \"BeforeTool\": [\n      {\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"./a.sh\"}\n        ]\n      }\n    ]\n  }\n}\n",
+            // Tabs, CRLF, no final newline.
+            "{\r\n\t\"model\": \"x\",\r\n\t\"list\": [1, 2, 3]\r\n}",
+            // Four spaces, inline arrays, comments (Gemini reads JSONC).
+            "{\n    // my settings\n    \"ui\": {\"theme\": \"dark\"}, /* keep */\n    \"hooks\": {\"AfterAgent\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./b.sh\"}]}]}\n}\n",
+            // Minified.
+            "{\"model\":\"x\",\"hooks\":{\"BeforeTool\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"./c.sh\"}]}]}}",
+            "{}",
+        ];
+        for host in [
+            HostId::Gemini,
+            HostId::ClaudeCode,
+            HostId::Copilot,
+            HostId::Codex,
+        ] {
+            let w = wiring(host);
+            for style in styles {
+                let (mut doc, _) = installed(w, style, &["PreToolUse", "Stop", "SessionStart"]);
+                assert_ne!(doc.text, style);
+                let added = doc.text.clone();
+                let outcome = uninstall(w, &mut doc).unwrap();
+                assert!(outcome.removed >= 2, "{host:?}\n{added}");
+                if w.versioned && !style.contains("version") {
+                    // The version install added stays (Copilot needs it).
+                    assert!(doc.text.contains("\"version\": 1"), "{}", doc.text);
+                    continue;
+                }
+                assert_eq!(doc.text, style, "{host:?} after:\n{added}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_installs_own_entries_are_replaced_or_removed() {
+        let w = wiring(HostId::Gemini);
+        let text = r#"{"hooks": {
+  "BeforeTool": [{"hooks": [{"type": "command", "command": "/opt/hookrun fire --host gemini --fail-closed", "timeout": 60000}]}],
+  "AfterAgent": [{"hooks": [{"name": "hookrun", "type": "command", "command": "/opt/hookrun fire --host gemini", "timeout": 120000}]}],
+  "SessionStart": [{"hooks": [{"type": "command", "command": "hookrun fire --host gemini"}]}]
+}}"#;
+        let (mut doc, outcome) = installed(
+            w,
+            text,
+            &["PreToolUse", "Stop", "SessionStart", "SessionEnd"],
         );
+        assert_eq!(outcome.kept.len(), 3, "{:?}", outcome.kept);
+        assert_eq!(
+            outcome.skipped,
+            ["BeforeTool", "AfterAgent", "SessionStart"]
+        );
+        assert_eq!(outcome.routed, ["SessionEnd"]);
+        let outcome = uninstall(w, &mut doc).unwrap();
+        assert_eq!(outcome.removed, 1);
+        assert_eq!(doc.text, text);
+        // Install's own entry from an earlier binary is updated in place.
+        let old = "{\"hooks\": {\"BeforeTool\": [{\"hooks\": [{\"name\": \"hookrun\", \"type\": \"command\", \"command\": \"/old/hookrun fire --host gemini\", \"timeout\": 60000}]}, {\"hooks\": [{\"type\": \"command\", \"command\": \"./after.sh\"}]}]}}";
+        let (doc, outcome) = installed(w, old, &["PreToolUse"]);
+        assert_eq!(outcome.removed, 0);
+        assert_eq!(doc.text, old.replace("/old/hookrun", "/bin/hookrun"));
+    }
+
+    #[test]
+    fn the_pinned_entry_install_writes_is_installs_own() {
+        let w = wiring(HostId::ClaudeCode);
+        let pinned = format!("{} fire --host claude-code", crate::binpath::PINNED_PROGRAM);
+        let entry = w.entry_with(&pinned, w.install_timeout(None));
+        assert!(installed_by_hookrun(w, &entry), "{entry}");
+        // A relative program of the user's own is not.
+        let own = w.entry_with(
+            "node_modules/.bin/hookrun-native fire --host claude-code",
+            None,
+        );
+        assert!(!installed_by_hookrun(w, &own));
+    }
+
+    #[test]
+    fn a_groups_matcher_changes_only_for_file_changed_on_installs_own_group() {
+        let w = wiring(HostId::ClaudeCode);
+        let entry = w.entry("/bin/hookrun fire --host claude-code");
+        let text = serde_json::to_string_pretty(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [entry]}],
+            "FileChanged": [{"matcher": ".envrc", "hooks": [entry]}]
+        }}))
+        .unwrap();
+        let fire = "/bin/hookrun fire --host claude-code";
+        let routes = [
+            w.route("PreToolUse", fire, None, None),
+            w.route("FileChanged", fire, None, Some(".envrc|.env".into())),
+        ];
+        let mut doc = Doc::parse(&text).unwrap();
+        install(w, &mut doc, &routes).unwrap();
+        assert_eq!(doc.value["hooks"]["PreToolUse"][0]["matcher"], "Bash");
+        assert_eq!(
+            doc.value["hooks"]["FileChanged"][0]["matcher"],
+            ".envrc|.env"
+        );
+        assert_eq!(doc.text, text.replace("\".envrc\"", "\".envrc|.env\""));
+    }
+
+    #[test]
+    fn a_long_hook_gets_a_deadline_and_a_host_timeout_to_match() {
+        let gemini = wiring(HostId::Gemini);
+        let route = gemini.route("Stop", "/bin/hookrun fire --host gemini", Some(302), None);
+        assert_eq!(
+            route.command,
+            "/bin/hookrun fire --host gemini --deadline 302s"
+        );
+        assert_eq!(route.timeout, Some(303_000), "milliseconds");
+        let claude = wiring(HostId::ClaudeCode);
+        let route = claude.route(
+            "Stop",
+            "/bin/hookrun fire --host claude-code",
+            Some(902),
+            None,
+        );
+        assert_eq!(route.timeout, Some(903), "seconds");
+        let entry = claude.entry_with(&route.command, route.timeout);
+        assert!(installed_by_hookrun(claude, &entry));
+        let mut edited = entry.clone();
+        edited["timeout"] = json!(30);
+        assert!(!installed_by_hookrun(claude, &edited));
+        assert!(installed_by_hookrun(
+            claude,
+            &claude.entry("/x/hookrun fire --host claude-code")
+        ));
+        assert!(!installed_by_hookrun(
+            claude,
+            &claude.entry("hookrun fire --host claude-code")
+        ));
+        assert!(installed_by_hookrun(
+            claude,
+            &claude.entry("/x/hookrun-nightly fire --host claude-code")
+        ));
+        let huge = claude.entry_with(
+            "/x/hookrun fire --host claude-code --deadline 18446744073709551615s",
+            Some(1),
+        );
+        assert!(!installed_by_hookrun(claude, &huge), "no overflow");
     }
 
     #[test]
     fn cursor_and_copilot_files_are_flat_and_versioned() {
-        let mut doc = json!({});
-        install(
-            wiring(HostId::Cursor),
-            &mut doc,
-            "hookrun fire --host cursor",
-            &["PreToolUse"],
-        )
-        .unwrap();
+        let (doc, _) = installed(wiring(HostId::Cursor), "{}", &["PreToolUse"]);
         assert_eq!(
-            doc,
-            json!({"version": 1, "hooks": {"preToolUse": [{"command": "hookrun fire --host cursor", "timeout": 30000}]}})
+            doc.value,
+            json!({"version": 1, "hooks": {"preToolUse": [{"command": "/bin/hookrun fire --host cursor", "timeout": 30000}]}})
         );
-        let mut doc = json!({});
-        install(
-            wiring(HostId::Copilot),
-            &mut doc,
-            "hookrun fire --host copilot",
-            &["Stop"],
-        )
-        .unwrap();
+        let (doc, _) = installed(wiring(HostId::Copilot), "{}\n", &["Stop"]);
         assert_eq!(
-            doc,
-            json!({"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "hookrun fire --host copilot", "timeoutSec": 30}]}})
+            doc.value,
+            json!({"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "/bin/hookrun fire --host copilot", "timeoutSec": 30}]}})
         );
-        let found = entries(wiring(HostId::Copilot), &doc);
+        let found = entries(wiring(HostId::Copilot), &doc.value);
         assert_eq!(found.len(), 1);
         assert_eq!(
             (found[0].host_event.as_str(), found[0].timeout),
             ("agentStop", Some(30.0))
         );
+        let mut doc = doc;
+        uninstall(wiring(HostId::Copilot), &mut doc).unwrap();
+        assert_eq!(doc.text, created_and_emptied(wiring(HostId::Copilot)));
     }
 }

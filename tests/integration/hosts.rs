@@ -444,20 +444,28 @@ fn doctor_says_when_the_host_cannot_start_hookrun_or_never_calls_it() {
         checks.contains(&"host-event-not-routed".to_owned()),
         "{checks:?}"
     );
-    // After `install`, the entry names this binary by path and routes both.
-    assert_eq!(
+    // `install` leaves the hand-written entry alone, and says so.
+    let install = || {
         sb.run(
             &[
                 "install",
                 "claude-code",
                 "--settings",
-                file.to_str().unwrap()
+                file.to_str().unwrap(),
             ],
-            b""
+            b"",
         )
-        .code,
-        Some(0)
+    };
+    let run = install();
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.contains("kept your own hookrun entry"),
+        "{}",
+        run.stdout
     );
+    // Without it, the entries name this binary by path and route both.
+    sb.write("project/.claude/settings.json", "{}\n");
+    assert_eq!(install().code, Some(0));
     let run = sb.run(
         &[
             "doctor",

@@ -15,6 +15,7 @@ mod hardening;
 mod hook_stdin;
 mod hosts;
 mod http;
+mod install;
 mod packaging;
 mod pipeline;
 mod planted;
