@@ -294,8 +294,8 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check(
         "host-not-routed",
-        Error,
-        "a host's config file exists but no entry in it runs hookrun: under that host every guard is off (a warning when only the user's file exists)",
+        Warning,
+        "a host's config file exists but no entry in it runs hookrun: under that host every guard is off (an error for the project's file, a warning when only the user's file exists)",
     ),
     check(
         "host-event-name",
