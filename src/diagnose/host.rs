@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::catalog::EventId;
 use crate::host::HostId;
-use crate::host::wiring::{self, WIRINGS, Wiring};
+use crate::host::wiring::{self, Wiring};
 use crate::select::matcher::Matcher;
 use crate::settings::load::load_bytes;
 use crate::settings::model::FileState;
@@ -313,7 +313,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
         .map(|f| cx.probe.canonical(f.path()))
         .collect();
     let mut wired: Vec<(HostId, PathBuf)> = Vec::new();
-    for w in WIRINGS {
+    for w in wiring::all() {
         let files = host_files(w, cx, out);
         for file in &files {
             let commands: &[&str] = if loaded.contains(&cx.probe.canonical(&file.path)) {
@@ -398,7 +398,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
     }
     // A host that reads another host's file calls hookrun twice.
     for (host, path) in &wired {
-        for w in WIRINGS {
+        for w in wiring::all() {
             if w.host == *host || !w.also_read_by.contains(host) {
                 continue;
             }

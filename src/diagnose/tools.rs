@@ -4,8 +4,11 @@
 //! Tool names are exact and case-sensitive (SPEC §4.2), unlike event names,
 //! and hosts disagree on the convention: Claude Code sends `Bash`, Gemini CLI
 //! `run_shell_command`. A name copied from one host's docs into another's
-//! config, or lower-cased by habit, never matches — silently. The tables are
-//! data: adding a host or a tool is one line.
+//! config, or lower-cased by habit, never matches — silently. The names are
+//! each host's own facts (`host::<name>::TOOL_NAMES`): the tools that reach
+//! hookrun's matchers under their own name. A host tool hookrun translates
+//! (`run_shell_command` → `Bash`) reaches them under Claude Code's name, so
+//! only that name is known.
 
 use crate::catalog;
 use crate::select::matcher::Matcher;
@@ -23,70 +26,23 @@ pub static HOSTS: &[HostTools] = TABLES;
 const TABLES: &[HostTools] = &[
     HostTools {
         host: "Claude Code",
-        tools: &[
-            "Bash",
-            "BashOutput",
-            "KillShell",
-            "KillBash",
-            "Read",
-            "Write",
-            "Edit",
-            "MultiEdit",
-            "NotebookEdit",
-            "NotebookRead",
-            "Glob",
-            "Grep",
-            "LS",
-            "WebFetch",
-            "WebSearch",
-            "Task",
-            "TaskOutput",
-            "TaskCreate",
-            "TaskUpdate",
-            "TaskList",
-            "TaskGet",
-            "Agent",
-            "TodoWrite",
-            "TodoRead",
-            "ExitPlanMode",
-            "EnterPlanMode",
-            "SlashCommand",
-            "Skill",
-            "AskUserQuestion",
-            "PowerShell",
-            "LSP",
-            "ListMcpResourcesTool",
-            "ReadMcpResourceTool",
-        ],
+        tools: crate::host::claude::TOOL_NAMES,
     },
     HostTools {
         host: "Gemini CLI",
-        tools: &[
-            "run_shell_command",
-            "read_file",
-            "write_file",
-            "replace",
-            "glob",
-            "search_file_content",
-            "web_fetch",
-            "google_web_search",
-            "list_directory",
-            "read_many_files",
-            "save_memory",
-            "write_todos",
-        ],
+        tools: crate::host::gemini::TOOL_NAMES,
     },
     HostTools {
-        host: "Codex CLI",
-        tools: &[
-            "shell",
-            "local_shell",
-            "exec_command",
-            "write_stdin",
-            "apply_patch",
-            "update_plan",
-            "view_image",
-        ],
+        host: "Codex",
+        tools: crate::host::codex::TOOL_NAMES,
+    },
+    HostTools {
+        host: "Copilot CLI",
+        tools: crate::host::copilot::TOOL_NAMES,
+    },
+    HostTools {
+        host: "Cursor",
+        tools: crate::host::cursor::TOOL_NAMES,
     },
 ];
 
@@ -532,16 +488,16 @@ mod tests {
             check_name("notebook_edit"),
             Some(NameIssue::Case(vec![("NotebookEdit", "Claude Code")]))
         );
+        // Gemini's `read_file` reaches matchers as `Read`: not a name
+        // hookrun's matchers see, so nothing is near it.
+        assert_eq!(check_name("ReadFile"), None);
         assert_eq!(
-            check_name("ReadFile"),
-            Some(NameIssue::Case(vec![("read_file", "Gemini CLI")]))
+            check_name("SaveMemory"),
+            Some(NameIssue::Case(vec![("save_memory", "Gemini CLI")]))
         );
         assert_eq!(
             check_name("GLOB"),
-            Some(NameIssue::Case(vec![
-                ("Glob", "Claude Code"),
-                ("glob", "Gemini CLI")
-            ]))
+            Some(NameIssue::Case(vec![("Glob", "Claude Code")]))
         );
     }
 

@@ -14,10 +14,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::answer::Answer;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
-use super::{Decoded, Encoded, Host, HostEnv, HostId};
+use super::wiring::{Shape, Wiring};
+use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
-use crate::catalog::EventId;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -65,8 +66,23 @@ pub static TOOLS: &[ToolRow] = &[
             ("new_str", "new_string"),
         ],
     ),
+    tool(
+        "str_replace_editor",
+        "Edit",
+        &[
+            ("path", "file_path"),
+            ("old_str", "old_string"),
+            ("new_str", "new_string"),
+        ],
+    ),
     tool("apply_patch", "Edit", &[]),
-    tool("task", "Agent", &[]),
+    tool("task", "Agent", &[("agent_type", "subagent_type")]),
+    tool("grep", "Grep", &[]),
+    tool("rg", "Grep", &[]),
+    tool("glob", "Glob", &[]),
+    tool("read_bash", "BashOutput", &[]),
+    tool("stop_bash", "KillShell", &[]),
+    tool("skill", "Skill", &[]),
 ];
 
 /// Copilot's default `timeoutSec`.
@@ -76,18 +92,63 @@ pub const STOP_BLOCK_CAP: u32 = 8;
 
 pub struct Copilot;
 
+pub static FACTS: Facts = Facts {
+    id: HostId::Copilot,
+    name: "copilot",
+    display: "Copilot CLI",
+    measured: Some("1.0.102"),
+    events: EVENTS,
+    tools: TOOLS,
+    tool_names: TOOL_NAMES,
+    wiring: &WIRING,
+    timeout: DEFAULT_TIMEOUT,
+};
+
+/// Copilot's tools that keep their name behind hookrun (the others are in
+/// [`TOOLS`]).
+pub const TOOL_NAMES: &[&str] = &[
+    "list_bash",
+    "write_bash",
+    "sql",
+    "fetch_copilot_cli_documentation",
+];
+
+pub static WIRING: Wiring = Wiring {
+    host: HostId::Copilot,
+    project_file: ".github/hooks/hookrun.json",
+    user_file: ".copilot/hooks/hookrun.json",
+    shape: Shape::Flat,
+    events: &[
+        ("PreToolUse", "preToolUse"),
+        ("PostToolUse", "postToolUse"),
+        ("PostToolUseFailure", "postToolUseFailure"),
+        ("PermissionRequest", "permissionRequest"),
+        ("UserPromptSubmit", "userPromptSubmitted"),
+        ("Stop", "agentStop"),
+        ("SubagentStart", "subagentStart"),
+        ("SubagentStop", "subagentStop"),
+        ("SessionStart", "sessionStart"),
+        ("SessionEnd", "sessionEnd"),
+        ("PreCompact", "preCompact"),
+        ("Notification", "notification"),
+    ],
+    command_key: "bash",
+    timeout: Some(("timeoutSec", 30)),
+    timeout_unit_ms: 1000,
+    typed: true,
+    versioned: true,
+    name: None,
+    also_read_by: &[],
+};
+
 /// The camelCase dialect: the event name starts with a lowercase letter.
 pub fn is_camel(host_event: &str) -> bool {
     host_event.chars().next().is_some_and(char::is_lowercase)
 }
 
 impl Host for Copilot {
-    fn id(&self) -> HostId {
-        HostId::Copilot
-    }
-
-    fn name(&self) -> &'static str {
-        "copilot"
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn decode(
@@ -143,20 +204,16 @@ impl Host for Copilot {
         )
     }
 
-    fn default_deadline(&self, _event: &EventId) -> Duration {
-        mapping::deadline_within(DEFAULT_TIMEOUT)
-    }
-
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
     fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
         Some(STOP_BLOCK_CAP)
     }
 
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
         encode(event, decision)
+    }
+
+    fn install_note(&self, _path: &std::path::Path) -> Option<String> {
+        Some("note: Copilot CLI also runs .claude/settings.json, in its own dialect: keep hookrun's entries in one of the two only (hookrun install copilot, not claude-code, for a repository used with Copilot).\n".to_owned())
     }
 }
 
@@ -170,93 +227,81 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             warnings: Vec::new(),
         };
     }
-    let mut top = Map::new();
-    let mut warnings = Vec::new();
-    let mut notes = Vec::new();
-    let mut block = decision.block.clone();
+    let mut a = Answer::new(event, decision);
+    let host_event = a.host_event.clone();
     match event.id.name() {
         "PreToolUse" => {
-            if let Some(reason) = &block {
-                top.insert("permissionDecision".into(), json!("deny"));
-                top.insert(
+            if let Some(reason) = &a.block {
+                a.top.insert("permissionDecision".into(), json!("deny"));
+                a.top.insert(
                     "permissionDecisionReason".into(),
                     json!(mapping::reason_text(reason)),
                 );
             } else {
                 if let Some(permission) = decision.permission.filter(|p| *p != Permission::Defer) {
-                    top.insert("permissionDecision".into(), json!(permission.as_str()));
+                    a.top
+                        .insert("permissionDecision".into(), json!(permission.as_str()));
                     if let Some(reason) = &decision.permission_reason {
-                        top.insert("permissionDecisionReason".into(), json!(reason));
+                        a.top
+                            .insert("permissionDecisionReason".into(), json!(reason));
                     }
                 }
                 if let Some(updated) = &decision.updated_input {
-                    top.insert(
+                    a.top.insert(
                         "modifiedArgs".into(),
                         mapping::rewrite_for_host(event, TOOLS, updated),
                     );
                 }
             }
             if let Some(context) = &decision.context {
-                top.insert("additionalContext".into(), json!(context));
+                a.top.insert("additionalContext".into(), json!(context));
             }
         }
         "PermissionRequest" => {
-            if let Some(reason) = &block {
-                top.insert("behavior".into(), json!("deny"));
-                top.insert("message".into(), json!(mapping::reason_text(reason)));
+            if let Some(reason) = &a.block {
+                a.top.insert("behavior".into(), json!("deny"));
+                a.top
+                    .insert("message".into(), json!(mapping::reason_text(reason)));
             } else if decision.permission == Some(Permission::Allow) {
-                top.insert("behavior".into(), json!("allow"));
+                a.top.insert("behavior".into(), json!("allow"));
             }
-            block = None;
+            a.block = None;
         }
         "Stop" | "SubagentStop" => {
-            if let Some(reason) = &block {
-                top.insert("decision".into(), json!("block"));
-                top.insert("reason".into(), json!(mapping::reason_text(reason)));
+            if let Some(reason) = &a.block {
+                a.top.insert("decision".into(), json!("block"));
+                a.top
+                    .insert("reason".into(), json!(mapping::reason_text(reason)));
             }
         }
         "PostToolUse" | "PostToolUseFailure" => {
-            let mut context: Vec<String> = Vec::new();
-            if let Some(reason) = block.take() {
-                notes.push(format!(
-                    "Copilot's {host_event} has no block: the reason was sent as additionalContext"
-                ));
-                context.push(reason);
-            }
-            context.extend(decision.context.clone());
-            if !context.is_empty() {
-                top.insert("additionalContext".into(), json!(context.join("\n")));
-            }
+            a.block_as_context("Copilot", "additionalContext");
         }
         other => {
-            if let Some(reason) = block.take() {
-                warnings.push(format!(
+            if let Some(reason) = a.block.take() {
+                a.warnings.push(format!(
                     "Copilot CLI's {host_event} takes no block: the hook's block was not enforced. The block was: {reason}"
                 ));
             }
             if decision.context.is_some() {
-                notes.push(format!(
+                a.notes.push(format!(
                     "additionalContext dropped: Copilot's {other} takes none"
                 ));
             }
         }
     }
-    if decision.system_message().is_some() || !warnings.is_empty() {
-        notes.push(
+    if decision.system_message().is_some() || !a.warnings.is_empty() {
+        a.notes.push(
             "Copilot's camelCase answers have no systemMessage: hookrun's warnings reach only the report and the log".into(),
         );
     }
     // Exit 2 is documented to deny on preToolUse only; elsewhere the JSON
-    // carries the block.
-    let rendered = match &block {
+    // carries the a.block.
+    let rendered = match &a.block {
         Some(reason) if event.id.name() == "PreToolUse" => {
-            mapping::json_block(&top, &mapping::reason_text(reason))
+            mapping::json_block(&a.top, &mapping::reason_text(reason))
         }
-        _ => mapping::json_answer(&top),
+        _ => mapping::json_answer(&a.top),
     };
-    Encoded {
-        rendered,
-        notes,
-        warnings,
-    }
+    a.done(rendered)
 }

@@ -16,10 +16,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::answer::Answer;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
-use super::{Decoded, Encoded, Host, HostEnv, HostId};
+use super::wiring::{Shape, Wiring};
+use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
-use crate::catalog::EventId;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -54,6 +55,12 @@ pub static TOOLS: &[ToolRow] = &[
         "Grep",
         &[("dir_path", "path"), ("include", "glob")],
     ),
+    // The name before Gemini CLI 0.60.
+    tool(
+        "search_file_content",
+        "Grep",
+        &[("dir_path", "path"), ("include", "glob")],
+    ),
     tool("web_fetch", "WebFetch", &[]),
     tool("google_web_search", "WebSearch", &[]),
 ];
@@ -62,6 +69,56 @@ pub static TOOLS: &[ToolRow] = &[
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 pub struct Gemini;
+
+pub static FACTS: Facts = Facts {
+    id: HostId::Gemini,
+    name: "gemini",
+    display: "Gemini CLI",
+    measured: Some("0.61.0"),
+    events: EVENTS,
+    tools: TOOLS,
+    tool_names: TOOL_NAMES,
+    wiring: &WIRING,
+    timeout: DEFAULT_TIMEOUT,
+};
+
+/// Gemini's tools that keep their name behind hookrun (the others are in
+/// [`TOOLS`]).
+pub const TOOL_NAMES: &[&str] = &[
+    "list_directory",
+    "read_many_files",
+    "save_memory",
+    "write_todos",
+    "update_topic",
+    "enter_plan_mode",
+    "invoke_agent",
+];
+
+pub static WIRING: Wiring = Wiring {
+    host: HostId::Gemini,
+    project_file: ".gemini/settings.json",
+    user_file: ".gemini/settings.json",
+    shape: Shape::Nested,
+    events: &[
+        ("PreToolUse", "BeforeTool"),
+        ("PostToolUse", "AfterTool"),
+        ("UserPromptSubmit", "BeforeAgent"),
+        ("Stop", "AfterAgent"),
+        ("PreCompact", "PreCompress"),
+        ("SessionStart", "SessionStart"),
+        ("SessionEnd", "SessionEnd"),
+        ("Notification", "Notification"),
+        ("BeforeModel", "BeforeModel"),
+        ("AfterModel", "AfterModel"),
+    ],
+    command_key: "command",
+    timeout: Some(("timeout", 60_000)),
+    timeout_unit_ms: 1,
+    typed: true,
+    versioned: false,
+    name: Some("hookrun"),
+    also_read_by: &[],
+};
 
 /// An MCP tool: Gemini names it `server__tool` (its `mcp_context`, when
 /// present, names the server).
@@ -83,12 +140,8 @@ fn mcp(name: &str, raw: &Map<String, Value>) -> Option<String> {
 }
 
 impl Host for Gemini {
-    fn id(&self) -> HostId {
-        HostId::Gemini
-    }
-
-    fn name(&self) -> &'static str {
-        "gemini"
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn decode(
@@ -97,9 +150,7 @@ impl Host for Gemini {
         arg: Option<&str>,
         env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let host_event = mapping::host_event_name(&raw, arg)?;
-        let claude_event = mapping::event_row(EVENTS, &host_event)
-            .map_or_else(|| host_event.clone(), |r| r.claude.to_owned());
+        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
         let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, mcp);
         // A tool confirmation is Claude Code's `permission_prompt`
         // notification (the original stays under hookrun_host).
@@ -146,81 +197,36 @@ impl Host for Gemini {
         Ok(decoded)
     }
 
-    fn default_deadline(&self, _event: &EventId) -> Duration {
-        mapping::deadline_within(DEFAULT_TIMEOUT)
-    }
-
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
-    fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
-        None
-    }
-
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
         encode(event, decision)
+    }
+
+    fn install_note(&self, _path: &std::path::Path) -> Option<String> {
+        Some("next: headless Gemini CLI runs project hooks only in a trusted folder (trust it once interactively, or set GEMINI_CLI_TRUST_WORKSPACE=true); --skip-trust drops them without a word. Check with `hookrun doctor`.\n".to_owned())
     }
 }
 
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let mut top = Map::new();
-    let mut hso = Map::new();
-    let mut warnings = Vec::new();
-    let mut notes = Vec::new();
-    let host_event = mapping::host_event_of(event);
-    let mut block = decision.block.clone();
-    let name = event.id.name();
-
+    let mut a = Answer::new(event, decision);
+    let name = a.name();
     match name {
         "PreToolUse" => {
-            if block.is_none() && decision.permission == Some(Permission::Ask) {
-                let why = decision
-                    .permission_reason
-                    .clone()
-                    .unwrap_or_else(|| "a hook asked for approval".to_owned());
-                warnings.push(format!(
-                    "Gemini CLI cannot ask for approval from a hook (a headless run waits forever): hookrun denied the call instead. The hook said: {why}"
-                ));
-                block = Some(format!(
-                    "approval required, but Gemini CLI cannot ask: {why}"
-                ));
-            }
-            if block.is_none() {
+            a.ask_becomes_deny(
+                "Gemini CLI cannot ask for approval from a hook (a headless run waits forever)",
+                "approval required, but Gemini CLI cannot ask: ",
+            );
+            if a.block.is_none() {
                 if let Some(updated) = &decision.updated_input {
-                    let mut input = mapping::rewrite_for_host(event, TOOLS, updated);
-                    // Gemini replaces the whole input and refuses one that
-                    // lacks a required field (the call then fails): fields
-                    // the rewrite left out keep their original values.
-                    if let (Value::Object(new), Some(Value::Object(old))) =
-                        (&mut input, mapping::host_tool_input_of(event))
-                    {
-                        for (key, value) in old {
-                            if !new.contains_key(key) {
-                                new.insert(key.clone(), value.clone());
-                                notes.push(format!(
-                                    "the rewrite left out `{key}`: its original value was kept (Gemini CLI refuses a partial input)"
-                                ));
-                            }
-                        }
-                    }
-                    hso.insert("tool_input".into(), input);
+                    let input = mapping::merged_rewrite(event, TOOLS, updated, &mut a.notes);
+                    a.hso.insert("tool_input".into(), input);
                 }
                 if decision.permission == Some(Permission::Allow) {
-                    top.insert("decision".into(), json!("allow"));
+                    a.top.insert("decision".into(), json!("allow"));
                 }
             }
         }
-        "PreCompact" if block.is_some() => {
-            warnings.push(format!(
-                "Gemini CLI's {host_event} cannot be blocked: the hook's block was not enforced. The block was: {}",
-                block.take().unwrap_or_default()
-            ));
-        }
-        "SessionStart" | "SessionEnd" | "Notification" if block.is_some() => {
-            notes.push(format!("{host_event} ignores blocks"));
-            block = None;
-        }
+        "PreCompact" => a.block_not_enforced("Gemini CLI"),
+        "SessionStart" | "SessionEnd" | "Notification" => a.block_ignored(),
         _ => {}
     }
     if let Some(context) = &decision.context {
@@ -228,26 +234,29 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             name,
             "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "SessionStart"
         ) {
-            hso.insert("additionalContext".into(), json!(context));
+            a.hso.insert("additionalContext".into(), json!(context));
         } else {
-            notes.push(format!(
-                "additionalContext dropped: Gemini CLI shows it only after a tool, with the prompt and at session start, not on {host_event}"
+            a.notes.push(format!(
+                "additionalContext dropped: Gemini CLI shows it only after a tool, with the prompt and at session start, not on {}",
+                a.host_event
             ));
         }
     }
     for key in decision.passthrough.keys() {
-        notes.push(format!("`{key}` has no Gemini CLI equivalent: not sent"));
+        a.notes
+            .push(format!("`{key}` has no Gemini CLI equivalent: not sent"));
     }
     if decision.suppress_output {
-        notes.push("suppressOutput has no Gemini CLI equivalent: not sent".to_owned());
+        a.notes
+            .push("suppressOutput has no Gemini CLI equivalent: not sent".to_owned());
     }
     if decision.stop {
-        top.insert("continue".into(), json!(false));
+        a.top.insert("continue".into(), json!(false));
         if let Some(reason) = &decision.stop_reason {
-            top.insert("stopReason".into(), json!(reason));
+            a.top.insert("stopReason".into(), json!(reason));
         }
     }
-    if let Some(reason) = &block {
+    if let Some(reason) = a.reason() {
         // Measured: "deny" on BeforeTool, "block" on the others ("block"
         // and "deny" are read alike where both were tried).
         let word = if name == "PreToolUse" {
@@ -255,22 +264,18 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         } else {
             "block"
         };
-        top.insert("decision".into(), json!(word));
-        top.insert("reason".into(), json!(mapping::reason_text(reason)));
+        a.top.insert("decision".into(), json!(word));
+        a.top.insert("reason".into(), json!(reason));
     }
-    if let Some(message) = mapping::system_message(decision, &warnings) {
-        top.insert("systemMessage".into(), json!(message));
+    if let Some(message) = a.system_message() {
+        a.top.insert("systemMessage".into(), json!(message));
     }
-    if !hso.is_empty() {
-        top.insert("hookSpecificOutput".into(), Value::Object(hso));
-    }
-    let rendered = match &block {
-        Some(reason) => mapping::json_block(&top, &mapping::reason_text(reason)),
-        None => mapping::json_answer(&top),
-    };
-    Encoded {
-        rendered,
-        notes,
-        warnings,
+    a.nest_hso(false);
+    match a.reason() {
+        Some(reason) => {
+            let rendered = mapping::json_block(&a.top, &reason);
+            a.done(rendered)
+        }
+        None => a.json(),
     }
 }

@@ -95,6 +95,19 @@ pub fn host_event_name(raw: &Map<String, Value>, arg: Option<&str>) -> Result<St
     }
 }
 
+/// The event name the host sent and the Claude Code event it is (names
+/// not in `rows` keep their name).
+pub fn event_names(
+    raw: &Map<String, Value>,
+    arg: Option<&str>,
+    rows: &[EventRow],
+) -> Result<(String, String), InputError> {
+    let host_event = host_event_name(raw, arg)?;
+    let claude_event =
+        event_row(rows, &host_event).map_or_else(|| host_event.clone(), |r| r.claude.to_owned());
+    Ok((host_event, claude_event))
+}
+
 /// The parts of a decoded event that differ from the host's.
 pub struct Translated {
     pub host: HostId,
@@ -343,6 +356,30 @@ pub fn rewrite_for_host(event: &Event, rows: &[ToolRow], updated: &Value) -> Val
         Some(row) => rename(updated, row.fields, false),
         None => updated.clone(),
     }
+}
+
+/// A rewrite in the host's field names, whole, for hosts that replace the input
+/// and refuse one that lacks a required field (the call then fails), so fields
+/// the rewrite left out keep their original values.
+pub fn merged_rewrite(
+    event: &Event,
+    rows: &[ToolRow],
+    updated: &Value,
+    notes: &mut Vec<String>,
+) -> Value {
+    let mut input = rewrite_for_host(event, rows, updated);
+    if let (Value::Object(new), Some(Value::Object(old))) = (&mut input, host_tool_input_of(event))
+    {
+        for (key, value) in old {
+            if !new.contains_key(key) {
+                new.insert(key.clone(), value.clone());
+                notes.push(format!(
+                    "the rewrite left out `{key}`: its original value was kept (the host refuses a partial input)"
+                ));
+            }
+        }
+    }
+    input
 }
 
 /// `mcp__server__tool` from a server and tool name.

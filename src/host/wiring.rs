@@ -46,163 +46,15 @@ pub struct Wiring {
     pub also_read_by: &'static [HostId],
 }
 
-const CLAUDE_EVENTS: &[(&str, &str)] = &[
-    ("PreToolUse", "PreToolUse"),
-    ("PermissionRequest", "PermissionRequest"),
-    ("PermissionDenied", "PermissionDenied"),
-    ("PostToolUse", "PostToolUse"),
-    ("PostToolUseFailure", "PostToolUseFailure"),
-    ("PostToolBatch", "PostToolBatch"),
-    ("UserPromptSubmit", "UserPromptSubmit"),
-    ("UserPromptExpansion", "UserPromptExpansion"),
-    ("Stop", "Stop"),
-    ("SubagentStart", "SubagentStart"),
-    ("SubagentStop", "SubagentStop"),
-    ("StopFailure", "StopFailure"),
-    ("SessionStart", "SessionStart"),
-    ("SessionEnd", "SessionEnd"),
-    ("Setup", "Setup"),
-    ("Notification", "Notification"),
-    ("PreCompact", "PreCompact"),
-    ("PostCompact", "PostCompact"),
-    ("MessageDisplay", "MessageDisplay"),
-    ("Elicitation", "Elicitation"),
-    ("ElicitationResult", "ElicitationResult"),
-    ("ConfigChange", "ConfigChange"),
-    ("CwdChanged", "CwdChanged"),
-    ("FileChanged", "FileChanged"),
-    ("InstructionsLoaded", "InstructionsLoaded"),
-    ("TaskCreated", "TaskCreated"),
-    ("TaskCompleted", "TaskCompleted"),
-    ("TeammateIdle", "TeammateIdle"),
-    ("WorktreeCreate", "WorktreeCreate"),
-    ("WorktreeRemove", "WorktreeRemove"),
-];
-
-pub static WIRINGS: &[Wiring] = &[
-    Wiring {
-        host: HostId::ClaudeCode,
-        project_file: ".claude/settings.json",
-        user_file: ".claude/settings.json",
-        shape: Shape::Nested,
-        events: CLAUDE_EVENTS,
-        command_key: "command",
-        timeout: None,
-        timeout_unit_ms: 1000,
-        typed: true,
-        versioned: false,
-        name: None,
-        also_read_by: &[HostId::Copilot, HostId::Cursor],
-    },
-    Wiring {
-        host: HostId::Gemini,
-        project_file: ".gemini/settings.json",
-        user_file: ".gemini/settings.json",
-        shape: Shape::Nested,
-        events: &[
-            ("PreToolUse", "BeforeTool"),
-            ("PostToolUse", "AfterTool"),
-            ("UserPromptSubmit", "BeforeAgent"),
-            ("Stop", "AfterAgent"),
-            ("PreCompact", "PreCompress"),
-            ("SessionStart", "SessionStart"),
-            ("SessionEnd", "SessionEnd"),
-            ("Notification", "Notification"),
-            ("BeforeModel", "BeforeModel"),
-            ("AfterModel", "AfterModel"),
-        ],
-        command_key: "command",
-        timeout: Some(("timeout", 60_000)),
-        timeout_unit_ms: 1,
-        typed: true,
-        versioned: false,
-        name: Some("hookrun"),
-        also_read_by: &[],
-    },
-    Wiring {
-        host: HostId::Codex,
-        project_file: ".codex/hooks.json",
-        user_file: ".codex/hooks.json",
-        shape: Shape::Nested,
-        events: &[
-            ("SessionStart", "SessionStart"),
-            ("UserPromptSubmit", "UserPromptSubmit"),
-            ("PreToolUse", "PreToolUse"),
-            ("PermissionRequest", "PermissionRequest"),
-            ("PostToolUse", "PostToolUse"),
-            ("Stop", "Stop"),
-            ("SessionEnd", "SessionEnd"),
-        ],
-        command_key: "command",
-        timeout: Some(("timeout", 600)),
-        timeout_unit_ms: 1000,
-        typed: true,
-        versioned: false,
-        name: None,
-        also_read_by: &[],
-    },
-    Wiring {
-        host: HostId::Cursor,
-        project_file: ".cursor/hooks.json",
-        user_file: ".cursor/hooks.json",
-        shape: Shape::Flat,
-        events: &[
-            ("PreToolUse", "preToolUse"),
-            ("PostToolUse", "postToolUse"),
-            ("PostToolUseFailure", "postToolUseFailure"),
-            ("UserPromptSubmit", "beforeSubmitPrompt"),
-            ("Stop", "stop"),
-            ("SessionStart", "sessionStart"),
-            ("SessionEnd", "sessionEnd"),
-            ("PreCompact", "preCompact"),
-            ("SubagentStart", "subagentStart"),
-            ("SubagentStop", "subagentStop"),
-        ],
-        command_key: "command",
-        timeout: Some(("timeout", super::cursor::INSTALL_TIMEOUT)),
-        // Documented inconsistently; 30000 is safe read either way.
-        timeout_unit_ms: 1,
-        typed: false,
-        versioned: true,
-        name: None,
-        also_read_by: &[],
-    },
-    Wiring {
-        host: HostId::Copilot,
-        project_file: ".github/hooks/hookrun.json",
-        user_file: ".copilot/hooks/hookrun.json",
-        shape: Shape::Flat,
-        events: &[
-            ("PreToolUse", "preToolUse"),
-            ("PostToolUse", "postToolUse"),
-            ("PostToolUseFailure", "postToolUseFailure"),
-            ("PermissionRequest", "permissionRequest"),
-            ("UserPromptSubmit", "userPromptSubmitted"),
-            ("Stop", "agentStop"),
-            ("SubagentStart", "subagentStart"),
-            ("SubagentStop", "subagentStop"),
-            ("SessionStart", "sessionStart"),
-            ("SessionEnd", "sessionEnd"),
-            ("PreCompact", "preCompact"),
-            ("Notification", "notification"),
-        ],
-        command_key: "bash",
-        timeout: Some(("timeoutSec", 30)),
-        timeout_unit_ms: 1000,
-        typed: true,
-        versioned: true,
-        name: None,
-        also_read_by: &[],
-    },
-];
-
+/// The wiring of a host (its module's `WIRING`).
 pub fn wiring(host: HostId) -> &'static Wiring {
-    WIRINGS
-        .iter()
-        .find(|w| w.host == host)
-        .expect("every host has a wiring row")
+    super::host(host).facts().wiring
 }
 
+/// Every host's wiring, in [`super::HOSTS`] order.
+pub fn all() -> impl Iterator<Item = &'static Wiring> {
+    super::HOSTS.iter().map(|h| h.facts().wiring)
+}
 impl Wiring {
     /// The host's name for a Claude Code event, if the host has it.
     pub fn host_event(&self, claude: &str) -> Option<&'static str> {
@@ -482,7 +334,7 @@ pub fn install_with_matchers(
         let Some(list) = list.as_array_mut() else {
             return Err(format!("`hooks.{host_event}` is not an array"));
         };
-        let entry = w.entry(command);
+        let entry = w.entry(&super::host(w.host).fire_command(command, host_event));
         let matcher = matchers.iter().find(|(e, _)| e == claude).map(|(_, m)| m);
         list.push(match (w.shape, matcher) {
             (Shape::Flat, _) => entry,
@@ -500,7 +352,7 @@ mod tests {
 
     #[test]
     fn every_wired_event_decodes_back_to_its_claude_code_event() {
-        for w in WIRINGS {
+        for w in all() {
             for (claude, host_event) in w.events {
                 let raw: Map<String, Value> =
                     serde_json::from_value(json!({"hook_event_name": host_event})).unwrap();
