@@ -4,8 +4,11 @@
 //! - event names differ (`BeforeTool` is PreToolUse, `AfterAgent` is Stop…),
 //!   and so do tool names (`run_shell_command` is Bash…);
 //! - the answer is read from the JSON on stdout whatever the exit code; a
-//!   block is `{"decision":"deny","reason":R}` (Claude Code's
-//!   `permissionDecision` is ignored: the tool would run);
+//!   block is `{"decision":"deny","reason":R}` at exit 0 (Claude Code's
+//!   `permissionDecision` is ignored: the tool would run; any exit but 0
+//!   counts as a failed hook, which Gemini reports to the user twice);
+//! - on a blocked prompt Gemini shows a `systemMessage` in place of the
+//!   reason: hookrun's warnings follow the reason there, never replace it;
 //! - a rewrite is `hookSpecificOutput.tool_input`, which REPLACES the whole
 //!   input (in Gemini's field names);
 //! - `ask` hangs a headless run: hookrun never sends it;
@@ -268,14 +271,17 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         a.top.insert("reason".into(), json!(reason));
     }
     if let Some(message) = a.system_message() {
+        // Measured: on a blocked prompt Gemini shows the systemMessage in
+        // place of the reason, so a warning there would hide why: the
+        // reason comes first.
+        let message = match a.reason() {
+            Some(reason) if name != "PreToolUse" => format!("{reason}\n{message}"),
+            _ => message,
+        };
         a.top.insert("systemMessage".into(), json!(message));
     }
     a.nest_hso(false);
-    match a.reason() {
-        Some(reason) => {
-            let rendered = mapping::json_block(&a.top, &reason);
-            a.done(rendered)
-        }
-        None => a.json(),
-    }
+    // A block is the JSON alone, exit 0: any other exit code is a failed
+    // hook to Gemini ("Hook(s) failed" shown twice), though it blocks.
+    a.json()
 }
