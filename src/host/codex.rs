@@ -146,11 +146,46 @@ pub fn patch_files(patch: &str) -> Vec<String> {
                 "*** Move to: ",
             ]
             .iter()
-            .find_map(|prefix| line.strip_prefix(prefix))
+            // Codex trims the header (`  *** Delete File: .env` deletes).
+            .find_map(|prefix| line.trim_start().strip_prefix(prefix))
         })
         .map(|p| p.trim().to_owned())
         .filter(|p| !p.is_empty())
         .collect()
+}
+
+/// An `apply_patch` call's files as `tool_input.file_path` (the first) and
+/// `file_paths` (every one), relative ones resolved against `cwd`; the note
+/// when there are several.
+pub fn add_patch_files(raw: &mut Map<String, Value>) -> Option<String> {
+    let cwd = raw
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(std::path::PathBuf::from);
+    let patch = raw
+        .get("tool_input")
+        .and_then(|i| i.get("command"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let files: Vec<String> = patch_files(patch)
+        .into_iter()
+        .map(|f| match &cwd {
+            Some(dir) if !f.starts_with('/') => dir.join(&f).display().to_string(),
+            _ => f,
+        })
+        .collect();
+    if let Some(Value::Object(input)) = raw.get_mut("tool_input") {
+        if let Some(first) = files.first() {
+            input.insert("file_path".into(), json!(first));
+        }
+        input.insert("file_paths".into(), json!(files));
+    }
+    (files.len() > 1).then(|| {
+        format!(
+            "the patch touches {} files: `if` rules and permissions see the first as file_path; every one is in tool_input.file_paths",
+            files.len()
+        )
+    })
 }
 
 impl Host for Codex {
@@ -168,34 +203,7 @@ impl Host for Codex {
         let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
         let mut notes = Vec::new();
         if host_tool.as_deref() == Some("apply_patch") {
-            let cwd = raw
-                .get("cwd")
-                .and_then(Value::as_str)
-                .map(std::path::PathBuf::from);
-            let patch = raw
-                .get("tool_input")
-                .and_then(|i| i.get("command"))
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let files: Vec<String> = patch_files(patch)
-                .into_iter()
-                .map(|f| match &cwd {
-                    Some(dir) if !f.starts_with('/') => dir.join(&f).display().to_string(),
-                    _ => f,
-                })
-                .collect();
-            if let Some(Value::Object(input)) = raw.get_mut("tool_input") {
-                if let Some(first) = files.first() {
-                    input.insert("file_path".into(), json!(first));
-                }
-                input.insert("file_paths".into(), json!(files));
-            }
-            if files.len() > 1 {
-                notes.push(format!(
-                    "the patch touches {} files: `if` rules and permissions see the first as file_path; every one is in tool_input.file_paths",
-                    files.len()
-                ));
-            }
+            notes.extend(add_patch_files(&mut raw));
         }
         // Claude Code's Bash `tool_response` is an object; Codex sends the
         // output as a string (kept under hookrun_host).

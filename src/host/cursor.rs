@@ -123,6 +123,7 @@ impl Host for Cursor {
         let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
         let mut original_tool = None;
         let mut original_input = None;
+        let mut warnings = Vec::new();
         match host_event.as_str() {
             "beforeShellExecution" | "afterShellExecution" => {
                 let command = raw.get("command").cloned().unwrap_or(Value::Null);
@@ -162,12 +163,9 @@ impl Host for Cursor {
                 if !name.starts_with("mcp__") {
                     raw.insert("tool_name".into(), json!(mapping::mcp_name(server, &name)));
                 }
-                // Cursor sends the MCP arguments as a JSON string.
-                if let Some(Value::String(text)) = raw.get("tool_input") {
-                    if let Ok(parsed @ Value::Object(_)) = serde_json::from_str::<Value>(text) {
-                        raw.insert("tool_input".into(), parsed);
-                    }
-                }
+                // Cursor sends the MCP arguments as a JSON string: read as
+                // stdin is.
+                warnings.extend(mapping::nested_json(&mut raw, "tool_input"));
             }
             _ => {
                 let (tool, input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
@@ -199,7 +197,7 @@ impl Host for Cursor {
                 host_tool: original_tool,
                 host_tool_input: original_input,
                 notes: Vec::new(),
-                warnings: Vec::new(),
+                warnings,
             },
         )
     }

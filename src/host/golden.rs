@@ -463,7 +463,8 @@ fn copilot_golden_answers() {
         v,
         json!({"permissionDecision": "deny", "permissionDecisionReason": "R"})
     );
-    assert_eq!(r.exit.code(), 2);
+    // Exit 0: outside preToolUse exit 2 is only a warning to Copilot.
+    assert_eq!(r.exit.code(), 0);
     let rewrite = Decision {
         updated_input: Some(json!({"file_path": "/x", "old_string": "a", "new_string": "c"})),
         ..Decision::default()
@@ -489,7 +490,163 @@ fn copilot_golden_answers() {
         &blocked("R"),
     );
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
-    assert_eq!(r.exit.code(), 2);
+    assert_eq!(v["permissionDecisionReason"], "R");
+    assert_eq!(r.exit.code(), 0);
+}
+
+#[test]
+fn copilot_measured_payloads_decode_without_an_event_name() {
+    let cases = [
+        ("measured_pre_tool_use.json", "PreToolUse", Some("Bash")),
+        ("measured_post_tool_use.json", "PostToolUse", Some("Bash")),
+        (
+            "measured_permission_request.json",
+            "PermissionRequest",
+            Some("Bash"),
+        ),
+        ("measured_session_start.json", "SessionStart", None),
+        (
+            "measured_user_prompt_submitted.json",
+            "UserPromptSubmit",
+            None,
+        ),
+        ("measured_agent_stop.json", "Stop", None),
+        ("measured_agent_stop_subagent.json", "SubagentStop", None),
+        ("measured_apply_patch.json", "PreToolUse", Some("Edit")),
+        ("measured_pascal_read.json", "PostToolUse", Some("Read")),
+    ];
+    for (file, event_name, tool) in cases {
+        let event = decode(HostId::Copilot, &format!("copilot/{file}"));
+        assert_eq!(event.id.name(), event_name, "{file}");
+        assert_eq!(event.tool_name(), tool, "{file}");
+    }
+    // permissionRequest's input is `toolInput`.
+    let e = decode(HostId::Copilot, "copilot/measured_permission_request.json");
+    assert_eq!(
+        field(&e, "tool_input")["command"],
+        "echo hi && touch bash_ran.marker"
+    );
+    // A session is `startup` to Claude Code's matchers.
+    let e = decode(HostId::Copilot, "copilot/measured_session_start.json");
+    assert_eq!(field(&e, "source"), "startup");
+    // The result text is a shell's stdout.
+    let e = decode(HostId::Copilot, "copilot/measured_post_tool_use.json");
+    assert_eq!(
+        field(&e, "tool_response")["stdout"],
+        "hi\n<shellId: 0 completed with exit code 0>"
+    );
+    // The patch text names every file, headers trimmed as Codex's parser does.
+    let e = decode(HostId::Copilot, "copilot/measured_apply_patch.json");
+    assert_eq!(
+        field(&e, "tool_input")["file_path"],
+        "/tmp/run/proj/notes.txt"
+    );
+    assert_eq!(
+        field(&e, "tool_input")["file_paths"],
+        json!(["/tmp/run/proj/notes.txt", "/tmp/run/proj/.env"])
+    );
+    // PascalCase: Claude Code's names, Copilot's keys and `tool_result`.
+    let e = decode(HostId::Copilot, "copilot/measured_pascal_read.json");
+    assert_eq!(
+        field(&e, "tool_input")["file_path"],
+        "/tmp/run/proj/notes.txt"
+    );
+    assert_eq!(field(&e, "tool_response")["output"], "alpha");
+    // Host event names are lenient.
+    let e = host(HostId::Copilot)
+        .decode(
+            payload("copilot/measured_pre_tool_use.json"),
+            Some("pre_tool_use"),
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert_eq!(e.event.id.name(), "PreToolUse");
+}
+
+#[test]
+fn copilot_nested_tool_args_and_decoys_are_read_as_copilot_reads_them() {
+    // A lone surrogate inside the `toolArgs` string (half an emoji, as
+    // JSON.stringify writes it) must not hide the command from the rules.
+    let mut raw = payload("copilot/measured_pre_tool_use.json");
+    raw.insert(
+        "toolArgs".into(),
+        json!("{\"command\":\"rm -rf / \\ud83d\",\"description\":\"x\"}"),
+    );
+    let e = host(HostId::Copilot)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap()
+        .event;
+    assert!(
+        field(&e, "tool_input")["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("rm -rf / "),
+        "{:?}",
+        field(&e, "tool_input")
+    );
+    // Copilot's `view` reads `path`: a decoy `file_path` beside it loses.
+    let mut raw = payload("copilot/measured_pre_tool_use.json");
+    raw.insert("toolName".into(), json!("view"));
+    raw.insert(
+        "toolArgs".into(),
+        json!({"file_path": "/tmp/run/proj/ok.txt", "path": "/tmp/run/proj/.env"}),
+    );
+    let e = host(HostId::Copilot)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap()
+        .event;
+    assert_eq!(
+        field(&e, "tool_input"),
+        &json!({"file_path": "/tmp/run/proj/.env"})
+    );
+}
+
+#[test]
+fn copilot_answers_take_every_form_copilot_honours() {
+    let context = Decision {
+        context: Some("C".into()),
+        ..Decision::default()
+    };
+    for file in [
+        "measured_user_prompt_submitted.json",
+        "measured_session_start.json",
+        "measured_post_tool_use.json",
+        "measured_pre_tool_use.json",
+    ] {
+        let (v, r) = encode(HostId::Copilot, &format!("copilot/{file}"), &context);
+        assert_eq!(
+            (v, r.exit.code()),
+            (json!({"additionalContext": "C"}), 0),
+            "{file}"
+        );
+    }
+    for file in [
+        "measured_user_prompt_submitted.json",
+        "measured_post_tool_use.json",
+        "measured_agent_stop.json",
+        "measured_agent_stop_subagent.json",
+    ] {
+        let (v, r) = encode(HostId::Copilot, &format!("copilot/{file}"), &blocked("R"));
+        assert_eq!(
+            (v, r.exit.code()),
+            (json!({"decision": "block", "reason": "R"}), 0),
+            "{file}"
+        );
+    }
+    // modifiedArgs replaces the whole input: a partial rewrite keeps the rest.
+    let rewrite = Decision {
+        updated_input: Some(json!({"command": "echo safe"})),
+        ..Decision::default()
+    };
+    let (v, _) = encode(
+        HostId::Copilot,
+        "copilot/measured_pre_tool_use.json",
+        &rewrite,
+    );
+    assert_eq!(
+        v,
+        json!({"modifiedArgs": {"command": "echo safe", "description": "Print hi"}})
+    );
 }
 
 #[test]
@@ -979,9 +1136,7 @@ fn every_answer_to_copilot_is_one_json_object() {
             let r = host(HostId::Copilot).encode(&event, &decision).rendered;
             let top = single_object(&r).unwrap_or_else(|e| panic!("{file}, {what}: {e}"));
             assert!(top.is_some(), "{file}, {what}: no answer");
-            if event.id.name() == "PreToolUse" && decision.block.is_some() {
-                assert_eq!(r.exit.code(), 2, "{file}, {what}");
-            }
+            assert_eq!(r.exit.code(), 0, "{file}, {what}");
         }
     }
 }

@@ -69,7 +69,23 @@ pub fn rename(input: &Value, fields: &[(&str, &str)], to_claude: bool) -> Value 
         return input.clone();
     };
     let mut out = Map::new();
+    // A field with the target name next to the one renamed to it (a decoy
+    // `file_path` beside Copilot's `path`) is dropped: the field the tool
+    // reads decides what is judged.
+    let decoy = |key: &str| {
+        fields.iter().any(|(host, claude)| {
+            let (from, to) = if to_claude {
+                (host, claude)
+            } else {
+                (claude, host)
+            };
+            key == *to && map.contains_key(*from)
+        })
+    };
     for (key, value) in map {
+        if decoy(key) {
+            continue;
+        }
         let renamed = fields.iter().find_map(|(host, claude)| {
             let (from, to) = if to_claude {
                 (host, claude)
@@ -380,6 +396,38 @@ pub fn merged_rewrite(
         }
     }
     input
+}
+
+/// A field the host sends as a JSON string holding an object (Copilot's
+/// `toolArgs`, Cursor's MCP `tool_input`), read with the reader of stdin
+/// (lone surrogates, deep nesting) and put in its place. A string that
+/// looks like JSON but does not read as an object is a warning: rules
+/// would see no field of it.
+pub fn nested_json(raw: &mut Map<String, Value>, key: &str) -> Option<String> {
+    let Some(Value::String(text)) = raw.get(key) else {
+        return None;
+    };
+    match crate::event::parse_json(text.as_bytes()) {
+        Ok(parsed @ Value::Object(_)) => {
+            raw.insert(key.into(), parsed);
+            None
+        }
+        Ok(_) => None,
+        Err(err) if text.trim_start().starts_with('{') => Some(format!(
+            "`{key}` is a JSON string hookrun cannot read ({err}): rules saw none of its fields"
+        )),
+        Err(_) => None,
+    }
+}
+
+/// Records one more of the host's original values under `hookrun_host`.
+pub fn keep_in_host_info(decoded: &mut Decoded, key: &str, value: Value) -> Result<(), InputError> {
+    let mut fields = decoded.event.fields().clone();
+    if let Some(Value::Object(info)) = fields.get_mut(HOST_FIELD) {
+        info.insert(key.into(), value);
+    }
+    decoded.event = Event::from_object(fields, Some(decoded.event.id.name()))?;
+    Ok(())
 }
 
 /// `mcp__server__tool` from a server and tool name.

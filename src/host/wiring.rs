@@ -460,7 +460,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             doc,
-            json!({"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "hookrun fire --host copilot", "timeoutSec": 30}]}})
+            json!({"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "hookrun fire --host copilot agentStop", "timeoutSec": 30}]}})
         );
         let found = entries(wiring(HostId::Copilot), &doc);
         assert_eq!(found.len(), 1);

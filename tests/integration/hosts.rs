@@ -266,7 +266,7 @@ fn copilot_camel_case_block_is_one_object() {
         &payload(&sb, "copilot/pre_tool_use__camel.json", &json!({})),
         &[],
     );
-    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(run.stdout.lines().count(), 1, "{run:?}");
     assert_eq!(
         run.json(),
@@ -549,4 +549,58 @@ fn install_claude_code_names_the_watched_files_in_its_file_changed_entry() {
         b"",
     );
     assert_eq!(doctor.json()["findings"], json!([]), "{}", doctor.stdout);
+}
+
+#[test]
+fn copilot_install_names_each_event_so_its_nameless_payloads_work() {
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.hookrun/settings.json",
+        &serde_json::to_string(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+            "SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}]
+        }}))
+        .unwrap(),
+    );
+    let run = sb.run(&["install", "copilot"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.path("project/.github/hooks/hookrun.json")).unwrap(),
+    )
+    .unwrap();
+    let command = file["hooks"]["preToolUse"][0]["bash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        command.ends_with(" fire --host copilot preToolUse"),
+        "{command}"
+    );
+    let start = file["hooks"]["sessionStart"][0]["bash"].as_str().unwrap();
+    assert!(
+        start.ends_with(" fire --host copilot sessionStart"),
+        "{start}"
+    );
+
+    // The command as Copilot runs it, on a measured payload (no event
+    // name), with a guard: the deny arrives, at exit 0.
+    let guard = sb.settings(
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "if": "Bash(echo hi*)", "command": "echo 'no echo' >&2; exit 2"}]}]}}),
+    );
+    let stdin = std::fs::read(crate::support::fixture(
+        "hosts/copilot/measured_pre_tool_use.json",
+    ))
+    .unwrap();
+    let full = format!(
+        "{command} --no-default-settings --settings {}",
+        guard.display()
+    );
+    // `sh -c FULL hookrun`: the sandbox's environment, the installed text.
+    let run = crate::support::run_command(&mut sb.command_via(&["sh", "-c", &full]), &stdin);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"permissionDecision": "deny", "permissionDecisionReason": "no echo"})
+    );
 }
