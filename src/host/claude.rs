@@ -135,7 +135,17 @@ impl Host for ClaudeCode {
         arg: Option<&str>,
         _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        Ok(Decoded::plain(Event::from_object(raw, arg)?))
+        let mut decoded = Decoded::plain(Event::from_object(raw, arg)?);
+        // Only for an event the catalog does not know (another host's
+        // `BeforeTool`, Copilot's nameless camelCase): the fast path pays
+        // nothing.
+        if decoded.event.id.spec().is_none() {
+            let name = decoded.event.id.name().to_owned();
+            let foreign =
+                super::mapping::foreign_dialect(HostId::ClaudeCode, decoded.event.fields(), &name);
+            decoded.warnings.extend(foreign);
+        }
+        Ok(decoded)
     }
 
     fn decodes_verbatim(&self) -> bool {

@@ -19,6 +19,7 @@ use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::EventId;
 use crate::event::{Event, InputError};
+use crate::verdict::Permission;
 
 /// Cursor event → Claude Code event. Events not listed keep their name.
 pub static EVENTS: &[EventRow] = &[
@@ -56,6 +57,8 @@ pub static TOOLS: &[ToolRow] = &[
     tool("StrReplace", "Edit", &[("path", "file_path")]),
     tool("Grep", "Grep", &[]),
     tool("Glob", "Glob", &[]),
+    // A deletion is judged as a write of the file.
+    tool("Delete", "Write", &[("path", "file_path")]),
 ];
 
 /// The timeout `hookrun install` writes. Cursor's unit is documented
@@ -65,6 +68,9 @@ pub const INSTALL_TIMEOUT: u64 = 30_000;
 pub const DEADLINE: Duration = Duration::from_secs(29);
 
 pub struct Cursor;
+
+/// Said when Cursor names an MCP tool without its server.
+const NO_SERVER: &str = "Cursor named no MCP server for this tool: it is `mcp__cursor__TOOL` to hookrun, so rules naming the real server (`mcp__github__*`) do not match it; write `mcp__cursor__TOOL` rules too";
 
 pub static FACTS: Facts = Facts {
     id: HostId::Cursor,
@@ -159,7 +165,11 @@ impl Host for Cursor {
                     .get("server")
                     .or_else(|| raw.get("server_name"))
                     .and_then(Value::as_str)
-                    .unwrap_or("cursor");
+                    .map(str::to_owned);
+                if server.is_none() {
+                    warnings.push(NO_SERVER.to_owned());
+                }
+                let server = server.as_deref().unwrap_or("cursor");
                 if !name.starts_with("mcp__") {
                     raw.insert("tool_name".into(), json!(mapping::mcp_name(server, &name)));
                 }
@@ -168,7 +178,14 @@ impl Host for Cursor {
                 warnings.extend(mapping::nested_json(&mut raw, "tool_input"));
             }
             _ => {
-                let (tool, input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
+                // `MCP:tool` on preToolUse names no server.
+                let (tool, input) = mapping::translate_tool(&mut raw, TOOLS, |name, _| {
+                    name.strip_prefix("MCP:")
+                        .map(|tool| mapping::mcp_name("cursor", tool.trim()))
+                });
+                if tool.as_deref().is_some_and(|t| t.starts_with("MCP:")) {
+                    warnings.push(NO_SERVER.to_owned());
+                }
                 original_tool = tool;
                 original_input = input;
             }
@@ -247,9 +264,17 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             a.top.insert("user_message".into(), json!(reason));
             a.top.insert("agent_message".into(), json!(reason));
         } else {
-            // Without `permission` Cursor blocks the tool: "no decision" is
-            // an explicit allow.
-            a.top.insert("permission".into(), json!("allow"));
+            // Without `permission` Cursor blocks the tool (documented), and
+            // `allow` may skip Cursor's own approval: with no hook allowing,
+            // hookrun answers `ask`, which leaves the call to Cursor's own
+            // approval and so cannot widen what Cursor allows by itself.
+            // Reads have no approval of their own to skip.
+            let allowed =
+                decision.permission == Some(Permission::Allow) || host_event == "beforeReadFile";
+            a.top.insert(
+                "permission".into(),
+                json!(if allowed { "allow" } else { "ask" }),
+            );
             if let Some(message) = mapping::system_message(decision, &a.warnings) {
                 a.top.insert("user_message".into(), json!(message));
             }

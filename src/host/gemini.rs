@@ -64,6 +64,11 @@ pub static TOOLS: &[ToolRow] = &[
         "Grep",
         &[("dir_path", "path"), ("include", "glob")],
     ),
+    // Read rules see what these read: a directory listed, every file
+    // read (the first as file_path, each in file_paths).
+    tool("list_directory", "Read", &[("dir_path", "file_path")]),
+    tool("read_many_files", "Read", &[]),
+    // The URLs are inside `prompt`: the first is `url`, each in `urls`.
     tool("web_fetch", "WebFetch", &[]),
     tool("google_web_search", "WebSearch", &[]),
 ];
@@ -88,8 +93,6 @@ pub static FACTS: Facts = Facts {
 /// Gemini's tools that keep their name behind hookrun (the others are in
 /// [`TOOLS`]).
 pub const TOOL_NAMES: &[&str] = &[
-    "list_directory",
-    "read_many_files",
     "save_memory",
     "write_todos",
     "update_topic",
@@ -142,6 +145,29 @@ fn mcp(name: &str, raw: &Map<String, Value>) -> Option<String> {
         .then(|| mapping::mcp_name(server, tool))
 }
 
+/// The URLs in a `web_fetch` prompt, in order (`http://` or `https://`, up
+/// to the first blank, quote or bracket that cannot be part of one).
+pub fn urls_in(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = ["http://", "https://"]
+        .iter()
+        .filter_map(|p| rest.find(p))
+        .min()
+    {
+        let tail = &rest[at..];
+        let end = tail
+            .find(|c: char| c.is_whitespace() || "\"'<>()[]{}`".contains(c))
+            .unwrap_or(tail.len());
+        let url = tail[..end].trim_end_matches(['.', ',', ';', ':', '!', '?']);
+        if url.len() > "https://".len() {
+            out.push(url.to_owned());
+        }
+        rest = &tail[end.max(1)..];
+    }
+    out
+}
+
 impl Host for Gemini {
     fn facts(&self) -> &'static Facts {
         &FACTS
@@ -155,6 +181,31 @@ impl Host for Gemini {
     ) -> Result<Decoded, InputError> {
         let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
         let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, mcp);
+        if let Some(Value::Object(input)) = raw.get_mut("tool_input") {
+            match host_tool.as_deref() {
+                Some("read_many_files") => {
+                    let paths: Vec<Value> = ["include", "paths", "file_paths"]
+                        .iter()
+                        .filter_map(|k| input.get(*k).and_then(Value::as_array))
+                        .flatten()
+                        .filter(|v| v.is_string())
+                        .cloned()
+                        .collect();
+                    if let Some(first) = paths.first() {
+                        input.insert("file_path".into(), first.clone());
+                    }
+                    input.insert("file_paths".into(), Value::Array(paths));
+                }
+                Some("web_fetch") if !input.contains_key("url") => {
+                    let urls = urls_in(input.get("prompt").and_then(Value::as_str).unwrap_or(""));
+                    if let Some(first) = urls.first() {
+                        input.insert("url".into(), json!(first));
+                    }
+                    input.insert("urls".into(), json!(urls));
+                }
+                _ => {}
+            }
+        }
         // A tool confirmation is Claude Code's `permission_prompt`
         // notification (the original stays under hookrun_host).
         let notification = raw

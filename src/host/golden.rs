@@ -202,6 +202,154 @@ fn codex_decodes_bash_and_apply_patch() {
 fn codex_patch_files_are_listed_in_order() {
     let patch = "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n*** Add File: b/c.rs\n+z\n*** Delete File: d\n*** End Patch";
     assert_eq!(super::codex::patch_files(patch), ["a.rs", "b/c.rs", "d"]);
+    // Codex trims hunk headers: an indented header still deletes the file.
+    let patch = "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n  *** Delete File: .env\n*** End Patch";
+    assert_eq!(super::codex::patch_files(patch), ["a.rs", ".env"]);
+}
+
+/// A Gemini BeforeTool call of `tool` with `input`.
+fn gemini_call(tool: &str, input: Value) -> Event {
+    let mut raw = payload("gemini/before_tool__read.json");
+    raw.insert("tool_name".into(), json!(tool));
+    raw.insert("tool_input".into(), input);
+    host(HostId::Gemini)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap()
+        .event
+}
+
+#[test]
+fn gemini_reading_and_fetching_tools_are_seen_by_read_and_webfetch_rules() {
+    let e = gemini_call(
+        "read_many_files",
+        json!({"include": ["/p/.env", "/p/a.txt"]}),
+    );
+    assert_eq!(e.tool_name(), Some("Read"));
+    assert_eq!(field(&e, "tool_input")["file_path"], "/p/.env");
+    assert_eq!(
+        field(&e, "tool_input")["file_paths"],
+        json!(["/p/.env", "/p/a.txt"])
+    );
+    let e = gemini_call("list_directory", json!({"dir_path": "/p/secrets"}));
+    assert_eq!(
+        (e.tool_name(), &field(&e, "tool_input")["file_path"]),
+        (Some("Read"), &json!("/p/secrets"))
+    );
+    let e = gemini_call(
+        "web_fetch",
+        json!({"prompt": "Summarise https://evil.example/x?a=1, then (http://b.example)."}),
+    );
+    assert_eq!(e.tool_name(), Some("WebFetch"));
+    assert_eq!(field(&e, "tool_input")["url"], "https://evil.example/x?a=1");
+    assert_eq!(
+        field(&e, "tool_input")["urls"],
+        json!(["https://evil.example/x?a=1", "http://b.example"])
+    );
+    // Gemini's grep_search reads `dir_path`: a decoy `path` loses.
+    let e = gemini_call(
+        "grep_search",
+        json!({"pattern": "k", "dir_path": "/p/secrets", "path": "/p/ok"}),
+    );
+    assert_eq!(field(&e, "tool_input")["path"], "/p/secrets");
+    // The name before 0.60 is Grep too.
+    assert_eq!(
+        gemini_call("search_file_content", json!({})).tool_name(),
+        Some("Grep")
+    );
+}
+
+#[test]
+fn a_payload_fired_as_the_wrong_host_is_said_aloud_and_names_are_lenient() {
+    // Gemini's BeforeTool without --host.
+    let decoded = host(HostId::ClaudeCode)
+        .decode(
+            payload("gemini/before_tool__shell.json"),
+            None,
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert!(
+        decoded.warnings.iter().any(|w| w.contains("--host gemini")),
+        "{:?}",
+        decoded.warnings
+    );
+    // Copilot's camelCase fired as Gemini.
+    let decoded = host(HostId::Gemini)
+        .decode(
+            payload("copilot/pre_tool_use__camel.json"),
+            Some("BeforeTool"),
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert!(
+        decoded
+            .warnings
+            .iter()
+            .any(|w| w.contains("--host copilot")),
+        "{:?}",
+        decoded.warnings
+    );
+    // The right host: quiet.
+    for (id, rel) in [
+        (HostId::Gemini, "gemini/before_tool__shell.json"),
+        (HostId::ClaudeCode, "codex/pre_tool_use__bash.json"),
+        (HostId::Copilot, "copilot/measured_pre_tool_use.json"),
+        (HostId::Cursor, "cursor/before_shell_execution.json"),
+    ] {
+        let decoded = host(id)
+            .decode(payload(rel), None, &HostEnv::new(&[]))
+            .unwrap();
+        assert!(
+            decoded.warnings.is_empty(),
+            "{id:?} {rel}: {:?}",
+            decoded.warnings
+        );
+    }
+    // Host event names read like Claude Code's: case and `_` do not count.
+    let decoded = host(HostId::Gemini)
+        .decode(
+            payload("gemini/before_tool__shell.json"),
+            Some("before_tool"),
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert_eq!(decoded.event.id.name(), "PreToolUse");
+}
+
+#[test]
+fn cursor_deletes_and_unnamed_mcp_servers_are_judged_and_said() {
+    let mut raw = payload("cursor/pre_tool_use__shell.json");
+    raw.insert("tool_name".into(), json!("Delete"));
+    raw.insert(
+        "tool_input".into(),
+        json!({"path": "/p/.env", "file_path": "/p/ok"}),
+    );
+    let d = host(HostId::Cursor)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap();
+    assert_eq!(d.event.tool_name(), Some("Write"));
+    assert_eq!(
+        field(&d.event, "tool_input"),
+        &json!({"file_path": "/p/.env"})
+    );
+    let mut raw = payload("cursor/pre_tool_use__shell.json");
+    raw.insert("tool_name".into(), json!("MCP:create_issue"));
+    let d = host(HostId::Cursor)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap();
+    assert_eq!(d.event.tool_name(), Some("mcp__cursor__create_issue"));
+    assert!(
+        d.warnings.iter().any(|w| w.contains("no MCP server")),
+        "{:?}",
+        d.warnings
+    );
+    // A string tool_input with a lone surrogate is still read.
+    let mut raw = payload("cursor/before_mcp_execution.json");
+    raw.insert("tool_input".into(), json!("{\"title\":\"x \\udc00\"}"));
+    let d = host(HostId::Cursor)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap();
+    assert!(field(&d.event, "tool_input")["title"].is_string());
 }
 
 #[test]
@@ -428,7 +576,14 @@ fn cursor_golden_answers() {
         "cursor/before_shell_execution.json",
         &Decision::default(),
     );
-    assert_eq!((v, r.exit.code()), (json!({"permission": "allow"}), 0));
+    // No hook decided: Cursor's own approval decides (`allow` could skip it).
+    assert_eq!((v, r.exit.code()), (json!({"permission": "ask"}), 0));
+    let (v, _) = encode(
+        HostId::Cursor,
+        "cursor/before_shell_execution.json",
+        &permission(Permission::Allow, None),
+    );
+    assert_eq!(v, json!({"permission": "allow"}));
     let (v, r) = encode(
         HostId::Cursor,
         "cursor/before_shell_execution.json",
@@ -1114,10 +1269,19 @@ fn every_answer_to_cursor_has_a_permission_where_it_needs_one() {
             if super::cursor::PERMISSION_EVENTS.contains(&host_event.as_str()) {
                 let p = top.get("permission").and_then(Value::as_str);
                 assert!(
-                    matches!(p, Some("allow" | "deny")),
+                    matches!(p, Some("allow" | "deny" | "ask")),
                     "{file}, {what}: {}",
                     r.stdout
                 );
+                // Never wider than Cursor on its own unless a hook allowed.
+                if p == Some("allow") {
+                    assert!(
+                        decision.permission == Some(Permission::Allow)
+                            || host_event == "beforeReadFile",
+                        "{file}, {what}: {}",
+                        r.stdout
+                    );
+                }
                 let must_deny = decision.block.is_some()
                     || decision.permission == Some(Permission::Ask)
                     || (decision.updated_input.is_some() && host_event != "preToolUse");

@@ -49,8 +49,14 @@ pub const fn tool(
     }
 }
 
+/// The row of a host event name: exact, else ignoring case and `_`/`-`
+/// (`before_tool` is `BeforeTool`), as Claude Code's names are read.
 pub fn event_row<'a>(rows: &'a [EventRow], host_name: &str) -> Option<&'a EventRow> {
-    rows.iter().find(|r| r.host == host_name)
+    rows.iter().find(|r| r.host == host_name).or_else(|| {
+        let folded = crate::catalog::fold_name(host_name);
+        rows.iter()
+            .find(|r| crate::catalog::fold_name(r.host) == folded)
+    })
 }
 
 pub fn tool_row<'a>(rows: &'a [ToolRow], host_name: &str) -> Option<&'a ToolRow> {
@@ -163,9 +169,48 @@ pub fn translate_tool(
     (Some(name), input)
 }
 
+/// Why a payload fired as `this` host looks like another host's: an event
+/// name only that host uses (Gemini's `BeforeTool`), or its own field
+/// names (Copilot's `toolName`), where `this` would silently answer in a
+/// dialect the caller ignores.
+pub fn foreign_dialect(this: HostId, raw: &Map<String, Value>, event_name: &str) -> Option<String> {
+    let hint = |other: &dyn super::Host, why: String| {
+        format!(
+            "this payload looks like {}'s ({why}), not {}'s: its blocks may not be honoured. Fire it with `--host {}`",
+            other.facts().display,
+            this.display(),
+            other.name()
+        )
+    };
+    for other in super::HOSTS.iter().copied().filter(|h| h.id() != this) {
+        let own = |name: &str| {
+            other
+                .events()
+                .iter()
+                .any(|r| r.host == name && r.host != r.claude)
+        };
+        let mine = |name: &str| {
+            super::host(this).events().iter().any(|r| r.host == name)
+                || (this != HostId::Gemini && crate::catalog::lookup(name).is_some())
+        };
+        if own(event_name) && !mine(event_name) {
+            return Some(hint(other, format!("event `{event_name}`")));
+        }
+    }
+    let copilot_keys = ["toolName", "toolArgs", "sessionId"];
+    if this != HostId::Copilot && !raw.contains_key("tool_name") {
+        if let Some(key) = copilot_keys.iter().find(|k| raw.contains_key(**k)) {
+            return Some(hint(super::host(HostId::Copilot), format!("field `{key}`")));
+        }
+    }
+    None
+}
+
 /// Finishes a decode: records the host's names under `hookrun_host` and
 /// builds the event under its Claude Code name.
-pub fn finish(mut raw: Map<String, Value>, t: Translated) -> Result<Decoded, InputError> {
+pub fn finish(mut raw: Map<String, Value>, mut t: Translated) -> Result<Decoded, InputError> {
+    t.warnings
+        .extend(foreign_dialect(t.host, &raw, &t.host_event));
     let mut info = Map::new();
     info.insert("host".into(), json!(t.host.name()));
     info.insert("hook_event_name".into(), json!(t.host_event));

@@ -239,9 +239,11 @@ fn cursor_always_gets_a_permission() {
     let sb = Sandbox::new();
     let stdin = payload(&sb, "cursor/before_shell_execution.json", &json!({}));
     let run = fire_host(&sb, "cursor", &json!({}), &stdin, &[]);
+    // No hook decided: `ask` leaves the call to Cursor's own approval
+    // (`allow` could skip it, and no permission at all blocks the tool).
     assert_eq!(
         (run.code, run.json()),
-        (Some(0), json!({"permission": "allow"})),
+        (Some(0), json!({"permission": "ask"})),
         "{run:?}"
     );
     let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
@@ -603,4 +605,24 @@ fn copilot_install_names_each_event_so_its_nameless_payloads_work() {
         run.json(),
         json!({"permissionDecision": "deny", "permissionDecisionReason": "no echo"})
     );
+}
+
+#[test]
+fn gemini_read_many_files_meets_read_deny_rules() {
+    let sb = Sandbox::new();
+    let settings = json!({"permissions": {"deny": ["Read(./.env)"]}});
+    let env = sb.project.join(".env");
+    let run = fire_host(
+        &sb,
+        "gemini",
+        &settings,
+        &payload(
+            &sb,
+            "gemini/before_tool__read.json",
+            &json!({"tool_name": "read_many_files", "tool_input": {"include": [env.to_str().unwrap()]}}),
+        ),
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.json()["decision"], "deny", "{run:?}");
 }
