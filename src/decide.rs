@@ -32,6 +32,9 @@ pub struct Policy<'a> {
     pub state: Option<&'a StateDir>,
     /// `--stop-block-cap`.
     pub stop_block_cap: u32,
+    /// The host that called: behind any but Claude Code, hookrun enforces
+    /// the permissions of Claude Code's own files itself.
+    pub host: crate::host::HostId,
 }
 
 /// What the fire knew before deciding.
@@ -94,7 +97,11 @@ pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, inputs: &RunInputs<'_>) -> 
         &mut warnings,
     );
     if event.id.permission_rules_apply() {
-        let rules = permissions::collect(policy.settings, policy.project_dir);
+        let rules = permissions::collect_for(
+            policy.settings,
+            policy.project_dir,
+            policy.host != crate::host::HostId::ClaudeCode,
+        );
         warnings.extend(rules.warnings.iter().cloned());
         let outcome = permissions::apply(
             &mut decision,

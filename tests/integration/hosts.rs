@@ -626,3 +626,62 @@ fn gemini_read_many_files_meets_read_deny_rules() {
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(run.json()["decision"], "deny", "{run:?}");
 }
+
+/// A policy kept under `.claude/` is Claude Code's to enforce behind
+/// Claude Code; behind any other host nobody would, so hookrun enforces
+/// its deny and ask rules itself (not its allow rules: those could approve
+/// what the host would have asked about).
+#[test]
+fn a_claude_code_policy_is_enforced_behind_other_hosts() {
+    let sb = Sandbox::new();
+    let file = sb.write(
+        "project/.claude/hookrun.json",
+        &serde_json::to_string(&json!({
+            "permissions": {"deny": ["Read(./.env)"], "allow": ["Bash"]},
+        }))
+        .unwrap(),
+    );
+    let env = sb.project.join(".env");
+    let fire = |host: &str, stdin: Vec<u8>| {
+        sb.run(
+            &[
+                "fire",
+                "--host",
+                host,
+                "--no-default-settings",
+                "--trust-project",
+                "--settings",
+                file.to_str().unwrap(),
+            ],
+            &stdin,
+        )
+    };
+    let copilot = payload(
+        &sb,
+        "copilot/measured_pre_tool_use.json",
+        &json!({"toolName": "view", "toolArgs": {"path": env.to_str().unwrap()}}),
+    );
+    let run = fire("copilot", copilot);
+    assert_eq!(run.json()["permissionDecision"], "deny", "{run:?}");
+    let gemini = payload(
+        &sb,
+        "gemini/before_tool__read.json",
+        &json!({"tool_input": {"file_path": env.to_str().unwrap()}}),
+    );
+    let run = fire("gemini", gemini);
+    assert_eq!(run.json()["decision"], "deny", "{run:?}");
+    // The allow stays Claude Code's: a shell call gets no approval.
+    let run = fire(
+        "copilot",
+        payload(&sb, "copilot/measured_pre_tool_use.json", &json!({})),
+    );
+    assert_eq!(run.json(), json!({}), "{run:?}");
+    // Behind Claude Code, Claude Code enforces it: hookrun does not.
+    let event = sb.event(
+        "PreToolUse",
+        &json!({"tool_name": "Read", "tool_input": {"file_path": env.to_str().unwrap()}}),
+    );
+    let run = fire("claude-code", event);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.json().get("hookSpecificOutput"), None, "{run:?}");
+}
