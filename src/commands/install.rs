@@ -48,6 +48,26 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
         .find(|(s, _)| *s == scope)
         .map(|(_, p)| p)
         .ok_or("no home folder ($HOME is not set): use --project")?;
+    // A host whose hooks are files, not a document (Cline).
+    if w.shape == wiring::Shape::Files {
+        if !install {
+            return super::install_files::run(w, &path, None, args.dry_run);
+        }
+        let settings = common::inspect_settings(&args.settings, &env, &project_dir);
+        let mut out = String::new();
+        let events = events_to_route(&settings, args.host, &mut out);
+        let route = super::install_files::Route {
+            base: fire_command(&binary(args)?, args.host)?,
+            events: &events,
+        };
+        out.push_str(&super::install_files::run(
+            w,
+            &path,
+            Some(route),
+            args.dry_run,
+        )?);
+        return Ok(out);
+    }
 
     let before = match std::fs::read_to_string(&path) {
         Ok(text) => Some(text),

@@ -199,17 +199,7 @@ fn quote_all(names: &[&str]) -> String {
 /// What a host entry running hookrun does when its `hookrun` is not found
 /// (the shell exits 127).
 fn on_127(host: HostId) -> &'static str {
-    match host {
-        HostId::ClaudeCode => {
-            "Claude Code reads exit 127 as a non-blocking error: every guard is off"
-        }
-        HostId::Codex => "Codex reads exit 127 as a failed hook and ignores it: every guard is off",
-        HostId::Gemini => "Gemini CLI reads exit 127 as a deny: every tool call is blocked",
-        HostId::Cursor => "Cursor gets exit 127 instead of an answer: the guards do not run",
-        HostId::Copilot => {
-            "Copilot CLI gets exit 127 instead of an answer: the guards do not run (and preToolUse fails closed)"
-        }
-    }
+    crate::host::host(host).facts().on_127
 }
 
 /// One host file that exists, parsed.
@@ -221,6 +211,13 @@ struct HostFile {
 fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostFile> {
     let mut files = Vec::new();
     for (_, path) in w.files(cx.project_dir, cx.home, cx.codex_home) {
+        if w.shape == wiring::Shape::Files {
+            let entries = crate::host::cline::entries_in(&path, |p| cx.probe.read(p));
+            if !entries.is_empty() {
+                files.push(HostFile { entries, path });
+            }
+            continue;
+        }
         let Some(bytes) = cx.probe.read(&path) else {
             continue;
         };

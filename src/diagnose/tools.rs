@@ -44,6 +44,10 @@ const TABLES: &[HostTools] = &[
         host: "Cursor",
         tools: crate::host::cursor::TOOL_NAMES,
     },
+    HostTools {
+        host: "Cline",
+        tools: crate::host::cline::TOOL_NAMES,
+    },
 ];
 
 /// Every known tool name with its host, in table order.

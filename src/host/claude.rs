@@ -37,6 +37,7 @@ pub static FACTS: Facts = Facts {
     tool_names: TOOL_NAMES,
     wiring: &WIRING,
     timeout: Duration::from_secs(600),
+    on_127: "Claude Code reads exit 127 as a non-blocking error: every guard is off",
 };
 
 /// Claude Code's tools (hookrun's own vocabulary).

@@ -99,6 +99,7 @@ pub static FACTS: Facts = Facts {
     tool_names: TOOL_NAMES,
     wiring: &WIRING,
     timeout: DEFAULT_TIMEOUT,
+    on_127: "Codex reads exit 127 as a failed hook and ignores it: every guard is off",
 };
 
 /// Codex's tools that keep their name behind hookrun (the others are in

@@ -113,6 +113,7 @@ pub static FACTS: Facts = Facts {
     tool_names: TOOL_NAMES,
     wiring: &WIRING,
     timeout: DEFAULT_TIMEOUT,
+    on_127: "Copilot CLI gets exit 127 instead of an answer: the guards do not run (and preToolUse fails closed)",
 };
 
 /// Copilot's tools that keep their name behind hookrun (the others are in

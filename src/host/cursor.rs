@@ -82,6 +82,7 @@ pub static FACTS: Facts = Facts {
     tool_names: TOOL_NAMES,
     wiring: &WIRING,
     timeout: DEADLINE,
+    on_127: "Cursor gets exit 127 instead of an answer: the guards do not run",
 };
 
 /// Cursor's tools that keep their name behind hookrun (the others are in

@@ -88,6 +88,7 @@ pub static FACTS: Facts = Facts {
     tool_names: TOOL_NAMES,
     wiring: &WIRING,
     timeout: DEFAULT_TIMEOUT,
+    on_127: "Gemini CLI reads exit 127 as a deny: every tool call is blocked",
 };
 
 /// Gemini's tools that keep their name behind hookrun (the others are in

@@ -16,6 +16,7 @@
 
 pub mod answer;
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod cursor;
@@ -49,9 +50,10 @@ pub enum HostId {
     Codex,
     /// Cursor (documented format, not verified against the real host).
     Cursor,
-    /// GitHub Copilot CLI (documented format, not verified against the real
-    /// host).
+    /// GitHub Copilot CLI.
     Copilot,
+    /// Cline CLI (hook files; `hookrun install cline` writes them).
+    Cline,
 }
 
 impl HostId {
@@ -89,6 +91,9 @@ pub struct Facts {
     pub wiring: &'static wiring::Wiring,
     /// The host's own hook timeout when the config gives none.
     pub timeout: Duration,
+    /// What the host makes of an entry whose command the shell cannot
+    /// start (exit 127), for `doctor`.
+    pub on_127: &'static str,
 }
 
 /// The host's environment variables (hookrun's own environment as the host
@@ -247,6 +252,7 @@ pub static HOSTS: &[&dyn Host] = &[
     &codex::Codex,
     &cursor::Cursor,
     &copilot::Copilot,
+    &cline::Cline,
 ];
 
 /// The implementation of a host.

@@ -16,6 +16,9 @@ pub enum Shape {
     Nested,
     /// `{"version": 1, "hooks": {"event": [{…entry}]}}`.
     Flat,
+    /// No document: one executable file per event, named after it, in a
+    /// folder (Cline); written by `commands::install_files`.
+    Files,
 }
 
 /// One host's config facts, one row per host.
@@ -203,7 +206,7 @@ pub fn entries(w: &Wiring, doc: &Value) -> Vec<Entry> {
                 }
             };
             match w.shape {
-                Shape::Flat => push(
+                Shape::Flat | Shape::Files => push(
                     item,
                     format!("hooks.{event}[{i}]"),
                     item.get("matcher")
@@ -252,7 +255,7 @@ pub fn remove_hookrun(w: &Wiring, doc: &mut Value) -> usize {
         };
         let before = list.len();
         match w.shape {
-            Shape::Flat => {
+            Shape::Flat | Shape::Files => {
                 list.retain(|e| !is_ours(e));
                 removed += before - list.len();
             }
@@ -337,7 +340,7 @@ pub fn install_with_matchers(
         let entry = w.entry(&super::host(w.host).fire_command(command, host_event));
         let matcher = matchers.iter().find(|(e, _)| e == claude).map(|(_, m)| m);
         list.push(match (w.shape, matcher) {
-            (Shape::Flat, _) => entry,
+            (Shape::Flat | Shape::Files, _) => entry,
             (Shape::Nested, None) => json!({"hooks": [entry]}),
             (Shape::Nested, Some(m)) => json!({"matcher": m, "hooks": [entry]}),
         });

@@ -685,3 +685,113 @@ fn a_claude_code_policy_is_enforced_behind_other_hosts() {
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(run.json().get("hookSpecificOutput"), None, "{run:?}");
 }
+
+#[test]
+fn install_cline_writes_marked_hook_files_and_never_touches_others() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.hookrun/settings.json",
+        &serde_json::to_string(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "true"}]}]
+        }}))
+        .unwrap(),
+    );
+    // The user's own Stop hook file: never overwritten, never removed.
+    let theirs = sb.write(
+        "project/.clinerules/hooks/TaskComplete",
+        "#!/bin/sh\necho mine\n",
+    );
+    let run = sb.run(&["install", "cline"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.contains("is not hookrun's: left alone"),
+        "{}",
+        run.stdout
+    );
+    let pre = sb.path("project/.clinerules/hooks/PreToolUse");
+    let text = std::fs::read_to_string(&pre).unwrap();
+    assert!(text.contains("# hookrun: written by"), "{text}");
+    assert!(
+        text.trim_end().ends_with(" fire --host cline PreToolUse"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::metadata(&pre).unwrap().permissions().mode() & 0o777,
+        0o755
+    );
+    assert_eq!(
+        std::fs::read_to_string(&theirs).unwrap(),
+        "#!/bin/sh\necho mine\n"
+    );
+    // Again: nothing changes.
+    let again = sb.run(&["install", "cline"], b"");
+    assert!(
+        again.stdout.contains("already up to date"),
+        "{}",
+        again.stdout
+    );
+
+    // The file as Cline runs it (`bash FILE`, no arguments), on Cline's
+    // payload, behind a guard: one call denied, the model goes on.
+    let guard = sb.settings(
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "if": "Bash(touch *)", "command": "echo 'no touching' >&2; exit 2"}]}]}}),
+    );
+    let script = text.replace(
+        " fire --host cline PreToolUse",
+        &format!(
+            " fire --host cline PreToolUse --no-default-settings --settings {}",
+            guard.display()
+        ),
+    );
+    let script = sb.write("cli/PreToolUse", &script);
+    let stdin = payload(&sb, "cline/tool_call__run_commands.json", &json!({}));
+    let mut cmd = sb.command_via(&["bash", script.to_str().unwrap()]);
+    let run = crate::support::run_command(&mut cmd, &stdin);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"overrideInput": {}, "contextModification": "hookrun blocked this tool call: no touching"})
+    );
+
+    let run = sb.run(&["uninstall", "cline"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(!pre.exists());
+    assert_eq!(
+        std::fs::read_to_string(&theirs).unwrap(),
+        "#!/bin/sh\necho mine\n"
+    );
+}
+
+#[test]
+fn install_cline_never_writes_through_a_symlinked_folder() {
+    let sb = Sandbox::new();
+    let elsewhere = sb.path("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, sb.path("project/.clinerules")).unwrap();
+    let run = sb.run(&["install", "cline"], b"");
+    assert_ne!(run.code, Some(0), "{run:?}");
+    assert!(run.stderr.contains("is a symlink"), "{run:?}");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
+
+#[test]
+fn doctor_checks_clines_hook_files() {
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.hookrun/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let run = sb.run(
+        &["install", "cline", "--binary", "/nonexistent/hookrun"],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = sb.run(&["doctor"], b"");
+    assert!(
+        run.stdout.contains("host-hookrun-missing") && run.stdout.contains("PreToolUse"),
+        "{run:?}"
+    );
+}
