@@ -291,7 +291,9 @@ pub enum Command {
     /// Files: claude-code .claude/settings.json, gemini .gemini/settings.json,
     /// codex .codex/hooks.json ($CODEX_HOME/hooks.json with --user), cursor
     /// .cursor/hooks.json, copilot .github/hooks/hookrun.json
-    /// (~/.copilot/hooks/hookrun.json with --user).
+    /// (~/.copilot/hooks/hookrun.json with --user); cline writes one hook
+    /// file per event in .clinerules/hooks/ (~/.cline/hooks/ with --user),
+    /// marked as hookrun's, and never replaces one that is not.
     ///
     /// Examples:
     ///   hookrun install gemini --dry-run

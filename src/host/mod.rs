@@ -48,7 +48,8 @@ pub enum HostId {
     Gemini,
     /// OpenAI Codex CLI.
     Codex,
-    /// Cursor (documented format, not verified against the real host).
+    /// Cursor (unverified: built from its published format, never run
+    /// against a real Cursor).
     Cursor,
     /// GitHub Copilot CLI.
     Copilot,
