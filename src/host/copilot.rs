@@ -377,6 +377,35 @@ impl Host for Copilot {
         encode(event, decision)
     }
 
+    /// Copilot takes exit 1 silently (preToolUse: a deny without a reason,
+    /// elsewhere nothing): a tool call is denied with the reason, and on
+    /// other events exit 2 makes Copilot show the message as a warning
+    /// (`! …`), which blocks nothing there.
+    fn unusable_answer(&self, event_arg: Option<&str>, message: &str) -> Option<super::Rendered> {
+        let event = event_arg.and_then(lenient_event);
+        let reason =
+            format!("{message} (hookrun denied the call: it cannot tell what it would do)");
+        let mut top = Map::new();
+        match event {
+            Some("preToolUse") | None => {
+                top.insert("permissionDecision".into(), json!("deny"));
+                top.insert("permissionDecisionReason".into(), json!(reason));
+                Some(mapping::json_answer(&top))
+            }
+            Some("permissionRequest") => {
+                top.insert("behavior".into(), json!("deny"));
+                top.insert("message".into(), json!(reason));
+                Some(mapping::json_answer(&top))
+            }
+            Some(_) => Some(super::Rendered {
+                stdout: String::new(),
+                stderr: format!("{message}\n"),
+                exit: crate::exit::Exit::Block,
+                value: Value::String(String::new()),
+            }),
+        }
+    }
+
     /// Copilot's payloads carry no event name: each entry names its event.
     fn fire_command(&self, base: &str, host_event: &str) -> String {
         format!("{base} {host_event}")

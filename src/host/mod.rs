@@ -240,6 +240,13 @@ pub trait Host: Sync {
         base.to_owned()
     }
 
+    /// The answer when hookrun cannot read the host's event (`message`
+    /// says why), for a host that would take hookrun's exit 1 silently
+    /// (`None`: exit 1 with the message on stderr).
+    fn unusable_answer(&self, _event_arg: Option<&str>, _message: &str) -> Option<Rendered> {
+        None
+    }
+
     /// What the user must do besides the file `hookrun install` wrote.
     fn install_note(&self, _path: &std::path::Path) -> Option<String> {
         None

@@ -795,3 +795,39 @@ fn doctor_checks_clines_hook_files() {
         "{run:?}"
     );
 }
+
+/// Copilot takes hookrun's exit 1 silently (a reasonless deny on
+/// preToolUse, nothing elsewhere): an unreadable event is answered loudly.
+#[test]
+fn copilot_never_gets_a_silent_exit_1() {
+    let sb = Sandbox::new();
+    let settings = sb.settings(&json!({}));
+    let fire = |event: &str| {
+        sb.run(
+            &[
+                "fire",
+                "--host",
+                "copilot",
+                event,
+                "--no-default-settings",
+                "--settings",
+                settings.to_str().unwrap(),
+            ],
+            b"{not json",
+        )
+    };
+    let run = fire("preToolUse");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.json()["permissionDecision"], "deny", "{run:?}");
+    assert!(
+        run.json()["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("hookrun:"),
+        "{run:?}"
+    );
+    // Elsewhere exit 2 is Copilot's visible warning, never a block.
+    let run = fire("postToolUse");
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.starts_with("hookrun:"), "{run:?}");
+}
