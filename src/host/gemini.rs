@@ -216,6 +216,26 @@ impl Host for Gemini {
         if notification.as_deref() == Some("ToolPermission") {
             raw.insert("notification_type".into(), json!("permission_prompt"));
         }
+        // A shell's result as Claude Code's (`.tool_response.stdout`):
+        // `returnDisplay` is the output as shown; the original stays under
+        // hookrun_host.
+        let original_response = raw.get("tool_response").cloned();
+        if let (Some("Bash"), Some(Value::Object(response))) = (
+            raw.get("tool_name").and_then(Value::as_str),
+            &original_response,
+        ) {
+            if let Some(text) = response
+                .get("returnDisplay")
+                .filter(|v| v.is_string())
+                .or_else(|| response.get("llmContent").filter(|v| v.is_string()))
+            {
+                let mut translated = response.clone();
+                translated.insert("stdout".into(), text.clone());
+                translated.insert("stderr".into(), json!(""));
+                translated.insert("interrupted".into(), json!(false));
+                raw.insert("tool_response".into(), Value::Object(translated));
+            }
+        }
         // AfterAgent's answer is Claude Code's `last_assistant_message`.
         if let Some(answer) = raw.get("prompt_response").cloned() {
             raw.entry("last_assistant_message").or_insert(answer);
@@ -244,6 +264,9 @@ impl Host for Gemini {
                 warnings: Vec::new(),
             },
         )?;
+        if let Some(original) = original_response {
+            mapping::keep_in_host_info(&mut decoded, "tool_response", original)?;
+        }
         if let Some(original) = notification.filter(|n| n == "ToolPermission") {
             decoded.notes.push(format!(
                 "Gemini's notification_type {original:?} is given as \"permission_prompt\""

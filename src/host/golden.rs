@@ -219,6 +219,16 @@ fn gemini_call(tool: &str, input: Value) -> Event {
 }
 
 #[test]
+fn gemini_shell_results_read_as_claude_codes() {
+    let e = decode(HostId::Gemini, "gemini/after_tool__shell.json");
+    assert_eq!(field(&e, "tool_response")["stdout"], "hi");
+    assert_eq!(
+        super::mapping::host_info(&e).unwrap()["tool_response"]["returnDisplay"],
+        "hi"
+    );
+}
+
+#[test]
 fn gemini_reading_and_fetching_tools_are_seen_by_read_and_webfetch_rules() {
     let e = gemini_call(
         "read_many_files",
