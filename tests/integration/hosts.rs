@@ -831,3 +831,51 @@ fn copilot_never_gets_a_silent_exit_1() {
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(run.stderr.starts_with("hookrun:"), "{run:?}");
 }
+
+/// A patch is judged on every file it touches: a deny rule on the second
+/// one holds (Codex trims the headers: an indented one counts too).
+#[test]
+fn every_file_of_a_patch_meets_the_deny_rules() {
+    let sb = Sandbox::new();
+    let settings =
+        json!({"permissions": {"deny": ["Edit(./.env)"], "allow": ["Edit(./notes.txt)"]}});
+    let patch = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n  *** Delete File: .env\n*** End Patch\n";
+    let run = fire_host(
+        &sb,
+        "codex",
+        &settings,
+        &payload(
+            &sb,
+            "codex/pre_tool_use__apply_patch.json",
+            &json!({"tool_input": {"command": patch}}),
+        ),
+        &[],
+    );
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{run:?}"
+    );
+    assert!(run.stdout.contains(".env"), "{run:?}");
+}
+
+/// Allow rules must cover every file of a patch (Copilot's `allow` would
+/// skip its own approval).
+#[test]
+fn allow_rules_must_cover_every_file_of_a_patch() {
+    let sb = Sandbox::new();
+    let settings = json!({"permissions": {"allow": ["Edit(./notes.txt)"]}});
+    let stdin = |patch: &str| {
+        payload(
+            &sb,
+            "copilot/measured_apply_patch.json",
+            &json!({"toolArgs": patch}),
+        )
+    };
+    let one = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n*** End Patch\n";
+    let run = fire_host(&sb, "copilot", &settings, &stdin(one), &[]);
+    assert_eq!(run.json()["permissionDecision"], "allow", "{run:?}");
+    let two = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n*** Add File: other.txt\n+x\n*** End Patch\n";
+    let run = fire_host(&sb, "copilot", &settings, &stdin(two), &[]);
+    assert_eq!(run.json(), json!({}), "{run:?}");
+}
