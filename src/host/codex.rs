@@ -201,6 +201,17 @@ impl Host for Codex {
         _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
         let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
+        // Codex sends only its own events: another is another host's
+        // payload (Claude Code's, with HOOKRUN_HOST=codex), answered here
+        // in a protocol that host may not honour.
+        let mut warnings = Vec::new();
+        if mapping::event_row(EVENTS, &host_event).is_none()
+            && crate::catalog::lookup(&host_event).is_some()
+        {
+            warnings.push(format!(
+                "Codex sends no {host_event} event: this payload is another host's (Claude Code's?), and a block in Codex's protocol may not hold there. Fire it with that host's --host"
+            ));
+        }
         let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
         let mut notes = Vec::new();
         if host_tool.as_deref() == Some("apply_patch") {
@@ -227,7 +238,7 @@ impl Host for Codex {
                 host_tool,
                 host_tool_input,
                 notes,
-                warnings: Vec::new(),
+                warnings,
             },
         )?;
         if let Some(Value::String(text)) = response {

@@ -299,6 +299,20 @@ fn a_payload_fired_as_the_wrong_host_is_said_aloud_and_names_are_lenient() {
         "{:?}",
         decoded.warnings
     );
+    // A Claude Code payload fired as Codex: an event Codex never sends.
+    let mut raw = payload("codex/stop.json");
+    raw.insert("hook_event_name".into(), json!("SubagentStop"));
+    let decoded = host(HostId::Codex)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap();
+    assert!(
+        decoded
+            .warnings
+            .iter()
+            .any(|w| w.contains("Codex sends no SubagentStop")),
+        "{:?}",
+        decoded.warnings
+    );
     // The right host: quiet.
     for (id, rel) in [
         (HostId::Gemini, "gemini/before_tool__shell.json"),
