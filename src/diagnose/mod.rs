@@ -664,6 +664,14 @@ fn name_issue(name: &str, what: &str, path: &str, h: &mut HookCx<'_>) {
             ),
             format!("write `{}`", near[0].0),
         ),
+        Some(tools::NameIssue::Translated(host, claude)) => h.push(
+            "tool-name-host",
+            path.to_owned(),
+            format!(
+                "{what} names tool `{name}`, {host}'s name for `{claude}`: behind every host hookrun gives tools to your hooks under Claude Code's names, so this never matches"
+            ),
+            format!("write `{claude}`"),
+        ),
         Some(tools::NameIssue::Typo(near)) => h.push(
             "tool-name-typo",
             path.to_owned(),

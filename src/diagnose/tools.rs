@@ -68,6 +68,22 @@ pub enum NameIssue {
     Case(Vec<(&'static str, &'static str)>),
     /// Close to a known name (`Bsh` vs `Bash`).
     Typo(Vec<(&'static str, &'static str)>),
+    /// A host's own name for a tool hookrun translates (Gemini's
+    /// `run_shell_command`): matchers see the Claude Code name. (host,
+    /// Claude Code name).
+    Translated(&'static str, &'static str),
+}
+
+/// The host and Claude Code name of a host tool name hookrun translates.
+pub fn translated(name: &str) -> Option<(&'static str, &'static str)> {
+    crate::host::HOSTS.iter().find_map(|h| {
+        let facts = h.facts();
+        facts
+            .tools
+            .iter()
+            .find(|row| row.host == name && row.host != row.claude)
+            .map(|row| (facts.display, row.claude))
+    })
 }
 
 /// Checks one exact tool name. Known names, MCP tools (`mcp__…`) and names
@@ -79,6 +95,9 @@ pub fn check_name(name: &str) -> Option<NameIssue> {
     let case = case_variants(name);
     if !case.is_empty() {
         return Some(NameIssue::Case(case));
+    }
+    if let Some((host, claude)) = translated(name) {
+        return Some(NameIssue::Translated(host, claude));
     }
     let folded = catalog::fold_name(name);
     if folded.chars().count() < 4 {
@@ -481,7 +500,6 @@ mod tests {
     #[test]
     fn names_differing_in_case_or_separators() {
         assert_eq!(check_name("Bash"), None);
-        assert_eq!(check_name("run_shell_command"), None);
         assert_eq!(check_name("mcp__github__create_issue"), None);
         assert_eq!(check_name("my_custom_tool"), None);
         assert_eq!(
@@ -492,9 +510,13 @@ mod tests {
             check_name("notebook_edit"),
             Some(NameIssue::Case(vec![("NotebookEdit", "Claude Code")]))
         );
-        // Gemini's `read_file` reaches matchers as `Read`: not a name
-        // hookrun's matchers see, so nothing is near it.
+        // Gemini's `read_file` reaches matchers as `Read`: written as
+        // Gemini spells it, it never matches.
         assert_eq!(check_name("ReadFile"), None);
+        assert_eq!(
+            check_name("run_shell_command"),
+            Some(NameIssue::Translated("Gemini CLI", "Bash"))
+        );
         assert_eq!(
             check_name("SaveMemory"),
             Some(NameIssue::Case(vec![("save_memory", "Gemini CLI")]))
