@@ -30,62 +30,59 @@ pub fn run(
     let mut out = String::new();
     refuse_symlinked(dir)?;
     let host = crate::host::host(w.host);
-    match route {
-        Some(route) => {
-            let mut routed = Vec::new();
-            for claude in route.events {
-                let Some(event) = w.host_event(claude) else {
-                    let _ = writeln!(
-                        out,
-                        "warning: {} has no {claude} event: hookrun's {claude} hooks never fire under it",
-                        w.host.display()
-                    );
-                    continue;
-                };
-                let text = cline::hook_file(&host.fire_command(&route.base, event));
-                if write_one(&dir.join(event), &text, dry_run, &mut out)? {
-                    routed.push(event);
-                }
-            }
-            let _ = writeln!(
-                out,
-                "{} events routed to `{}`: {}",
-                w.host.display(),
-                route.base,
-                routed.join(", ")
-            );
-            if !dry_run {
-                out.push_str(&host.install_note(dir).unwrap_or_default());
+    if let Some(route) = route {
+        let mut routed = Vec::new();
+        for claude in route.events {
+            let Some(event) = w.host_event(claude) else {
+                let _ = writeln!(
+                    out,
+                    "warning: {} has no {claude} event: hookrun's {claude} hooks never fire under it",
+                    w.host.display()
+                );
+                continue;
+            };
+            let text = cline::hook_file(&host.fire_command(&route.base, event));
+            if write_one(&dir.join(event), &text, dry_run, &mut out)? {
+                routed.push(event);
             }
         }
-        None => {
-            let mut removed = 0;
-            for (_, event) in w.events {
-                let path = dir.join(event);
-                match std::fs::symlink_metadata(&path) {
-                    Ok(meta) if meta.file_type().is_file() => {}
-                    _ => continue,
-                }
-                let text = std::fs::read_to_string(&path).unwrap_or_default();
-                if !cline::is_ours(&text) {
-                    let _ = writeln!(out, "note: {} is not hookrun's: left alone", path.display());
-                    continue;
-                }
-                if dry_run {
-                    let _ = writeln!(out, "would remove {} (dry run)", path.display());
-                } else {
-                    std::fs::remove_file(&path)
-                        .map_err(|err| format!("cannot remove {}: {err}", path.display()))?;
-                    let _ = writeln!(out, "removed {}", path.display());
-                }
-                removed += 1;
-            }
-            let _ = writeln!(
-                out,
-                "{removed} hookrun hook file{} removed",
-                if removed == 1 { "" } else { "s" }
-            );
+        let _ = writeln!(
+            out,
+            "{} events routed to `{}`: {}",
+            w.host.display(),
+            route.base,
+            routed.join(", ")
+        );
+        if !dry_run {
+            out.push_str(&host.install_note(dir).unwrap_or_default());
         }
+    } else {
+        let mut removed = 0;
+        for (_, event) in w.events {
+            let path = dir.join(event);
+            match std::fs::symlink_metadata(&path) {
+                Ok(meta) if meta.file_type().is_file() => {}
+                _ => continue,
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            if !cline::is_ours(&text) {
+                let _ = writeln!(out, "note: {} is not hookrun's: left alone", path.display());
+                continue;
+            }
+            if dry_run {
+                let _ = writeln!(out, "would remove {} (dry run)", path.display());
+            } else {
+                std::fs::remove_file(&path)
+                    .map_err(|err| format!("cannot remove {}: {err}", path.display()))?;
+                let _ = writeln!(out, "removed {}", path.display());
+            }
+            removed += 1;
+        }
+        let _ = writeln!(
+            out,
+            "{removed} hookrun hook file{} removed",
+            if removed == 1 { "" } else { "s" }
+        );
     }
     Ok(out)
 }

@@ -214,7 +214,7 @@ fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostF
         if w.shape == wiring::Shape::Files {
             let entries = crate::host::cline::entries_in(&path, |p| cx.probe.read(p));
             if !entries.is_empty() {
-                files.push(HostFile { entries, path });
+                files.push(HostFile { path, entries });
             }
             continue;
         }

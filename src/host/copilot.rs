@@ -240,14 +240,12 @@ fn tool_response(result: &Value, claude_tool: Option<&str>) -> Option<Value> {
         .get("textResultForLlm")
         .or_else(|| result.get("text_result_for_llm"))
         .and_then(Value::as_str)?;
-    Some(match claude_tool {
-        Some("Bash") => json!({"stdout": text, "stderr": "", "interrupted": false}),
-        _ => {
-            let mut out = result.as_object().cloned().unwrap_or_default();
-            out.insert("output".into(), json!(text));
-            Value::Object(out)
-        }
-    })
+    if claude_tool == Some("Bash") {
+        return Some(json!({"stdout": text, "stderr": "", "interrupted": false}));
+    }
+    let mut out = result.as_object().cloned().unwrap_or_default();
+    out.insert("output".into(), json!(text));
+    Some(Value::Object(out))
 }
 
 impl Host for Copilot {

@@ -1347,6 +1347,14 @@ fn strings_under<'a>(v: &'a Value, keys: &[&str], out: &mut Vec<&'a str>) {
 
 #[test]
 fn a_warning_never_displaces_a_reason_on_any_host() {
+    const REASON_KEYS: &[&str] = &[
+        "reason",
+        "permissionDecisionReason",
+        "agent_message",
+        "followup_message",
+        "user_message",
+        "message",
+    ];
     let cases: &[(HostId, &str)] = &[
         (HostId::ClaudeCode, "codex/pre_tool_use__bash.json"),
         (HostId::ClaudeCode, "codex/stop.json"),
@@ -1360,14 +1368,6 @@ fn a_warning_never_displaces_a_reason_on_any_host() {
         (HostId::Cursor, "cursor/before_submit_prompt.json"),
         (HostId::Copilot, "copilot/pre_tool_use__camel.json"),
         (HostId::Copilot, "copilot/agent_stop.json"),
-    ];
-    const REASON_KEYS: &[&str] = &[
-        "reason",
-        "permissionDecisionReason",
-        "agent_message",
-        "followup_message",
-        "user_message",
-        "message",
     ];
     for (id, rel) in cases {
         let event = decode(*id, rel);

@@ -457,11 +457,10 @@ pub fn nested_json(raw: &mut Map<String, Value>, key: &str) -> Option<String> {
             raw.insert(key.into(), parsed);
             None
         }
-        Ok(_) => None,
         Err(err) if text.trim_start().starts_with('{') => Some(format!(
             "`{key}` is a JSON string hookrun cannot read ({err}): rules saw none of its fields"
         )),
-        Err(_) => None,
+        Ok(_) | Err(_) => None,
     }
 }
 

@@ -634,7 +634,7 @@ fn gemini_read_many_files_meets_read_deny_rules() {
 #[test]
 fn a_claude_code_policy_is_enforced_behind_other_hosts() {
     let sb = Sandbox::new();
-    let file = sb.write(
+    let policy = sb.write(
         "project/.claude/hookrun.json",
         &serde_json::to_string(&json!({
             "permissions": {"deny": ["Read(./.env)"], "allow": ["Bash"]},
@@ -651,7 +651,7 @@ fn a_claude_code_policy_is_enforced_behind_other_hosts() {
                 "--no-default-settings",
                 "--trust-project",
                 "--settings",
-                file.to_str().unwrap(),
+                policy.to_str().unwrap(),
             ],
             &stdin,
         )
