@@ -185,6 +185,19 @@ fn take_call(raw: &mut Map<String, Value>, key: &str) {
     }
 }
 
+/// The strings of a list field, each item a string or an object's `key`
+/// (`files: [{path}]`).
+fn strings_in(input: &Map<String, Value>, list: &str, key: &str) -> Vec<Value> {
+    input
+        .get(list)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|item| item.get(key).or(Some(item)).filter(|v| v.is_string()))
+        .cloned()
+        .collect()
+}
+
 /// Cline's tool input in Claude Code's terms, for the tools whose shape
 /// differs (the renames of [`TOOLS`] are done before).
 fn shape_input(raw: &mut Map<String, Value>, host_tool: Option<&str>) {
@@ -203,14 +216,7 @@ fn shape_input(raw: &mut Map<String, Value>, host_tool: Option<&str>) {
             input.insert("command".into(), json!(command));
         }
         "read_files" => {
-            let paths: Vec<Value> = input
-                .get("files")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|f| f.get("path").or(Some(f)).filter(|p| p.is_string()))
-                .cloned()
-                .collect();
+            let paths = strings_in(input, "files", "path");
             if let Some(first) = paths.first() {
                 input.insert("file_path".into(), first.clone());
             }
@@ -234,14 +240,7 @@ fn shape_input(raw: &mut Map<String, Value>, host_tool: Option<&str>) {
             }
         }
         "fetch_web_content" => {
-            let urls: Vec<Value> = input
-                .get("requests")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|r| r.get("url").or(Some(r)).filter(|u| u.is_string()))
-                .cloned()
-                .collect();
+            let urls = strings_in(input, "requests", "url");
             if let Some(first) = urls.first() {
                 input.insert("url".into(), first.clone());
             }
@@ -262,7 +261,6 @@ impl Host for Cline {
         arg: Option<&str>,
         _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let arg = arg.or_else(|| raw.get("hookName").and_then(Value::as_str).map(|_| ""));
         let name = match arg.map(str::trim).filter(|a| !a.is_empty()) {
             Some(a) => a.to_owned(),
             None => match raw.get("hookName") {
