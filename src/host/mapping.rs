@@ -52,6 +52,10 @@ pub const fn tool(
 /// The row of a host event name: exact, else ignoring case and `_`/`-`
 /// (`before_tool` is `BeforeTool`), as Claude Code's names are read.
 pub fn event_row<'a>(rows: &'a [EventRow], host_name: &str) -> Option<&'a EventRow> {
+    if rows.is_empty() {
+        // Claude Code's own names: nothing to fold (the fire fast path).
+        return None;
+    }
     rows.iter().find(|r| r.host == host_name).or_else(|| {
         let folded = crate::catalog::fold_name(host_name);
         rows.iter()
