@@ -44,8 +44,9 @@ complete -c hookrun -n "__fish_hookrun_needs_command" -f -a "help" -d 'Print thi
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l host -d 'The agent that runs hookrun: how its event is read and the answer written' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'
 gemini\t'Gemini CLI'
 codex\t'OpenAI Codex CLI'
-cursor\t'Cursor (documented format, not verified against the real host)'
-copilot\t'GitHub Copilot CLI (documented format, not verified against the real host)'"
+cursor\t'Cursor (unverified: built from its published format, never run against a real Cursor)'
+copilot\t'GitHub Copilot CLI'
+cline\t'Cline CLI (hook files; `hookrun install cline` writes them)'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l format -d 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand' -r -f -a "protocol\t'The hook protocol: one JSON object (what hosts read)'
 report\t'A full JSON report: every hook, where the funnel stopped it, how it ended, its output, every warning. For debugging by hand'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l log -d 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`. With HOOKRUN_LOG_INPUT=1 each line also records the event\'s input, for `hookrun replay` (off by default: inputs may hold secrets)' -r -F
@@ -99,8 +100,9 @@ complete -c hookrun -n "__fish_hookrun_using_subcommand doctor" -s V -l version 
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l host -d 'The agent whose event this is (as `fire --host`): its event, tool and field names are translated first, as `fire` would' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'
 gemini\t'Gemini CLI'
 codex\t'OpenAI Codex CLI'
-cursor\t'Cursor (documented format, not verified against the real host)'
-copilot\t'GitHub Copilot CLI (documented format, not verified against the real host)'"
+cursor\t'Cursor (unverified: built from its published format, never run against a real Cursor)'
+copilot\t'GitHub Copilot CLI'
+cline\t'Cline CLI (hook files; `hookrun install cline` writes them)'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'For people'
 json\t'One JSON document, for scripts and CI'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
@@ -126,8 +128,9 @@ json\t'One JSON document, for scripts and CI'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l host -d 'The agent whose events the cases\' inputs are (as `fire --host`), for cases that name no `host` of their own: their event, tool and field names are translated and the answer encoded as that host gets it' -r -f -a "claude-code\t'Claude Code (and hosts that speak its protocol)'
 gemini\t'Gemini CLI'
 codex\t'OpenAI Codex CLI'
-cursor\t'Cursor (documented format, not verified against the real host)'
-copilot\t'GitHub Copilot CLI (documented format, not verified against the real host)'"
+cursor\t'Cursor (unverified: built from its published format, never run against a real Cursor)'
+copilot\t'GitHub Copilot CLI'
+cline\t'Cline CLI (hook files; `hookrun install cline` writes them)'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l claude-settings -d 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host\'s workspace root, else the outermost ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)' -r -F

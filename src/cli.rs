@@ -298,7 +298,9 @@ pub enum Command {
     /// with --local), gemini .gemini/settings.json, codex .codex/hooks.json
     /// ($CODEX_HOME/hooks.json with --user), cursor .cursor/hooks.json,
     /// copilot .github/hooks/hookrun.json (~/.copilot/hooks/hookrun.json
-    /// with --user).
+    /// with --user); cline writes one hook file per event in
+    /// .clinerules/hooks/ (~/.cline/hooks/ with --user), marked as hookrun's,
+    /// and never replaces one that is not.
     ///
     /// Refuses a hookrun that runs from a package runner's cache (uvx, npx,
     /// pnpm dlx, pipx run, bunx): the entry would stop working when the cache

@@ -18,6 +18,7 @@ use crate::plan::Plan;
 use crate::run::{Executed, RunInputs};
 use crate::settings::{Settings, Severity};
 use crate::state::StateDir;
+use crate::verdict::Permission;
 
 /// The policy knobs of one fire.
 #[derive(Debug, Clone, Copy)]
@@ -32,6 +33,9 @@ pub struct Policy<'a> {
     pub state: Option<&'a StateDir>,
     /// `--stop-block-cap`.
     pub stop_block_cap: u32,
+    /// The host that called: behind any but Claude Code, hookrun enforces
+    /// the permissions of Claude Code's own files itself.
+    pub host: crate::host::HostId,
 }
 
 /// What the fire knew before deciding.
@@ -94,7 +98,11 @@ pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, inputs: &RunInputs<'_>) -> 
         &mut warnings,
     );
     if event.id.permission_rules_apply() {
-        let rules = permissions::collect(policy.settings, policy.project_dir);
+        let rules = permissions::collect_for(
+            policy.settings,
+            policy.project_dir,
+            policy.host != crate::host::HostId::ClaudeCode,
+        );
         warnings.extend(rules.warnings.iter().cloned());
         let outcome = permissions::apply(
             &mut decision,
@@ -106,6 +114,7 @@ pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, inputs: &RunInputs<'_>) -> 
         );
         notes.extend(outcome.note);
         warnings.extend(outcome.overridden);
+        every_file(&mut decision, event, &rules, policy, &mut notes);
     }
     let (mut run_warnings, run_notes) = crate::run::warnings_after(plan, executed, event, inputs);
     notes.extend(run_notes);
@@ -128,6 +137,71 @@ pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, inputs: &RunInputs<'_>) -> 
 
 /// `--fail-closed`: a settings problem on an event that can block is a
 /// block (SPEC §3.1).
+/// A call that names several files (`tool_input.file_paths`: a patch, a
+/// read of many files) is judged on every one, not only the first (its
+/// `file_path`): a deny or ask rule matching any of them holds, and allow
+/// rules must cover all of them.
+fn every_file(
+    decision: &mut Decision,
+    event: &Event,
+    rules: &permissions::RuleSets,
+    policy: &Policy<'_>,
+    notes: &mut Vec<String>,
+) {
+    if rules.is_empty() || decision.block.is_some() {
+        return;
+    }
+    let Some(input) = decision
+        .updated_input
+        .clone()
+        .or_else(|| event.tool_input().cloned())
+    else {
+        return;
+    };
+    let Some(paths) = input.get("file_paths").and_then(Value::as_array) else {
+        return;
+    };
+    let first = input.get("file_path");
+    for path in paths.iter().filter(|p| Some(*p) != first) {
+        let mut variant = input.clone();
+        variant["file_path"] = path.clone();
+        let mut scratch = Decision {
+            updated_input: Some(variant),
+            ..Decision::default()
+        };
+        let outcome = permissions::apply(
+            &mut scratch,
+            event,
+            rules,
+            policy.project_dir,
+            policy.home,
+            policy.non_interactive,
+        );
+        if let Some(block) = scratch.block {
+            decision.block = Some(block);
+            decision.permission = None;
+            decision.permission_reason = None;
+            decision.updated_input = None;
+            notes.extend(outcome.note.map(|n| format!("{n}, on {path}")));
+            return;
+        }
+        if scratch.permission == Some(Permission::Ask)
+            && decision.permission != Some(Permission::Ask)
+        {
+            decision.permission = Some(Permission::Ask);
+            decision.permission_reason = scratch.permission_reason;
+            notes.extend(outcome.note.map(|n| format!("{n}, on {path}")));
+        } else if decision.permission == Some(Permission::Allow)
+            && decision.permission_reason.as_deref() == Some("allowed by permission rules")
+            && scratch.permission != Some(Permission::Allow)
+        {
+            decision.permission = None;
+            decision.permission_reason = None;
+            notes.push(format!("allow rules do not cover {path}: no allow"));
+        }
+    }
+}
+
 pub fn fail_closed(decision: &mut Decision, event: &Event, policy: &Policy<'_>) {
     if !(policy.fail_closed && event.id.tier().enforces_blocks() && policy.settings.has_errors()) {
         return;

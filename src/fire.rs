@@ -270,6 +270,7 @@ impl FireConfig {
             non_interactive: self.non_interactive,
             state: self.state.as_ref(),
             stop_block_cap: self.stop_block_cap,
+            host: self.host,
         }
     }
 }

@@ -49,20 +49,35 @@ impl RuleSets {
 
 /// Parses the rules of every loaded (so: trusted, hookrun-mode) file.
 pub fn collect(settings: &Settings, project_dir: &Path) -> RuleSets {
+    collect_for(settings, project_dir, false)
+}
+
+/// [`collect`]; with `claude_files`, also the deny and ask rules of files
+/// Claude Code reads as its own (under `.claude/`): behind a host that is
+/// not Claude Code nobody else enforces them. Their allow rules stay
+/// Claude Code's: applied behind another host they could approve what
+/// that host would have asked about.
+pub fn collect_for(settings: &Settings, project_dir: &Path, claude_files: bool) -> RuleSets {
     let mut sets = RuleSets::default();
     for file in &settings.files {
         if file.state != FileState::Loaded
             || !file.trust.is_trusted()
-            || file.source.claude_mode
+            || (file.source.claude_mode && !claude_files)
             || file.permissions.is_empty()
         {
             continue;
         }
         let anchor = anchor_of(file, project_dir);
+        let no_allow = Vec::new();
+        let allow = if file.source.claude_mode {
+            &no_allow
+        } else {
+            &file.permissions.allow
+        };
         for (entries, target) in [
             (&file.permissions.deny, &mut sets.deny),
             (&file.permissions.ask, &mut sets.ask),
-            (&file.permissions.allow, &mut sets.allow),
+            (allow, &mut sets.allow),
         ] {
             for entry in entries {
                 push_rule(file, entry, &anchor, target, &mut sets.warnings);

@@ -92,7 +92,18 @@ fn answer(
             host::mapping::set_hook_vars(&mut inherited_env, host, &decoded.event);
             decoded
         }
-        Err(err) => return unusable_input(&err, args.event.as_deref(), args.fail_closed),
+        Err(err) => {
+            // A host that would take exit 1 silently gets its own answer.
+            let line = format!("hookrun: {err}");
+            if let Some(r) = host.unusable_answer(args.event.as_deref(), &line) {
+                return Printed {
+                    stdout: r.stdout,
+                    stderr: r.stderr,
+                    exit: r.exit,
+                };
+            }
+            return unusable_input(&err, args.event.as_deref(), args.fail_closed);
+        }
     };
     let event = &decoded.event;
     // In the host's vocabulary: the input's name as the host spelt it.

@@ -68,6 +68,11 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
     };
     let inside = (scope == Scope::Project).then_some(project_dir.as_path());
 
+    // A host whose hooks are files, not a document (Cline).
+    if w.shape == wiring::Shape::Files && !install {
+        return super::install_files::run(w, &path, None, args.dry_run);
+    }
+
     let mut routes = Vec::new();
     let mut settings = None;
     if install {
@@ -93,6 +98,20 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
         };
         let loaded = common::inspect_settings(&args.settings, &env, &project_dir);
         let events = events_to_route(&loaded, args.host, &mut out);
+        if w.shape == wiring::Shape::Files {
+            let route = super::install_files::Route {
+                base: fire,
+                events: &events,
+            };
+            out.push_str(&super::install_files::run(
+                w,
+                &path,
+                Some(route),
+                args.dry_run,
+            )?);
+            untrusted_note(&loaded, &mut out);
+            return Ok(out);
+        }
         let matchers = watched_files(&loaded, args.host, &mut out);
         for claude in events {
             let matcher = matchers
@@ -590,18 +609,11 @@ fn watched_files(
     }
 }
 
-/// What the host needs besides the file.
+/// What the host needs besides the file (the host's own note).
 fn next_steps(w: &Wiring, path: &Path) -> String {
-    match w.host {
-        HostId::ClaudeCode => String::new(),
-        HostId::Gemini => "next: headless Gemini CLI runs project hooks only in a trusted folder (trust it once interactively, or set GEMINI_CLI_TRUST_WORKSPACE=true); --skip-trust drops them without a word. Check with `hookrun doctor`.\n".to_owned(),
-        HostId::Codex => format!(
-            "next: Codex skips hooks it has not trusted, without a word, and again after the file changes. Trust them: start `codex` in this project and approve the hooks when it asks; or, headless, ask `codex app-server` for `hooks/list` and write each listed hook's currentHash as `trusted_hash` under [hooks.state.\"{}:pre_tool_use:0:0\"] (one table per hook) in $CODEX_HOME/config.toml; `codex exec --dangerously-bypass-hook-trust` runs them once without trust. Project files (.codex/hooks.json) load only in a trusted project.\n",
-            path.display()
-        ),
-        HostId::Cursor => "note: Cursor's hook format is documented, not verified by hookrun against a real Cursor; if Cursor also loads .claude/settings.json (third-party hooks), keep hookrun's entries in one of the two only.\n".to_owned(),
-        HostId::Copilot => "note: Copilot CLI's hook format is documented, not verified by hookrun against a real Copilot CLI; Copilot also reads .claude/settings.json, so keep hookrun's entries in one of the two only.\n".to_owned(),
-    }
+    crate::host::host(w.host)
+        .install_note(path)
+        .unwrap_or_default()
 }
 
 /// A unified diff of two texts (whole-file hunk), for `--dry-run`.

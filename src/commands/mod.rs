@@ -6,6 +6,7 @@ pub mod explain;
 pub mod fire;
 pub mod init;
 pub mod install;
+pub mod install_files;
 pub mod list;
 pub mod replay;
 pub mod stats;

@@ -54,6 +54,7 @@ fn policy<'a>(settings: &'a Settings, state: Option<&'a StateDir>) -> Policy<'a>
         non_interactive: false,
         state,
         stop_block_cap: 2,
+        host: crate::host::HostId::ClaudeCode,
     }
 }
 

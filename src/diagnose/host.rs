@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::catalog::EventId;
 use crate::host::HostId;
-use crate::host::wiring::{self, Scope, WIRINGS, Wiring};
+use crate::host::wiring::{self, Scope, Wiring};
 use crate::jsonedit::Doc;
 use crate::select::matcher::Matcher;
 use crate::settings::load::load_bytes;
@@ -200,17 +200,7 @@ fn quote_all(names: &[&str]) -> String {
 /// What a host entry running hookrun does when its `hookrun` is not found
 /// (the shell exits 127).
 fn on_127(host: HostId) -> &'static str {
-    match host {
-        HostId::ClaudeCode => {
-            "Claude Code reads exit 127 as a non-blocking error: every guard is off"
-        }
-        HostId::Codex => "Codex reads exit 127 as a failed hook and ignores it: every guard is off",
-        HostId::Gemini => "Gemini CLI reads exit 127 as a deny: every tool call is blocked",
-        HostId::Cursor => "Cursor gets exit 127 instead of an answer: the guards do not run",
-        HostId::Copilot => {
-            "Copilot CLI gets exit 127 instead of an answer: the guards do not run (and preToolUse fails closed)"
-        }
-    }
+    crate::host::host(host).facts().on_127
 }
 
 /// One host file that exists, parsed.
@@ -234,6 +224,17 @@ fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostF
         );
     }
     for (scope, path) in paths {
+        if w.shape == wiring::Shape::Files {
+            let entries = crate::host::cline::entries_in(&path, |p| cx.probe.read(p));
+            if !entries.is_empty() {
+                files.push(HostFile {
+                    path,
+                    scope,
+                    entries,
+                });
+            }
+            continue;
+        }
         let Some(bytes) = cx.probe.read(&path) else {
             continue;
         };
@@ -331,7 +332,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
         .map(|f| cx.probe.canonical(f.path()))
         .collect();
     let mut wired: Vec<(HostId, PathBuf)> = Vec::new();
-    for w in WIRINGS {
+    for w in wiring::all() {
         let files = host_files(w, cx, out);
         for file in &files {
             let commands: &[&str] = if loaded.contains(&cx.probe.canonical(&file.path)) {
@@ -418,7 +419,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
     }
     // A host that reads another host's file calls hookrun twice.
     for (host, path) in &wired {
-        for w in WIRINGS {
+        for w in wiring::all() {
             if w.host == *host || !w.also_read_by.contains(host) {
                 continue;
             }

@@ -192,6 +192,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "a tool name no host sends, differing from a known one in case or separators",
     ),
     check(
+        "tool-name-host",
+        Error,
+        "a host's own name for a tool (`run_shell_command`): hooks see Claude Code's names behind every host, so it never matches",
+    ),
+    check(
         "tool-name-typo",
         Warning,
         "a tool name close to a known one",
@@ -812,6 +817,14 @@ fn name_issue(name: &str, what: &str, path: &str, h: &mut HookCx<'_>) {
                 tools::describe(&near)
             ),
             format!("write `{}`", near[0].0),
+        ),
+        Some(tools::NameIssue::Translated(host, claude)) => h.push(
+            "tool-name-host",
+            path.to_owned(),
+            format!(
+                "{what} names tool `{name}`, {host}'s name for `{claude}`: behind every host hookrun gives tools to your hooks under Claude Code's names, so this never matches"
+            ),
+            format!("write `{claude}`"),
         ),
         Some(tools::NameIssue::Typo(near)) => h.push(
             "tool-name-typo",

@@ -4,8 +4,11 @@
 //! Tool names are exact and case-sensitive (SPEC §4.2), unlike event names,
 //! and hosts disagree on the convention: Claude Code sends `Bash`, Gemini CLI
 //! `run_shell_command`. A name copied from one host's docs into another's
-//! config, or lower-cased by habit, never matches — silently. The tables are
-//! data: adding a host or a tool is one line.
+//! config, or lower-cased by habit, never matches — silently. The names are
+//! each host's own facts (`host::<name>::TOOL_NAMES`): the tools that reach
+//! hookrun's matchers under their own name. A host tool hookrun translates
+//! (`run_shell_command` → `Bash`) reaches them under Claude Code's name, so
+//! only that name is known.
 
 use crate::catalog;
 use crate::select::matcher::Matcher;
@@ -23,70 +26,27 @@ pub static HOSTS: &[HostTools] = TABLES;
 const TABLES: &[HostTools] = &[
     HostTools {
         host: "Claude Code",
-        tools: &[
-            "Bash",
-            "BashOutput",
-            "KillShell",
-            "KillBash",
-            "Read",
-            "Write",
-            "Edit",
-            "MultiEdit",
-            "NotebookEdit",
-            "NotebookRead",
-            "Glob",
-            "Grep",
-            "LS",
-            "WebFetch",
-            "WebSearch",
-            "Task",
-            "TaskOutput",
-            "TaskCreate",
-            "TaskUpdate",
-            "TaskList",
-            "TaskGet",
-            "Agent",
-            "TodoWrite",
-            "TodoRead",
-            "ExitPlanMode",
-            "EnterPlanMode",
-            "SlashCommand",
-            "Skill",
-            "AskUserQuestion",
-            "PowerShell",
-            "LSP",
-            "ListMcpResourcesTool",
-            "ReadMcpResourceTool",
-        ],
+        tools: crate::host::claude::TOOL_NAMES,
     },
     HostTools {
         host: "Gemini CLI",
-        tools: &[
-            "run_shell_command",
-            "read_file",
-            "write_file",
-            "replace",
-            "glob",
-            "search_file_content",
-            "web_fetch",
-            "google_web_search",
-            "list_directory",
-            "read_many_files",
-            "save_memory",
-            "write_todos",
-        ],
+        tools: crate::host::gemini::TOOL_NAMES,
     },
     HostTools {
-        host: "Codex CLI",
-        tools: &[
-            "shell",
-            "local_shell",
-            "exec_command",
-            "write_stdin",
-            "apply_patch",
-            "update_plan",
-            "view_image",
-        ],
+        host: "Codex",
+        tools: crate::host::codex::TOOL_NAMES,
+    },
+    HostTools {
+        host: "Copilot CLI",
+        tools: crate::host::copilot::TOOL_NAMES,
+    },
+    HostTools {
+        host: "Cursor",
+        tools: crate::host::cursor::TOOL_NAMES,
+    },
+    HostTools {
+        host: "Cline",
+        tools: crate::host::cline::TOOL_NAMES,
     },
 ];
 
@@ -108,6 +68,22 @@ pub enum NameIssue {
     Case(Vec<(&'static str, &'static str)>),
     /// Close to a known name (`Bsh` vs `Bash`).
     Typo(Vec<(&'static str, &'static str)>),
+    /// A host's own name for a tool hookrun translates (Gemini's
+    /// `run_shell_command`): matchers see the Claude Code name. (host,
+    /// Claude Code name).
+    Translated(&'static str, &'static str),
+}
+
+/// The host and Claude Code name of a host tool name hookrun translates.
+pub fn translated(name: &str) -> Option<(&'static str, &'static str)> {
+    crate::host::HOSTS.iter().find_map(|h| {
+        let facts = h.facts();
+        facts
+            .tools
+            .iter()
+            .find(|row| row.host == name && row.host != row.claude)
+            .map(|row| (facts.display, row.claude))
+    })
 }
 
 /// Checks one exact tool name. Known names, MCP tools (`mcp__…`) and names
@@ -119,6 +95,9 @@ pub fn check_name(name: &str) -> Option<NameIssue> {
     let case = case_variants(name);
     if !case.is_empty() {
         return Some(NameIssue::Case(case));
+    }
+    if let Some((host, claude)) = translated(name) {
+        return Some(NameIssue::Translated(host, claude));
     }
     let folded = catalog::fold_name(name);
     if folded.chars().count() < 4 {
@@ -521,7 +500,6 @@ mod tests {
     #[test]
     fn names_differing_in_case_or_separators() {
         assert_eq!(check_name("Bash"), None);
-        assert_eq!(check_name("run_shell_command"), None);
         assert_eq!(check_name("mcp__github__create_issue"), None);
         assert_eq!(check_name("my_custom_tool"), None);
         assert_eq!(
@@ -532,16 +510,20 @@ mod tests {
             check_name("notebook_edit"),
             Some(NameIssue::Case(vec![("NotebookEdit", "Claude Code")]))
         );
+        // Gemini's `read_file` reaches matchers as `Read`: written as
+        // Gemini spells it, it never matches.
+        assert_eq!(check_name("ReadFile"), None);
         assert_eq!(
-            check_name("ReadFile"),
-            Some(NameIssue::Case(vec![("read_file", "Gemini CLI")]))
+            check_name("run_shell_command"),
+            Some(NameIssue::Translated("Gemini CLI", "Bash"))
+        );
+        assert_eq!(
+            check_name("SaveMemory"),
+            Some(NameIssue::Case(vec![("save_memory", "Gemini CLI")]))
         );
         assert_eq!(
             check_name("GLOB"),
-            Some(NameIssue::Case(vec![
-                ("Glob", "Claude Code"),
-                ("glob", "Gemini CLI")
-            ]))
+            Some(NameIssue::Case(vec![("Glob", "Claude Code")]))
         );
     }
 

@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::{Decoded, Encoded, Host, HostEnv, HostId, Rendered};
+use super::wiring::{Shape, Wiring};
+use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId, Rendered};
 use crate::aggregate::Decision;
 use crate::catalog::{Encoding, EventId};
 use crate::event::{Event, InputError};
@@ -26,13 +27,107 @@ const STOP_BLOCK_CAP: u32 = 8;
 /// Claude Code.
 pub struct ClaudeCode;
 
-impl Host for ClaudeCode {
-    fn id(&self) -> HostId {
-        HostId::ClaudeCode
-    }
+pub static FACTS: Facts = Facts {
+    id: HostId::ClaudeCode,
+    name: "claude-code",
+    display: "Claude Code",
+    measured: Some("2.1.332"),
+    events: &[],
+    tools: &[],
+    tool_names: TOOL_NAMES,
+    wiring: &WIRING,
+    timeout: Duration::from_secs(600),
+    on_127: "Claude Code reads exit 127 as a non-blocking error: every guard is off",
+};
 
-    fn name(&self) -> &'static str {
-        "claude-code"
+/// Claude Code's tools (hookrun's own vocabulary).
+pub const TOOL_NAMES: &[&str] = &[
+    "Bash",
+    "BashOutput",
+    "KillShell",
+    "KillBash",
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "Glob",
+    "Grep",
+    "LS",
+    "WebFetch",
+    "WebSearch",
+    "Task",
+    "TaskOutput",
+    "TaskCreate",
+    "TaskUpdate",
+    "TaskList",
+    "TaskGet",
+    "Agent",
+    "TodoWrite",
+    "TodoRead",
+    "ExitPlanMode",
+    "EnterPlanMode",
+    "SlashCommand",
+    "Skill",
+    "AskUserQuestion",
+    "PowerShell",
+    "LSP",
+    "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
+];
+
+const EVENTS: &[(&str, &str)] = &[
+    ("PreToolUse", "PreToolUse"),
+    ("PermissionRequest", "PermissionRequest"),
+    ("PermissionDenied", "PermissionDenied"),
+    ("PostToolUse", "PostToolUse"),
+    ("PostToolUseFailure", "PostToolUseFailure"),
+    ("PostToolBatch", "PostToolBatch"),
+    ("UserPromptSubmit", "UserPromptSubmit"),
+    ("UserPromptExpansion", "UserPromptExpansion"),
+    ("Stop", "Stop"),
+    ("SubagentStart", "SubagentStart"),
+    ("SubagentStop", "SubagentStop"),
+    ("StopFailure", "StopFailure"),
+    ("SessionStart", "SessionStart"),
+    ("SessionEnd", "SessionEnd"),
+    ("Setup", "Setup"),
+    ("Notification", "Notification"),
+    ("PreCompact", "PreCompact"),
+    ("PostCompact", "PostCompact"),
+    ("MessageDisplay", "MessageDisplay"),
+    ("Elicitation", "Elicitation"),
+    ("ElicitationResult", "ElicitationResult"),
+    ("ConfigChange", "ConfigChange"),
+    ("CwdChanged", "CwdChanged"),
+    ("FileChanged", "FileChanged"),
+    ("InstructionsLoaded", "InstructionsLoaded"),
+    ("TaskCreated", "TaskCreated"),
+    ("TaskCompleted", "TaskCompleted"),
+    ("TeammateIdle", "TeammateIdle"),
+    ("WorktreeCreate", "WorktreeCreate"),
+    ("WorktreeRemove", "WorktreeRemove"),
+];
+
+pub static WIRING: Wiring = Wiring {
+    host: HostId::ClaudeCode,
+    project_file: ".claude/settings.json",
+    user_file: ".claude/settings.json",
+    shape: Shape::Nested,
+    events: EVENTS,
+    command_key: "command",
+    timeout: None,
+    timeout_unit_ms: 1000,
+    typed: true,
+    versioned: false,
+    name: None,
+    also_read_by: &[HostId::Copilot, HostId::Cursor],
+};
+
+impl Host for ClaudeCode {
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn decode(
@@ -41,7 +136,17 @@ impl Host for ClaudeCode {
         arg: Option<&str>,
         _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        Ok(Decoded::plain(Event::from_object(raw, arg)?))
+        let mut decoded = Decoded::plain(Event::from_object(raw, arg)?);
+        // Only for an event the catalog does not know (another host's
+        // `BeforeTool`, Copilot's nameless camelCase): the fast path pays
+        // nothing.
+        if decoded.event.id.spec().is_none() {
+            let name = decoded.event.id.name().to_owned();
+            let foreign =
+                super::mapping::foreign_dialect(HostId::ClaudeCode, decoded.event.fields(), &name);
+            decoded.warnings.extend(foreign);
+        }
+        Ok(decoded)
     }
 
     fn decodes_verbatim(&self) -> bool {

@@ -15,10 +15,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::answer::Answer;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
-use super::{Decoded, Encoded, Host, HostEnv, HostId};
+use super::wiring::{Shape, Wiring};
+use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
-use crate::catalog::EventId;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -88,6 +89,52 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
 pub struct Codex;
 
+pub static FACTS: Facts = Facts {
+    id: HostId::Codex,
+    name: "codex",
+    display: "Codex",
+    measured: Some("0.169.0"),
+    events: EVENTS,
+    tools: TOOLS,
+    tool_names: TOOL_NAMES,
+    wiring: &WIRING,
+    timeout: DEFAULT_TIMEOUT,
+    on_127: "Codex reads exit 127 as a failed hook and ignores it: every guard is off",
+};
+
+/// Codex's tools that keep their name behind hookrun (the others are in
+/// [`TOOLS`]).
+pub const TOOL_NAMES: &[&str] = &[
+    "shell",
+    "local_shell",
+    "write_stdin",
+    "update_plan",
+    "view_image",
+];
+
+pub static WIRING: Wiring = Wiring {
+    host: HostId::Codex,
+    project_file: ".codex/hooks.json",
+    user_file: ".codex/hooks.json",
+    shape: Shape::Nested,
+    events: &[
+        ("SessionStart", "SessionStart"),
+        ("UserPromptSubmit", "UserPromptSubmit"),
+        ("PreToolUse", "PreToolUse"),
+        ("PermissionRequest", "PermissionRequest"),
+        ("PostToolUse", "PostToolUse"),
+        ("Stop", "Stop"),
+        ("SessionEnd", "SessionEnd"),
+    ],
+    command_key: "command",
+    timeout: Some(("timeout", 600)),
+    timeout_unit_ms: 1000,
+    typed: true,
+    versioned: false,
+    name: None,
+    also_read_by: &[],
+};
+
 /// The files an `apply_patch` patch touches, in order.
 pub fn patch_files(patch: &str) -> Vec<String> {
     patch
@@ -100,20 +147,51 @@ pub fn patch_files(patch: &str) -> Vec<String> {
                 "*** Move to: ",
             ]
             .iter()
-            .find_map(|prefix| line.strip_prefix(prefix))
+            // Codex trims the header (`  *** Delete File: .env` deletes).
+            .find_map(|prefix| line.trim_start().strip_prefix(prefix))
         })
         .map(|p| p.trim().to_owned())
         .filter(|p| !p.is_empty())
         .collect()
 }
 
-impl Host for Codex {
-    fn id(&self) -> HostId {
-        HostId::Codex
+/// An `apply_patch` call's files as `tool_input.file_path` (the first) and
+/// `file_paths` (every one), relative ones resolved against `cwd`; the note
+/// when there are several.
+pub fn add_patch_files(raw: &mut Map<String, Value>) -> Option<String> {
+    let cwd = raw
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(std::path::PathBuf::from);
+    let patch = raw
+        .get("tool_input")
+        .and_then(|i| i.get("command"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let files: Vec<String> = patch_files(patch)
+        .into_iter()
+        .map(|f| match &cwd {
+            Some(dir) if !f.starts_with('/') => dir.join(&f).display().to_string(),
+            _ => f,
+        })
+        .collect();
+    if let Some(Value::Object(input)) = raw.get_mut("tool_input") {
+        if let Some(first) = files.first() {
+            input.insert("file_path".into(), json!(first));
+        }
+        input.insert("file_paths".into(), json!(files));
     }
+    (files.len() > 1).then(|| {
+        format!(
+            "the patch touches {} files: `if` rules and permissions see the first as file_path; every one is in tool_input.file_paths",
+            files.len()
+        )
+    })
+}
 
-    fn name(&self) -> &'static str {
-        "codex"
+impl Host for Codex {
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn decode(
@@ -122,40 +200,22 @@ impl Host for Codex {
         arg: Option<&str>,
         _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let host_event = mapping::host_event_name(&raw, arg)?;
-        let claude_event = mapping::event_row(EVENTS, &host_event)
-            .map_or_else(|| host_event.clone(), |r| r.claude.to_owned());
+        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
+        // Codex sends only its own events: another is another host's
+        // payload (Claude Code's, with HOOKRUN_HOST=codex), answered here
+        // in a protocol that host may not honour.
+        let mut warnings = Vec::new();
+        if mapping::event_row(EVENTS, &host_event).is_none()
+            && crate::catalog::lookup(&host_event).is_some()
+        {
+            warnings.push(format!(
+                "Codex sends no {host_event} event: this payload is another host's (Claude Code's?), and a block in Codex's protocol may not hold there. Fire it with that host's --host"
+            ));
+        }
         let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
         let mut notes = Vec::new();
         if host_tool.as_deref() == Some("apply_patch") {
-            let cwd = raw
-                .get("cwd")
-                .and_then(Value::as_str)
-                .map(std::path::PathBuf::from);
-            let patch = raw
-                .get("tool_input")
-                .and_then(|i| i.get("command"))
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let files: Vec<String> = patch_files(patch)
-                .into_iter()
-                .map(|f| match &cwd {
-                    Some(dir) if !f.starts_with('/') => dir.join(&f).display().to_string(),
-                    _ => f,
-                })
-                .collect();
-            if let Some(Value::Object(input)) = raw.get_mut("tool_input") {
-                if let Some(first) = files.first() {
-                    input.insert("file_path".into(), json!(first));
-                }
-                input.insert("file_paths".into(), json!(files));
-            }
-            if files.len() > 1 {
-                notes.push(format!(
-                    "the patch touches {} files: `if` rules and permissions see the first as file_path; every one is in tool_input.file_paths",
-                    files.len()
-                ));
-            }
+            notes.extend(add_patch_files(&mut raw));
         }
         // Claude Code's Bash `tool_response` is an object; Codex sends the
         // output as a string (kept under hookrun_host).
@@ -178,7 +238,7 @@ impl Host for Codex {
                 host_tool,
                 host_tool_input,
                 notes,
-                warnings: Vec::new(),
+                warnings,
             },
         )?;
         if let Some(Value::String(text)) = response {
@@ -195,61 +255,47 @@ impl Host for Codex {
         Ok(decoded)
     }
 
-    fn default_deadline(&self, _event: &EventId) -> Duration {
-        mapping::deadline_within(DEFAULT_TIMEOUT)
-    }
-
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
-    fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
-        None
-    }
-
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
         encode(event, decision)
+    }
+
+    fn install_note(&self, path: &std::path::Path) -> Option<String> {
+        Some(format!(
+            "next: Codex skips hooks it has not trusted, without a word, and again after the file changes. Trust them: start `codex` in this project and approve the hooks when it asks; or, headless, ask `codex app-server` for `hooks/list` and write each listed hook's currentHash as `trusted_hash` under [hooks.state.\"{}:pre_tool_use:0:0\"] (one table per hook) in $CODEX_HOME/config.toml; `codex exec --dangerously-bypass-hook-trust` runs them once without trust. Project files (.codex/hooks.json) load only in a trusted project.\n",
+            path.display()
+        ))
     }
 }
 
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let name = event.id.name();
-    let mut top = Map::new();
-    let mut hso = Map::new();
-    let mut warnings = Vec::new();
-    let mut notes = Vec::new();
-    let mut block = decision.block.clone();
+    let mut a = Answer::new(event, decision);
+    let name = a.name();
     let mut stop = decision.stop;
 
     match name {
         "PreToolUse" => {
             if stop {
                 // continue:false makes a Codex PreToolUse hook "failed" (the
-                // tool would run): block the tool instead.
+                // tool would run): a.block the tool instead.
                 let why = decision.stop_reason.clone().unwrap_or_default();
-                warnings.push(format!(
+                a.warnings.push(format!(
                     "Codex cannot stop the turn from PreToolUse: hookrun blocked the tool call instead, and the turn goes on. The stop reason was: {why}"
                 ));
-                if block.is_none() {
-                    block = Some(mapping::reason_text(&why));
+                if a.block.is_none() {
+                    a.block = Some(mapping::reason_text(&why));
                 }
                 stop = false;
             }
-            if block.is_none() && decision.permission == Some(Permission::Ask) {
-                let why = decision
-                    .permission_reason
-                    .clone()
-                    .unwrap_or_else(|| "a hook asked for approval".to_owned());
-                warnings.push(format!(
-                    "Codex cannot ask for approval from a PreToolUse hook: hookrun denied the call instead. The hook said: {why}"
-                ));
-                block = Some(format!("approval required, but Codex cannot ask: {why}"));
-            }
-            if block.is_none() {
+            a.ask_becomes_deny(
+                "Codex cannot ask for approval from a PreToolUse hook",
+                "approval required, but Codex cannot ask: ",
+            );
+            if a.block.is_none() {
                 if let Some(updated) = &decision.updated_input {
                     if let Some(command) = updated.get("command").and_then(Value::as_str) {
-                        hso.insert("permissionDecision".into(), json!("allow"));
-                        hso.insert("updatedInput".into(), json!({"command": command}));
+                        a.hso.insert("permissionDecision".into(), json!("allow"));
+                        a.hso
+                            .insert("updatedInput".into(), json!({"command": command}));
                         let others = updated.as_object().is_some_and(|o| {
                             o.keys().any(|k| {
                                 !matches!(
@@ -259,27 +305,27 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                             })
                         });
                         if others {
-                            notes.push(
+                            a.notes.push(
                                 "Codex reads only `command` from a rewrite: the other fields were not sent".into(),
                             );
                         }
                     } else {
-                        warnings.push(
+                        a.warnings.push(
                             "Codex can only rewrite a tool call's `command`, and the hooks' rewrite has none: hookrun denied the call rather than run it unrewritten".into(),
                         );
-                        block =
+                        a.block =
                             Some("a hook rewrote this call in a form Codex cannot apply".into());
                     }
                 } else if decision.permission == Some(Permission::Allow) {
-                    notes.push(
+                    a.notes.push(
                         "allow without a rewrite is a failed hook to Codex: nothing sent, Codex's own approval applies".into(),
                     );
                 }
             }
-            if let Some(reason) = &block {
-                hso.clear();
-                hso.insert("permissionDecision".into(), json!("deny"));
-                hso.insert(
+            if let Some(reason) = &a.block {
+                a.hso.clear();
+                a.hso.insert("permissionDecision".into(), json!("deny"));
+                a.hso.insert(
                     "permissionDecisionReason".into(),
                     json!(mapping::reason_text(reason)),
                 );
@@ -287,12 +333,12 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         }
         "PermissionRequest" => {
             let mut inner = Map::new();
-            if let Some(reason) = &block {
+            if let Some(reason) = &a.block {
                 inner.insert("behavior".into(), json!("deny"));
                 inner.insert("message".into(), json!(mapping::reason_text(reason)));
             } else if decision.permission == Some(Permission::Allow) {
                 if decision.updated_input.is_some() {
-                    warnings.push(
+                    a.warnings.push(
                         "Codex does not take a rewrite on PermissionRequest: hookrun left the approval to Codex's prompt instead of allowing the original call".into(),
                     );
                 } else {
@@ -301,80 +347,75 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             }
             for key in ["updatedPermissions", "interrupt"] {
                 if decision.passthrough.contains_key(key) {
-                    notes.push(format!(
+                    a.notes.push(format!(
                         "`{key}` makes a Codex PermissionRequest hook fail: not sent"
                     ));
                 }
             }
             if !inner.is_empty() {
-                hso.insert("decision".into(), Value::Object(inner));
+                a.hso.insert("decision".into(), Value::Object(inner));
             }
             if stop {
-                notes.push(
+                a.notes.push(
                     "continue:false makes a Codex PermissionRequest hook fail: not sent".into(),
                 );
                 stop = false;
             }
         }
         "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "Stop" => {
-            if let Some(reason) = &block {
-                top.insert("decision".into(), json!("block"));
-                top.insert("reason".into(), json!(mapping::reason_text(reason)));
+            if let Some(reason) = &a.block {
+                a.top.insert("decision".into(), json!("block"));
+                a.top
+                    .insert("reason".into(), json!(mapping::reason_text(reason)));
             }
             if name == "PostToolUse" && event.tool_name().is_some_and(|t| t.starts_with("mcp__")) {
                 if let Some(output) = decision.passthrough.get("updatedMCPToolOutput") {
-                    hso.insert("updatedMCPToolOutput".into(), output.clone());
+                    a.hso.insert("updatedMCPToolOutput".into(), output.clone());
                 }
             }
         }
         _ => {
-            if block.take().is_some() {
-                notes.push(format!("Codex's {name} cannot be blocked: not sent"));
+            if a.block.take().is_some() {
+                a.notes
+                    .push(format!("Codex's {name} cannot be blocked: not sent"));
             }
         }
     }
     if let Some(context) = &decision.context {
         if allowed_hso(name).contains(&"additionalContext") {
-            hso.insert("additionalContext".into(), json!(context));
+            a.hso.insert("additionalContext".into(), json!(context));
         } else {
-            notes.push(format!(
+            a.notes.push(format!(
                 "additionalContext dropped: Codex takes none on {name}"
             ));
         }
     }
     if decision.suppress_output {
-        notes.push("suppressOutput:true makes a Codex hook fail: not sent".into());
+        a.notes
+            .push("suppressOutput:true makes a Codex hook fail: not sent".into());
     }
     if stop && allowed_top(name).contains(&"continue") {
-        top.insert("continue".into(), json!(false));
+        a.top.insert("continue".into(), json!(false));
         if let Some(reason) = decision.stop_reason.as_deref().filter(|r| !r.is_empty()) {
-            top.insert("stopReason".into(), json!(reason));
+            a.top.insert("stopReason".into(), json!(reason));
         }
     }
-    if let Some(message) = mapping::system_message(decision, &warnings) {
+    if let Some(message) = a.system_message() {
         if allowed_top(name).contains(&"systemMessage") {
-            top.insert("systemMessage".into(), json!(message));
+            a.top.insert("systemMessage".into(), json!(message));
         } else {
-            notes.push(format!(
+            a.notes.push(format!(
                 "Codex shows no systemMessage on {name}: the warnings reach only the report and the log"
             ));
         }
     }
-    if !hso.is_empty() && allowed_top(name).contains(&"hookSpecificOutput") {
-        let mut with_name = Map::new();
-        with_name.insert("hookEventName".into(), json!(name));
-        with_name.extend(hso);
-        top.insert("hookSpecificOutput".into(), Value::Object(with_name));
+    if allowed_top(name).contains(&"hookSpecificOutput") {
+        a.nest_hso(true);
     }
-    let rendered = if top.is_empty() {
+    if a.top.is_empty() {
         // Exit 0 with nothing on stdout: "no decision", never a failure.
-        mapping::empty_answer()
+        a.done(mapping::empty_answer())
     } else {
-        mapping::json_answer(&top)
-    };
-    Encoded {
-        rendered,
-        notes,
-        warnings,
+        a.json()
     }
 }

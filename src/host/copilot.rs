@@ -1,23 +1,33 @@
-//! GitHub Copilot CLI (from its documented hook format; not run against
-//! the real host).
+//! GitHub Copilot CLI (measured against 1.0.102).
 //!
-//! Two payload dialects, chosen by the event name's case:
-//! - PascalCase (`PreToolUse`): Claude Code's payload, tool names and
-//!   answer; decoded and encoded as Claude Code;
-//! - camelCase (`preToolUse`): `toolName`/`toolArgs` in, top-level
-//!   `permissionDecision`/`modifiedArgs` out.
+//! Two payload dialects, chosen by the payload's keys (else the event
+//! name's case):
+//! - camelCase (`preToolUse`): `toolName`/`toolArgs` (permissionRequest:
+//!   `toolInput`), no event name at all (only permissionRequest has
+//!   `hookName`), so `hookrun install` writes the event into each entry's
+//!   command and fire infers it from the payload's shape when it is absent;
+//! - PascalCase (`PreToolUse`, and every event of `.claude/settings.json`,
+//!   which Copilot runs too): Claude Code's event and tool names, but
+//!   Copilot's `tool_input` keys (`path`, `file_text`, `old_str`…) and
+//!   `tool_result` for `tool_response`.
 //!
-//! Either way stdout holds exactly one JSON object: Copilot ignores output
-//! with two. It caps consecutive Stop blocks at 8 itself.
+//! Copilot reads the answer the same way in both: one JSON object on
+//! stdout (two are ignored), top-level `permissionDecision`, `modifiedArgs`
+//! (replacing the whole input), `decision:"block"` (prompt, tool result,
+//! stop), `additionalContext` (tool, prompt, session and subagent start);
+//! of Claude Code's nesting only PreToolUse's `hookSpecificOutput`, at exit
+//! 0. Exit 2 outside preToolUse is only a warning, so every answer is exit
+//! 0. It caps consecutive Stop blocks at 8 itself.
 
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::answer::Answer;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
-use super::{Decoded, Encoded, Host, HostEnv, HostId};
+use super::wiring::{Shape, Wiring};
+use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
-use crate::catalog::EventId;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -43,7 +53,9 @@ pub static FIELDS: &[(&str, &str)] = &[
     ("transcriptPath", "transcript_path"),
     ("toolName", "tool_name"),
     ("toolArgs", "tool_input"),
+    ("toolInput", "tool_input"),
     ("toolResult", "tool_response"),
+    ("stopReason", "stop_reason"),
 ];
 
 /// Copilot tool → Claude Code tool (the documented mapping table).
@@ -65,8 +77,23 @@ pub static TOOLS: &[ToolRow] = &[
             ("new_str", "new_string"),
         ],
     ),
+    tool(
+        "str_replace_editor",
+        "Edit",
+        &[
+            ("path", "file_path"),
+            ("old_str", "old_string"),
+            ("new_str", "new_string"),
+        ],
+    ),
     tool("apply_patch", "Edit", &[]),
-    tool("task", "Agent", &[]),
+    tool("task", "Agent", &[("agent_type", "subagent_type")]),
+    tool("grep", "Grep", &[]),
+    tool("rg", "Grep", &[]),
+    tool("glob", "Glob", &[]),
+    tool("read_bash", "BashOutput", &[]),
+    tool("stop_bash", "KillShell", &[]),
+    tool("skill", "Skill", &[]),
 ];
 
 /// Copilot's default `timeoutSec`.
@@ -76,18 +103,154 @@ pub const STOP_BLOCK_CAP: u32 = 8;
 
 pub struct Copilot;
 
+pub static FACTS: Facts = Facts {
+    id: HostId::Copilot,
+    name: "copilot",
+    display: "Copilot CLI",
+    measured: Some("1.0.102"),
+    events: EVENTS,
+    tools: TOOLS,
+    tool_names: TOOL_NAMES,
+    wiring: &WIRING,
+    timeout: DEFAULT_TIMEOUT,
+    on_127: "Copilot CLI gets exit 127 instead of an answer: the guards do not run (and preToolUse fails closed)",
+};
+
+/// Copilot's tools that keep their name behind hookrun (the others are in
+/// [`TOOLS`]).
+pub const TOOL_NAMES: &[&str] = &[
+    "list_bash",
+    "write_bash",
+    "sql",
+    "fetch_copilot_cli_documentation",
+];
+
+pub static WIRING: Wiring = Wiring {
+    host: HostId::Copilot,
+    project_file: ".github/hooks/hookrun.json",
+    user_file: ".copilot/hooks/hookrun.json",
+    shape: Shape::Flat,
+    events: &[
+        ("PreToolUse", "preToolUse"),
+        ("PostToolUse", "postToolUse"),
+        ("PostToolUseFailure", "postToolUseFailure"),
+        ("PermissionRequest", "permissionRequest"),
+        ("UserPromptSubmit", "userPromptSubmitted"),
+        ("Stop", "agentStop"),
+        ("SubagentStart", "subagentStart"),
+        ("SubagentStop", "subagentStop"),
+        ("SessionStart", "sessionStart"),
+        ("SessionEnd", "sessionEnd"),
+        ("PreCompact", "preCompact"),
+        ("Notification", "notification"),
+    ],
+    command_key: "bash",
+    timeout: Some(("timeoutSec", 30)),
+    timeout_unit_ms: 1000,
+    typed: true,
+    versioned: true,
+    name: None,
+    also_read_by: &[],
+};
+
 /// The camelCase dialect: the event name starts with a lowercase letter.
 pub fn is_camel(host_event: &str) -> bool {
     host_event.chars().next().is_some_and(char::is_lowercase)
 }
 
-impl Host for Copilot {
-    fn id(&self) -> HostId {
-        HostId::Copilot
+/// The dialect of a payload by its keys: camelCase payloads carry
+/// `sessionId`/`toolName`, PascalCase ones `session_id`/`tool_name`.
+fn camel_payload(raw: &Map<String, Value>) -> Option<bool> {
+    if ["sessionId", "toolName", "toolArgs", "toolInput", "hookName"]
+        .iter()
+        .any(|k| raw.contains_key(*k))
+    {
+        return Some(true);
     }
+    if ["session_id", "tool_name", "tool_input", "hook_event_name"]
+        .iter()
+        .any(|k| raw.contains_key(*k))
+    {
+        return Some(false);
+    }
+    None
+}
 
-    fn name(&self) -> &'static str {
-        "copilot"
+/// The camelCase event a payload without a name is, by its shape (the
+/// fields FINDINGS-measured payloads of each event carry).
+pub fn infer_event(raw: &Map<String, Value>) -> Option<&'static str> {
+    let has = |k: &str| raw.contains_key(k);
+    if let Some(Value::String(name)) = raw.get("hookName") {
+        return EVENTS.iter().find(|r| r.host == name).map(|r| r.host);
+    }
+    Some(if has("toolName") {
+        if has("toolResult") {
+            "postToolUse"
+        } else if has("error") {
+            "postToolUseFailure"
+        } else if has("toolInput") {
+            "permissionRequest"
+        } else {
+            "preToolUse"
+        }
+    } else if has("errorContext") {
+        "errorOccurred"
+    } else if has("transformedPrompt") {
+        "userPromptTransformed"
+    } else if has("prompt") {
+        "userPromptSubmitted"
+    } else if has("initialPrompt") || has("source") {
+        "sessionStart"
+    } else if has("response") && has("agentId") {
+        "subagentStop"
+    } else if has("stopReason") || has("stop_hook_active") {
+        "agentStop"
+    } else if has("agentName") || has("agentType") {
+        "subagentStart"
+    } else if has("reason") {
+        "sessionEnd"
+    } else if has("trigger") {
+        "preCompact"
+    } else {
+        return None;
+    })
+}
+
+/// A PascalCase event name in Copilot's own spelling: names are matched
+/// ignoring case and `_` (`pre_tool_use`, `PRETOOLUSE`).
+fn lenient_event(name: &str) -> Option<&'static str> {
+    let fold = |s: &str| -> String {
+        s.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let folded = fold(name);
+    EVENTS
+        .iter()
+        .find(|r| fold(r.host) == folded)
+        .map(|r| r.host)
+}
+
+/// Copilot's `toolResult` (`{resultType, textResultForLlm}`, PascalCase
+/// `tool_result` `{result_type, text_result_for_llm}`) as Claude Code's
+/// `tool_response`: a shell's text is its `stdout`.
+fn tool_response(result: &Value, claude_tool: Option<&str>) -> Option<Value> {
+    let text = result
+        .get("textResultForLlm")
+        .or_else(|| result.get("text_result_for_llm"))
+        .and_then(Value::as_str)?;
+    if claude_tool == Some("Bash") {
+        return Some(json!({"stdout": text, "stderr": "", "interrupted": false}));
+    }
+    let mut out = result.as_object().cloned().unwrap_or_default();
+    out.insert("output".into(), json!(text));
+    Some(Value::Object(out))
+}
+
+impl Host for Copilot {
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn decode(
@@ -96,40 +259,97 @@ impl Host for Copilot {
         arg: Option<&str>,
         _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let host_event = mapping::host_event_name(&raw, arg)?;
-        if !is_camel(&host_event) {
-            let tool = raw
+        let mut notes = Vec::new();
+        let mut warnings = Vec::new();
+        let named = mapping::host_event_name(&raw, arg);
+        let camel_keys = camel_payload(&raw);
+        let host_event = match named {
+            // A camelCase payload's event, however spelt (`pre_tool_use`).
+            Ok(name) if camel_keys != Some(false) => {
+                lenient_event(&name).map_or(name, str::to_owned)
+            }
+            Ok(name) => name,
+            Err(InputError::NoEventName) => {
+                let inferred = infer_event(&raw).ok_or(InputError::NoEventName)?;
+                notes.push(format!(
+                    "no event name (Copilot sends none): the payload's fields say {inferred}"
+                ));
+                inferred.to_owned()
+            }
+            Err(err) => return Err(err),
+        };
+        let camel = camel_keys.unwrap_or_else(|| is_camel(&host_event));
+        let mut claude_event = mapping::event_row(EVENTS, &host_event)
+            .map_or_else(|| host_event.clone(), |r| r.claude.to_owned());
+        if camel {
+            for (from, to) in FIELDS {
+                if let Some(value) = raw.get(*from).cloned() {
+                    raw.entry(*to).or_insert(value);
+                }
+            }
+        } else if let Some(result) = raw.get("tool_result").cloned() {
+            raw.entry("tool_response").or_insert(result);
+        }
+        // `toolArgs` may be the arguments as a JSON string (apply_patch's
+        // is the patch text): read as stdin is.
+        let tool = raw.get("toolName").or_else(|| raw.get("tool_name"));
+        if tool.and_then(Value::as_str) != Some("apply_patch") {
+            warnings.extend(mapping::nested_json(&mut raw, "tool_input"));
+        }
+        let original_response = raw.get("tool_response").cloned();
+        let (host_tool, host_tool_input) = if camel {
+            mapping::translate_tool(&mut raw, TOOLS, |_, _| None)
+        } else {
+            // Claude Code's tool names, Copilot's input keys.
+            let name = raw
                 .get("tool_name")
                 .and_then(Value::as_str)
                 .map(str::to_owned);
-            return mapping::finish(
-                raw,
-                Translated {
-                    host: HostId::Copilot,
-                    claude_event: host_event.clone(),
-                    host_event,
-                    host_tool: tool,
-                    host_tool_input: None,
-                    notes: Vec::new(),
-                    warnings: Vec::new(),
-                },
-            );
-        }
-        let claude_event = mapping::event_row(EVENTS, &host_event)
-            .map_or_else(|| host_event.clone(), |r| r.claude.to_owned());
-        for (camel, snake) in FIELDS {
-            if let Some(value) = raw.get(*camel).cloned() {
-                raw.entry(*snake).or_insert(value);
+            let input = raw.get("tool_input").cloned();
+            if let (Some(name), Some(input)) = (&name, &input) {
+                if let Some(row) = TOOLS
+                    .iter()
+                    .find(|r| r.claude == name && !r.fields.is_empty())
+                {
+                    raw.insert(
+                        "tool_input".into(),
+                        mapping::rename(input, row.fields, true),
+                    );
+                }
+            }
+            (name, input)
+        };
+        // apply_patch's `toolArgs` is the raw patch text: an Edit of every
+        // file it names (Codex's patch format).
+        if host_tool.as_deref() == Some("apply_patch") {
+            if let Some(Value::String(patch)) = raw.get("tool_input").cloned() {
+                raw.insert("tool_input".into(), json!({"command": patch}));
+            }
+            if let Some(note) = super::codex::add_patch_files(&mut raw) {
+                notes.push(note);
             }
         }
-        // `toolArgs` may be the arguments as a JSON string.
-        if let Some(Value::String(text)) = raw.get("tool_input") {
-            if let Ok(parsed @ Value::Object(_)) = serde_json::from_str::<Value>(text) {
-                raw.insert("tool_input".into(), parsed);
+        if let Some(result) = &original_response {
+            if let Some(response) =
+                tool_response(result, raw.get("tool_name").and_then(Value::as_str))
+            {
+                raw.insert("tool_response".into(), response);
             }
         }
-        let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
-        mapping::finish(
+        // A session is `startup` to Claude Code's matchers, not `new`.
+        if claude_event == "SessionStart" && raw.get("source") == Some(&json!("new")) {
+            raw.insert("source".into(), json!("startup"));
+            notes.push("Copilot's source \"new\" is given as \"startup\"".into());
+        }
+        // agentStop also fires at every subagent's end (with its agentId):
+        // that is Claude Code's SubagentStop.
+        if claude_event == "Stop"
+            && (raw.contains_key("parentAgentId") || raw.contains_key("agentType"))
+        {
+            claude_event = "SubagentStop".into();
+            notes.push("this agentStop ends a subagent: it is SubagentStop".into());
+        }
+        let mut decoded = mapping::finish(
             raw,
             Translated {
                 host: HostId::Copilot,
@@ -137,18 +357,14 @@ impl Host for Copilot {
                 claude_event,
                 host_tool,
                 host_tool_input,
-                notes: Vec::new(),
-                warnings: Vec::new(),
+                notes,
+                warnings,
             },
-        )
-    }
-
-    fn default_deadline(&self, _event: &EventId) -> Duration {
-        mapping::deadline_within(DEFAULT_TIMEOUT)
-    }
-
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
+        )?;
+        if let Some(original) = original_response {
+            mapping::keep_in_host_info(&mut decoded, "tool_response", original)?;
+        }
+        Ok(decoded)
     }
 
     fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
@@ -158,105 +374,152 @@ impl Host for Copilot {
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
         encode(event, decision)
     }
+
+    /// Copilot takes exit 1 silently (preToolUse: a deny without a reason,
+    /// elsewhere nothing): a tool call is denied with the reason, and on
+    /// other events exit 2 makes Copilot show the message as a warning
+    /// (`! …`), which blocks nothing there.
+    fn unusable_answer(&self, event_arg: Option<&str>, message: &str) -> Option<super::Rendered> {
+        let event = event_arg.and_then(lenient_event);
+        let reason =
+            format!("{message} (hookrun denied the call: it cannot tell what it would do)");
+        let mut top = Map::new();
+        match event {
+            Some("preToolUse") | None => {
+                top.insert("permissionDecision".into(), json!("deny"));
+                top.insert("permissionDecisionReason".into(), json!(reason));
+                Some(mapping::json_answer(&top))
+            }
+            Some("permissionRequest") => {
+                top.insert("behavior".into(), json!("deny"));
+                top.insert("message".into(), json!(reason));
+                Some(mapping::json_answer(&top))
+            }
+            Some(_) => Some(super::Rendered {
+                stdout: String::new(),
+                stderr: format!("{message}\n"),
+                exit: crate::exit::Exit::Block,
+                value: Value::String(String::new()),
+            }),
+        }
+    }
+
+    /// Copilot's payloads carry no event name: each entry names its event.
+    fn fire_command(&self, base: &str, host_event: &str) -> String {
+        format!("{base} {host_event}")
+    }
+
+    fn install_note(&self, _path: &std::path::Path) -> Option<String> {
+        Some("note: Copilot CLI also runs .claude/settings.json, in its own dialect: keep hookrun's entries in one of the two only (hookrun install copilot, not claude-code, for a repository used with Copilot).\n".to_owned())
+    }
 }
 
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let host_event = mapping::host_event_of(event);
-    if !is_camel(&host_event) {
-        // Claude Code's answer: already one JSON object.
-        return Encoded {
-            rendered: super::claude::render(&event.id, decision),
-            notes: Vec::new(),
-            warnings: Vec::new(),
-        };
-    }
-    let mut top = Map::new();
-    let mut warnings = Vec::new();
-    let mut notes = Vec::new();
-    let mut block = decision.block.clone();
-    match event.id.name() {
+    let mut a = Answer::new(event, decision);
+    let pascal = !is_camel(&a.host_event);
+    match a.name() {
         "PreToolUse" => {
-            if let Some(reason) = &block {
-                top.insert("permissionDecision".into(), json!("deny"));
-                top.insert(
-                    "permissionDecisionReason".into(),
-                    json!(mapping::reason_text(reason)),
-                );
+            if let Some(reason) = a.reason() {
+                a.top.insert("permissionDecision".into(), json!("deny"));
+                a.top
+                    .insert("permissionDecisionReason".into(), json!(reason));
             } else {
+                // `ask` headless: Copilot denies at once, saying why.
                 if let Some(permission) = decision.permission.filter(|p| *p != Permission::Defer) {
-                    top.insert("permissionDecision".into(), json!(permission.as_str()));
+                    a.top
+                        .insert("permissionDecision".into(), json!(permission.as_str()));
                     if let Some(reason) = &decision.permission_reason {
-                        top.insert("permissionDecisionReason".into(), json!(reason));
+                        a.top
+                            .insert("permissionDecisionReason".into(), json!(reason));
                     }
                 }
                 if let Some(updated) = &decision.updated_input {
-                    top.insert(
+                    a.top.insert(
                         "modifiedArgs".into(),
-                        mapping::rewrite_for_host(event, TOOLS, updated),
+                        modified_args(event, updated, &mut a.notes),
                     );
                 }
             }
+            if pascal {
+                // The PascalCase dialect reads Claude Code's nesting too.
+                for key in ["permissionDecision", "permissionDecisionReason"] {
+                    if let Some(v) = a.top.get(key).cloned() {
+                        a.hso.insert(key.into(), v);
+                    }
+                }
+                a.nest_hso(true);
+            }
+            a.block = None;
             if let Some(context) = &decision.context {
-                top.insert("additionalContext".into(), json!(context));
+                a.top.insert("additionalContext".into(), json!(context));
             }
         }
         "PermissionRequest" => {
-            if let Some(reason) = &block {
-                top.insert("behavior".into(), json!("deny"));
-                top.insert("message".into(), json!(mapping::reason_text(reason)));
+            if let Some(reason) = a.reason() {
+                a.top.insert("behavior".into(), json!("deny"));
+                a.top.insert("message".into(), json!(reason));
             } else if decision.permission == Some(Permission::Allow) {
-                top.insert("behavior".into(), json!("allow"));
+                a.top.insert("behavior".into(), json!("allow"));
             }
-            block = None;
+            a.block = None;
         }
-        "Stop" | "SubagentStop" => {
-            if let Some(reason) = &block {
-                top.insert("decision".into(), json!("block"));
-                top.insert("reason".into(), json!(mapping::reason_text(reason)));
+        "Stop" | "SubagentStop" | "UserPromptSubmit" | "PostToolUse" => {
+            if let Some(reason) = a.reason() {
+                a.top.insert("decision".into(), json!("block"));
+                a.top.insert("reason".into(), json!(reason));
             }
-        }
-        "PostToolUse" | "PostToolUseFailure" => {
-            let mut context: Vec<String> = Vec::new();
-            if let Some(reason) = block.take() {
-                notes.push(format!(
-                    "Copilot's {host_event} has no block: the reason was sent as additionalContext"
-                ));
-                context.push(reason);
-            }
-            context.extend(decision.context.clone());
-            if !context.is_empty() {
-                top.insert("additionalContext".into(), json!(context.join("\n")));
+            a.block = None;
+            if a.name() == "Stop" || a.name() == "SubagentStop" {
+                a.context_dropped("Copilot CLI");
+            } else if let Some(context) = &decision.context {
+                a.top.insert("additionalContext".into(), json!(context));
             }
         }
-        other => {
-            if let Some(reason) = block.take() {
-                warnings.push(format!(
-                    "Copilot CLI's {host_event} takes no block: the hook's block was not enforced. The block was: {reason}"
-                ));
+        "PostToolUseFailure" => a.block_as_context("Copilot", "additionalContext"),
+        "SessionStart" | "SubagentStart" => {
+            a.block_not_enforced("Copilot CLI");
+            if let Some(context) = &decision.context {
+                a.top.insert("additionalContext".into(), json!(context));
             }
-            if decision.context.is_some() {
-                notes.push(format!(
-                    "additionalContext dropped: Copilot's {other} takes none"
-                ));
-            }
+        }
+        _ => {
+            a.block_not_enforced("Copilot CLI");
+            a.context_dropped("Copilot CLI");
         }
     }
-    if decision.system_message().is_some() || !warnings.is_empty() {
-        notes.push(
-            "Copilot's camelCase answers have no systemMessage: hookrun's warnings reach only the report and the log".into(),
+    if a.system_message().is_some() {
+        a.notes.push(
+            "Copilot CLI shows no systemMessage: hookrun's warnings reach only the report and the log".into(),
         );
     }
-    // Exit 2 is documented to deny on preToolUse only; elsewhere the JSON
-    // carries the block.
-    let rendered = match &block {
-        Some(reason) if event.id.name() == "PreToolUse" => {
-            mapping::json_block(&top, &mapping::reason_text(reason))
+    a.json()
+}
+
+/// `modifiedArgs` replaces the whole input: the rewrite in Copilot's field
+/// names with what it left out kept; a patch rewrite is the patch text.
+fn modified_args(event: &Event, updated: &Value, notes: &mut Vec<String>) -> Value {
+    if mapping::host_tool_of(event) == Some("apply_patch") {
+        if let Some(patch) = updated.get("command").and_then(Value::as_str) {
+            return json!(patch);
         }
-        _ => mapping::json_answer(&top),
-    };
-    Encoded {
-        rendered,
-        notes,
-        warnings,
     }
+    let claude_tool = event.tool_name().unwrap_or_default();
+    if !is_camel(&mapping::host_event_of(event)) {
+        // PascalCase: Claude Code's tool name, Copilot's input keys.
+        if let Some(row) = TOOLS
+            .iter()
+            .find(|r| r.claude == claude_tool && !r.fields.is_empty())
+        {
+            let mut input = mapping::rename(updated, row.fields, false);
+            if let (Value::Object(new), Some(Value::Object(old))) =
+                (&mut input, mapping::host_tool_input_of(event))
+            {
+                for (key, value) in old {
+                    new.entry(key.clone()).or_insert_with(|| value.clone());
+                }
+            }
+            return input;
+        }
+    }
+    mapping::merged_rewrite(event, TOOLS, updated, notes)
 }

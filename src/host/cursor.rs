@@ -12,8 +12,10 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::answer::Answer;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
-use super::{Decoded, Encoded, Host, HostEnv, HostId};
+use super::wiring::{Shape, Wiring};
+use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::EventId;
 use crate::event::{Event, InputError};
@@ -55,6 +57,8 @@ pub static TOOLS: &[ToolRow] = &[
     tool("StrReplace", "Edit", &[("path", "file_path")]),
     tool("Grep", "Grep", &[]),
     tool("Glob", "Glob", &[]),
+    // A deletion is judged as a write of the file.
+    tool("Delete", "Write", &[("path", "file_path")]),
 ];
 
 /// The timeout `hookrun install` writes. Cursor's unit is documented
@@ -65,13 +69,56 @@ pub const DEADLINE: Duration = Duration::from_secs(29);
 
 pub struct Cursor;
 
-impl Host for Cursor {
-    fn id(&self) -> HostId {
-        HostId::Cursor
-    }
+/// Said when Cursor names an MCP tool without its server.
+const NO_SERVER: &str = "Cursor named no MCP server for this tool: it is `mcp__cursor__TOOL` to hookrun, so rules naming the real server (`mcp__github__*`) do not match it; write `mcp__cursor__TOOL` rules too";
 
-    fn name(&self) -> &'static str {
-        "cursor"
+pub static FACTS: Facts = Facts {
+    id: HostId::Cursor,
+    name: "cursor",
+    display: "Cursor",
+    measured: None,
+    events: EVENTS,
+    tools: TOOLS,
+    tool_names: TOOL_NAMES,
+    wiring: &WIRING,
+    timeout: DEADLINE,
+    on_127: "Cursor gets exit 127 instead of an answer: the guards do not run",
+};
+
+/// Cursor's tools that keep their name behind hookrun (the others are in
+/// [`TOOLS`]).
+pub const TOOL_NAMES: &[&str] = &[];
+
+pub static WIRING: Wiring = Wiring {
+    host: HostId::Cursor,
+    project_file: ".cursor/hooks.json",
+    user_file: ".cursor/hooks.json",
+    shape: Shape::Flat,
+    events: &[
+        ("PreToolUse", "preToolUse"),
+        ("PostToolUse", "postToolUse"),
+        ("PostToolUseFailure", "postToolUseFailure"),
+        ("UserPromptSubmit", "beforeSubmitPrompt"),
+        ("Stop", "stop"),
+        ("SessionStart", "sessionStart"),
+        ("SessionEnd", "sessionEnd"),
+        ("PreCompact", "preCompact"),
+        ("SubagentStart", "subagentStart"),
+        ("SubagentStop", "subagentStop"),
+    ],
+    command_key: "command",
+    timeout: Some(("timeout", INSTALL_TIMEOUT)),
+    // Documented inconsistently; 30000 is safe read either way.
+    timeout_unit_ms: 1,
+    typed: false,
+    versioned: true,
+    name: None,
+    also_read_by: &[],
+};
+
+impl Host for Cursor {
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn decode(
@@ -80,11 +127,10 @@ impl Host for Cursor {
         arg: Option<&str>,
         _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let host_event = mapping::host_event_name(&raw, arg)?;
-        let claude_event = mapping::event_row(EVENTS, &host_event)
-            .map_or_else(|| host_event.clone(), |r| r.claude.to_owned());
+        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
         let mut original_tool = None;
         let mut original_input = None;
+        let mut warnings = Vec::new();
         match host_event.as_str() {
             "beforeShellExecution" | "afterShellExecution" => {
                 let command = raw.get("command").cloned().unwrap_or(Value::Null);
@@ -120,19 +166,27 @@ impl Host for Cursor {
                     .get("server")
                     .or_else(|| raw.get("server_name"))
                     .and_then(Value::as_str)
-                    .unwrap_or("cursor");
+                    .map(str::to_owned);
+                if server.is_none() {
+                    warnings.push(NO_SERVER.to_owned());
+                }
+                let server = server.as_deref().unwrap_or("cursor");
                 if !name.starts_with("mcp__") {
                     raw.insert("tool_name".into(), json!(mapping::mcp_name(server, &name)));
                 }
-                // Cursor sends the MCP arguments as a JSON string.
-                if let Some(Value::String(text)) = raw.get("tool_input") {
-                    if let Ok(parsed @ Value::Object(_)) = serde_json::from_str::<Value>(text) {
-                        raw.insert("tool_input".into(), parsed);
-                    }
-                }
+                // Cursor sends the MCP arguments as a JSON string: read as
+                // stdin is.
+                warnings.extend(mapping::nested_json(&mut raw, "tool_input"));
             }
             _ => {
-                let (tool, input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
+                // `MCP:tool` on preToolUse names no server.
+                let (tool, input) = mapping::translate_tool(&mut raw, TOOLS, |name, _| {
+                    name.strip_prefix("MCP:")
+                        .map(|tool| mapping::mcp_name("cursor", tool.trim()))
+                });
+                if tool.as_deref().is_some_and(|t| t.starts_with("MCP:")) {
+                    warnings.push(NO_SERVER.to_owned());
+                }
                 original_tool = tool;
                 original_input = input;
             }
@@ -161,7 +215,7 @@ impl Host for Cursor {
                 host_tool: original_tool,
                 host_tool_input: original_input,
                 notes: Vec::new(),
-                warnings: Vec::new(),
+                warnings,
             },
         )
     }
@@ -170,125 +224,111 @@ impl Host for Cursor {
         DEADLINE
     }
 
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
-    fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
-        None
-    }
-
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
         encode(event, decision)
+    }
+
+    fn install_note(&self, _path: &std::path::Path) -> Option<String> {
+        Some("note: Cursor's hook format is documented, not verified by hookrun against a real Cursor; if Cursor also loads .claude/settings.json (third-party hooks), keep hookrun's entries in one of the two only.\n".to_owned())
     }
 }
 
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let host_event = mapping::host_event_of(event);
-    let mut top = Map::new();
-    let mut warnings = Vec::new();
-    let mut notes = Vec::new();
-    let mut block = decision.block.clone();
+    let mut a = Answer::new(event, decision);
+    let host_event = a.host_event.clone();
 
     if PERMISSION_EVENTS.contains(&host_event.as_str()) {
-        if block.is_none() && decision.permission == Some(Permission::Ask) {
-            let why = decision
-                .permission_reason
-                .clone()
-                .unwrap_or_else(|| "a hook asked for approval".to_owned());
-            warnings.push(format!(
-                "Cursor's `ask` is not reliable (ignored in Auto-review, where the call may just run): hookrun denied the call instead. The hook said: {why}"
-            ));
-            block = Some(format!("approval required: {why}"));
-        }
-        if block.is_none() {
+        a.ask_becomes_deny(
+            "Cursor's `ask` is not reliable (ignored in Auto-review, where the call may just run)",
+            "approval required: ",
+        );
+        if a.block.is_none() {
             if let Some(updated) = &decision.updated_input {
                 if host_event == "preToolUse" {
-                    top.insert(
+                    a.top.insert(
                         "updated_input".into(),
                         mapping::rewrite_for_host(event, TOOLS, updated),
                     );
                 } else {
-                    warnings.push(format!(
+                    a.warnings.push(format!(
                         "Cursor's {host_event} cannot rewrite the call: hookrun denied it rather than run it unrewritten"
                     ));
-                    block = Some("a hook rewrote this call, which Cursor cannot apply here".into());
-                    top.remove("updated_input");
+                    a.block =
+                        Some("a hook rewrote this call, which Cursor cannot apply here".into());
+                    a.top.remove("updated_input");
                 }
             }
         }
-        if let Some(reason) = &block {
+        if let Some(reason) = &a.block {
             let reason = mapping::reason_text(reason);
-            top.insert("permission".into(), json!("deny"));
-            top.insert("user_message".into(), json!(reason));
-            top.insert("agent_message".into(), json!(reason));
+            a.top.insert("permission".into(), json!("deny"));
+            a.top.insert("user_message".into(), json!(reason));
+            a.top.insert("agent_message".into(), json!(reason));
         } else {
-            // Without `permission` Cursor blocks the tool: "no decision" is
-            // an explicit allow.
-            top.insert("permission".into(), json!("allow"));
-            if let Some(message) = mapping::system_message(decision, &warnings) {
-                top.insert("user_message".into(), json!(message));
+            // Without `permission` Cursor blocks the tool (documented), and
+            // `allow` may skip Cursor's own approval: with no hook allowing,
+            // hookrun answers `ask`, which leaves the call to Cursor's own
+            // approval and so cannot widen what Cursor allows by itself.
+            // Reads have no approval of their own to skip.
+            let allowed =
+                decision.permission == Some(Permission::Allow) || host_event == "beforeReadFile";
+            a.top.insert(
+                "permission".into(),
+                json!(if allowed { "allow" } else { "ask" }),
+            );
+            if let Some(message) = mapping::system_message(decision, &a.warnings) {
+                a.top.insert("user_message".into(), json!(message));
             }
         }
         if decision.context.is_some() {
-            notes.push(format!(
+            a.notes.push(format!(
                 "additionalContext dropped: Cursor's {host_event} takes none"
             ));
         }
     } else {
         match event.id.name() {
             "UserPromptSubmit" => {
-                top.insert("continue".into(), json!(block.is_none() && !decision.stop));
-                let message = block
+                a.top.insert(
+                    "continue".into(),
+                    json!(a.block.is_none() && !decision.stop),
+                );
+                let message = a
+                    .block
                     .clone()
                     .or_else(|| decision.stop_reason.clone())
-                    .or_else(|| mapping::system_message(decision, &warnings));
+                    .or_else(|| mapping::system_message(decision, &a.warnings));
                 if let Some(message) = message {
-                    top.insert("user_message".into(), json!(message));
+                    a.top.insert("user_message".into(), json!(message));
                 }
                 if decision.context.is_some() {
-                    notes.push(
+                    a.notes.push(
                         "additionalContext dropped: Cursor's beforeSubmitPrompt takes none".into(),
                     );
                 }
             }
             "Stop" | "SubagentStop" => {
-                if let Some(reason) = block.take() {
-                    top.insert(
+                if let Some(reason) = a.block.take() {
+                    a.top.insert(
                         "followup_message".into(),
                         json!(mapping::reason_text(&reason)),
                     );
                 }
             }
             "PostToolUse" | "PostToolUseFailure" | "SessionStart" => {
-                let mut context: Vec<String> = Vec::new();
-                if let Some(reason) = block.take() {
-                    notes.push(format!(
-                        "Cursor's {host_event} has no block: the reason was sent as additional_context"
-                    ));
-                    context.push(reason);
-                }
-                context.extend(decision.context.clone());
-                if !context.is_empty() {
-                    top.insert("additional_context".into(), json!(context.join("\n")));
-                }
+                a.block_as_context("Cursor", "additional_context");
             }
             _ => {
                 if decision.context.is_some() {
-                    notes.push(format!(
+                    a.notes.push(format!(
                         "additionalContext dropped: Cursor's {host_event} takes none"
                     ));
                 }
             }
         }
     }
-    let rendered = match &block {
-        Some(reason) => mapping::json_block(&top, &mapping::reason_text(reason)),
-        None => mapping::json_answer(&top),
+    let rendered = match &a.block {
+        Some(reason) => mapping::json_block(&a.top, &mapping::reason_text(reason)),
+        None => mapping::json_answer(&a.top),
     };
-    Encoded {
-        rendered,
-        notes,
-        warnings,
-    }
+    a.done(rendered)
 }

@@ -4,8 +4,11 @@
 //! - event names differ (`BeforeTool` is PreToolUse, `AfterAgent` is Stop…),
 //!   and so do tool names (`run_shell_command` is Bash…);
 //! - the answer is read from the JSON on stdout whatever the exit code; a
-//!   block is `{"decision":"deny","reason":R}` (Claude Code's
-//!   `permissionDecision` is ignored: the tool would run);
+//!   block is `{"decision":"deny","reason":R}` at exit 0 (Claude Code's
+//!   `permissionDecision` is ignored: the tool would run; any exit but 0
+//!   counts as a failed hook, which Gemini reports to the user twice);
+//! - on a blocked prompt Gemini shows a `systemMessage` in place of the
+//!   reason: hookrun's warnings follow the reason there, never replace it;
 //! - a rewrite is `hookSpecificOutput.tool_input`, which REPLACES the whole
 //!   input (in Gemini's field names);
 //! - `ask` hangs a headless run: hookrun never sends it;
@@ -16,10 +19,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::answer::Answer;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
-use super::{Decoded, Encoded, Host, HostEnv, HostId};
+use super::wiring::{Shape, Wiring};
+use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
-use crate::catalog::EventId;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -54,6 +58,17 @@ pub static TOOLS: &[ToolRow] = &[
         "Grep",
         &[("dir_path", "path"), ("include", "glob")],
     ),
+    // The name before Gemini CLI 0.60.
+    tool(
+        "search_file_content",
+        "Grep",
+        &[("dir_path", "path"), ("include", "glob")],
+    ),
+    // Read rules see what these read: a directory listed, every file
+    // read (the first as file_path, each in file_paths).
+    tool("list_directory", "Read", &[("dir_path", "file_path")]),
+    tool("read_many_files", "Read", &[]),
+    // The URLs are inside `prompt`: the first is `url`, each in `urls`.
     tool("web_fetch", "WebFetch", &[]),
     tool("google_web_search", "WebSearch", &[]),
 ];
@@ -62,6 +77,55 @@ pub static TOOLS: &[ToolRow] = &[
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 pub struct Gemini;
+
+pub static FACTS: Facts = Facts {
+    id: HostId::Gemini,
+    name: "gemini",
+    display: "Gemini CLI",
+    measured: Some("0.61.0"),
+    events: EVENTS,
+    tools: TOOLS,
+    tool_names: TOOL_NAMES,
+    wiring: &WIRING,
+    timeout: DEFAULT_TIMEOUT,
+    on_127: "Gemini CLI reads exit 127 as a deny: every tool call is blocked",
+};
+
+/// Gemini's tools that keep their name behind hookrun (the others are in
+/// [`TOOLS`]).
+pub const TOOL_NAMES: &[&str] = &[
+    "save_memory",
+    "write_todos",
+    "update_topic",
+    "enter_plan_mode",
+    "invoke_agent",
+];
+
+pub static WIRING: Wiring = Wiring {
+    host: HostId::Gemini,
+    project_file: ".gemini/settings.json",
+    user_file: ".gemini/settings.json",
+    shape: Shape::Nested,
+    events: &[
+        ("PreToolUse", "BeforeTool"),
+        ("PostToolUse", "AfterTool"),
+        ("UserPromptSubmit", "BeforeAgent"),
+        ("Stop", "AfterAgent"),
+        ("PreCompact", "PreCompress"),
+        ("SessionStart", "SessionStart"),
+        ("SessionEnd", "SessionEnd"),
+        ("Notification", "Notification"),
+        ("BeforeModel", "BeforeModel"),
+        ("AfterModel", "AfterModel"),
+    ],
+    command_key: "command",
+    timeout: Some(("timeout", 60_000)),
+    timeout_unit_ms: 1,
+    typed: true,
+    versioned: false,
+    name: Some("hookrun"),
+    also_read_by: &[],
+};
 
 /// An MCP tool: Gemini names it `server__tool` (its `mcp_context`, when
 /// present, names the server).
@@ -82,13 +146,32 @@ fn mcp(name: &str, raw: &Map<String, Value>) -> Option<String> {
         .then(|| mapping::mcp_name(server, tool))
 }
 
-impl Host for Gemini {
-    fn id(&self) -> HostId {
-        HostId::Gemini
+/// The URLs in a `web_fetch` prompt, in order (`http://` or `https://`, up
+/// to the first blank, quote or bracket that cannot be part of one).
+pub fn urls_in(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = ["http://", "https://"]
+        .iter()
+        .filter_map(|p| rest.find(p))
+        .min()
+    {
+        let tail = &rest[at..];
+        let end = tail
+            .find(|c: char| c.is_whitespace() || "\"'<>()[]{}`".contains(c))
+            .unwrap_or(tail.len());
+        let url = tail[..end].trim_end_matches(['.', ',', ';', ':', '!', '?']);
+        if url.len() > "https://".len() {
+            out.push(url.to_owned());
+        }
+        rest = &tail[end.max(1)..];
     }
+    out
+}
 
-    fn name(&self) -> &'static str {
-        "gemini"
+impl Host for Gemini {
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn decode(
@@ -97,10 +180,33 @@ impl Host for Gemini {
         arg: Option<&str>,
         env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let host_event = mapping::host_event_name(&raw, arg)?;
-        let claude_event = mapping::event_row(EVENTS, &host_event)
-            .map_or_else(|| host_event.clone(), |r| r.claude.to_owned());
+        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
         let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, mcp);
+        if let Some(Value::Object(input)) = raw.get_mut("tool_input") {
+            match host_tool.as_deref() {
+                Some("read_many_files") => {
+                    let paths: Vec<Value> = ["include", "paths", "file_paths"]
+                        .iter()
+                        .filter_map(|k| input.get(*k).and_then(Value::as_array))
+                        .flatten()
+                        .filter(|v| v.is_string())
+                        .cloned()
+                        .collect();
+                    if let Some(first) = paths.first() {
+                        input.insert("file_path".into(), first.clone());
+                    }
+                    input.insert("file_paths".into(), Value::Array(paths));
+                }
+                Some("web_fetch") if !input.contains_key("url") => {
+                    let urls = urls_in(input.get("prompt").and_then(Value::as_str).unwrap_or(""));
+                    if let Some(first) = urls.first() {
+                        input.insert("url".into(), json!(first));
+                    }
+                    input.insert("urls".into(), json!(urls));
+                }
+                _ => {}
+            }
+        }
         // A tool confirmation is Claude Code's `permission_prompt`
         // notification (the original stays under hookrun_host).
         let notification = raw
@@ -109,6 +215,26 @@ impl Host for Gemini {
             .map(str::to_owned);
         if notification.as_deref() == Some("ToolPermission") {
             raw.insert("notification_type".into(), json!("permission_prompt"));
+        }
+        // A shell's result as Claude Code's (`.tool_response.stdout`):
+        // `returnDisplay` is the output as shown; the original stays under
+        // hookrun_host.
+        let original_response = raw.get("tool_response").cloned();
+        if let (Some("Bash"), Some(Value::Object(response))) = (
+            raw.get("tool_name").and_then(Value::as_str),
+            &original_response,
+        ) {
+            if let Some(text) = response
+                .get("returnDisplay")
+                .filter(|v| v.is_string())
+                .or_else(|| response.get("llmContent").filter(|v| v.is_string()))
+            {
+                let mut translated = response.clone();
+                translated.insert("stdout".into(), text.clone());
+                translated.insert("stderr".into(), json!(""));
+                translated.insert("interrupted".into(), json!(false));
+                raw.insert("tool_response".into(), Value::Object(translated));
+            }
         }
         // AfterAgent's answer is Claude Code's `last_assistant_message`.
         if let Some(answer) = raw.get("prompt_response").cloned() {
@@ -138,6 +264,9 @@ impl Host for Gemini {
                 warnings: Vec::new(),
             },
         )?;
+        if let Some(original) = original_response {
+            mapping::keep_in_host_info(&mut decoded, "tool_response", original)?;
+        }
         if let Some(original) = notification.filter(|n| n == "ToolPermission") {
             decoded.notes.push(format!(
                 "Gemini's notification_type {original:?} is given as \"permission_prompt\""
@@ -146,81 +275,36 @@ impl Host for Gemini {
         Ok(decoded)
     }
 
-    fn default_deadline(&self, _event: &EventId) -> Duration {
-        mapping::deadline_within(DEFAULT_TIMEOUT)
-    }
-
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
-    fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
-        None
-    }
-
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
         encode(event, decision)
+    }
+
+    fn install_note(&self, _path: &std::path::Path) -> Option<String> {
+        Some("next: headless Gemini CLI runs project hooks only in a trusted folder (trust it once interactively, or set GEMINI_CLI_TRUST_WORKSPACE=true); --skip-trust drops them without a word. Check with `hookrun doctor`.\n".to_owned())
     }
 }
 
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let mut top = Map::new();
-    let mut hso = Map::new();
-    let mut warnings = Vec::new();
-    let mut notes = Vec::new();
-    let host_event = mapping::host_event_of(event);
-    let mut block = decision.block.clone();
-    let name = event.id.name();
-
+    let mut a = Answer::new(event, decision);
+    let name = a.name();
     match name {
         "PreToolUse" => {
-            if block.is_none() && decision.permission == Some(Permission::Ask) {
-                let why = decision
-                    .permission_reason
-                    .clone()
-                    .unwrap_or_else(|| "a hook asked for approval".to_owned());
-                warnings.push(format!(
-                    "Gemini CLI cannot ask for approval from a hook (a headless run waits forever): hookrun denied the call instead. The hook said: {why}"
-                ));
-                block = Some(format!(
-                    "approval required, but Gemini CLI cannot ask: {why}"
-                ));
-            }
-            if block.is_none() {
+            a.ask_becomes_deny(
+                "Gemini CLI cannot ask for approval from a hook (a headless run waits forever)",
+                "approval required, but Gemini CLI cannot ask: ",
+            );
+            if a.block.is_none() {
                 if let Some(updated) = &decision.updated_input {
-                    let mut input = mapping::rewrite_for_host(event, TOOLS, updated);
-                    // Gemini replaces the whole input and refuses one that
-                    // lacks a required field (the call then fails): fields
-                    // the rewrite left out keep their original values.
-                    if let (Value::Object(new), Some(Value::Object(old))) =
-                        (&mut input, mapping::host_tool_input_of(event))
-                    {
-                        for (key, value) in old {
-                            if !new.contains_key(key) {
-                                new.insert(key.clone(), value.clone());
-                                notes.push(format!(
-                                    "the rewrite left out `{key}`: its original value was kept (Gemini CLI refuses a partial input)"
-                                ));
-                            }
-                        }
-                    }
-                    hso.insert("tool_input".into(), input);
+                    let input = mapping::merged_rewrite(event, TOOLS, updated, &mut a.notes);
+                    a.hso.insert("tool_input".into(), input);
                 }
                 if decision.permission == Some(Permission::Allow) {
-                    top.insert("decision".into(), json!("allow"));
+                    a.top.insert("decision".into(), json!("allow"));
                 }
             }
         }
-        "PreCompact" if block.is_some() => {
-            warnings.push(format!(
-                "Gemini CLI's {host_event} cannot be blocked: the hook's block was not enforced. The block was: {}",
-                block.take().unwrap_or_default()
-            ));
-        }
-        "SessionStart" | "SessionEnd" | "Notification" if block.is_some() => {
-            notes.push(format!("{host_event} ignores blocks"));
-            block = None;
-        }
+        "PreCompact" => a.block_not_enforced("Gemini CLI"),
+        "SessionStart" | "SessionEnd" | "Notification" => a.block_ignored(),
         _ => {}
     }
     if let Some(context) = &decision.context {
@@ -228,26 +312,29 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             name,
             "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "SessionStart"
         ) {
-            hso.insert("additionalContext".into(), json!(context));
+            a.hso.insert("additionalContext".into(), json!(context));
         } else {
-            notes.push(format!(
-                "additionalContext dropped: Gemini CLI shows it only after a tool, with the prompt and at session start, not on {host_event}"
+            a.notes.push(format!(
+                "additionalContext dropped: Gemini CLI shows it only after a tool, with the prompt and at session start, not on {}",
+                a.host_event
             ));
         }
     }
     for key in decision.passthrough.keys() {
-        notes.push(format!("`{key}` has no Gemini CLI equivalent: not sent"));
+        a.notes
+            .push(format!("`{key}` has no Gemini CLI equivalent: not sent"));
     }
     if decision.suppress_output {
-        notes.push("suppressOutput has no Gemini CLI equivalent: not sent".to_owned());
+        a.notes
+            .push("suppressOutput has no Gemini CLI equivalent: not sent".to_owned());
     }
     if decision.stop {
-        top.insert("continue".into(), json!(false));
+        a.top.insert("continue".into(), json!(false));
         if let Some(reason) = &decision.stop_reason {
-            top.insert("stopReason".into(), json!(reason));
+            a.top.insert("stopReason".into(), json!(reason));
         }
     }
-    if let Some(reason) = &block {
+    if let Some(reason) = a.reason() {
         // Measured: "deny" on BeforeTool, "block" on the others ("block"
         // and "deny" are read alike where both were tried).
         let word = if name == "PreToolUse" {
@@ -255,22 +342,21 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         } else {
             "block"
         };
-        top.insert("decision".into(), json!(word));
-        top.insert("reason".into(), json!(mapping::reason_text(reason)));
+        a.top.insert("decision".into(), json!(word));
+        a.top.insert("reason".into(), json!(reason));
     }
-    if let Some(message) = mapping::system_message(decision, &warnings) {
-        top.insert("systemMessage".into(), json!(message));
+    if let Some(message) = a.system_message() {
+        // Measured: on a blocked prompt Gemini shows the systemMessage in
+        // place of the reason, so a warning there would hide why: the
+        // reason comes first.
+        let message = match a.reason() {
+            Some(reason) if name != "PreToolUse" => format!("{reason}\n{message}"),
+            _ => message,
+        };
+        a.top.insert("systemMessage".into(), json!(message));
     }
-    if !hso.is_empty() {
-        top.insert("hookSpecificOutput".into(), Value::Object(hso));
-    }
-    let rendered = match &block {
-        Some(reason) => mapping::json_block(&top, &mapping::reason_text(reason)),
-        None => mapping::json_answer(&top),
-    };
-    Encoded {
-        rendered,
-        notes,
-        warnings,
-    }
+    a.nest_hso(false);
+    // A block is the JSON alone, exit 0: any other exit code is a failed
+    // hook to Gemini ("Hook(s) failed" shown twice), though it blocks.
+    a.json()
 }

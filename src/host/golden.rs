@@ -202,6 +202,178 @@ fn codex_decodes_bash_and_apply_patch() {
 fn codex_patch_files_are_listed_in_order() {
     let patch = "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n*** Add File: b/c.rs\n+z\n*** Delete File: d\n*** End Patch";
     assert_eq!(super::codex::patch_files(patch), ["a.rs", "b/c.rs", "d"]);
+    // Codex trims hunk headers: an indented header still deletes the file.
+    let patch = "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n  *** Delete File: .env\n*** End Patch";
+    assert_eq!(super::codex::patch_files(patch), ["a.rs", ".env"]);
+}
+
+/// A Gemini BeforeTool call of `tool` with `input`.
+fn gemini_call(tool: &str, input: Value) -> Event {
+    let mut raw = payload("gemini/before_tool__read.json");
+    raw.insert("tool_name".into(), json!(tool));
+    raw.insert("tool_input".into(), input);
+    host(HostId::Gemini)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap()
+        .event
+}
+
+#[test]
+fn gemini_shell_results_read_as_claude_codes() {
+    let e = decode(HostId::Gemini, "gemini/after_tool__shell.json");
+    assert_eq!(field(&e, "tool_response")["stdout"], "hi");
+    assert_eq!(
+        super::mapping::host_info(&e).unwrap()["tool_response"]["returnDisplay"],
+        "hi"
+    );
+}
+
+#[test]
+fn gemini_reading_and_fetching_tools_are_seen_by_read_and_webfetch_rules() {
+    let e = gemini_call(
+        "read_many_files",
+        json!({"include": ["/p/.env", "/p/a.txt"]}),
+    );
+    assert_eq!(e.tool_name(), Some("Read"));
+    assert_eq!(field(&e, "tool_input")["file_path"], "/p/.env");
+    assert_eq!(
+        field(&e, "tool_input")["file_paths"],
+        json!(["/p/.env", "/p/a.txt"])
+    );
+    let e = gemini_call("list_directory", json!({"dir_path": "/p/secrets"}));
+    assert_eq!(
+        (e.tool_name(), &field(&e, "tool_input")["file_path"]),
+        (Some("Read"), &json!("/p/secrets"))
+    );
+    let e = gemini_call(
+        "web_fetch",
+        json!({"prompt": "Summarise https://evil.example/x?a=1, then (http://b.example)."}),
+    );
+    assert_eq!(e.tool_name(), Some("WebFetch"));
+    assert_eq!(field(&e, "tool_input")["url"], "https://evil.example/x?a=1");
+    assert_eq!(
+        field(&e, "tool_input")["urls"],
+        json!(["https://evil.example/x?a=1", "http://b.example"])
+    );
+    // Gemini's grep_search reads `dir_path`: a decoy `path` loses.
+    let e = gemini_call(
+        "grep_search",
+        json!({"pattern": "k", "dir_path": "/p/secrets", "path": "/p/ok"}),
+    );
+    assert_eq!(field(&e, "tool_input")["path"], "/p/secrets");
+    // The name before 0.60 is Grep too.
+    assert_eq!(
+        gemini_call("search_file_content", json!({})).tool_name(),
+        Some("Grep")
+    );
+}
+
+#[test]
+fn a_payload_fired_as_the_wrong_host_is_said_aloud_and_names_are_lenient() {
+    // Gemini's BeforeTool without --host.
+    let decoded = host(HostId::ClaudeCode)
+        .decode(
+            payload("gemini/before_tool__shell.json"),
+            None,
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert!(
+        decoded.warnings.iter().any(|w| w.contains("--host gemini")),
+        "{:?}",
+        decoded.warnings
+    );
+    // Copilot's camelCase fired as Gemini.
+    let decoded = host(HostId::Gemini)
+        .decode(
+            payload("copilot/pre_tool_use__camel.json"),
+            Some("BeforeTool"),
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert!(
+        decoded
+            .warnings
+            .iter()
+            .any(|w| w.contains("--host copilot")),
+        "{:?}",
+        decoded.warnings
+    );
+    // A Claude Code payload fired as Codex: an event Codex never sends.
+    let mut raw = payload("codex/stop.json");
+    raw.insert("hook_event_name".into(), json!("SubagentStop"));
+    let decoded = host(HostId::Codex)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap();
+    assert!(
+        decoded
+            .warnings
+            .iter()
+            .any(|w| w.contains("Codex sends no SubagentStop")),
+        "{:?}",
+        decoded.warnings
+    );
+    // The right host: quiet.
+    for (id, rel) in [
+        (HostId::Gemini, "gemini/before_tool__shell.json"),
+        (HostId::ClaudeCode, "codex/pre_tool_use__bash.json"),
+        (HostId::Copilot, "copilot/measured_pre_tool_use.json"),
+        (HostId::Cursor, "cursor/before_shell_execution.json"),
+    ] {
+        let decoded = host(id)
+            .decode(payload(rel), None, &HostEnv::new(&[]))
+            .unwrap();
+        assert!(
+            decoded.warnings.is_empty(),
+            "{id:?} {rel}: {:?}",
+            decoded.warnings
+        );
+    }
+    // Host event names read like Claude Code's: case and `_` do not count.
+    let decoded = host(HostId::Gemini)
+        .decode(
+            payload("gemini/before_tool__shell.json"),
+            Some("before_tool"),
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert_eq!(decoded.event.id.name(), "PreToolUse");
+}
+
+#[test]
+fn cursor_deletes_and_unnamed_mcp_servers_are_judged_and_said() {
+    let mut raw = payload("cursor/pre_tool_use__shell.json");
+    raw.insert("tool_name".into(), json!("Delete"));
+    raw.insert(
+        "tool_input".into(),
+        json!({"path": "/p/.env", "file_path": "/p/ok"}),
+    );
+    let d = host(HostId::Cursor)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap();
+    assert_eq!(d.event.tool_name(), Some("Write"));
+    assert_eq!(
+        field(&d.event, "tool_input"),
+        &json!({"file_path": "/p/.env"})
+    );
+    let mut raw = payload("cursor/pre_tool_use__shell.json");
+    raw.insert("tool_name".into(), json!("MCP:create_issue"));
+    let d = host(HostId::Cursor)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap();
+    assert_eq!(d.event.tool_name(), Some("mcp__cursor__create_issue"));
+    assert!(
+        d.warnings.iter().any(|w| w.contains("no MCP server")),
+        "{:?}",
+        d.warnings
+    );
+    // A string tool_input with a lone surrogate is still read.
+    let mut raw = payload("cursor/before_mcp_execution.json");
+    raw.insert("tool_input".into(), json!("{\"title\":\"x \\udc00\"}"));
+    let d = host(HostId::Cursor)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap();
+    assert!(field(&d.event, "tool_input")["title"].is_string());
 }
 
 #[test]
@@ -305,7 +477,8 @@ fn gemini_golden_answers() {
         &blocked("R"),
     );
     assert_eq!(v, json!({"decision": "deny", "reason": "R"}));
-    assert_eq!((r.exit.code(), r.stderr.as_str()), (2, "R\n"));
+    // Exit 0: any other code is a failed hook to Gemini.
+    assert_eq!((r.exit.code(), r.stderr.as_str()), (0, ""));
 
     let (v, r) = encode(
         HostId::Gemini,
@@ -315,7 +488,7 @@ fn gemini_golden_answers() {
     assert_eq!(v["decision"], "deny");
     assert!(v["reason"].as_str().unwrap().contains("sure?"));
     assert!(v["systemMessage"].as_str().unwrap().contains("cannot ask"));
-    assert_eq!(r.exit.code(), 2);
+    assert_eq!(r.exit.code(), 0);
 
     let rewrite = Decision {
         permission: Some(Permission::Allow),
@@ -344,7 +517,7 @@ fn gemini_golden_answers() {
 
     let (v, r) = encode(HostId::Gemini, "gemini/after_agent.json", &blocked("go on"));
     assert_eq!(v, json!({"decision": "block", "reason": "go on"}));
-    assert_eq!(r.exit.code(), 2);
+    assert_eq!(r.exit.code(), 0);
 
     let context = Decision {
         context: Some("C".into()),
@@ -427,7 +600,14 @@ fn cursor_golden_answers() {
         "cursor/before_shell_execution.json",
         &Decision::default(),
     );
-    assert_eq!((v, r.exit.code()), (json!({"permission": "allow"}), 0));
+    // No hook decided: Cursor's own approval decides (`allow` could skip it).
+    assert_eq!((v, r.exit.code()), (json!({"permission": "ask"}), 0));
+    let (v, _) = encode(
+        HostId::Cursor,
+        "cursor/before_shell_execution.json",
+        &permission(Permission::Allow, None),
+    );
+    assert_eq!(v, json!({"permission": "allow"}));
     let (v, r) = encode(
         HostId::Cursor,
         "cursor/before_shell_execution.json",
@@ -462,7 +642,8 @@ fn copilot_golden_answers() {
         v,
         json!({"permissionDecision": "deny", "permissionDecisionReason": "R"})
     );
-    assert_eq!(r.exit.code(), 2);
+    // Exit 0: outside preToolUse exit 2 is only a warning to Copilot.
+    assert_eq!(r.exit.code(), 0);
     let rewrite = Decision {
         updated_input: Some(json!({"file_path": "/x", "old_string": "a", "new_string": "c"})),
         ..Decision::default()
@@ -488,7 +669,163 @@ fn copilot_golden_answers() {
         &blocked("R"),
     );
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
-    assert_eq!(r.exit.code(), 2);
+    assert_eq!(v["permissionDecisionReason"], "R");
+    assert_eq!(r.exit.code(), 0);
+}
+
+#[test]
+fn copilot_measured_payloads_decode_without_an_event_name() {
+    let cases = [
+        ("measured_pre_tool_use.json", "PreToolUse", Some("Bash")),
+        ("measured_post_tool_use.json", "PostToolUse", Some("Bash")),
+        (
+            "measured_permission_request.json",
+            "PermissionRequest",
+            Some("Bash"),
+        ),
+        ("measured_session_start.json", "SessionStart", None),
+        (
+            "measured_user_prompt_submitted.json",
+            "UserPromptSubmit",
+            None,
+        ),
+        ("measured_agent_stop.json", "Stop", None),
+        ("measured_agent_stop_subagent.json", "SubagentStop", None),
+        ("measured_apply_patch.json", "PreToolUse", Some("Edit")),
+        ("measured_pascal_read.json", "PostToolUse", Some("Read")),
+    ];
+    for (file, event_name, tool) in cases {
+        let event = decode(HostId::Copilot, &format!("copilot/{file}"));
+        assert_eq!(event.id.name(), event_name, "{file}");
+        assert_eq!(event.tool_name(), tool, "{file}");
+    }
+    // permissionRequest's input is `toolInput`.
+    let e = decode(HostId::Copilot, "copilot/measured_permission_request.json");
+    assert_eq!(
+        field(&e, "tool_input")["command"],
+        "echo hi && touch bash_ran.marker"
+    );
+    // A session is `startup` to Claude Code's matchers.
+    let e = decode(HostId::Copilot, "copilot/measured_session_start.json");
+    assert_eq!(field(&e, "source"), "startup");
+    // The result text is a shell's stdout.
+    let e = decode(HostId::Copilot, "copilot/measured_post_tool_use.json");
+    assert_eq!(
+        field(&e, "tool_response")["stdout"],
+        "hi\n<shellId: 0 completed with exit code 0>"
+    );
+    // The patch text names every file, headers trimmed as Codex's parser does.
+    let e = decode(HostId::Copilot, "copilot/measured_apply_patch.json");
+    assert_eq!(
+        field(&e, "tool_input")["file_path"],
+        "/tmp/run/proj/notes.txt"
+    );
+    assert_eq!(
+        field(&e, "tool_input")["file_paths"],
+        json!(["/tmp/run/proj/notes.txt", "/tmp/run/proj/.env"])
+    );
+    // PascalCase: Claude Code's names, Copilot's keys and `tool_result`.
+    let e = decode(HostId::Copilot, "copilot/measured_pascal_read.json");
+    assert_eq!(
+        field(&e, "tool_input")["file_path"],
+        "/tmp/run/proj/notes.txt"
+    );
+    assert_eq!(field(&e, "tool_response")["output"], "alpha");
+    // Host event names are lenient.
+    let e = host(HostId::Copilot)
+        .decode(
+            payload("copilot/measured_pre_tool_use.json"),
+            Some("pre_tool_use"),
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert_eq!(e.event.id.name(), "PreToolUse");
+}
+
+#[test]
+fn copilot_nested_tool_args_and_decoys_are_read_as_copilot_reads_them() {
+    // A lone surrogate inside the `toolArgs` string (half an emoji, as
+    // JSON.stringify writes it) must not hide the command from the rules.
+    let mut raw = payload("copilot/measured_pre_tool_use.json");
+    raw.insert(
+        "toolArgs".into(),
+        json!("{\"command\":\"rm -rf / \\ud83d\",\"description\":\"x\"}"),
+    );
+    let e = host(HostId::Copilot)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap()
+        .event;
+    assert!(
+        field(&e, "tool_input")["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("rm -rf / "),
+        "{:?}",
+        field(&e, "tool_input")
+    );
+    // Copilot's `view` reads `path`: a decoy `file_path` beside it loses.
+    let mut raw = payload("copilot/measured_pre_tool_use.json");
+    raw.insert("toolName".into(), json!("view"));
+    raw.insert(
+        "toolArgs".into(),
+        json!({"file_path": "/tmp/run/proj/ok.txt", "path": "/tmp/run/proj/.env"}),
+    );
+    let e = host(HostId::Copilot)
+        .decode(raw, None, &HostEnv::new(&[]))
+        .unwrap()
+        .event;
+    assert_eq!(
+        field(&e, "tool_input"),
+        &json!({"file_path": "/tmp/run/proj/.env"})
+    );
+}
+
+#[test]
+fn copilot_answers_take_every_form_copilot_honours() {
+    let context = Decision {
+        context: Some("C".into()),
+        ..Decision::default()
+    };
+    for file in [
+        "measured_user_prompt_submitted.json",
+        "measured_session_start.json",
+        "measured_post_tool_use.json",
+        "measured_pre_tool_use.json",
+    ] {
+        let (v, r) = encode(HostId::Copilot, &format!("copilot/{file}"), &context);
+        assert_eq!(
+            (v, r.exit.code()),
+            (json!({"additionalContext": "C"}), 0),
+            "{file}"
+        );
+    }
+    for file in [
+        "measured_user_prompt_submitted.json",
+        "measured_post_tool_use.json",
+        "measured_agent_stop.json",
+        "measured_agent_stop_subagent.json",
+    ] {
+        let (v, r) = encode(HostId::Copilot, &format!("copilot/{file}"), &blocked("R"));
+        assert_eq!(
+            (v, r.exit.code()),
+            (json!({"decision": "block", "reason": "R"}), 0),
+            "{file}"
+        );
+    }
+    // modifiedArgs replaces the whole input: a partial rewrite keeps the rest.
+    let rewrite = Decision {
+        updated_input: Some(json!({"command": "echo safe"})),
+        ..Decision::default()
+    };
+    let (v, _) = encode(
+        HostId::Copilot,
+        "copilot/measured_pre_tool_use.json",
+        &rewrite,
+    );
+    assert_eq!(
+        v,
+        json!({"modifiedArgs": {"command": "echo safe", "description": "Print hi"}})
+    );
 }
 
 #[test]
@@ -924,14 +1261,14 @@ fn every_answer_to_gemini_uses_only_fields_it_honours() {
                     }
                 }
             }
-            // Gemini reads the JSON whatever the exit code: both must agree.
+            // Gemini reads the JSON whatever the exit code, and counts any
+            // exit but 0 as a failed hook: always 0.
             let denies = matches!(
                 top.get("decision").and_then(Value::as_str),
                 Some("deny" | "block")
             );
-            assert_eq!(r.exit.code() == 2, denies, "{file}, {what}: {}", r.stdout);
             assert_ne!(top.get("decision"), Some(&json!("ask")), "{file}, {what}");
-            assert!(r.exit.code() == 0 || r.exit.code() == 2);
+            assert_eq!(r.exit.code(), 0, "{file}, {what}: {}", r.stdout);
             let name = event.id.name();
             let must_block = (decision.block.is_some()
                 && !matches!(name, "SessionStart" | "SessionEnd" | "PreCompact"))
@@ -956,10 +1293,19 @@ fn every_answer_to_cursor_has_a_permission_where_it_needs_one() {
             if super::cursor::PERMISSION_EVENTS.contains(&host_event.as_str()) {
                 let p = top.get("permission").and_then(Value::as_str);
                 assert!(
-                    matches!(p, Some("allow" | "deny")),
+                    matches!(p, Some("allow" | "deny" | "ask")),
                     "{file}, {what}: {}",
                     r.stdout
                 );
+                // Never wider than Cursor on its own unless a hook allowed.
+                if p == Some("allow") {
+                    assert!(
+                        decision.permission == Some(Permission::Allow)
+                            || host_event == "beforeReadFile",
+                        "{file}, {what}: {}",
+                        r.stdout
+                    );
+                }
                 let must_deny = decision.block.is_some()
                     || decision.permission == Some(Permission::Ask)
                     || (decision.updated_input.is_some() && host_event != "preToolUse");
@@ -978,9 +1324,200 @@ fn every_answer_to_copilot_is_one_json_object() {
             let r = host(HostId::Copilot).encode(&event, &decision).rendered;
             let top = single_object(&r).unwrap_or_else(|e| panic!("{file}, {what}: {e}"));
             assert!(top.is_some(), "{file}, {what}: no answer");
-            if event.id.name() == "PreToolUse" && decision.block.is_some() {
-                assert_eq!(r.exit.code(), 2, "{file}, {what}");
+            assert_eq!(r.exit.code(), 0, "{file}, {what}");
+        }
+    }
+}
+
+/// Every string in an answer under one of `keys`, at any depth.
+fn strings_under<'a>(v: &'a Value, keys: &[&str], out: &mut Vec<&'a str>) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map {
+                if let (true, Some(s)) = (keys.contains(&k.as_str()), v.as_str()) {
+                    out.push(s);
+                }
+                strings_under(v, keys, out);
             }
+        }
+        Value::Array(items) => items.iter().for_each(|v| strings_under(v, keys, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_warning_never_displaces_a_reason_on_any_host() {
+    const REASON_KEYS: &[&str] = &[
+        "reason",
+        "permissionDecisionReason",
+        "agent_message",
+        "followup_message",
+        "user_message",
+        "message",
+    ];
+    let cases: &[(HostId, &str)] = &[
+        (HostId::ClaudeCode, "codex/pre_tool_use__bash.json"),
+        (HostId::ClaudeCode, "codex/stop.json"),
+        (HostId::Gemini, "gemini/before_tool__shell.json"),
+        (HostId::Gemini, "gemini/before_agent.json"),
+        (HostId::Gemini, "gemini/after_agent.json"),
+        (HostId::Codex, "codex/pre_tool_use__bash.json"),
+        (HostId::Codex, "codex/user_prompt_submit.json"),
+        (HostId::Codex, "codex/stop.json"),
+        (HostId::Cursor, "cursor/pre_tool_use__shell.json"),
+        (HostId::Cursor, "cursor/before_submit_prompt.json"),
+        (HostId::Copilot, "copilot/pre_tool_use__camel.json"),
+        (HostId::Copilot, "copilot/agent_stop.json"),
+    ];
+    for (id, rel) in cases {
+        let event = decode(*id, rel);
+        let mut decision = Decision {
+            block: Some("THE-REASON".into()),
+            warnings: vec!["THE-WARNING (GEMINI_API_KEY was scrubbed)".into()],
+            ..Decision::default()
+        };
+        let r = super::encode(host(*id), &event, &mut decision);
+        if r.exit.code() == 2 {
+            assert_eq!(r.stderr, "THE-REASON\n", "{id:?} {rel}");
+        }
+        let v = out(&r);
+        let mut reasons = Vec::new();
+        strings_under(&v, REASON_KEYS, &mut reasons);
+        // Claude Code reads an exit-2 block's reason from stderr alone.
+        assert!(
+            (*id == HostId::ClaudeCode && r.exit.code() == 2) || reasons.contains(&"THE-REASON"),
+            "{id:?} {rel}: the reason field is not the reason: {v}"
+        );
+        if let Some(message) = v.get("systemMessage").and_then(Value::as_str) {
+            if *id == HostId::Gemini && event.id.name() != "PreToolUse" {
+                assert!(
+                    message.starts_with("THE-REASON"),
+                    "{id:?} {rel}: Gemini shows this in place of the reason: {message}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn cline_payloads_decode_without_an_event_name_or_cwd() {
+    let e = decode(HostId::Cline, "cline/tool_call__run_commands.json");
+    assert_eq!((e.id.name(), e.tool_name()), ("PreToolUse", Some("Bash")));
+    assert_eq!(
+        field(&e, "tool_input")["command"],
+        "echo hi && touch bash_ran.marker"
+    );
+    assert_eq!(field(&e, "cwd"), "/tmp/run/proj");
+    assert_eq!(field(&e, "session_id"), "1767225600000_abc");
+    assert_eq!(field(&e, "tool_use_id"), "call_t00_00");
+    let e = decode(HostId::Cline, "cline/tool_call__editor_new.json");
+    assert_eq!(e.tool_name(), Some("Write"));
+    assert_eq!(
+        field(&e, "tool_input"),
+        &json!({"file_path": "/tmp/run/proj/new.txt", "content": "hello"})
+    );
+    let e = decode(HostId::Cline, "cline/tool_call__read_files.json");
+    assert_eq!(e.tool_name(), Some("Read"));
+    assert_eq!(
+        field(&e, "tool_input")["file_paths"],
+        json!(["/tmp/run/proj/notes.txt", "/tmp/run/proj/.env"])
+    );
+    let e = decode(HostId::Cline, "cline/tool_result__run_commands.json");
+    assert_eq!(e.id.name(), "PostToolUse");
+    let e = decode(HostId::Cline, "cline/agent_end.json");
+    assert_eq!(e.id.name(), "Stop");
+    assert_eq!(
+        field(&e, "last_assistant_message"),
+        "Final answer after the tools."
+    );
+    // The event the hook file names wins over the SDK's hookName.
+    let d = host(HostId::Cline)
+        .decode(
+            payload("cline/tool_call__run_commands.json"),
+            Some("PreToolUse"),
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert_eq!(d.host_event.as_deref(), Some("PreToolUse"));
+}
+
+#[test]
+fn cline_answers_deny_one_call_and_let_the_model_go_on() {
+    let (v, r) = encode(
+        HostId::Cline,
+        "cline/tool_call__run_commands.json",
+        &blocked("R"),
+    );
+    // Not `cancel` (it ends the whole run, the reason shown to no one).
+    assert_eq!(
+        (v, r.exit.code()),
+        (
+            json!({"overrideInput": {}, "contextModification": "hookrun blocked this tool call: R"}),
+            0
+        )
+    );
+    let (v, _) = encode(
+        HostId::Cline,
+        "cline/tool_call__run_commands.json",
+        &permission(Permission::Ask, Some("sure?")),
+    );
+    assert_eq!(v["overrideInput"], json!({}));
+    assert!(v["contextModification"].as_str().unwrap().contains("sure?"));
+    let stop = Decision {
+        stop: true,
+        stop_reason: Some("halt".into()),
+        ..Decision::default()
+    };
+    let (v, _) = encode(HostId::Cline, "cline/tool_call__run_commands.json", &stop);
+    assert_eq!(v, json!({"cancel": true, "errorMessage": "halt"}));
+    let rewrite = Decision {
+        updated_input: Some(json!({"command": "echo safe"})),
+        ..Decision::default()
+    };
+    let (v, _) = encode(
+        HostId::Cline,
+        "cline/tool_call__run_commands.json",
+        &rewrite,
+    );
+    assert_eq!(v, json!({"overrideInput": {"commands": ["echo safe"]}}));
+    let context = Decision {
+        context: Some("C".into()),
+        ..Decision::default()
+    };
+    let (v, _) = encode(
+        HostId::Cline,
+        "cline/tool_result__run_commands.json",
+        &context,
+    );
+    assert_eq!(v, json!({"contextModification": "C"}));
+    let (v, _) = encode(
+        HostId::Cline,
+        "cline/tool_result__run_commands.json",
+        &blocked("R"),
+    );
+    assert_eq!(v, json!({"contextModification": "R"}));
+    // TaskComplete runs detached: a Stop block cannot be carried, and says so.
+    let event = decode(HostId::Cline, "cline/agent_end.json");
+    let mut decision = blocked("again");
+    let r = super::encode(host(HostId::Cline), &event, &mut decision);
+    assert_eq!(out(&r), json!({}));
+    assert!(
+        decision.warnings.iter().any(|w| w.contains("not enforced")),
+        "{:?}",
+        decision.warnings
+    );
+}
+
+#[test]
+fn every_answer_to_cline_is_one_object_at_exit_0_and_never_cancels_a_block() {
+    for file in fixtures_of("cline") {
+        let event = decode(HostId::Cline, &file);
+        for (what, decision) in decisions() {
+            let r = host(HostId::Cline).encode(&event, &decision).rendered;
+            let top = single_object(&r).unwrap_or_else(|e| panic!("{file}, {what}: {e}"));
+            assert_eq!(r.exit.code(), 0, "{file}, {what}");
+            let cancels = top.is_some_and(|t| t.get("cancel") == Some(&json!(true)));
+            assert_eq!(cancels, decision.stop, "{file}, {what}: {}", r.stdout);
         }
     }
 }

@@ -49,8 +49,18 @@ pub const fn tool(
     }
 }
 
+/// The row of a host event name: exact, else ignoring case and `_`/`-`
+/// (`before_tool` is `BeforeTool`), as Claude Code's names are read.
 pub fn event_row<'a>(rows: &'a [EventRow], host_name: &str) -> Option<&'a EventRow> {
-    rows.iter().find(|r| r.host == host_name)
+    if rows.is_empty() {
+        // Claude Code's own names: nothing to fold (the fire fast path).
+        return None;
+    }
+    rows.iter().find(|r| r.host == host_name).or_else(|| {
+        let folded = crate::catalog::fold_name(host_name);
+        rows.iter()
+            .find(|r| crate::catalog::fold_name(r.host) == folded)
+    })
 }
 
 pub fn tool_row<'a>(rows: &'a [ToolRow], host_name: &str) -> Option<&'a ToolRow> {
@@ -69,7 +79,23 @@ pub fn rename(input: &Value, fields: &[(&str, &str)], to_claude: bool) -> Value 
         return input.clone();
     };
     let mut out = Map::new();
+    // A field with the target name next to the one renamed to it (a decoy
+    // `file_path` beside Copilot's `path`) is dropped: the field the tool
+    // reads decides what is judged.
+    let decoy = |key: &str| {
+        fields.iter().any(|(host, claude)| {
+            let (from, to) = if to_claude {
+                (host, claude)
+            } else {
+                (claude, host)
+            };
+            key == *to && map.contains_key(*from)
+        })
+    };
     for (key, value) in map {
+        if decoy(key) {
+            continue;
+        }
         let renamed = fields.iter().find_map(|(host, claude)| {
             let (from, to) = if to_claude {
                 (host, claude)
@@ -93,6 +119,19 @@ pub fn host_event_name(raw: &Map<String, Value>, arg: Option<&str>) -> Result<St
         Some(Value::String(_) | Value::Null) | None => Err(InputError::NoEventName),
         Some(other) => Err(InputError::EventNameNotString(json_type_name(other))),
     }
+}
+
+/// The event name the host sent and the Claude Code event it is (names
+/// not in `rows` keep their name).
+pub fn event_names(
+    raw: &Map<String, Value>,
+    arg: Option<&str>,
+    rows: &[EventRow],
+) -> Result<(String, String), InputError> {
+    let host_event = host_event_name(raw, arg)?;
+    let claude_event =
+        event_row(rows, &host_event).map_or_else(|| host_event.clone(), |r| r.claude.to_owned());
+    Ok((host_event, claude_event))
 }
 
 /// The parts of a decoded event that differ from the host's.
@@ -134,9 +173,48 @@ pub fn translate_tool(
     (Some(name), input)
 }
 
+/// Why a payload fired as `this` host looks like another host's: an event
+/// name only that host uses (Gemini's `BeforeTool`), or its own field
+/// names (Copilot's `toolName`), where `this` would silently answer in a
+/// dialect the caller ignores.
+pub fn foreign_dialect(this: HostId, raw: &Map<String, Value>, event_name: &str) -> Option<String> {
+    let hint = |other: &dyn super::Host, why: String| {
+        format!(
+            "this payload looks like {}'s ({why}), not {}'s: its blocks may not be honoured. Fire it with `--host {}`",
+            other.facts().display,
+            this.display(),
+            other.name()
+        )
+    };
+    for other in super::HOSTS.iter().copied().filter(|h| h.id() != this) {
+        let own = |name: &str| {
+            other
+                .events()
+                .iter()
+                .any(|r| r.host == name && r.host != r.claude)
+        };
+        let mine = |name: &str| {
+            super::host(this).events().iter().any(|r| r.host == name)
+                || (this != HostId::Gemini && crate::catalog::lookup(name).is_some())
+        };
+        if own(event_name) && !mine(event_name) {
+            return Some(hint(other, format!("event `{event_name}`")));
+        }
+    }
+    let copilot_keys = ["toolName", "toolArgs", "sessionId"];
+    if this != HostId::Copilot && !raw.contains_key("tool_name") {
+        if let Some(key) = copilot_keys.iter().find(|k| raw.contains_key(**k)) {
+            return Some(hint(super::host(HostId::Copilot), format!("field `{key}`")));
+        }
+    }
+    None
+}
+
 /// Finishes a decode: records the host's names under `hookrun_host` and
 /// builds the event under its Claude Code name.
-pub fn finish(mut raw: Map<String, Value>, t: Translated) -> Result<Decoded, InputError> {
+pub fn finish(mut raw: Map<String, Value>, mut t: Translated) -> Result<Decoded, InputError> {
+    t.warnings
+        .extend(foreign_dialect(t.host, &raw, &t.host_event));
     let mut info = Map::new();
     info.insert("host".into(), json!(t.host.name()));
     info.insert("hook_event_name".into(), json!(t.host_event));
@@ -343,6 +421,61 @@ pub fn rewrite_for_host(event: &Event, rows: &[ToolRow], updated: &Value) -> Val
         Some(row) => rename(updated, row.fields, false),
         None => updated.clone(),
     }
+}
+
+/// A rewrite in the host's field names, whole, for hosts that replace the input
+/// and refuse one that lacks a required field (the call then fails), so fields
+/// the rewrite left out keep their original values.
+pub fn merged_rewrite(
+    event: &Event,
+    rows: &[ToolRow],
+    updated: &Value,
+    notes: &mut Vec<String>,
+) -> Value {
+    let mut input = rewrite_for_host(event, rows, updated);
+    if let (Value::Object(new), Some(Value::Object(old))) = (&mut input, host_tool_input_of(event))
+    {
+        for (key, value) in old {
+            if !new.contains_key(key) {
+                new.insert(key.clone(), value.clone());
+                notes.push(format!(
+                    "the rewrite left out `{key}`: its original value was kept (the host refuses a partial input)"
+                ));
+            }
+        }
+    }
+    input
+}
+
+/// A field the host sends as a JSON string holding an object (Copilot's
+/// `toolArgs`, Cursor's MCP `tool_input`), read with the reader of stdin
+/// (lone surrogates, deep nesting) and put in its place. A string that
+/// looks like JSON but does not read as an object is a warning: rules
+/// would see no field of it.
+pub fn nested_json(raw: &mut Map<String, Value>, key: &str) -> Option<String> {
+    let Some(Value::String(text)) = raw.get(key) else {
+        return None;
+    };
+    match crate::event::parse_json(text.as_bytes()) {
+        Ok(parsed @ Value::Object(_)) => {
+            raw.insert(key.into(), parsed);
+            None
+        }
+        Err(err) if text.trim_start().starts_with('{') => Some(format!(
+            "`{key}` is a JSON string hookrun cannot read ({err}): rules saw none of its fields"
+        )),
+        Ok(_) | Err(_) => None,
+    }
+}
+
+/// Records one more of the host's original values under `hookrun_host`.
+pub fn keep_in_host_info(decoded: &mut Decoded, key: &str, value: Value) -> Result<(), InputError> {
+    let mut fields = decoded.event.fields().clone();
+    if let Some(Value::Object(info)) = fields.get_mut(HOST_FIELD) {
+        info.insert(key.into(), value);
+    }
+    decoded.event = Event::from_object(fields, Some(decoded.event.id.name()))?;
+    Ok(())
 }
 
 /// `mcp__server__tool` from a server and tool name.

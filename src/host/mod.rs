@@ -8,10 +8,15 @@
 //! (default deadlines, a host's own Stop-block cap, `hookSpecificOutput`
 //! rules) are methods of the host's module, never branches in the pipeline.
 //!
-//! Adding a host is one module (`host/<name>.rs` implementing [`Host`]), one
-//! [`HostId`] variant and one row in [`HOSTS`].
+//! Every fact about a host lives in its own module: its [`Facts`] (names,
+//! events, tools, the wiring `hookrun install` writes, what `doctor` knows
+//! of its tool names) and its [`Host`] implementation. Adding a host is one
+//! module (`host/<name>.rs`), one [`HostId`] variant and one row in
+//! [`HOSTS`]; `registry_facts_are_complete_and_consistent` checks the rest.
 
+pub mod answer;
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod cursor;
@@ -44,11 +49,13 @@ pub enum HostId {
     Gemini,
     /// OpenAI Codex CLI.
     Codex,
-    /// Cursor (documented format, not verified against the real host).
+    /// Cursor (unverified: built from its published format, never run
+    /// against a real Cursor).
     Cursor,
-    /// GitHub Copilot CLI (documented format, not verified against the real
-    /// host).
+    /// GitHub Copilot CLI.
     Copilot,
+    /// Cline CLI (hook files; `hookrun install cline` writes them).
+    Cline,
 }
 
 impl HostId {
@@ -59,14 +66,36 @@ impl HostId {
 
     /// The product's name, for messages.
     pub fn display(self) -> &'static str {
-        match self {
-            HostId::ClaudeCode => "Claude Code",
-            HostId::Gemini => "Gemini CLI",
-            HostId::Codex => "Codex",
-            HostId::Cursor => "Cursor",
-            HostId::Copilot => "Copilot CLI",
-        }
+        host(self).facts().display
     }
+}
+
+/// Everything hookrun knows about a host that is data, one value per host
+/// (its module's `FACTS`).
+#[derive(Debug)]
+pub struct Facts {
+    pub id: HostId,
+    /// The name on the command line (`--host NAME`) and in `HOOKRUN_HOST`.
+    pub name: &'static str,
+    /// The product's name, for messages.
+    pub display: &'static str,
+    /// The release hookrun's adapter was measured against; `None`: built
+    /// from the host's documentation only (said wherever a user reads it).
+    pub measured: Option<&'static str>,
+    /// The host's event names that differ from hookrun's (its vocabulary).
+    pub events: &'static [mapping::EventRow],
+    /// The host's tools hookrun translates to Claude Code's.
+    pub tools: &'static [mapping::ToolRow],
+    /// Every tool name the host is known to send (for `doctor`'s checks of
+    /// matchers and `if` rules): includes every host name of [`Self::tools`].
+    pub tool_names: &'static [&'static str],
+    /// How the host's own config routes events to hookrun.
+    pub wiring: &'static wiring::Wiring,
+    /// The host's own hook timeout when the config gives none.
+    pub timeout: Duration,
+    /// What the host makes of an entry whose command the shell cannot
+    /// start (exit 127), for `doctor`.
+    pub on_127: &'static str,
 }
 
 /// The host's environment variables (hookrun's own environment as the host
@@ -154,10 +183,17 @@ impl Encoded {
 
 /// What the pipeline needs from a host. Pure: no I/O.
 pub trait Host: Sync {
-    fn id(&self) -> HostId;
+    /// The host's data.
+    fn facts(&self) -> &'static Facts;
+
+    fn id(&self) -> HostId {
+        self.facts().id
+    }
 
     /// The name on the command line (`--host NAME`).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.facts().name
+    }
 
     /// The host's stdin object and the EVENT argument → hookrun's event.
     /// Fields the host sent and hookrun does not translate stay in the raw
@@ -172,7 +208,9 @@ pub trait Host: Sync {
     /// The deadline when `--deadline` is not given: the host's own timeout
     /// for the event minus a margin, so the answer arrives before the host
     /// throws it away.
-    fn default_deadline(&self, event: &EventId) -> Duration;
+    fn default_deadline(&self, _event: &EventId) -> Duration {
+        mapping::deadline_within(self.facts().timeout)
+    }
 
     /// Whether decoding keeps the host's event as it is (only
     /// `hook_event_name` set), so that hooks may get the host's own bytes
@@ -183,7 +221,9 @@ pub trait Host: Sync {
 
     /// Whether the host caps consecutive Stop blocks itself (`None`:
     /// hookrun's stop-loop guard is the only cap).
-    fn own_stop_block_cap(&self, env: &HostEnv<'_>) -> Option<u32>;
+    fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
+        None
+    }
 
     /// One aggregated decision → exactly what this host accepts.
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded;
@@ -192,7 +232,25 @@ pub trait Host: Sync {
     /// vocabulary), for the misspelt-event warnings; names not listed
     /// mean what they mean to hookrun.
     fn events(&self) -> &'static [mapping::EventRow] {
-        &[]
+        self.facts().events
+    }
+
+    /// The command `hookrun install` writes for one of the host's events,
+    /// from `base` (`BINARY fire --host NAME`).
+    fn fire_command(&self, base: &str, _host_event: &str) -> String {
+        base.to_owned()
+    }
+
+    /// The answer when hookrun cannot read the host's event (`message`
+    /// says why), for a host that would take hookrun's exit 1 silently
+    /// (`None`: exit 1 with the message on stderr).
+    fn unusable_answer(&self, _event_arg: Option<&str>, _message: &str) -> Option<Rendered> {
+        None
+    }
+
+    /// What the user must do besides the file `hookrun install` wrote.
+    fn install_note(&self, _path: &std::path::Path) -> Option<String> {
+        None
     }
 }
 
@@ -203,6 +261,7 @@ pub static HOSTS: &[&dyn Host] = &[
     &codex::Codex,
     &cursor::Cursor,
     &copilot::Copilot,
+    &cline::Cline,
 ];
 
 /// The implementation of a host.
@@ -237,6 +296,65 @@ mod tests {
             assert_eq!(HOSTS.iter().filter(|h| h.id() == *id).count(), 1, "{id:?}");
             let value = id.to_possible_value().expect("not skipped");
             assert_eq!(value.get_name(), host(*id).name());
+        }
+    }
+
+    #[test]
+    fn registry_facts_are_complete_and_consistent() {
+        use std::collections::HashSet;
+        let claude_tools: HashSet<&str> = claude::TOOL_NAMES.iter().copied().collect();
+        for h in HOSTS {
+            let facts = h.facts();
+            let id = h.id();
+            assert_eq!(facts.wiring.host, id, "{id:?}: its wiring is its own");
+            assert!(!facts.display.is_empty() && !facts.name.is_empty());
+            // doctor knows exactly the names that reach hookrun's matchers:
+            // the host's own names, never one the adapter translates, and
+            // every translation lands on a Claude Code tool doctor knows.
+            let doctor: HashSet<&str> = crate::diagnose::tools::HOSTS
+                .iter()
+                .filter(|t| t.host == facts.display)
+                .flat_map(|t| t.tools.iter().copied())
+                .collect();
+            assert_eq!(
+                doctor,
+                facts.tool_names.iter().copied().collect(),
+                "{id:?}: doctor's table is the host's"
+            );
+            for row in facts.tools {
+                if id != HostId::ClaudeCode && row.host != row.claude {
+                    assert!(
+                        !facts.tool_names.contains(&row.host),
+                        "{id:?}: `{}` is translated, so not a name matchers see",
+                        row.host
+                    );
+                }
+                assert!(
+                    claude_tools.contains(row.claude),
+                    "{id:?}: `{}` maps to `{}`, which doctor does not know",
+                    row.host,
+                    row.claude
+                );
+                assert_eq!(
+                    facts.tools.iter().filter(|r| r.host == row.host).count(),
+                    1,
+                    "{id:?}: `{}` has one row",
+                    row.host
+                );
+            }
+            // Every event install writes decodes back to the event it
+            // routes, and is one of the host's own names.
+            for (claude, host_event) in facts.wiring.events {
+                let raw: Map<String, Value> =
+                    serde_json::from_value(serde_json::json!({"hook_event_name": host_event}))
+                        .unwrap();
+                let decoded = h.decode(raw, None, &HostEnv::new(&[])).unwrap();
+                assert_eq!(decoded.event.id.name(), *claude, "{id:?} {host_event}");
+                assert!(
+                    host_event == claude || mapping::event_row(facts.events, host_event).is_some(),
+                    "{id:?}: `{host_event}` is not in its events table"
+                );
+            }
         }
     }
 

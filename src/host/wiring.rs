@@ -17,6 +17,9 @@ pub enum Shape {
     Nested,
     /// `{"version": 1, "hooks": {"event": [{…entry}]}}`.
     Flat,
+    /// No document: one executable file per event, named after it, in a
+    /// folder (Cline); written by `commands::install_files`.
+    Files,
 }
 
 /// One host's config facts, one row per host.
@@ -47,163 +50,15 @@ pub struct Wiring {
     pub also_read_by: &'static [HostId],
 }
 
-const CLAUDE_EVENTS: &[(&str, &str)] = &[
-    ("PreToolUse", "PreToolUse"),
-    ("PermissionRequest", "PermissionRequest"),
-    ("PermissionDenied", "PermissionDenied"),
-    ("PostToolUse", "PostToolUse"),
-    ("PostToolUseFailure", "PostToolUseFailure"),
-    ("PostToolBatch", "PostToolBatch"),
-    ("UserPromptSubmit", "UserPromptSubmit"),
-    ("UserPromptExpansion", "UserPromptExpansion"),
-    ("Stop", "Stop"),
-    ("SubagentStart", "SubagentStart"),
-    ("SubagentStop", "SubagentStop"),
-    ("StopFailure", "StopFailure"),
-    ("SessionStart", "SessionStart"),
-    ("SessionEnd", "SessionEnd"),
-    ("Setup", "Setup"),
-    ("Notification", "Notification"),
-    ("PreCompact", "PreCompact"),
-    ("PostCompact", "PostCompact"),
-    ("MessageDisplay", "MessageDisplay"),
-    ("Elicitation", "Elicitation"),
-    ("ElicitationResult", "ElicitationResult"),
-    ("ConfigChange", "ConfigChange"),
-    ("CwdChanged", "CwdChanged"),
-    ("FileChanged", "FileChanged"),
-    ("InstructionsLoaded", "InstructionsLoaded"),
-    ("TaskCreated", "TaskCreated"),
-    ("TaskCompleted", "TaskCompleted"),
-    ("TeammateIdle", "TeammateIdle"),
-    ("WorktreeCreate", "WorktreeCreate"),
-    ("WorktreeRemove", "WorktreeRemove"),
-];
-
-pub static WIRINGS: &[Wiring] = &[
-    Wiring {
-        host: HostId::ClaudeCode,
-        project_file: ".claude/settings.json",
-        user_file: ".claude/settings.json",
-        shape: Shape::Nested,
-        events: CLAUDE_EVENTS,
-        command_key: "command",
-        timeout: None,
-        timeout_unit_ms: 1000,
-        typed: true,
-        versioned: false,
-        name: None,
-        also_read_by: &[HostId::Copilot, HostId::Cursor],
-    },
-    Wiring {
-        host: HostId::Gemini,
-        project_file: ".gemini/settings.json",
-        user_file: ".gemini/settings.json",
-        shape: Shape::Nested,
-        events: &[
-            ("PreToolUse", "BeforeTool"),
-            ("PostToolUse", "AfterTool"),
-            ("UserPromptSubmit", "BeforeAgent"),
-            ("Stop", "AfterAgent"),
-            ("PreCompact", "PreCompress"),
-            ("SessionStart", "SessionStart"),
-            ("SessionEnd", "SessionEnd"),
-            ("Notification", "Notification"),
-            ("BeforeModel", "BeforeModel"),
-            ("AfterModel", "AfterModel"),
-        ],
-        command_key: "command",
-        timeout: Some(("timeout", 60_000)),
-        timeout_unit_ms: 1,
-        typed: true,
-        versioned: false,
-        name: Some("hookrun"),
-        also_read_by: &[],
-    },
-    Wiring {
-        host: HostId::Codex,
-        project_file: ".codex/hooks.json",
-        user_file: ".codex/hooks.json",
-        shape: Shape::Nested,
-        events: &[
-            ("SessionStart", "SessionStart"),
-            ("UserPromptSubmit", "UserPromptSubmit"),
-            ("PreToolUse", "PreToolUse"),
-            ("PermissionRequest", "PermissionRequest"),
-            ("PostToolUse", "PostToolUse"),
-            ("Stop", "Stop"),
-            ("SessionEnd", "SessionEnd"),
-        ],
-        command_key: "command",
-        timeout: Some(("timeout", 600)),
-        timeout_unit_ms: 1000,
-        typed: true,
-        versioned: false,
-        name: None,
-        also_read_by: &[],
-    },
-    Wiring {
-        host: HostId::Cursor,
-        project_file: ".cursor/hooks.json",
-        user_file: ".cursor/hooks.json",
-        shape: Shape::Flat,
-        events: &[
-            ("PreToolUse", "preToolUse"),
-            ("PostToolUse", "postToolUse"),
-            ("PostToolUseFailure", "postToolUseFailure"),
-            ("UserPromptSubmit", "beforeSubmitPrompt"),
-            ("Stop", "stop"),
-            ("SessionStart", "sessionStart"),
-            ("SessionEnd", "sessionEnd"),
-            ("PreCompact", "preCompact"),
-            ("SubagentStart", "subagentStart"),
-            ("SubagentStop", "subagentStop"),
-        ],
-        command_key: "command",
-        timeout: Some(("timeout", super::cursor::INSTALL_TIMEOUT)),
-        // Documented inconsistently; 30000 is safe read either way.
-        timeout_unit_ms: 1,
-        typed: false,
-        versioned: true,
-        name: None,
-        also_read_by: &[],
-    },
-    Wiring {
-        host: HostId::Copilot,
-        project_file: ".github/hooks/hookrun.json",
-        user_file: ".copilot/hooks/hookrun.json",
-        shape: Shape::Flat,
-        events: &[
-            ("PreToolUse", "preToolUse"),
-            ("PostToolUse", "postToolUse"),
-            ("PostToolUseFailure", "postToolUseFailure"),
-            ("PermissionRequest", "permissionRequest"),
-            ("UserPromptSubmit", "userPromptSubmitted"),
-            ("Stop", "agentStop"),
-            ("SubagentStart", "subagentStart"),
-            ("SubagentStop", "subagentStop"),
-            ("SessionStart", "sessionStart"),
-            ("SessionEnd", "sessionEnd"),
-            ("PreCompact", "preCompact"),
-            ("Notification", "notification"),
-        ],
-        command_key: "bash",
-        timeout: Some(("timeoutSec", 30)),
-        timeout_unit_ms: 1000,
-        typed: true,
-        versioned: true,
-        name: None,
-        also_read_by: &[],
-    },
-];
-
+/// The wiring of a host (its module's `WIRING`).
 pub fn wiring(host: HostId) -> &'static Wiring {
-    WIRINGS
-        .iter()
-        .find(|w| w.host == host)
-        .expect("every host has a wiring row")
+    super::host(host).facts().wiring
 }
 
+/// Every host's wiring, in [`super::HOSTS`] order.
+pub fn all() -> impl Iterator<Item = &'static Wiring> {
+    super::HOSTS.iter().map(|h| h.facts().wiring)
+}
 impl Wiring {
     /// The host's name for a Claude Code event, if the host has it.
     pub fn host_event(&self, claude: &str) -> Option<&'static str> {
@@ -341,7 +196,7 @@ pub fn entries(w: &Wiring, doc: &Value) -> Vec<Entry> {
                 }
             };
             match w.shape {
-                Shape::Flat => push(
+                Shape::Flat | Shape::Files => push(
                     item,
                     format!("hooks.{event}[{i}]"),
                     item.get("matcher")
@@ -409,9 +264,15 @@ impl Wiring {
         deadline_secs: Option<u64>,
         matcher: Option<String>,
     ) -> Route {
+        // The host's own form (Copilot and Cline name the event: their
+        // payloads do not).
+        let fire = match self.host_event(claude) {
+            Some(host_event) => super::host(self.host).fire_command(fire, host_event),
+            None => fire.to_owned(),
+        };
         let command = match deadline_secs {
             Some(secs) => format!("{fire} --deadline {secs}s"),
-            None => fire.to_owned(),
+            None => fire,
         };
         Route {
             claude,
@@ -461,7 +322,16 @@ fn install_form(w: &Wiring, command: &str) -> Option<InstallForm> {
     if words.get(1..4)? != ["fire", "--host", w.host.name()] {
         return None;
     }
-    match &words[4..] {
+    // The event a host without event names in its payloads gets named.
+    let mut rest = &words[4..];
+    if let Some(event) = rest.first() {
+        if w.events.iter().any(|(_, host_event)| host_event == event)
+            && super::host(w.host).fire_command("", event) == format!(" {event}")
+        {
+            rest = &rest[1..];
+        }
+    }
+    match rest {
         [] => Some(InstallForm { deadline: None }),
         [flag, value] if flag == "--deadline" => {
             let secs = value.strip_suffix('s')?;
@@ -549,7 +419,7 @@ fn locate(w: &Wiring, doc: &Value) -> Vec<Located> {
                 }
             };
             match w.shape {
-                Shape::Flat => take(item, None, true),
+                Shape::Flat | Shape::Files => take(item, None, true),
                 Shape::Nested => {
                     let plain = item
                         .as_object()
@@ -652,7 +522,7 @@ pub fn install(w: &Wiring, doc: &mut Doc, routes: &[Route]) -> Result<Outcome, W
             keep.push(path);
         } else {
             let item = match (w.shape, &route.matcher) {
-                (Shape::Flat, _) => entry,
+                (Shape::Flat | Shape::Files, _) => entry,
                 (Shape::Nested, None) => json!({"hooks": [entry]}),
                 (Shape::Nested, Some(m)) => json!({"matcher": m, "hooks": [entry]}),
             };
@@ -777,7 +647,7 @@ mod tests {
 
     #[test]
     fn every_wired_event_decodes_back_to_its_claude_code_event() {
-        for w in WIRINGS {
+        for w in all() {
             for (claude, host_event) in w.events {
                 let raw: Map<String, Value> =
                     serde_json::from_value(json!({"hook_event_name": host_event})).unwrap();
@@ -1011,7 +881,7 @@ mod tests {
         let (doc, _) = installed(wiring(HostId::Copilot), "{}\n", &["Stop"]);
         assert_eq!(
             doc.value,
-            json!({"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "/bin/hookrun fire --host copilot", "timeoutSec": 30}]}})
+            json!({"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "/bin/hookrun fire --host copilot agentStop", "timeoutSec": 30}]}})
         );
         let found = entries(wiring(HostId::Copilot), &doc.value);
         assert_eq!(found.len(), 1);

@@ -703,8 +703,25 @@ fn load_top<'a, K: AsRef<str>>(
                         ),
                     ),
                 },
+                // Claude Code applies these rules itself; behind any other
+                // host hookrun applies their deny and ask (nobody else
+                // would), so they are read, quietly: the syntax is Claude
+                // Code's to judge.
+                "permissions" if claude_mode => {
+                    let mut quiet = Vec::new();
+                    let mut scratch = Reporter {
+                        file: &path,
+                        problems: &mut quiet,
+                    };
+                    permissions = parse_permissions(value, &mut scratch);
+                    report.push(
+                        Severity::Note,
+                        key,
+                        "ignored in a Claude Code settings file behind Claude Code (Claude Code applies it itself); behind other hosts hookrun applies its deny and ask rules",
+                    );
+                }
                 _ if claude_mode => {
-                    if key == "env" || key == "permissions" {
+                    if key == "env" {
                         report.push(
                             Severity::Note,
                             key,

@@ -99,12 +99,13 @@ fn gemini_runs_a_claude_code_guard_unchanged_and_gets_a_block_it_enforces() {
         &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
         &[],
     );
-    assert_eq!(run.code, Some(2), "{run:?}");
+    // The deny JSON at exit 0: any other exit is a failed hook to Gemini.
+    assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(
         run.json(),
         json!({"decision": "deny", "reason": "no echo here"})
     );
-    assert_eq!(run.stderr, "no echo here\n");
+    assert_eq!(run.stderr, "");
     assert_eq!(
         std::fs::read_to_string(sb.path("hooks/seen")).unwrap(),
         "gemini BeforeTool run_shell_command"
@@ -131,7 +132,7 @@ fn gemini_permission_rules_apply_to_its_tools() {
         &payload(&sb, "gemini/before_tool__write.json", &json!({})),
         &[],
     );
-    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(run.json()["decision"], "deny", "{}", run.stdout);
 }
 
@@ -148,7 +149,7 @@ fn gemini_never_gets_ask_it_would_hang_on() {
         &["--format", "report"],
     );
     let report = run.json();
-    assert_eq!(report["exit_code"], 2, "{}", run.stdout);
+    assert_eq!(report["exit_code"], 0, "{}", run.stdout);
     assert_eq!(report["output"]["decision"], "deny", "{}", run.stdout);
     assert!(
         report["warnings"].to_string().contains("cannot ask"),
@@ -171,17 +172,18 @@ fn gemini_stop_loops_are_capped_by_hookrun_alone() {
     let first = fire_host(&sb, "gemini", &settings, &stdin(false), &[]);
     assert_eq!(
         (first.code, first.json()),
-        (Some(2), json!({"decision": "block", "reason": "again"}))
+        (Some(0), json!({"decision": "block", "reason": "again"}))
     );
     for n in 2..=8 {
         assert_eq!(
-            fire_host(&sb, "gemini", &settings, &stdin(true), &[]).code,
-            Some(2),
+            fire_host(&sb, "gemini", &settings, &stdin(true), &[]).json()["decision"],
+            "block",
             "block {n}"
         );
     }
     let ninth = fire_host(&sb, "gemini", &settings, &stdin(true), &[]);
     assert_eq!(ninth.code, Some(0), "{ninth:?}");
+    assert_eq!(ninth.json().get("decision"), None, "{ninth:?}");
     assert!(
         ninth.json()["systemMessage"]
             .as_str()
@@ -190,8 +192,8 @@ fn gemini_stop_loops_are_capped_by_hookrun_alone() {
     );
     // A new prompt starts a new chain.
     assert_eq!(
-        fire_host(&sb, "gemini", &settings, &stdin(false), &[]).code,
-        Some(2)
+        fire_host(&sb, "gemini", &settings, &stdin(false), &[]).json()["decision"],
+        "block"
     );
 }
 
@@ -237,9 +239,11 @@ fn cursor_always_gets_a_permission() {
     let sb = Sandbox::new();
     let stdin = payload(&sb, "cursor/before_shell_execution.json", &json!({}));
     let run = fire_host(&sb, "cursor", &json!({}), &stdin, &[]);
+    // No hook decided: `ask` leaves the call to Cursor's own approval
+    // (`allow` could skip it, and no permission at all blocks the tool).
     assert_eq!(
         (run.code, run.json()),
-        (Some(0), json!({"permission": "allow"})),
+        (Some(0), json!({"permission": "ask"})),
         "{run:?}"
     );
     let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
@@ -264,7 +268,7 @@ fn copilot_camel_case_block_is_one_object() {
         &payload(&sb, "copilot/pre_tool_use__camel.json", &json!({})),
         &[],
     );
-    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(run.stdout.lines().count(), 1, "{run:?}");
     assert_eq!(
         run.json(),
@@ -555,4 +559,331 @@ fn install_claude_code_names_the_watched_files_in_its_file_changed_entry() {
         b"",
     );
     assert_eq!(doctor.json()["findings"], json!([]), "{}", doctor.stdout);
+}
+
+#[test]
+fn copilot_install_names_each_event_so_its_nameless_payloads_work() {
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.hookrun/settings.json",
+        &serde_json::to_string(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+            "SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}]
+        }}))
+        .unwrap(),
+    );
+    let run = sb.run(&["install", "copilot"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.path("project/.github/hooks/hookrun.json")).unwrap(),
+    )
+    .unwrap();
+    let command = file["hooks"]["preToolUse"][0]["bash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        command.ends_with(" fire --host copilot preToolUse"),
+        "{command}"
+    );
+    let start = file["hooks"]["sessionStart"][0]["bash"].as_str().unwrap();
+    assert!(
+        start.ends_with(" fire --host copilot sessionStart"),
+        "{start}"
+    );
+
+    // The command as Copilot runs it, on a measured payload (no event
+    // name), with a guard: the deny arrives, at exit 0.
+    let guard = sb.settings(
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "if": "Bash(echo hi*)", "command": "echo 'no echo' >&2; exit 2"}]}]}}),
+    );
+    let stdin = std::fs::read(crate::support::fixture(
+        "hosts/copilot/measured_pre_tool_use.json",
+    ))
+    .unwrap();
+    let full = format!(
+        "{command} --no-default-settings --settings {}",
+        guard.display()
+    );
+    // `sh -c FULL hookrun`: the sandbox's environment, the installed text.
+    let run = crate::support::run_command(&mut sb.command_via(&["sh", "-c", &full]), &stdin);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"permissionDecision": "deny", "permissionDecisionReason": "no echo"})
+    );
+}
+
+#[test]
+fn gemini_read_many_files_meets_read_deny_rules() {
+    let sb = Sandbox::new();
+    let settings = json!({"permissions": {"deny": ["Read(./.env)"]}});
+    let env = sb.project.join(".env");
+    let run = fire_host(
+        &sb,
+        "gemini",
+        &settings,
+        &payload(
+            &sb,
+            "gemini/before_tool__read.json",
+            &json!({"tool_name": "read_many_files", "tool_input": {"include": [env.to_str().unwrap()]}}),
+        ),
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.json()["decision"], "deny", "{run:?}");
+}
+
+/// A policy kept under `.claude/` is Claude Code's to enforce behind
+/// Claude Code; behind any other host nobody would, so hookrun enforces
+/// its deny and ask rules itself (not its allow rules: those could approve
+/// what the host would have asked about).
+#[test]
+fn a_claude_code_policy_is_enforced_behind_other_hosts() {
+    let sb = Sandbox::new();
+    let policy = sb.write(
+        "project/.claude/hookrun.json",
+        &serde_json::to_string(&json!({
+            "permissions": {"deny": ["Read(./.env)"], "allow": ["Bash"]},
+        }))
+        .unwrap(),
+    );
+    let env = sb.project.join(".env");
+    let fire = |host: &str, stdin: Vec<u8>| {
+        sb.run(
+            &[
+                "fire",
+                "--host",
+                host,
+                "--no-default-settings",
+                "--trust-project",
+                "--settings",
+                policy.to_str().unwrap(),
+            ],
+            &stdin,
+        )
+    };
+    let copilot = payload(
+        &sb,
+        "copilot/measured_pre_tool_use.json",
+        &json!({"toolName": "view", "toolArgs": {"path": env.to_str().unwrap()}}),
+    );
+    let run = fire("copilot", copilot);
+    assert_eq!(run.json()["permissionDecision"], "deny", "{run:?}");
+    let gemini = payload(
+        &sb,
+        "gemini/before_tool__read.json",
+        &json!({"tool_input": {"file_path": env.to_str().unwrap()}}),
+    );
+    let run = fire("gemini", gemini);
+    assert_eq!(run.json()["decision"], "deny", "{run:?}");
+    // The allow stays Claude Code's: a shell call gets no approval.
+    let run = fire(
+        "copilot",
+        payload(&sb, "copilot/measured_pre_tool_use.json", &json!({})),
+    );
+    assert_eq!(run.json(), json!({}), "{run:?}");
+    // Behind Claude Code, Claude Code enforces it: hookrun does not.
+    let event = sb.event(
+        "PreToolUse",
+        &json!({"tool_name": "Read", "tool_input": {"file_path": env.to_str().unwrap()}}),
+    );
+    let run = fire("claude-code", event);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.json().get("hookSpecificOutput"), None, "{run:?}");
+}
+
+#[test]
+fn install_cline_writes_marked_hook_files_and_never_touches_others() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.hookrun/settings.json",
+        &serde_json::to_string(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "true"}]}]
+        }}))
+        .unwrap(),
+    );
+    // The user's own Stop hook file: never overwritten, never removed.
+    let theirs = sb.write(
+        "project/.clinerules/hooks/TaskComplete",
+        "#!/bin/sh\necho mine\n",
+    );
+    let run = sb.run(&["install", "cline"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.contains("is not hookrun's: left alone"),
+        "{}",
+        run.stdout
+    );
+    let pre = sb.path("project/.clinerules/hooks/PreToolUse");
+    let text = std::fs::read_to_string(&pre).unwrap();
+    assert!(text.contains("# hookrun: written by"), "{text}");
+    assert!(
+        text.trim_end().ends_with(" fire --host cline PreToolUse"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::metadata(&pre).unwrap().permissions().mode() & 0o777,
+        0o755
+    );
+    assert_eq!(
+        std::fs::read_to_string(&theirs).unwrap(),
+        "#!/bin/sh\necho mine\n"
+    );
+    // Again: nothing changes.
+    let again = sb.run(&["install", "cline"], b"");
+    assert!(
+        again.stdout.contains("already up to date"),
+        "{}",
+        again.stdout
+    );
+
+    // The file as Cline runs it (`bash FILE`, no arguments), on Cline's
+    // payload, behind a guard: one call denied, the model goes on.
+    let guard = sb.settings(
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "if": "Bash(touch *)", "command": "echo 'no touching' >&2; exit 2"}]}]}}),
+    );
+    let script = text.replace(
+        " fire --host cline PreToolUse",
+        &format!(
+            " fire --host cline PreToolUse --no-default-settings --settings {}",
+            guard.display()
+        ),
+    );
+    let script = sb.write("cli/PreToolUse", &script);
+    let stdin = payload(&sb, "cline/tool_call__run_commands.json", &json!({}));
+    let mut cmd = sb.command_via(&["bash", script.to_str().unwrap()]);
+    let run = crate::support::run_command(&mut cmd, &stdin);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"overrideInput": {}, "contextModification": "hookrun blocked this tool call: no touching"})
+    );
+
+    let run = sb.run(&["uninstall", "cline"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(!pre.exists());
+    assert_eq!(
+        std::fs::read_to_string(&theirs).unwrap(),
+        "#!/bin/sh\necho mine\n"
+    );
+}
+
+#[test]
+fn install_cline_never_writes_through_a_symlinked_folder() {
+    let sb = Sandbox::new();
+    let elsewhere = sb.path("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, sb.path("project/.clinerules")).unwrap();
+    let run = sb.run(&["install", "cline"], b"");
+    assert_ne!(run.code, Some(0), "{run:?}");
+    assert!(run.stderr.contains("is a symlink"), "{run:?}");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
+
+#[test]
+fn doctor_checks_clines_hook_files() {
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.hookrun/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let run = sb.run(
+        &["install", "cline", "--binary", "/nonexistent/hookrun"],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = sb.run(&["doctor"], b"");
+    assert!(
+        run.stdout.contains("host-hookrun-missing") && run.stdout.contains("PreToolUse"),
+        "{run:?}"
+    );
+}
+
+/// Copilot takes hookrun's exit 1 silently (a reasonless deny on
+/// preToolUse, nothing elsewhere): an unreadable event is answered loudly.
+#[test]
+fn copilot_never_gets_a_silent_exit_1() {
+    let sb = Sandbox::new();
+    let settings = sb.settings(&json!({}));
+    let fire = |event: &str| {
+        sb.run(
+            &[
+                "fire",
+                "--host",
+                "copilot",
+                event,
+                "--no-default-settings",
+                "--settings",
+                settings.to_str().unwrap(),
+            ],
+            b"{not json",
+        )
+    };
+    let run = fire("preToolUse");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.json()["permissionDecision"], "deny", "{run:?}");
+    assert!(
+        run.json()["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("hookrun:"),
+        "{run:?}"
+    );
+    // Elsewhere exit 2 is Copilot's visible warning, never a block.
+    let run = fire("postToolUse");
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.starts_with("hookrun:"), "{run:?}");
+}
+
+/// A patch is judged on every file it touches: a deny rule on the second
+/// one holds (Codex trims the headers: an indented one counts too).
+#[test]
+fn every_file_of_a_patch_meets_the_deny_rules() {
+    let sb = Sandbox::new();
+    let settings =
+        json!({"permissions": {"deny": ["Edit(./.env)"], "allow": ["Edit(./notes.txt)"]}});
+    let patch = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n  *** Delete File: .env\n*** End Patch\n";
+    let run = fire_host(
+        &sb,
+        "codex",
+        &settings,
+        &payload(
+            &sb,
+            "codex/pre_tool_use__apply_patch.json",
+            &json!({"tool_input": {"command": patch}}),
+        ),
+        &[],
+    );
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{run:?}"
+    );
+    assert!(run.stdout.contains(".env"), "{run:?}");
+}
+
+/// Allow rules must cover every file of a patch (Copilot's `allow` would
+/// skip its own approval).
+#[test]
+fn allow_rules_must_cover_every_file_of_a_patch() {
+    let sb = Sandbox::new();
+    let settings = json!({"permissions": {"allow": ["Edit(./notes.txt)"]}});
+    let stdin = |patch: &str| {
+        payload(
+            &sb,
+            "copilot/measured_apply_patch.json",
+            &json!({"toolArgs": patch}),
+        )
+    };
+    let one = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n*** End Patch\n";
+    let run = fire_host(&sb, "copilot", &settings, &stdin(one), &[]);
+    assert_eq!(run.json()["permissionDecision"], "allow", "{run:?}");
+    let two = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n*** Add File: other.txt\n+x\n*** End Patch\n";
+    let run = fire_host(&sb, "copilot", &settings, &stdin(two), &[]);
+    assert_eq!(run.json(), json!({}), "{run:?}");
 }

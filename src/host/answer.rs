@@ -1,0 +1,148 @@
+//! The skeleton every encoder but Claude Code's shares: the answer being
+//! built (top-level fields, `hookSpecificOutput`, notes, warnings and the
+//! block still to express) and the mappings several hosts need (an `ask`
+//! nobody can answer becomes a deny, a block the event cannot carry is said
+//! aloud, a context the event cannot carry is noted).
+
+use serde_json::{Map, Value, json};
+
+use super::{Encoded, Rendered, mapping};
+use crate::aggregate::Decision;
+use crate::event::Event;
+use crate::verdict::Permission;
+
+/// One answer under construction.
+pub struct Answer<'a> {
+    pub event: &'a Event,
+    pub decision: &'a Decision,
+    /// The event as the host named it (`BeforeTool`).
+    pub host_event: String,
+    pub top: Map<String, Value>,
+    pub hso: Map<String, Value>,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+    /// The block reason still to be expressed (`None`: no block, or one
+    /// already mapped to something else).
+    pub block: Option<String>,
+}
+
+impl<'a> Answer<'a> {
+    pub fn new(event: &'a Event, decision: &'a Decision) -> Answer<'a> {
+        Answer {
+            event,
+            decision,
+            host_event: mapping::host_event_of(event),
+            top: Map::new(),
+            hso: Map::new(),
+            notes: Vec::new(),
+            warnings: Vec::new(),
+            block: decision.block.clone(),
+        }
+    }
+
+    /// hookrun's name of the event (`PreToolUse`).
+    pub fn name(&self) -> &'a str {
+        self.event.id.name()
+    }
+
+    /// A hook's `ask` on a host that cannot put it to anyone (headless, or
+    /// unreliable) becomes a deny, with a warning that says why.
+    pub fn ask_becomes_deny(&mut self, cannot: &str, reason_prefix: &str) {
+        if self.block.is_some() || self.decision.permission != Some(Permission::Ask) {
+            return;
+        }
+        let why = self
+            .decision
+            .permission_reason
+            .clone()
+            .unwrap_or_else(|| "a hook asked for approval".to_owned());
+        self.warnings.push(format!(
+            "{cannot}: hookrun denied the call instead. The hook said: {why}"
+        ));
+        self.block = Some(format!("{reason_prefix}{why}"));
+    }
+
+    /// A block this event cannot carry: not sent, and said to the person.
+    pub fn block_not_enforced(&mut self, host: &str) {
+        if let Some(reason) = self.block.take() {
+            self.warnings.push(format!(
+                "{host}'s {} cannot be blocked: the hook's block was not enforced. The block was: {reason}",
+                self.host_event
+            ));
+        }
+    }
+
+    /// A block this event ignores by design (a session's end): noted only.
+    pub fn block_ignored(&mut self) {
+        if self.block.take().is_some() {
+            self.notes
+                .push(format!("{} ignores blocks: not sent", self.host_event));
+        }
+    }
+
+    /// The decision's context, when the event cannot carry it: noted.
+    pub fn context_dropped(&mut self, host: &str) {
+        if self.decision.context.is_some() {
+            self.notes.push(format!(
+                "additionalContext dropped: {host} takes none on {}",
+                self.host_event
+            ));
+        }
+    }
+
+    /// A block turned into context (for events whose host has no block but
+    /// shows context), joined with the decision's own context.
+    pub fn block_as_context(&mut self, host: &str, key: &str) {
+        let mut context: Vec<String> = Vec::new();
+        if let Some(reason) = self.block.take() {
+            self.notes.push(format!(
+                "{host}'s {} has no block: the reason was sent as {key}",
+                self.host_event
+            ));
+            context.push(reason);
+        }
+        context.extend(self.decision.context.clone());
+        if !context.is_empty() {
+            self.top.insert(key.into(), json!(context.join("\n")));
+        }
+    }
+
+    /// The reason of the block still to express, as hosts accept it.
+    pub fn reason(&self) -> Option<String> {
+        self.block.as_deref().map(mapping::reason_text)
+    }
+
+    /// Every warning for the person: the decision's, then the encoder's.
+    pub fn system_message(&self) -> Option<String> {
+        mapping::system_message(self.decision, &self.warnings)
+    }
+
+    /// `hookSpecificOutput` into the top-level object (with
+    /// `hookEventName` first when `named`), if it has anything.
+    pub fn nest_hso(&mut self, named: bool) {
+        if self.hso.is_empty() {
+            return;
+        }
+        let mut inner = Map::new();
+        if named {
+            inner.insert("hookEventName".into(), json!(self.name()));
+        }
+        inner.extend(std::mem::take(&mut self.hso));
+        self.top
+            .insert("hookSpecificOutput".into(), Value::Object(inner));
+    }
+
+    /// The top-level object as a JSON answer, exit 0.
+    pub fn json(self) -> Encoded {
+        let rendered = mapping::json_answer(&self.top);
+        self.done(rendered)
+    }
+
+    pub fn done(self, rendered: Rendered) -> Encoded {
+        Encoded {
+            rendered,
+            notes: self.notes,
+            warnings: self.warnings,
+        }
+    }
+}
