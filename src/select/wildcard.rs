@@ -68,6 +68,84 @@ impl Wildcard {
     }
 }
 
+impl Wildcard {
+    /// Whether some text this pattern matches could be what `text` becomes
+    /// when every `hole` in it stands for any run of characters (an
+    /// expansion only the shell performs): the intersection of two
+    /// wildcards, by dynamic programming over both. Longer texts than
+    /// [`MAX_HOLED`] characters are taken to match (the safe side for the
+    /// rules that use it, which fail toward matching).
+    pub(crate) fn is_match_with_holes(&self, text: &str, hole: char) -> bool {
+        let text: Vec<char> = text.chars().collect();
+        if text.len() > MAX_HOLED {
+            return true;
+        }
+        let body: Vec<Option<char>> = self.pattern_tokens(false);
+        if intersects(&body, &text, hole) {
+            return true;
+        }
+        self.word_tail && intersects(&self.pattern_tokens(true), &text, hole)
+    }
+
+    /// The pattern as characters with `None` for `*`; `tail`: followed by
+    /// ` *`.
+    fn pattern_tokens(&self, tail: bool) -> Vec<Option<char>> {
+        let mut tokens = Vec::new();
+        for (i, piece) in self.pieces.iter().enumerate() {
+            if i > 0 {
+                tokens.push(None);
+            }
+            tokens.extend(piece.chars().map(Some));
+        }
+        if tail {
+            tokens.push(Some(' '));
+            tokens.push(None);
+        }
+        tokens
+    }
+}
+
+/// The longest text [`Wildcard::is_match_with_holes`] compares.
+const MAX_HOLED: usize = 4096;
+
+/// Whether a string exists that both `pattern` (`None` = `*`) and `text`
+/// (`hole` = any run) describe.
+fn intersects(pattern: &[Option<char>], text: &[char], hole: char) -> bool {
+    let (m, n) = (pattern.len(), text.len());
+    // reach[i][j]: pattern[..i] and text[..j] can describe the same string.
+    let mut reach = vec![vec![false; n + 1]; m + 1];
+    reach[0][0] = true;
+    for i in 0..=m {
+        for j in 0..=n {
+            if !reach[i][j] {
+                continue;
+            }
+            let p = pattern.get(i).copied();
+            let t = text.get(j).copied();
+            if p == Some(None) {
+                // `*` matches nothing more, or takes the next text character.
+                reach[i + 1][j] = true;
+                if j < n {
+                    reach[i][j + 1] = true;
+                }
+            }
+            if t == Some(hole) {
+                // The hole is empty, or produces the next pattern character.
+                reach[i][j + 1] = true;
+                if let Some(Some(_)) = p {
+                    reach[i + 1][j] = true;
+                }
+            }
+            if let (Some(Some(pc)), Some(tc)) = (p, t) {
+                if pc == tc {
+                    reach[i + 1][j + 1] = true;
+                }
+            }
+        }
+    }
+    reach[m][n]
+}
+
 /// Finds `pieces` one after another in `text`, each leftmost; returns how
 /// many bytes of `text` they used up.
 fn find_in_order(text: &str, pieces: &[String]) -> Option<usize> {
