@@ -487,7 +487,10 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
     let mut git_config_from_env = None;
     for word in words.iter().take(first).filter(|w| is_assignment(w)) {
         let (name, value) = word.value.split_once('=').unwrap_or_default();
-        if COMMAND_VARIABLES.iter().any(|suffix| name.ends_with(suffix)) {
+        if COMMAND_VARIABLES
+            .iter()
+            .any(|suffix| name.ends_with(suffix))
+        {
             hands_over(part, "an environment variable", value.to_owned());
         }
         if name.starts_with("GIT_CONFIG") {
@@ -503,7 +506,10 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
         }
         seen[start] = true;
         if part.seen_through.len() >= MAX_VIEWS {
-            cannot_judge(part, format!("more than {MAX_VIEWS} ways to read its wrappers"));
+            cannot_judge(
+                part,
+                format!("more than {MAX_VIEWS} ways to read its wrappers"),
+            );
             return;
         }
         let head = words[start];
@@ -568,7 +574,9 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
                 }
                 ShellInput::Hidden(why) => cannot_judge(
                     part,
-                    format!("`{name}` reads its commands from {why}, which hookrun cannot see; write the commands themselves"),
+                    format!(
+                        "`{name}` reads its commands from {why}, which hookrun cannot see; write the commands themselves"
+                    ),
                 ),
                 ShellInput::Script => {}
             }
@@ -579,7 +587,10 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
                 }
                 Some(file) if file.dynamic || file.glob => cannot_judge(
                     part,
-                    format!("`{name}` reads commands from `{}`, which only the running shell knows; write the commands themselves", file.raw),
+                    format!(
+                        "`{name}` reads commands from `{}`, which only the running shell knows; write the commands themselves",
+                        file.raw
+                    ),
                 ),
                 _ => {}
             }
@@ -620,7 +631,9 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
             if let Some(variable) = &git_config_from_env {
                 cannot_judge(
                     part,
-                    format!("git reads configuration (aliases, pagers) from `{variable}`, which may run any command"),
+                    format!(
+                        "git reads configuration (aliases, pagers) from `{variable}`, which may run any command"
+                    ),
                 );
             }
         }
@@ -736,7 +749,9 @@ fn env_split_string(args: &[&Word], part: &mut CommandPart) {
         if string.contains(['$', '\\']) {
             cannot_judge(
                 part,
-                format!("`env -S` expands `{string}` itself; write the command without `$` or `\\`"),
+                format!(
+                    "`env -S` expands `{string}` itself; write the command without `$` or `\\`"
+                ),
             );
         }
         let rest: Vec<&str> = args[i + 1..].iter().map(|w| w.value.as_str()).collect();
@@ -765,7 +780,9 @@ fn shell_input(args: &[&Word]) -> ShellInput {
             .map(|w| w.value.clone())
             .collect();
         if commands.is_empty() {
-            return ShellInput::Hidden("words given to it later (a `-c` without its command)".to_owned());
+            return ShellInput::Hidden(
+                "words given to it later (a `-c` without its command)".to_owned(),
+            );
         }
         return ShellInput::Commands(commands);
     }
@@ -992,7 +1009,16 @@ const MULTIPLEXERS: &[Multiplexer] = &[
             "--loglevel",
         ],
         flags: &[
-            "-g", "--global", "-y", "--yes", "-s", "--silent", "-q", "--quiet", "-d", "-ws",
+            "-g",
+            "--global",
+            "-y",
+            "--yes",
+            "-s",
+            "--silent",
+            "-q",
+            "--quiet",
+            "-d",
+            "-ws",
             "--workspaces",
         ],
     },
@@ -1122,12 +1148,20 @@ fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut CommandPart) 
         let rest: Vec<&str> = args[k + 1..].iter().map(|w| w.hole.as_str()).collect();
         let rest = rest.join(" ");
         let sub = args[k].value.as_str();
-        part.seen_through.push(format!("{name} {} {rest}", args[k].hole).trim_end().to_owned());
+        part.seen_through.push(
+            format!("{name} {} {rest}", args[k].hole)
+                .trim_end()
+                .to_owned(),
+        );
         if let Some((_, expansion)) = aliases.iter().find(|(alias, _)| alias == sub) {
             let values: Vec<&str> = args[k + 1..].iter().map(|w| w.value.as_str()).collect();
             match expansion.strip_prefix('!') {
                 Some(command) if name == "git" => {
-                    hands_over(part, "a git alias", format!("{command} {}", values.join(" ")));
+                    hands_over(
+                        part,
+                        "a git alias",
+                        format!("{command} {}", values.join(" ")),
+                    );
                 }
                 _ => part
                     .seen_through
@@ -1141,7 +1175,10 @@ fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut CommandPart) 
 /// when the words show it exactly.
 fn literal_output(words: &[Word]) -> Option<String> {
     let (head, args) = words.split_first()?;
-    if words.iter().any(|w| w.dynamic || w.glob || w.undecoded.is_some() || w.redirect) {
+    if words
+        .iter()
+        .any(|w| w.dynamic || w.glob || w.undecoded.is_some() || w.redirect)
+    {
         return None;
     }
     let values: Vec<&str> = args.iter().map(|w| w.value.as_str()).collect();
@@ -1444,14 +1481,10 @@ impl<'a> Splitter<'a> {
         let mut parts = self.list(End::Input)?;
         for part in &mut parts {
             if let Stdin::Heredoc(number) = part.stdin {
-                part.stdin = self
-                    .bodies
-                    .iter()
-                    .find(|(n, _)| *n == number)
-                    .map_or_else(
-                        || Stdin::Unknown("a here-document hookrun did not find".to_owned()),
-                        |(_, body)| body.clone(),
-                    );
+                part.stdin = self.bodies.iter().find(|(n, _)| *n == number).map_or_else(
+                    || Stdin::Unknown("a here-document hookrun did not find".to_owned()),
+                    |(_, body)| body.clone(),
+                );
             }
             let Some(reader) = part.reads_commands.clone() else {
                 continue;
@@ -1835,7 +1868,8 @@ impl<'a> Splitter<'a> {
                             Some(if x == '?' { 0x7f } else { upper & 0x1f })
                         }
                         _ => {
-                            word.undecoded.get_or_insert("a `\\c` escape at the end of `$'…'`");
+                            word.undecoded
+                                .get_or_insert("a `\\c` escape at the end of `$'…'`");
                             None
                         }
                     },

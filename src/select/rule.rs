@@ -43,7 +43,7 @@ use serde_json::Value;
 use super::bash::{CommandPart, HOLE, SplitCommand, split_command};
 // Imports run one way: the rule engine uses path patterns, never the reverse.
 pub use super::file_pattern::PathContext;
-use super::file_pattern::{PathMatch, PathPattern};
+use super::file_pattern::{OnDisk, PathMatch, PathPattern, resolve_on_disk};
 
 /// A parsed rule.
 #[derive(Debug, Clone)]
@@ -478,7 +478,7 @@ impl Specifier {
                 None => RuleMatch::NoMatch,
                 Some(file) => match pattern.matches(file, paths) {
                     PathMatch::Match => RuleMatch::Match,
-                    PathMatch::NoMatch => RuleMatch::NoMatch,
+                    PathMatch::NoMatch => judge_on_disk(pattern, file, paths),
                     PathMatch::Unknown(reason) => RuleMatch::FailOpen(reason),
                 },
             },
@@ -497,6 +497,23 @@ impl Specifier {
                 matched_if(first_string(input, fields).is_some_and(|text| pattern.is_match(text)))
             }
         }
+    }
+}
+
+/// "Any part" polarity looks at what a path opens too: the path with its
+/// symbolic links (and `/proc/self/cwd`, `/proc/self/root`) resolved. Only
+/// a path the rule did not match as written gets here.
+fn judge_on_disk(pattern: &PathPattern, file: &str, paths: &PathContext<'_>) -> RuleMatch {
+    match resolve_on_disk(file, paths) {
+        OnDisk::Unknown(why) => RuleMatch::FailOpen(why),
+        OnDisk::Resolved(real) => match pattern.matches_path(&real, paths) {
+            PathMatch::NoMatch => RuleMatch::NoMatch,
+            PathMatch::Match => RuleMatch::FailOpen(format!(
+                "`{file}` opens `{}` (through a symbolic link or /proc), which the rule names",
+                real.display()
+            )),
+            PathMatch::Unknown(reason) => RuleMatch::FailOpen(reason),
+        },
     }
 }
 
@@ -1112,6 +1129,67 @@ mod tests {
         }
     }
 
+    /// A symbolic link in the project to `~/.ssh` or to `.env` is judged
+    /// by what it opens (deny side), and never allowed through it.
+    #[test]
+    fn file_rules_see_through_symbolic_links() {
+        let root = std::env::temp_dir().join(format!("hookrun-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let (home, project) = (root.join("home"), root.join("project"));
+        std::fs::create_dir_all(home.join(".ssh")).unwrap();
+        std::fs::create_dir_all(project.join("sub")).unwrap();
+        std::fs::write(home.join(".ssh/id_ed25519"), "key").unwrap();
+        std::fs::write(project.join("sub/.env"), "SECRET=1").unwrap();
+        std::os::unix::fs::symlink(home.join(".ssh"), project.join("keys")).unwrap();
+        std::os::unix::fs::symlink("sub/.env", project.join("settings.txt")).unwrap();
+        let paths = PathContext {
+            cwd: &project,
+            home: Some(&home),
+            anchor: &project,
+        };
+        let read = |file: &str| json!({ "file_path": file });
+        let judge = |rule_text: &str, file: &str| {
+            rule(rule_text).matches_any(
+                ToolCall {
+                    tool_name: "Read",
+                    tool_input: &read(file),
+                },
+                &paths,
+            )
+        };
+        for (rule_text, file) in [
+            ("Read(~/.ssh/**)", "keys/id_ed25519"),
+            ("Read(~/.ssh/**)", "./keys/../.ssh/id_ed25519"),
+            ("Read(**/.env)", "settings.txt"),
+            ("Read(.env)", "settings.txt"),
+            ("Read(~/.ssh/**)", "/proc/self/cwd/keys/id_ed25519"),
+            ("Read(~/.ssh/**)", "/proc/self/root/PROJECT/keys/id_ed25519"),
+            ("Read(~/.ssh/**)", "/proc/1/cwd/x"),
+        ] {
+            let file = file.replace("/PROJECT", project.to_str().unwrap());
+            let result = judge(rule_text, &file);
+            assert!(
+                matches!(result, RuleMatch::FailOpen(_)),
+                "{rule_text} vs {file}: {result:?}"
+            );
+        }
+        assert_eq!(judge("Read(~/.ssh/**)", "sub/.env"), RuleMatch::NoMatch);
+        assert_eq!(
+            judge("Read(**/.env)", "keys/id_ed25519"),
+            RuleMatch::NoMatch
+        );
+        // Allow rules stay literal: the link is not covered by its target's
+        // rule, nor its target by the link's.
+        let allow = rule("Read(~/.ssh/**)");
+        let input = read("keys/id_ed25519");
+        let call = ToolCall {
+            tool_name: "Read",
+            tool_input: &input,
+        };
+        assert!(!allow_covers(&[(&allow, paths)], call));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
     /// Each of these gets the denied program past the rule on a reading
     /// that takes the command at its word; bash really runs it.
     #[test]
@@ -1134,10 +1212,19 @@ mod tests {
             ("Bash(git push *)", "git -C. -p push"),
             ("Bash(git push *)", "git --unknown-option x push"),
             ("Bash(docker rm *)", "docker -H unix:///x.sock --debug rm c"),
-            ("Bash(kubectl delete *)", "kubectl -n prod --context x delete pod p"),
-            ("Bash(npm publish *)", "npm --registry https://r.example publish"),
+            (
+                "Bash(kubectl delete *)",
+                "kubectl -n prod --context x delete pod p",
+            ),
+            (
+                "Bash(npm publish *)",
+                "npm --registry https://r.example publish",
+            ),
             ("Bash(cargo publish *)", "cargo +nightly -Z x publish"),
-            ("Bash(cargo publish *)", "cargo --config alias.ship=publish ship"),
+            (
+                "Bash(cargo publish *)",
+                "cargo --config alias.ship=publish ship",
+            ),
             // Globs in the command word.
             ("Bash(rm *)", "/usr/bin/[r]m -rf x"),
             ("Bash(rm *)", "/bin/r? x"),
@@ -1213,7 +1300,12 @@ mod tests {
     /// another program matches them.
     #[test]
     fn ordinary_commands_are_not_denied() {
-        let rules = ["Bash(rm *)", "Bash(git push *)", "Bash(rm -rf *)", "Bash(curl *)"];
+        let rules = [
+            "Bash(rm *)",
+            "Bash(git push *)",
+            "Bash(rm -rf *)",
+            "Bash(curl *)",
+        ];
         let commands = [
             "ls -la",
             "echo $(date)",
@@ -1260,7 +1352,10 @@ mod tests {
         else {
             panic!("expected fail open");
         };
-        assert!(reason.contains("`$(x)` comes from an expansion"), "{reason}");
+        assert!(
+            reason.contains("`$(x)` comes from an expansion"),
+            "{reason}"
+        );
         let RuleMatch::FailOpen(reason) = any("Bash(git *)", "Bash", &bash("echo \"x")) else {
             panic!("expected fail open");
         };
