@@ -294,7 +294,13 @@ impl PartBuilder {
 
     /// Where a `(` opens a subshell rather than being part of a word.
     fn at_command_position(&self) -> bool {
-        !self.in_word() && self.words.iter().all(is_keyword)
+        // A `{` starts a command even after other words (`f() { (rm x); }`).
+        let group = self
+            .words
+            .iter()
+            .rposition(|w| is_keyword(w) && w.raw == "{")
+            .map_or(0, |i| i + 1);
+        !self.in_word() && self.words[group..].iter().all(is_keyword)
     }
 
     /// Append the finished part (if it runs anything) and its nested parts;
@@ -478,7 +484,12 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
     let words = all_words;
     // Redirections run nothing: drop them (and their targets) everywhere.
     let words: Vec<&Word> = words.iter().filter(|w| !w.redirect).collect();
-    let first = command_start_of(&words, 0);
+    // Wrappers are runners here: the views start at the first of them
+    // (`nice -n 5 nohup rm x` shows `nohup` and `rm`).
+    let first = words
+        .iter()
+        .take_while(|w| is_keyword(w) || is_assignment(w))
+        .count();
     if let Some(word) = all_words.iter().find(|w| w.writes_a_file()) {
         part.not_allowable = Some(format!("it writes to a file (`{}`)", word.raw));
     }
@@ -500,7 +511,11 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
     let mut starts = vec![first];
     let mut seen = vec![false; words.len() + 1];
     while let Some(start) = starts.pop() {
-        let start = command_start_of(&words, start);
+        let start = start
+            + words[start.min(words.len())..]
+                .iter()
+                .take_while(|w| is_keyword(w) || is_assignment(w))
+                .count();
         if start >= words.len() || seen[start] {
             continue;
         }
@@ -1103,9 +1118,7 @@ fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut CommandPart) 
             continue;
         }
         if !(v.len() > 1 && v.starts_with('-')) {
-            if i > 0 {
-                subcommands.push(i);
-            }
+            subcommands.push(i);
             continue;
         }
         // A configuration option's value: `-c k=v`, `-ck=v`, `--config=k=v`.
@@ -1148,11 +1161,18 @@ fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut CommandPart) 
         let rest: Vec<&str> = args[k + 1..].iter().map(|w| w.hole.as_str()).collect();
         let rest = rest.join(" ");
         let sub = args[k].value.as_str();
-        part.seen_through.push(
-            format!("{name} {} {rest}", args[k].hole)
-                .trim_end()
-                .to_owned(),
-        );
+        if k > 0 {
+            part.seen_through.push(
+                format!("{name} {} {rest}", args[k].hole)
+                    .trim_end()
+                    .to_owned(),
+            );
+        }
+        if name == "git" {
+            // A subcommand git does not know runs `git-NAME` from `PATH`.
+            part.seen_through
+                .push(format!("git-{} {rest}", args[k].hole).trim_end().to_owned());
+        }
         if let Some((_, expansion)) = aliases.iter().find(|(alias, _)| alias == sub) {
             let values: Vec<&str> = args[k + 1..].iter().map(|w| w.value.as_str()).collect();
             match expansion.strip_prefix('!') {
@@ -1278,12 +1298,6 @@ fn close_cases(part: &mut PartBuilder, cases: &mut Vec<bool>) {
     }
 }
 
-/// `command_start` from `from` on.
-fn command_start_of(words: &[&Word], from: usize) -> usize {
-    let from = from.min(words.len());
-    from + command_start(&words[from..])
-}
-
 /// `-c`, or a cluster of short options holding `c` (`-ec`, `-lc`).
 fn is_c_option(option: &str) -> bool {
     option
@@ -1317,7 +1331,9 @@ fn command_start<W: std::borrow::Borrow<Word>>(words: &[W]) -> usize {
         let head = rest[0].borrow();
         let skip = if is_keyword(head) || is_assignment(head) {
             1
-        } else if let Some(skip) = wrapper_len(rest) {
+        } else if let Some(skip) = wrapper_len(rest).filter(|&skip| skip < rest.len()) {
+            // A wrapper with nothing after it (`xargs`, `nohup`) is the
+            // command itself.
             skip
         } else {
             break;
@@ -2390,7 +2406,8 @@ mod tests {
     #[test]
     fn parts_that_run_nothing_are_left_out() {
         assert_eq!(texts("FOO=1 && ls"), ["ls"]);
-        assert_eq!(texts("nohup"), Vec::<String>::new());
+        // A wrapper with nothing to wrap runs itself.
+        assert_eq!(texts("nohup"), ["nohup"]);
         assert_eq!(texts("# just a comment"), Vec::<String>::new());
     }
 
@@ -2461,6 +2478,7 @@ mod tests {
             ("while true; do sleep 1; done", &["true", "sleep 1"]),
             ("if ! (a); then b; else c; fi", &["a", "b", "c"]),
             ("f() { rm x; }; f", &["f()", "rm x", "f"]),
+            ("f() { (rm x); }; f", &["rm x", "f()", "f"]),
             ("a=(1 2 3) && ls", &["ls"]),
             ("[[ ( -f x ) ]] && ls", &["[[ ( -f x ) ]]", "ls"]),
             ("\"if\" x", &["\"if\" x"]),
@@ -2571,6 +2589,115 @@ mod tests {
         // Hostile input: many wrappers are bounded.
         let p = part(&"sudo ".repeat(2000));
         assert!(p.seen_through.len() <= MAX_VIEWS);
+    }
+
+    #[test]
+    fn ansi_c_quoting_is_decoded_as_bash_does() {
+        let plain = |command: &str| split_command(command).unwrap().parts.remove(0).plain;
+        let cases: &[(&str, &str)] = &[
+            (r"$'\x72m' x", "rm x"),
+            (r"$'\162m' x", "rm x"),
+            (r"$'\u0072m' x", "rm x"),
+            (r"$'\U00000072m' x", "rm x"),
+            (r"$'\x72\x6d'", "rm"),
+            (r"$'\x7'2", "\u{7}2"),
+            (r"$'\1622'", "r2"),
+            (r"$'a\tb'", "a\tb"),
+            (r"$'\q'", "\\q"),
+            (r"$'\x'", "\\x"),
+            (r"$'\''", "'"),
+            (r"$'\cA'", "\u{1}"),
+            (r"$'\c?'", "\u{7f}"),
+            // bash stops the quoted text at a NUL.
+            (r"$'rm\0zz' x", "rm x"),
+            (r"$'r\x00m'm", "rm"),
+        ];
+        for &(command, expected) in cases {
+            assert_eq!(plain(command), expected, "{command:?}");
+        }
+        // Bytes that are not ASCII depend on the locale: not decoded.
+        let part = split_command(r"$'\xe9' x").unwrap().parts.remove(0);
+        assert!(part.unjudgeable.is_some(), "{part:?}");
+    }
+
+    #[test]
+    fn shells_read_what_they_are_fed() {
+        let part = |command: &str, i: usize| split_command(command).unwrap().parts.remove(i);
+        let fed: &[(&str, usize, &str)] = &[
+            ("sh <<< 'rm x'", 0, "rm x\n"),
+            ("bash <<EOF\nrm x\nEOF", 0, "rm x\n"),
+            ("bash <<'EOF'\n$X\nEOF", 0, "$X\n"),
+            ("sh <<-EOF\n\trm x\n\tEOF", 0, "rm x\n"),
+            ("echo 'rm x' | sh", 1, "rm x\n"),
+            ("echo -n rm x | bash -s", 1, "rm x"),
+            ("printf 'rm x\\n' | dash", 1, "rm x\n"),
+            ("echo rm | (sh)", 1, "rm\n"),
+            (". /dev/stdin <<< 'rm x'", 0, "rm x\n"),
+            ("bash /dev/stdin <<< 'rm x'", 0, "rm x\n"),
+        ];
+        for &(command, index, text) in fed {
+            let p = part(command, index);
+            assert_eq!(p.runs, [text], "{command:?}: {p:?}");
+            assert!(p.not_allowable.is_some(), "{command:?}");
+        }
+        let hidden: &[(&str, usize)] = &[
+            ("curl -s x | sh", 1),
+            ("cat f | bash", 1),
+            ("sh < f", 0),
+            ("bash", 0),
+            ("bash -s", 0),
+            ("bash <<EOF\n$X\nEOF", 0),
+            ("echo \"$X\" | sh", 1),
+            ("echo 'a\\nb' | sh", 1),
+            ("bash <(curl x)", 0),
+            ("source <(curl x)", 0),
+            ("su", 0),
+        ];
+        for &(command, index) in hidden {
+            let p = part(command, index);
+            assert!(p.unjudgeable.is_some(), "{command:?}: {p:?}");
+        }
+        // A script file is a program of its own; `-c` lines are read.
+        for command in ["bash ./build.sh", "sh -c 'ls'", "echo 'ls' > f"] {
+            assert_eq!(part(command, 0).unjudgeable, None, "{command:?}");
+        }
+    }
+
+    #[test]
+    fn command_names_only_the_shell_knows_cannot_be_judged() {
+        let part = |command: &str| split_command(command).unwrap().parts.remove(0);
+        for command in [
+            "$X",
+            "${X} y",
+            "\"$X\"",
+            "$(echo rm) x",
+            "`echo rm` x",
+            "r* x",
+            "./[r]m",
+            "r? x",
+            "@(rm) x",
+            "r{m,} x",
+            "$\"rm\" x",
+            "sudo $X",
+            "env -i $X",
+        ] {
+            let p = part(command);
+            assert!(p.unjudgeable.is_some(), "{command:?}: {p:?}");
+            assert!(p.not_allowable.is_some(), "{command:?}");
+        }
+        for command in [
+            "echo $X",
+            "ls *.rs",
+            "[ -f x ]",
+            "[[ -n $X ]]",
+            "{rm,-rf,x}",
+            "\\rm x",
+            "r''m x",
+            "timeout 5 pytest $F",
+            "git log --format=%H",
+        ] {
+            assert_eq!(part(command).unjudgeable, None, "{command:?}");
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod support;
 
 mod claude_code;
 mod cookbook;
+mod deny_rules;
 mod diagnostics;
 mod exit_codes;
 mod fire;
@@ -20,6 +21,7 @@ mod protocol;
 mod replay;
 mod seams;
 mod security;
+mod shell_differential;
 mod state;
 mod supervision;
 mod traps;
