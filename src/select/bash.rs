@@ -330,6 +330,16 @@ fn is_keyword(word: &Word) -> bool {
     word.raw == word.value && KEYWORDS.contains(&word.raw.as_str())
 }
 
+/// An assignment whose value holds a substitution inside a subscript
+/// (`x='a[$(rm y)]'`), which bash runs when it evaluates the variable as
+/// arithmetic.
+fn is_subscript_trap(word: &Word) -> bool {
+    is_assignment(word) && {
+        let value = word.value.split_once('=').map_or("", |(_, v)| v);
+        value.contains('[') && (value.contains("$(") || value.contains('`'))
+    }
+}
+
 /// `NAME=` or `NAME+=` at the start of an unquoted word.
 fn is_assignment(word: &Word) -> bool {
     let Some(eq) = word.raw.find('=') else {
@@ -345,7 +355,7 @@ fn is_assignment(word: &Word) -> bool {
 
 fn make_part(words: &[Word]) -> Option<CommandPart> {
     let start = command_start(words);
-    if start == words.len() {
+    if start == words.len() && !words.iter().any(is_subscript_trap) {
         return None;
     }
     let join = |words: &[Word], field: fn(&Word) -> &str| {
@@ -380,6 +390,10 @@ fn make_part(words: &[Word]) -> Option<CommandPart> {
                 Stdin::Unknown(format!("the file `{target}`"))
             };
         }
+    }
+    if part.text.is_empty() {
+        // Only assignments: the part is there for what they hand over.
+        part.text.clone_from(&part.full);
     }
     part.emits = literal_output(&words[start..]);
     see_through(words, &mut part);
@@ -508,6 +522,13 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
             git_config_from_env = Some(name.to_owned());
         }
     }
+    // bash evaluates a variable's value as arithmetic in `$((x))`, `[[ x -eq
+    // 1 ]]`, `let x`…, and runs a substitution in an array subscript there
+    // (`x='a[$(rm y)]'`): such a value is judged as a command line.
+    for word in words.iter().filter(|w| is_subscript_trap(w)) {
+        let value = word.value.split_once('=').map_or("", |(_, v)| v);
+        hands_over(part, "arithmetic", value.to_owned());
+    }
     let mut starts = vec![first];
     let mut seen = vec![false; words.len() + 1];
     while let Some(start) = starts.pop() {
@@ -555,6 +576,10 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
                      knows what it starts; pass the command its arguments directly"
                         .to_owned(),
                 ),
+                // With no command, xargs runs `echo`.
+                "xargs" if args.iter().all(|w| w.value.starts_with('-')) => {
+                    part.seen_through.push("echo".to_owned());
+                }
                 "env" => env_split_string(args, part),
                 "watch" => {
                     // `watch` joins its arguments and hands them to `sh -c`.
@@ -770,7 +795,11 @@ fn env_split_string(args: &[&Word], part: &mut CommandPart) {
             );
         }
         let rest: Vec<&str> = args[i + 1..].iter().map(|w| w.value.as_str()).collect();
-        hands_over(part, "env -S", format!("{string} {}", rest.join(" ")));
+        let line = format!("{string} {}", rest.join(" ")).trim_end().to_owned();
+        // env splits it into words itself, with no shell keywords: its
+        // first word is a program (`env -S'case x'` runs `case`).
+        part.seen_through.push(line.clone());
+        hands_over(part, "env -S", line);
         return;
     }
 }

@@ -1288,6 +1288,9 @@ mod tests {
             ("Bash(rm -r -f *)", "rm -rf x"),
             // Arguments that expansions may turn into the named words.
             ("Bash(rm -rf *)", "rm $FLAGS x"),
+            // A substitution in an array subscript, run by arithmetic.
+            ("Bash(rm *)", "x='a[$(rm y)]'; echo $((x))"),
+            ("Bash(rm *)", "declare x='a[`rm y`]'; [[ x -eq 1 ]]"),
             ("Bash(git push *)", "git $(echo push)"),
         ];
         for &(rule, command) in cases {

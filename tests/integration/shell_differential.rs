@@ -113,6 +113,17 @@ const FIXED: &[&str] = &[
     "for f in a b; do ls \"$f\"; done",
     "x=$(ls) && cat \"$x\"",
     "find . -maxdepth 0 -exec rm {} \\;",
+    "x='a[$(rm y)]'; echo $((x))",
+    "nohup",
+    "xargs",
+    "f() { (rm x); }; f",
+    "X=./bin/rm; \"$X\" x",
+    "exec -a ls rm x",
+    "printf '%s\\n' 'rm x' | sh",
+    "echo 'rm x' | env sh",
+    "echo 'rm x' | timeout 5 bash",
+    "sh -s < /dev/null",
+    "bash -c 'rm \"$@\"' - x",
 ];
 
 /// A small seeded generator (xorshift), so a failure is reproducible from
@@ -146,11 +157,15 @@ fn quote(text: &str) -> String {
 /// A way of writing the command word `name` that the shell turns back
 /// into `name` (or may, at run time).
 fn disguise(rng: &mut Rng, name: &str) -> String {
-    let hex: String = name.bytes().map(|b| format!("\\x{b:02x}")).collect();
-    let octal: String = name.bytes().map(|b| format!("\\{b:03o}")).collect();
-    let unicode: String = name.bytes().map(|b| format!("\\u{b:04x}")).collect();
+    let encode = |style: fn(u8) -> String| name.bytes().map(style).collect::<Vec<_>>().concat();
+    let hex = encode(|b| format!("\\x{b:02x}"));
+    let octal = encode(|b| format!("\\{b:03o}"));
+    let unicode = encode(|b| format!("\\u{b:04x}"));
     let (head, tail) = name.split_at(1);
-    match rng.below(16) {
+    match rng.below(19) {
+        16 => format!("\"$(echo {name})\""),
+        17 => format!("${{V:-{name}}}"),
+        18 => format!("$'{head}'{tail}"),
         0 => format!("$'{hex}'"),
         1 => format!("$'{octal}'"),
         2 => format!("$'{unicode}'"),
@@ -189,7 +204,14 @@ fn compose(rng: &mut Rng, depth: usize) -> String {
     }
     let inner = compose(rng, depth - 1);
     let shell = rng.pick(&["sh", "bash", "dash"]);
-    match rng.below(22) {
+    match rng.below(29) {
+        22 => format!("printf '%s\\n' {} | {shell}", quote(&inner)),
+        23 => format!(". /dev/stdin <<< {}", quote(&inner)),
+        24 => format!("{shell} -s <<< {}", quote(&inner)),
+        25 => format!("exec {inner}"),
+        26 => format!("echo {} | xargs -0 {shell} -c", quote(&inner)),
+        27 => format!("V={}; {shell} -c \"$V\"", quote(&inner)),
+        28 => format!("case x in x) {inner};; esac"),
         0 => format!("{shell} -c {}", quote(&inner)),
         1 => format!("eval {}", quote(&inner)),
         2 => format!("echo {} | {shell}", quote(&inner)),
