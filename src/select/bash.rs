@@ -87,6 +87,9 @@ pub struct CommandPart {
     /// What this part writes to its standard output when the command shows
     /// it exactly (`echo 'rm x'`, `printf 'ls\n'`), for a shell it pipes to.
     pub emits: Option<String>,
+    /// Some view in `seen_through` holds a [`HOLE`] (an expansion or a glob
+    /// in an argument): worked out once here, not by every rule.
+    pub holes: bool,
 }
 
 /// A part's standard input.
@@ -372,6 +375,7 @@ fn make_part(words: &[Word]) -> Option<CommandPart> {
         stdin: Stdin::Inherited,
         reads_commands: None,
         emits: None,
+        holes: false,
     };
     for word in words {
         if let Some(number) = word.heredoc {
@@ -397,6 +401,7 @@ fn make_part(words: &[Word]) -> Option<CommandPart> {
     }
     part.emits = literal_output(&words[start..]);
     see_through(words, &mut part);
+    part.holes = part.seen_through.iter().any(|view| view.contains(HOLE));
     Some(part)
 }
 
@@ -839,6 +844,9 @@ fn shell_input(args: &[&Word]) -> ShellInput {
         }
         if !(v.len() > 1 && v.starts_with(['-', '+'])) {
             break;
+        }
+        if matches!(v, "--version" | "--help") {
+            return ShellInput::Script;
         }
         if !v.starts_with("--") && v.contains('s') {
             return ShellInput::Stdin;

@@ -670,6 +670,9 @@ impl CommandPattern {
     /// A view whose expansions or globs ([`HOLE`]) could become text this
     /// pattern matches (`rm $X` for `rm -rf *`), if there is one.
     fn matches_a_hole<'p>(&self, part: &'p CommandPart) -> Option<&'p String> {
+        if !part.holes {
+            return None;
+        }
         part.seen_through
             .iter()
             .filter(|view| view.contains(HOLE))
