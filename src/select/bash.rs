@@ -521,7 +521,12 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
             .iter()
             .any(|suffix| name.ends_with(suffix))
         {
-            hands_over(part, "an environment variable", value.to_owned());
+            hands_over(
+                part,
+                "an environment variable",
+                value.to_owned(),
+                word.dynamic,
+            );
         }
         if name.starts_with("GIT_CONFIG") {
             git_config_from_env = Some(name.to_owned());
@@ -532,7 +537,7 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
     // (`x='a[$(rm y)]'`): such a value is judged as a command line.
     for word in words.iter().filter(|w| is_subscript_trap(w)) {
         let value = word.value.split_once('=').map_or("", |(_, v)| v);
-        hands_over(part, "arithmetic", value.to_owned());
+        hands_over(part, "arithmetic", value.to_owned(), word.dynamic);
     }
     let mut starts = vec![first];
     let mut seen = vec![false; words.len() + 1];
@@ -589,7 +594,7 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
                 "watch" => {
                     // `watch` joins its arguments and hands them to `sh -c`.
                     for arg in args.iter().filter(|w| !w.value.starts_with('-')) {
-                        hands_over(part, "watch", arg.value.clone());
+                        hands_over(part, "watch", arg.value.clone(), arg.dynamic);
                     }
                 }
                 _ => {}
@@ -606,12 +611,12 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
                 .map(|w| w.value.as_str())
                 .collect::<Vec<_>>()
                 .join(" ");
-            hands_over(part, "eval", line);
+            hands_over(part, "eval", line, args.iter().any(|w| w.dynamic));
         } else if SHELLS.contains(&name) {
             match shell_input(args) {
                 ShellInput::Commands(commands) => {
-                    for command in commands {
-                        hands_over(part, name, command);
+                    for (command, expanded) in commands {
+                        hands_over(part, name, command, expanded);
                     }
                 }
                 ShellInput::Stdin => {
@@ -642,23 +647,23 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
         } else if name == "trap" {
             let args: Vec<&&Word> = args.iter().skip_while(|w| w.value == "--").collect();
             if args.len() >= 2 && !args[0].value.starts_with('-') {
-                hands_over(part, "trap", args[0].value.clone());
+                hands_over(part, "trap", args[0].value.clone(), args[0].dynamic);
             }
         } else if name == "alias" {
             for arg in args {
                 if let Some((_, value)) = arg.value.split_once('=') {
-                    hands_over(part, "alias", value.to_owned());
+                    hands_over(part, "alias", value.to_owned(), arg.dynamic);
                 }
             }
         } else if name == "sg" {
             // `sg GROUP [-c] COMMAND`: the command goes to `/bin/sh -c`.
             for arg in args.iter().skip(1).filter(|w| w.value != "-c") {
-                hands_over(part, "sg", arg.value.clone());
+                hands_over(part, "sg", arg.value.clone(), arg.dynamic);
             }
         }
         if let Some(&(_, letters)) = DASH_C_RUNNERS.iter().find(|(n, _)| *n == name) {
             match dash_c_command(args, letters) {
-                Some(command) => hands_over(part, name, command),
+                Some((command, expanded)) => hands_over(part, name, command, expanded),
                 None if matches!(name, "su" | "script") => {
                     // Without `-c` they start an interactive shell.
                     part.reads_commands.get_or_insert_with(|| name.to_owned());
@@ -701,7 +706,20 @@ const COMMAND_VARIABLES: &[&str] = &[
 
 /// `part` hands `command` to a shell (or a program that reads it as one):
 /// the rule engine splits and judges it in turn.
-fn hands_over(part: &mut CommandPart, to: &str, command: String) {
+///
+/// `expanded`: the text holds an expansion the shell performs before it is
+/// handed over (`eval "ls $X"`, `sh -c "ls $X"`): the receiver reads the
+/// result as a command line again, so the expansion may hold whole commands
+/// (`X='; rm y'`), and the part cannot be judged.
+fn hands_over(part: &mut CommandPart, to: &str, command: String, expanded: bool) {
+    if expanded {
+        cannot_judge(
+            part,
+            format!(
+                "`{to}` reads its text as a command line after the shell expanded it, so an expansion in it may hold whole commands; write the command line literally"
+            ),
+        );
+    }
     part.not_allowable
         .get_or_insert_with(|| format!("it hands a command line to `{to}`"));
     part.runs.push(command);
@@ -804,15 +822,15 @@ fn env_split_string(args: &[&Word], part: &mut CommandPart) {
         // env splits it into words itself, with no shell keywords: its
         // first word is a program (`env -S'case x'` runs `case`).
         part.seen_through.push(line.clone());
-        hands_over(part, "env -S", line);
+        hands_over(part, "env -S", line, false);
         return;
     }
 }
 
 /// What a shell's arguments say about where its commands come from.
 enum ShellInput {
-    /// `-c` command lines (every operand: the first is the command).
-    Commands(Vec<String>),
+    /// The `-c` command line, and whether it holds an expansion.
+    Commands(Vec<(String, bool)>),
     /// Its standard input (no operand, `-s`, `/dev/stdin`).
     Stdin,
     /// A script file named by the arguments: a program of its own.
@@ -823,17 +841,26 @@ enum ShellInput {
 
 fn shell_input(args: &[&Word]) -> ShellInput {
     if args.iter().any(|w| is_c_option(&w.value)) {
-        let commands: Vec<String> = args
-            .iter()
-            .filter(|w| !w.value.starts_with(['-', '+']))
-            .map(|w| w.value.clone())
-            .collect();
-        if commands.is_empty() {
-            return ShellInput::Hidden(
-                "words given to it later (a `-c` without its command)".to_owned(),
-            );
+        // The command line is the first operand; later ones are `$0`, `$1`…
+        let mut i = 0;
+        while let Some(arg) = args.get(i) {
+            let v = arg.value.as_str();
+            if v == "--" {
+                i += 1;
+                break;
+            }
+            if !(v.len() > 1 && v.starts_with(['-', '+'])) {
+                break;
+            }
+            let takes_value = matches!(v, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file");
+            i += if takes_value { 2 } else { 1 };
         }
-        return ShellInput::Commands(commands);
+        return match args.get(i) {
+            Some(command) => ShellInput::Commands(vec![(command.value.clone(), command.dynamic)]),
+            None => ShellInput::Hidden(
+                "words given to it later (a `-c` without its command)".to_owned(),
+            ),
+        };
     }
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -865,7 +892,7 @@ fn shell_input(args: &[&Word]) -> ShellInput {
 /// The value of `-c` (in a cluster, attached or in the next word) or of
 /// `--command`/`--session-command`, for a program whose other options with
 /// values are `letters`.
-fn dash_c_command(args: &[&Word], letters: &str) -> Option<String> {
+fn dash_c_command(args: &[&Word], letters: &str) -> Option<(String, bool)> {
     for (i, arg) in args.iter().enumerate() {
         let v = arg.value.as_str();
         if v == "--" {
@@ -874,10 +901,10 @@ fn dash_c_command(args: &[&Word], letters: &str) -> Option<String> {
         for long in ["--command", "--session-command"] {
             if let Some(rest) = v.strip_prefix(long) {
                 if let Some(value) = rest.strip_prefix('=') {
-                    return Some(value.to_owned());
+                    return Some((value.to_owned(), arg.dynamic));
                 }
                 if rest.is_empty() {
-                    return args.get(i + 1).map(|w| w.value.clone());
+                    return args.get(i + 1).map(|w| (w.value.clone(), w.dynamic));
                 }
             }
         }
@@ -888,9 +915,9 @@ fn dash_c_command(args: &[&Word], letters: &str) -> Option<String> {
             if letter == 'c' {
                 let attached = &cluster[at + 1..];
                 return if attached.is_empty() {
-                    args.get(i + 1).map(|w| w.value.clone())
+                    args.get(i + 1).map(|w| (w.value.clone(), w.dynamic))
                 } else {
-                    Some(attached.to_owned())
+                    Some((attached.to_owned(), arg.dynamic))
                 };
             }
             if letters.contains(letter) {
@@ -1140,7 +1167,7 @@ fn runs_config_value(key: &str) -> bool {
 /// configuration options run (`git -c alias.x='!rm -rf /' x`).
 fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut CommandPart) {
     let name = tool.name;
-    let mut aliases: Vec<(String, String)> = Vec::new();
+    let mut aliases: Vec<(String, String, bool)> = Vec::new();
     let mut subcommands: Vec<usize> = Vec::new();
     let mut frontier = vec![0_usize];
     let mut visited = vec![false; args.len() + 2];
@@ -1159,6 +1186,12 @@ fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut CommandPart) 
             continue;
         }
         // A configuration option's value: `-c k=v`, `-ck=v`, `--config=k=v`.
+        let separate = matches!((name, v), ("git", "-c") | ("cargo", "--config"));
+        let config_expanded = if separate {
+            args.get(i + 1).is_some_and(|w| w.dynamic)
+        } else {
+            args[i].dynamic
+        };
         let config = match v {
             "-c" if name == "git" => args.get(i + 1).map(|w| w.value.as_str()),
             "--config" if name == "cargo" => args.get(i + 1).map(|w| w.value.as_str()),
@@ -1168,9 +1201,18 @@ fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut CommandPart) 
         };
         if let Some((key, value)) = config.and_then(|c| c.split_once('=')) {
             if let Some(alias) = key.strip_prefix("alias.") {
-                aliases.push((alias.to_owned(), value.trim_matches(['"', '\'']).to_owned()));
+                aliases.push((
+                    alias.to_owned(),
+                    value.trim_matches(['"', '\'']).to_owned(),
+                    config_expanded,
+                ));
             } else if name == "git" && runs_config_value(key) {
-                hands_over(part, "git's configuration", value.to_owned());
+                hands_over(
+                    part,
+                    "git's configuration",
+                    value.to_owned(),
+                    config_expanded,
+                );
             }
         }
         if name == "git" && v.starts_with("--config-env") {
@@ -1210,7 +1252,7 @@ fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut CommandPart) 
             part.seen_through
                 .push(format!("git-{} {rest}", args[k].hole).trim_end().to_owned());
         }
-        if let Some((_, expansion)) = aliases.iter().find(|(alias, _)| alias == sub) {
+        if let Some((_, expansion, expanded)) = aliases.iter().find(|(alias, ..)| alias == sub) {
             let values: Vec<&str> = args[k + 1..].iter().map(|w| w.value.as_str()).collect();
             match expansion.strip_prefix('!') {
                 Some(command) if name == "git" => {
@@ -1218,6 +1260,7 @@ fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut CommandPart) 
                         part,
                         "a git alias",
                         format!("{command} {}", values.join(" ")),
+                        *expanded,
                     );
                 }
                 _ => part

@@ -124,6 +124,10 @@ const FIXED: &[&str] = &[
     "echo 'rm x' | timeout 5 bash",
     "sh -s < /dev/null",
     "bash -c 'rm \"$@\"' - x",
+    "X='; rm x'; eval \"ls $X\"",
+    "X='; rm x'; sh -c \"ls $X\"",
+    "X='rm x'; trap \"$X\" EXIT",
+    "find . -maxdepth 0 -exec sh -c 'ls \"$1\"' _ {} \\;",
 ];
 
 /// A small seeded generator (xorshift), so a failure is reproducible from
