@@ -165,6 +165,9 @@ struct Word {
     undecoded: Option<&'static str>,
     /// The here-document (by its number in the command) this word announces.
     heredoc: Option<usize>,
+    /// An expansion that runs commands hookrun cannot see, wherever the
+    /// word is (`${x@P}`), as a reason.
+    hidden: Option<&'static str>,
 }
 
 impl Word {
@@ -337,10 +340,21 @@ fn is_keyword(word: &Word) -> bool {
 /// (`x='a[$(rm y)]'`), which bash runs when it evaluates the variable as
 /// arithmetic.
 fn is_subscript_trap(word: &Word) -> bool {
-    is_assignment(word) && {
-        let value = word.value.split_once('=').map_or("", |(_, v)| v);
-        value.contains('[') && (value.contains("$(") || value.contains('`'))
-    }
+    // Also as an argument: `printf -v`, `read`, `unset`, `test -v`, `let`
+    // and `declare` evaluate a subscript in a name they are given.
+    // Only literal text counts: a substitution this shell runs is a hole.
+    word.hole.contains('[') && (word.hole.contains("$(") || word.hole.contains('`'))
+}
+
+/// An assignment whose value the shell or a program runs as a command
+/// later (`PROMPT_COMMAND=…`, `PS4='$(…)'`, `GIT_PAGER=…`).
+fn is_command_assignment(word: &Word) -> bool {
+    is_assignment(word)
+        && word.value.split_once('=').is_some_and(|(name, _)| {
+            COMMAND_VARIABLES
+                .iter()
+                .any(|suffix| name.ends_with(suffix))
+        })
 }
 
 /// `NAME=` or `NAME+=` at the start of an unquoted word.
@@ -358,7 +372,11 @@ fn is_assignment(word: &Word) -> bool {
 
 fn make_part(words: &[Word]) -> Option<CommandPart> {
     let start = command_start(words);
-    if start == words.len() && !words.iter().any(is_subscript_trap) {
+    if start == words.len()
+        && !words
+            .iter()
+            .any(|w| is_subscript_trap(w) || is_command_assignment(w))
+    {
         return None;
     }
     let join = |words: &[Word], field: fn(&Word) -> &str| {
@@ -483,6 +501,12 @@ const STDIN_FILES: &[&str] = &[
     "-",
 ];
 
+/// A file name for an open descriptor (`/dev/fd/3`, `/proc/self/fd/3`):
+/// what it reads is set up elsewhere.
+fn is_descriptor_file(name: &str) -> bool {
+    name.starts_with("/dev/fd/") || (name.starts_with("/proc/") && name.contains("/fd/"))
+}
+
 /// The most views one part gets; past it the part cannot be judged.
 const MAX_VIEWS: usize = 256;
 
@@ -515,28 +539,30 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
     // Assignments whose value programs run as a command (`GIT_PAGER=…`,
     // `EDITOR=…`), and configuration hookrun cannot read.
     let mut git_config_from_env = None;
+    for word in words.iter().filter(|w| is_command_assignment(w)) {
+        let value = word.value.split_once('=').map_or("", |(_, v)| v);
+        hands_over(part, "a variable", value.to_owned(), word.dynamic);
+    }
     for word in words.iter().take(first).filter(|w| is_assignment(w)) {
-        let (name, value) = word.value.split_once('=').unwrap_or_default();
-        if COMMAND_VARIABLES
-            .iter()
-            .any(|suffix| name.ends_with(suffix))
-        {
-            hands_over(
-                part,
-                "an environment variable",
-                value.to_owned(),
-                word.dynamic,
-            );
-        }
+        let name = word.value.split_once('=').map_or("", |(name, _)| name);
         if name.starts_with("GIT_CONFIG") {
             git_config_from_env = Some(name.to_owned());
         }
+    }
+    if let Some(why) = words.iter().find_map(|w| w.hidden) {
+        cannot_judge(
+            part,
+            format!("it uses {why}; write the commands themselves"),
+        );
     }
     // bash evaluates a variable's value as arithmetic in `$((x))`, `[[ x -eq
     // 1 ]]`, `let x`…, and runs a substitution in an array subscript there
     // (`x='a[$(rm y)]'`): such a value is judged as a command line.
     for word in words.iter().filter(|w| is_subscript_trap(w)) {
-        let value = word.value.split_once('=').map_or("", |(_, v)| v);
+        let value = word
+            .value
+            .split_once('=')
+            .map_or(word.value.as_str(), |(_, v)| v);
         hands_over(part, "arithmetic", value.to_owned(), word.dynamic);
     }
     let mut starts = vec![first];
@@ -635,13 +661,15 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
                 Some(file) if STDIN_FILES.contains(&file.value.as_str()) => {
                     part.reads_commands.get_or_insert_with(|| name.to_owned());
                 }
-                Some(file) if file.dynamic || file.glob => cannot_judge(
-                    part,
-                    format!(
-                        "`{name}` reads commands from `{}`, which only the running shell knows; write the commands themselves",
-                        file.raw
-                    ),
-                ),
+                Some(file) if file.dynamic || file.glob || is_descriptor_file(&file.value) => {
+                    cannot_judge(
+                        part,
+                        format!(
+                            "`{name}` reads commands from `{}`, which only the running shell knows; write the commands themselves",
+                            file.raw
+                        ),
+                    )
+                }
                 _ => {}
             }
         } else if name == "trap" {
@@ -653,6 +681,21 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
             for arg in args {
                 if let Some((_, value)) = arg.value.split_once('=') {
                     hands_over(part, "alias", value.to_owned(), arg.dynamic);
+                }
+            }
+        } else if name == "hash" {
+            // `hash -p /bin/rm ls`: later, `ls` starts `/bin/rm`.
+            if let Some(path) = option_value(args, 'p', "\u{0}") {
+                part.seen_through.push(base_name(&path).to_owned());
+            }
+        } else if name == "ssh" {
+            // The words after the host are joined and run by a shell there
+            // (which may be this machine).
+            if let Some(host) = ssh_host(args) {
+                let line: Vec<&str> = args[host + 1..].iter().map(|w| w.value.as_str()).collect();
+                if !line.is_empty() {
+                    let expanded = args[host + 1..].iter().any(|w| w.dynamic);
+                    hands_over(part, "ssh", line.join(" "), expanded);
                 }
             }
         } else if name == "sg" {
@@ -702,6 +745,10 @@ const COMMAND_VARIABLES: &[&str] = &[
     "GIT_SSH",
     "ASKPASS",
     "PROMPT_COMMAND",
+    "PS0",
+    "PS1",
+    "PS2",
+    "PS4",
 ];
 
 /// `part` hands `command` to a shell (or a program that reads it as one):
@@ -884,7 +931,9 @@ fn shell_input(args: &[&Word]) -> ShellInput {
     match args.get(i) {
         None => ShellInput::Stdin,
         Some(file) if STDIN_FILES.contains(&file.value.as_str()) => ShellInput::Stdin,
-        Some(file) if file.dynamic || file.glob => ShellInput::Hidden(format!("`{}`", file.raw)),
+        Some(file) if file.dynamic || file.glob || is_descriptor_file(&file.value) => {
+            ShellInput::Hidden(format!("`{}`", file.raw))
+        }
         Some(_) => ShellInput::Script,
     }
 }
@@ -924,6 +973,29 @@ fn dash_c_command(args: &[&Word], letters: &str) -> Option<(String, bool)> {
                 break;
             }
         }
+    }
+    None
+}
+
+/// The index of ssh's destination: its first operand after the options
+/// (those of `bcDEeFIiJLlmOopQRSWw` take a value).
+fn ssh_host(args: &[&Word]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        let v = arg.value.as_str();
+        if v == "--" {
+            return (i + 1 < args.len()).then_some(i + 1);
+        }
+        let Some(cluster) = v.strip_prefix('-').filter(|c| !c.is_empty()) else {
+            return Some(i);
+        };
+        // An option letter with a value takes the next word when nothing
+        // is attached to it.
+        let value_at = cluster.find(|c| "bcDEeFIiJLlmOopQRSWw".contains(c));
+        i += match value_at {
+            Some(at) if at + 1 == cluster.len() => 2,
+            _ => 1,
+        };
     }
     None
 }
@@ -2118,6 +2190,12 @@ impl<'a> Splitter<'a> {
         self.depth -= 1;
         self.dynamic = true;
         let text = self.text(start);
+        if text.ends_with("@P}") {
+            // Prompt expansion of a value runs the substitutions in it.
+            part.word()
+                .hidden
+                .get_or_insert("`${…@P}`, which runs the substitutions in a variable's value");
+        }
         part.word().push_expansion(&text);
         part.nested.append(&mut scratch.nested);
         Ok(())

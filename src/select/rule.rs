@@ -1299,6 +1299,14 @@ mod tests {
             // A substitution in an array subscript, run by arithmetic.
             ("Bash(rm *)", "x='a[$(rm y)]'; echo $((x))"),
             ("Bash(rm *)", "declare x='a[`rm y`]'; [[ x -eq 1 ]]"),
+            ("Bash(rm *)", "printf -v 'a[$(rm y)]' x"),
+            ("Bash(rm *)", "PS4='$(rm y)' bash -xc ls"),
+            ("Bash(rm *)", "PROMPT_COMMAND='rm y'"),
+            ("Bash(rm *)", "x='$(rm y)'; echo ${x@P}"),
+            ("Bash(rm *)", "hash -p /bin/rm ls; ls y"),
+            ("Bash(rm *)", "bash /dev/fd/3 3<<< 'rm y'"),
+            ("Bash(rm *)", "ssh localhost rm -rf y"),
+            ("Bash(rm *)", "ssh -p 22 localhost 'ls; rm y'"),
             ("Bash(git push *)", "git $(echo push)"),
         ];
         for &(rule, command) in cases {
@@ -1342,6 +1350,8 @@ mod tests {
             "x=$(pwd) && ls \"$x\"",
             "rm -r x",
             "rm -rfv x",
+            "echo \"[$(date)] done\"",
+            "ssh host uptime",
         ];
         for rule in rules {
             for command in commands {
