@@ -668,7 +668,7 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
                             "`{name}` reads commands from `{}`, which only the running shell knows; write the commands themselves",
                             file.raw
                         ),
-                    )
+                    );
                 }
                 _ => {}
             }
