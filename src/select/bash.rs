@@ -22,15 +22,20 @@
 //! Each part also says what the shell runs that its text hides
 //! ([`CommandPart::seen_through`], [`CommandPart::runs`]), for the rules that
 //! fail toward matching: redirections dropped (`2>&1 rm x`), a path reduced to
-//! its base name (`/bin/rm`), brace expansion (`{rm,-rf,x}`), the command
-//! after `sudo`, `env`, `exec`, `xargs`, `coproc`, `find -exec` and the other
-//! wrappers whatever their options, and the command line given to `sh -c`,
-//! `bash -c` or `eval`, which the rule engine splits in turn. Allow rules get
-//! the opposite: a part using any of these constructs, or writing to a file
-//! (`> ~/.bashrc`), is never covered ([`CommandPart::not_allowable`]). What it
-//! still does not see: a script piped into a shell (`… | sh`), which is data,
-//! and effects of commands (`find . -delete` deletes without running `rm`):
-//! rules name commands, not effects.
+//! its base name (`/bin/rm`), `$'…'` decoded, brace expansion (`{rm,-rf,x}`),
+//! the command after `sudo`, `env`, `exec`, `xargs`, `busybox`, `find -exec`
+//! and the other wrappers, the subcommand after the global options of git,
+//! docker, kubectl, npm, cargo…, and the command lines handed to a shell
+//! (`sh -c`, `eval`, `su -c`, `trap`, `env -S`, a git alias, a here-string or
+//! an `echo` piped into `sh`), which the rule engine splits in turn. What
+//! only the running shell knows — a command name from an expansion or a glob,
+//! a shell reading a pipe or a file — makes the part
+//! [`CommandPart::unjudgeable`]; expansions and globs in arguments are kept as
+//! [`HOLE`]s in the views. Allow rules get the opposite: a part using any of
+//! these constructs, or writing to a file (`> ~/.bashrc`), is never covered
+//! ([`CommandPart::not_allowable`]). Effects of commands stay unseen
+//! (`find . -delete` deletes without running `rm`): rules name commands, not
+//! effects. docs/design/shell-rules.md has the whole list and why.
 //!
 //! PowerShell is split with the same rules. Its backtick is an escape
 //! character, not a substitution, so a PowerShell command with backticks is

@@ -1,7 +1,8 @@
 //! Gitignore-style path patterns for the file tools' rules (SPEC §4.3):
 //! `Read(//etc/**)`, `Edit(~/x)`, `Write(/src/**)`, `Read(./a/*.rs)`,
-//! `Edit(*.ts)`. Pure and lexical: no filesystem access, so symlinks are
-//! not followed and `..` is resolved by text.
+//! `Edit(*.ts)`. Matching is pure and lexical (`..` is resolved by text);
+//! [`resolve_on_disk`] is the one function that reads the file system, for
+//! the rules that fail toward matching (what a symbolic link opens).
 //!
 //! A pattern is split once, at parse time, into where it is anchored, the
 //! literal directories that follow the anchor, and the glob that remains; at

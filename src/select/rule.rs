@@ -2,7 +2,8 @@
 //!
 //! One implementation serves `if` filters and `permissions` (allow/ask/deny)
 //! with the two polarities of SPEC §4.3. Pure: no I/O beyond what the caller
-//! passes in (home directory, cwd and anchors are parameters).
+//! passes in (home directory, cwd and anchors are parameters), except that
+//! deny-side file rules resolve the path on disk.
 //!
 //! The two polarities err in opposite directions on purpose. "Any part"
 //! ([`Rule::matches_any`], for `if`, deny and ask) fails open: when it cannot
@@ -26,7 +27,8 @@
 //!   matches no specifier and is covered by no allow rule with one.
 //! - A bare tool rule (`Bash`) matches and allows every call of the tool,
 //!   even a command that cannot be parsed: it asks no question of the input.
-//! - File paths are resolved lexically; `~/` in a `file_path` is expanded
+//! - File paths are resolved lexically, and for the "any part" polarity also
+//!   on disk (symbolic links, `/proc/self/cwd`: [`judge_on_disk`]); `~/` in a `file_path` is expanded
 //!   when the home directory is known; a `~/` pattern with an unknown home
 //!   fails open (any-part) or does not cover (allow). As in gitignore, a
 //!   pattern also covers everything below what it names (`Edit(/src/*)`
@@ -78,7 +80,9 @@ pub enum RuleMatch {
     Match,
     NoMatch,
     /// Matched only because the command could not be judged (unparseable,
-    /// or `$( )`, backticks, `$VAR` against a specifier with a space or `*`).
+    /// a command name only the running shell knows, a shell reading what
+    /// hookrun cannot see, an argument that may expand into the named words,
+    /// a path that opens what the rule names through a link).
     /// The string says why, for reports.
     FailOpen(String),
 }
