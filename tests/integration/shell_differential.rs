@@ -247,6 +247,57 @@ fn compose(rng: &mut Rng, depth: usize) -> String {
     }
 }
 
+/// The Bash commands of the recorded events and test cases under
+/// `fixtures/` (`tool_input.command`), leaving out any that names a path or
+/// changes directory: those could reach real programs or files outside the
+/// scratch directory.
+fn fixture_commands() -> Vec<String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "json" || e == "jsonl")
+            {
+                out.push(path);
+            }
+        }
+    }
+    fn collect(value: &serde_json::Value, out: &mut BTreeSet<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(command) = map
+                    .get("tool_input")
+                    .and_then(|input| input.get("command"))
+                    .and_then(serde_json::Value::as_str)
+                {
+                    out.insert(command.to_owned());
+                }
+                map.values().for_each(|v| collect(v, out));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| collect(v, out)),
+            _ => {}
+        }
+    }
+    let mut files = Vec::new();
+    walk(&crate::support::repo().join("fixtures"), &mut files);
+    let mut found = BTreeSet::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for chunk in std::iter::once(text.as_str()).chain(text.lines()) {
+            if let Ok(value) = serde_json::from_str::<serde_json::Value>(chunk) {
+                collect(&value, &mut found);
+            }
+        }
+    }
+    found
+        .into_iter()
+        .filter(|c| !c.contains('/') && !c.contains("cd ") && !c.contains('~'))
+        .collect()
+}
+
 /// Every word that could name a program.
 fn names_in(command: &str) -> impl Iterator<Item = String> + '_ {
     command
@@ -339,7 +390,9 @@ fn reported(program: &str, command: &str) -> bool {
 #[test]
 fn every_program_the_shell_starts_is_one_a_deny_rule_sees() {
     if let Some(missing) = SHELLS.iter().find(|s| !Path::new(s).exists()) {
-        println!("SKIPPED: {missing} is not installed");
+        crate::support::skipped(&format!(
+            "shell_differential: {missing} is not installed (apt-get install bash dash)"
+        ));
         return;
     }
     let cases: usize = std::env::var("HOOKRUN_SHELL_CASES")
@@ -352,6 +405,7 @@ fn every_program_the_shell_starts_is_one_a_deny_rule_sees() {
         .unwrap_or(0x5eed_2026);
     let mut rng = Rng(seed | 1);
     let mut commands: Vec<String> = FIXED.iter().map(|&c| c.to_owned()).collect();
+    commands.extend(fixture_commands());
     // Mutations of the known cases: wrapped, nested, disguised again.
     for fixed in FIXED.iter().take(cases / 4) {
         let wrapped = match rng.below(4) {
