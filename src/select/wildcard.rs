@@ -76,6 +76,16 @@ impl Wildcard {
     /// [`MAX_HOLED`] characters are taken to match (the safe side for the
     /// rules that use it, which fail toward matching).
     pub(crate) fn is_match_with_holes(&self, text: &str, hole: char) -> bool {
+        // The literal starts of both must agree where both are literal: this
+        // settles almost every rule at once (views start with a program's
+        // name, patterns with one), before the quadratic comparison.
+        let agree = self.pieces[0]
+            .chars()
+            .zip(text.chars().take_while(|&c| c != hole))
+            .all(|(p, t)| p == t);
+        if !agree {
+            return false;
+        }
         let text: Vec<char> = text.chars().collect();
         if text.len() > MAX_HOLED {
             return true;
@@ -115,6 +125,7 @@ fn intersects(pattern: &[Option<char>], text: &[char], hole: char) -> bool {
     // reach[i][j]: pattern[..i] and text[..j] can describe the same string.
     let mut reach = vec![vec![false; n + 1]; m + 1];
     reach[0][0] = true;
+    // (A vector per row keeps the indices readable; m is a rule's length.)
     for i in 0..=m {
         for j in 0..=n {
             if !reach[i][j] {
@@ -178,6 +189,34 @@ mod tests {
     }
 
     #[test]
+    fn holes_stand_for_any_text() {
+        let cases: &[(&str, bool, &str, bool)] = &[
+            ("rm -rf", true, "rm \u{FFFF} x", true),
+            ("rm -rf", true, "rm -v \u{FFFF}", false),
+            ("rm -rf", true, "ls \u{FFFF}", false),
+            ("git push", true, "git \u{FFFF}", true),
+            ("git push", true, "git commit -m \u{FFFF}", false),
+            ("*--force*", false, "git push \u{FFFF}", true),
+            ("*--force*", false, "git push origin", false),
+            ("a*b", false, "\u{FFFF}", true),
+            ("ab", false, "a\u{FFFF}c", false),
+            ("abc", false, "a\u{FFFF}c", true),
+        ];
+        for &(body, tail, text, expected) in cases {
+            let w = Wildcard::new(body, tail);
+            assert_eq!(
+                w.is_match_with_holes(text, '\u{FFFF}'),
+                expected,
+                "{body:?} {text:?}"
+            );
+            // Without holes it is the plain matcher.
+            if !text.contains('\u{FFFF}') {
+                assert_eq!(w.is_match(text), expected, "{body:?} {text:?}");
+            }
+        }
+    }
+
+    #[test]
     fn examples() {
         let cases: &[(&str, bool, &str, bool)] = &[
             ("git push", true, "git push", true),
@@ -217,6 +256,24 @@ mod tests {
     }
 
     proptest! {
+        /// Sound: whatever a hole is filled with, a text the pattern matches
+        /// is matched with the hole in it.
+        #[test]
+        fn holes_never_hide_a_match(
+            body in "[ab* ]{0,6}",
+            tail: bool,
+            before in "[ab ]{0,5}",
+            filler in "[ab ]{0,4}",
+            after in "[ab ]{0,5}",
+        ) {
+            let w = Wildcard::new(&body, tail);
+            let filled = format!("{before}{filler}{after}");
+            if w.is_match(&filled) {
+                let holed = format!("{before}\u{FFFF}{after}");
+                prop_assert!(w.is_match_with_holes(&holed, '\u{FFFF}'), "{body:?} {holed:?} {filled:?}");
+            }
+        }
+
         /// Same answer as the anchored regex, over small alphabets where
         /// pieces overlap and repeat.
         #[test]
