@@ -243,14 +243,29 @@ pub(crate) fn resolve_on_disk(file_path: &str, paths: &PathContext<'_>) -> OnDis
     }
     path.extend(components);
     let parts: Vec<_> = path.components().collect();
-    for keep in (1..=parts.len()).rev() {
-        let prefix: PathBuf = parts[..keep].iter().collect();
-        if let Ok(real) = std::fs::canonicalize(&prefix) {
-            let rest: PathBuf = parts[keep..].iter().collect();
-            return OnDisk::Resolved(normalize(&real.join(rest)));
+    // The longest prefix that resolves, by bisection: a prefix resolves only
+    // if the shorter ones do, and a path of thousands of components must not
+    // cost thousands of `realpath` calls.
+    let resolve = |keep: usize| std::fs::canonicalize(parts[..keep].iter().collect::<PathBuf>());
+    let (mut good, mut bad) = (0, parts.len() + 1);
+    let mut best: Option<PathBuf> = None;
+    while good + 1 < bad {
+        let mid = (good + bad) / 2;
+        match resolve(mid) {
+            Ok(real) => {
+                good = mid;
+                best = Some(real);
+            }
+            Err(_) => bad = mid,
         }
     }
-    OnDisk::Resolved(normalize(&path))
+    match best {
+        Some(real) => {
+            let rest: PathBuf = parts[good..].iter().collect();
+            OnDisk::Resolved(normalize(&real.join(rest)))
+        }
+        None => OnDisk::Resolved(normalize(&path)),
+    }
 }
 
 /// Resolve `.` and `..` by text. `..` above the root stays at the root, as
