@@ -250,7 +250,7 @@ pub(crate) fn resolve_on_disk(file_path: &str, paths: &PathContext<'_>) -> OnDis
     let (mut good, mut bad) = (0, parts.len() + 1);
     let mut best: Option<PathBuf> = None;
     while good + 1 < bad {
-        let mid = (good + bad) / 2;
+        let mid = usize::midpoint(good, bad);
         match resolve(mid) {
             Ok(real) => {
                 good = mid;
