@@ -102,3 +102,11 @@ bench-claude *ARGS: build
 fuzz TARGET SECONDS="600":
     fuzz/seed.sh
     ulimit -s 1048576 && cargo +nightly fuzz run {{TARGET}} fuzz/corpus/{{TARGET}} -- -max_total_time={{SECONDS}} -max_len=65536 -timeout=10 -print_final_stats=1
+
+# Runs thousands of generated commands under bash and dash (default 5000;
+# HOOKRUN_SHELL_SEED picks the sequence) and checks the deny side saw every
+# program they started.
+#
+# The deny side of Bash rules against the real shells, at length (args: case count).
+shell-differential CASES="5000":
+    HOOKRUN_SHELL_CASES={{CASES}} cargo test --locked --test integration shell_differential -- --nocapture

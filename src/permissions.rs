@@ -178,10 +178,14 @@ pub fn apply<'r>(
     }
     if let Some((loaded, fail_open)) = first_match(&sets.deny) {
         let text = loaded.rule.text();
-        decision.block = Some(format!(
-            "denied by permission rule {text:?} ({})",
-            loaded.origin
-        ));
+        decision.block = Some(match &fail_open {
+            // Say why, so that the agent can write the command plainly.
+            Some(why) => format!(
+                "denied by permission rule {text:?} ({}): hookrun cannot judge this call: {why}",
+                loaded.origin
+            ),
+            None => format!("denied by permission rule {text:?} ({})", loaded.origin),
+        });
         decision.permission = None;
         decision.permission_reason = None;
         decision.updated_input = None;

@@ -22,15 +22,20 @@
 //! Each part also says what the shell runs that its text hides
 //! ([`CommandPart::seen_through`], [`CommandPart::runs`]), for the rules that
 //! fail toward matching: redirections dropped (`2>&1 rm x`), a path reduced to
-//! its base name (`/bin/rm`), brace expansion (`{rm,-rf,x}`), the command
-//! after `sudo`, `env`, `exec`, `xargs`, `coproc`, `find -exec` and the other
-//! wrappers whatever their options, and the command line given to `sh -c`,
-//! `bash -c` or `eval`, which the rule engine splits in turn. Allow rules get
-//! the opposite: a part using any of these constructs, or writing to a file
-//! (`> ~/.bashrc`), is never covered ([`CommandPart::not_allowable`]). What it
-//! still does not see: a script piped into a shell (`… | sh`), which is data,
-//! and effects of commands (`find . -delete` deletes without running `rm`):
-//! rules name commands, not effects.
+//! its base name (`/bin/rm`), `$'…'` decoded, brace expansion (`{rm,-rf,x}`),
+//! the command after `sudo`, `env`, `exec`, `xargs`, `busybox`, `find -exec`
+//! and the other wrappers, the subcommand after the global options of git,
+//! docker, kubectl, npm, cargo…, and the command lines handed to a shell
+//! (`sh -c`, `eval`, `su -c`, `trap`, `env -S`, a git alias, a here-string or
+//! an `echo` piped into `sh`), which the rule engine splits in turn. What
+//! only the running shell knows — a command name from an expansion or a glob,
+//! a shell reading a pipe or a file — makes the part
+//! [`CommandPart::unjudgeable`]; expansions and globs in arguments are kept as
+//! [`HOLE`]s in the views. Allow rules get the opposite: a part using any of
+//! these constructs, or writing to a file (`> ~/.bashrc`), is never covered
+//! ([`CommandPart::not_allowable`]). Effects of commands stay unseen
+//! (`find . -delete` deletes without running `rm`): rules name commands, not
+//! effects. docs/design/shell-rules.md has the whole list and why.
 //!
 //! PowerShell is split with the same rules. Its backtick is an escape
 //! character, not a substitution, so a PowerShell command with backticks is
@@ -78,6 +83,31 @@ pub struct CommandPart {
     pub not_allowable: Option<String>,
     /// Why this part cannot be judged at all (deny rules then match).
     pub unjudgeable: Option<String>,
+    /// What its standard input is, as far as the command shows.
+    pub stdin: Stdin,
+    /// The program (`sh`, `.`) when this part reads commands from its
+    /// standard input; once the input is known their text is in `runs`, and
+    /// otherwise the part is `unjudgeable`.
+    pub reads_commands: Option<String>,
+    /// What this part writes to its standard output when the command shows
+    /// it exactly (`echo 'rm x'`, `printf 'ls\n'`), for a shell it pipes to.
+    pub emits: Option<String>,
+    /// Some view in `seen_through` holds a [`HOLE`] (an expansion or a glob
+    /// in an argument): worked out once here, not by every rule.
+    pub holes: bool,
+}
+
+/// A part's standard input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stdin {
+    /// Not redirected: whatever the caller gives (hookrun does not see it).
+    Inherited,
+    /// Known text: a here-string, a quoted here-document, `echo`'s output.
+    Text(String),
+    /// The here-document with this number, until its body is read.
+    Heredoc(usize),
+    /// Something hookrun cannot read (a file, another program's output).
+    Unknown(String),
 }
 
 /// Why a command could not be split.
@@ -109,17 +139,40 @@ const KEYWORDS: &[&str] = &[
     "!", "{", "}", "if", "then", "elif", "else", "fi", "while", "until", "do", "done", "esac",
 ];
 
+/// Stands for text only the running shell knows (an expansion, a
+/// substitution, what a glob matches) in [`Word::hole`] and in the views of
+/// [`CommandPart::seen_through`]: the deny side matches it against anything.
+pub const HOLE: char = '\u{FFFF}';
+
 /// A word as written (`raw`) and as the shell passes it on (`value`).
 #[derive(Debug, Clone, Default)]
 struct Word {
     raw: String,
     value: String,
+    /// `value` with every expansion, substitution and unquoted glob
+    /// character replaced by [`HOLE`].
+    hole: String,
     /// A redirection (`>out`, `2>&1`, `<<EOF`), or the target word of one.
     redirect: bool,
     /// An output redirection (`>`, `>>`, `&>`, `>|`, `>&`).
     output: bool,
     /// The redirection target read so far, when this word has an operator.
     target: Option<String>,
+    /// The redirection operator with the descriptor written before it
+    /// (`2>`, `<<<`, `0<`), on the operator's word and on its target's.
+    operator: String,
+    /// The word holds an expansion or a substitution.
+    dynamic: bool,
+    /// The word holds an unquoted glob character (`*`, `?`, `[`), an
+    /// extended glob (`@(…)`) or a brace expansion that is not the whole word.
+    glob: bool,
+    /// Quoting hookrun does not decode, as a reason.
+    undecoded: Option<&'static str>,
+    /// The here-document (by its number in the command) this word announces.
+    heredoc: Option<usize>,
+    /// An expansion that runs commands hookrun cannot see, wherever the
+    /// word is (`${x@P}`), as a reason.
+    hidden: Option<&'static str>,
 }
 
 impl Word {
@@ -127,9 +180,30 @@ impl Word {
         self.raw.push(raw);
         if let Some(value) = value {
             self.value.push(value);
+            self.hole.push(value);
             if let Some(target) = &mut self.target {
                 target.push(value);
             }
+        }
+    }
+
+    /// Decoded text with no raw counterpart of its own (`$'\x72'`).
+    fn push_value(&mut self, value: char) {
+        self.value.push(value);
+        self.hole.push(value);
+        if let Some(target) = &mut self.target {
+            target.push(value);
+        }
+    }
+
+    /// An unquoted glob character: kept, but a hole for the deny side.
+    fn push_glob(&mut self, c: char) {
+        self.raw.push(c);
+        self.value.push(c);
+        self.hole.push(HOLE);
+        self.glob = true;
+        if let Some(target) = &mut self.target {
+            target.push(c);
         }
     }
 
@@ -137,6 +211,19 @@ impl Word {
     fn push_opaque(&mut self, text: &str) {
         self.raw.push_str(text);
         self.value.push_str(text);
+        self.hole.push_str(text);
+        if let Some(target) = &mut self.target {
+            target.push_str(text);
+        }
+    }
+
+    /// An expansion or substitution: kept as written, a hole for the deny
+    /// side.
+    fn push_expansion(&mut self, text: &str) {
+        self.raw.push_str(text);
+        self.value.push_str(text);
+        self.hole.push(HOLE);
+        self.dynamic = true;
         if let Some(target) = &mut self.target {
             target.push_str(text);
         }
@@ -145,8 +232,10 @@ impl Word {
     /// A redirection operator: what follows (here or in the next word) is
     /// its target.
     fn push_operator(&mut self, operator: &str) {
+        self.operator = format!("{}{operator}", self.raw);
         self.raw.push_str(operator);
         self.value.push_str(operator);
+        self.hole.push_str(operator);
         self.redirect = true;
         self.output |= operator.contains('>');
         self.target = Some(String::new());
@@ -164,6 +253,13 @@ impl Word {
                 "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
             )
     }
+
+    /// A redirection of standard input (`<f`, `0<f`, `<<EOF`, `<<<text`).
+    fn reads_stdin(&self) -> bool {
+        self.redirect
+            && self.target.as_deref().is_some_and(|t| !t.is_empty())
+            && (self.operator.starts_with('<') || self.operator.starts_with("0<"))
+    }
 }
 
 /// The simple command being read.
@@ -172,8 +268,9 @@ struct PartBuilder {
     words: Vec<Word>,
     word: Option<Word>,
     /// The last word was a redirection operator without its target
-    /// (`> out`): the next word is the target (output or not).
-    pending_target: Option<bool>,
+    /// (`> out`): the next word is the target (output or not), and the
+    /// operator it belongs to.
+    pending_target: Option<(bool, String)>,
     /// Parts found inside this one's substitutions, reported after it.
     nested: Vec<CommandPart>,
 }
@@ -182,10 +279,11 @@ impl PartBuilder {
     fn word(&mut self) -> &mut Word {
         let pending = &mut self.pending_target;
         self.word.get_or_insert_with(|| match pending.take() {
-            Some(output) => Word {
+            Some((output, operator)) => Word {
                 redirect: true,
                 output,
                 target: Some(String::new()),
+                operator,
                 ..Word::default()
             },
             None => Word::default(),
@@ -195,7 +293,7 @@ impl PartBuilder {
     fn end_word(&mut self) {
         if let Some(word) = self.word.take() {
             if word.target.as_deref() == Some("") {
-                self.pending_target = Some(word.output);
+                self.pending_target = Some((word.output, word.operator.clone()));
             }
             self.words.push(word);
         }
@@ -207,14 +305,22 @@ impl PartBuilder {
 
     /// Where a `(` opens a subshell rather than being part of a word.
     fn at_command_position(&self) -> bool {
-        !self.in_word() && self.words.iter().all(is_keyword)
+        // A `{` starts a command even after other words (`f() { (rm x); }`).
+        let group = self
+            .words
+            .iter()
+            .rposition(|w| is_keyword(w) && w.raw == "{")
+            .map_or(0, |i| i + 1);
+        !self.in_word() && self.words[group..].iter().all(is_keyword)
     }
 
-    /// Append the finished part (if it runs anything) and its nested parts.
-    fn finish_into(&mut self, parts: &mut Vec<CommandPart>) {
+    /// Append the finished part (if it runs anything) and its nested parts;
+    /// the indices of the first and last parts made from its own words.
+    fn finish_into(&mut self, parts: &mut Vec<CommandPart>) -> Option<(usize, usize)> {
         self.end_word();
         self.pending_target = None;
         let words = std::mem::take(&mut self.words);
+        let before = parts.len();
         // A `{` opens a group even after other words (`f() { rm x; }`): what
         // follows it is a command of its own.
         let mut start = 0;
@@ -225,12 +331,35 @@ impl PartBuilder {
             }
         }
         parts.extend(make_part(&words[start..]));
+        let made = (parts.len() > before).then(|| (before, parts.len() - 1));
         parts.append(&mut self.nested);
+        made
     }
 }
 
 fn is_keyword(word: &Word) -> bool {
     word.raw == word.value && KEYWORDS.contains(&word.raw.as_str())
+}
+
+/// An assignment whose value holds a substitution inside a subscript
+/// (`x='a[$(rm y)]'`), which bash runs when it evaluates the variable as
+/// arithmetic.
+fn is_subscript_trap(word: &Word) -> bool {
+    // Also as an argument: `printf -v`, `read`, `unset`, `test -v`, `let`
+    // and `declare` evaluate a subscript in a name they are given.
+    // Only literal text counts: a substitution this shell runs is a hole.
+    word.hole.contains('[') && (word.hole.contains("$(") || word.hole.contains('`'))
+}
+
+/// An assignment whose value the shell or a program runs as a command
+/// later (`PROMPT_COMMAND=…`, `PS4='$(…)'`, `GIT_PAGER=…`).
+fn is_command_assignment(word: &Word) -> bool {
+    is_assignment(word)
+        && word.value.split_once('=').is_some_and(|(name, _)| {
+            COMMAND_VARIABLES
+                .iter()
+                .any(|suffix| name.ends_with(suffix))
+        })
 }
 
 /// `NAME=` or `NAME+=` at the start of an unquoted word.
@@ -248,7 +377,11 @@ fn is_assignment(word: &Word) -> bool {
 
 fn make_part(words: &[Word]) -> Option<CommandPart> {
     let start = command_start(words);
-    if start == words.len() {
+    if start == words.len()
+        && !words
+            .iter()
+            .any(|w| is_subscript_trap(w) || is_command_assignment(w))
+    {
         return None;
     }
     let join = |words: &[Word], field: fn(&Word) -> &str| {
@@ -262,18 +395,48 @@ fn make_part(words: &[Word]) -> Option<CommandPart> {
         runs: Vec::new(),
         not_allowable: None,
         unjudgeable: None,
+        stdin: Stdin::Inherited,
+        reads_commands: None,
+        emits: None,
+        holes: false,
     };
+    for word in words {
+        if let Some(number) = word.heredoc {
+            if word.operator.starts_with('<') || word.operator.starts_with("0<") {
+                part.stdin = Stdin::Heredoc(number);
+            }
+        } else if word.reads_stdin() {
+            let target = word.target.clone().unwrap_or_default();
+            part.stdin = if word.operator.ends_with("<<<") {
+                if word.dynamic || word.glob {
+                    Stdin::Unknown("a here-string with expansions".to_owned())
+                } else {
+                    Stdin::Text(format!("{target}\n"))
+                }
+            } else {
+                Stdin::Unknown(format!("the file `{target}`"))
+            };
+        }
+    }
+    if part.text.is_empty() {
+        // Only assignments: the part is there for what they hand over.
+        part.text.clone_from(&part.full);
+    }
+    part.emits = literal_output(&words[start..]);
     see_through(words, &mut part);
+    part.holes = part.seen_through.iter().any(|view| view.contains(HOLE));
     Some(part)
 }
 
 /// Wrappers that run the rest of their words as a command, for the rules
-/// that fail toward matching: any later word may be where the command
-/// starts (their options are not parsed, so `sudo -u root rm x` and `env
-/// -i A=1 rm x` are both seen as `rm x`).
+/// that fail toward matching: the command may start at any word up to the
+/// first one that is neither an option, an option's value, a number nor
+/// (for some) the one operand before the command ([`runner_starts`]), so
+/// `sudo -u root rm x` and `env -i A=1 rm x` are both seen as `rm x`.
 const RUNNERS: &[&str] = &[
     "sudo",
     "doas",
+    "pkexec",
     "env",
     "exec",
     "xargs",
@@ -300,6 +463,14 @@ const RUNNERS: &[&str] = &[
     "unbuffer",
     "chronic",
     "runuser",
+    "fakeroot",
+    "firejail",
+    "setpriv",
+    "prlimit",
+    "numactl",
+    "parallel",
+    "busybox",
+    "toybox",
     "noglob",
     "then",
     "do",
@@ -307,15 +478,45 @@ const RUNNERS: &[&str] = &[
     "!",
 ];
 
-/// Shells whose `-c` argument is a command line.
+/// Runners that take one operand before the command (`chroot DIR cmd`,
+/// `flock FILE cmd`, `taskset MASK cmd`).
+const RUNNERS_WITH_OPERAND: &[&str] = &["chroot", "flock", "taskset"];
+
+/// Shells whose `-c` argument is a command line, and which otherwise read
+/// their commands from a script file or their standard input.
 const SHELLS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "busybox",
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "posh",
 ];
+
+/// Programs that hand the value of their `-c` option (or `--command`) to a
+/// shell, with the letters of their other options that take a value.
+const DASH_C_RUNNERS: &[(&str, &str)] = &[
+    ("su", "cgGsw"),
+    ("runuser", "cgGsuw"),
+    ("script", "cEIOBTm"),
+    ("flock", "cwE"),
+];
+
+/// Standard input as a file name (`sh /dev/stdin`, `. /dev/fd/0`).
+const STDIN_FILES: &[&str] = &[
+    "/dev/stdin",
+    "/dev/fd/0",
+    "/proc/self/fd/0",
+    "/proc/thread-self/fd/0",
+    "-",
+];
+
+/// A file name for an open descriptor (`/dev/fd/3`, `/proc/self/fd/3`):
+/// what it reads is set up elsewhere.
+fn is_descriptor_file(name: &str) -> bool {
+    name.starts_with("/dev/fd/") || (name.starts_with("/proc/") && name.contains("/fd/"))
+}
 
 /// The most views one part gets; past it the part cannot be judged.
 const MAX_VIEWS: usize = 256;
 
-/// Fills `seen_through`, `runs` and `not_allowable` (see [`CommandPart`]).
+/// Fills `seen_through`, `runs`, `not_allowable`, `unjudgeable` and
+/// `reads_commands` (see [`CommandPart`]).
 fn see_through(all_words: &[Word], part: &mut CommandPart) {
     // A redirection written before the command (`>out rm x`, `2>&1 rm x`).
     if let Some(word) = all_words
@@ -331,27 +532,69 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
     let words = all_words;
     // Redirections run nothing: drop them (and their targets) everywhere.
     let words: Vec<&Word> = words.iter().filter(|w| !w.redirect).collect();
-    let first = command_start_of(&words, 0);
+    // Wrappers are runners here: the views start at the first of them
+    // (`nice -n 5 nohup rm x` shows `nohup` and `rm`).
+    let first = words
+        .iter()
+        .take_while(|w| is_keyword(w) || is_assignment(w))
+        .count();
     if let Some(word) = all_words.iter().find(|w| w.writes_a_file()) {
         part.not_allowable = Some(format!("it writes to a file (`{}`)", word.raw));
+    }
+    // Assignments whose value programs run as a command (`GIT_PAGER=…`,
+    // `EDITOR=…`), and configuration hookrun cannot read.
+    let mut git_config_from_env = None;
+    for word in words.iter().filter(|w| is_command_assignment(w)) {
+        let value = word.value.split_once('=').map_or("", |(_, v)| v);
+        hands_over(part, "a variable", value.to_owned(), word.dynamic);
+    }
+    for word in words.iter().take(first).filter(|w| is_assignment(w)) {
+        let name = word.value.split_once('=').map_or("", |(name, _)| name);
+        if name.starts_with("GIT_CONFIG") {
+            git_config_from_env = Some(name.to_owned());
+        }
+    }
+    if let Some(why) = words.iter().find_map(|w| w.hidden) {
+        cannot_judge(
+            part,
+            format!("it uses {why}; write the commands themselves"),
+        );
+    }
+    // bash evaluates a variable's value as arithmetic in `$((x))`, `[[ x -eq
+    // 1 ]]`, `let x`…, and runs a substitution in an array subscript there
+    // (`x='a[$(rm y)]'`): such a value is judged as a command line.
+    for word in words.iter().filter(|w| is_subscript_trap(w)) {
+        let value = word
+            .value
+            .split_once('=')
+            .map_or(word.value.as_str(), |(_, v)| v);
+        hands_over(part, "arithmetic", value.to_owned(), word.dynamic);
     }
     let mut starts = vec![first];
     let mut seen = vec![false; words.len() + 1];
     while let Some(start) = starts.pop() {
-        let start = command_start_of(&words, start);
+        let start = start
+            + words[start.min(words.len())..]
+                .iter()
+                .take_while(|w| is_keyword(w) || is_assignment(w))
+                .count();
         if start >= words.len() || seen[start] {
             continue;
         }
         seen[start] = true;
         if part.seen_through.len() >= MAX_VIEWS {
-            let why = format!("more than {MAX_VIEWS} ways to read its wrappers");
-            part.not_allowable = Some(why.clone());
-            part.unjudgeable = Some(why);
+            cannot_judge(
+                part,
+                format!("more than {MAX_VIEWS} ways to read its wrappers"),
+            );
             return;
         }
         let head = words[start];
-        let name = base_name(&head.value);
-        let rest = words[start + 1..].iter().map(|w| w.value.as_str());
+        if let Some(why) = unreadable_name(head) {
+            cannot_judge(part, why);
+            continue;
+        }
+        let args = &words[start + 1..];
         let mut view: Vec<String> = Vec::with_capacity(words.len() - start);
         if let Some(expanded) = brace_words(head) {
             part.not_allowable.get_or_insert_with(|| {
@@ -359,47 +602,796 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
             });
             view.extend(expanded);
         } else {
-            view.push(name.to_owned());
+            view.push(base_name(&head.value).to_owned());
         }
-        view.extend(rest.map(str::to_owned));
+        view.extend(args.iter().map(|w| w.hole.clone()));
         part.seen_through.push(view.join(" "));
         let view_name = view[0].clone();
         let name = base_name(&view_name);
         if RUNNERS.contains(&name) {
-            starts.extend(start + 1..words.len());
+            starts.extend(runner_starts(name, args).into_iter().map(|i| start + 1 + i));
+            match name {
+                "xargs" if args.iter().any(|w| is_xargs_replace(&w.value)) => cannot_judge(
+                    part,
+                    "`xargs -I` puts its input into the command, so only the running shell \
+                     knows what it starts; pass the command its arguments directly"
+                        .to_owned(),
+                ),
+                // With no command, xargs runs `echo`.
+                "xargs" if args.iter().all(|w| w.value.starts_with('-')) => {
+                    part.seen_through.push("echo".to_owned());
+                }
+                "env" => env_split_string(args, part),
+                "watch" => {
+                    // `watch` joins its arguments and hands them to `sh -c`.
+                    for arg in args.iter().filter(|w| !w.value.starts_with('-')) {
+                        hands_over(part, "watch", arg.value.clone(), arg.dynamic);
+                    }
+                }
+                _ => {}
+            }
         } else if name == "find" {
             for (i, w) in words.iter().enumerate().skip(start + 1) {
                 if matches!(w.value.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
                     starts.push(i + 1);
                 }
             }
-        } else if SHELLS.contains(&name) || name == "eval" {
-            let args = &words[start + 1..];
-            let commands = if name == "eval" {
-                vec![
-                    args.iter()
-                        .map(|w| w.value.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                ]
-            } else if args.iter().any(|w| is_c_option(&w.value)) {
-                args.iter()
-                    .filter(|w| !w.value.starts_with(['-', '+']))
-                    .map(|w| w.value.clone())
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            if !commands.is_empty() {
-                part.not_allowable
-                    .get_or_insert_with(|| format!("it hands a command line to `{name}`"));
-                part.runs.extend(commands);
+        } else if name == "eval" {
+            let line = args
+                .iter()
+                .map(|w| w.value.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            hands_over(part, "eval", line, args.iter().any(|w| w.dynamic));
+        } else if SHELLS.contains(&name) {
+            match shell_input(args) {
+                ShellInput::Commands(commands) => {
+                    for (command, expanded) in commands {
+                        hands_over(part, name, command, expanded);
+                    }
+                }
+                ShellInput::Stdin => {
+                    part.reads_commands.get_or_insert_with(|| name.to_owned());
+                }
+                ShellInput::Hidden(why) => cannot_judge(
+                    part,
+                    format!(
+                        "`{name}` reads its commands from {why}, which hookrun cannot see; write the commands themselves"
+                    ),
+                ),
+                ShellInput::Script => {}
             }
-            // `busybox sh -c …`, `sh script`: the words after may run too.
-            if name == "busybox" {
-                starts.push(start + 1);
+        } else if name == "." || name == "source" {
+            match args.first() {
+                Some(file) if STDIN_FILES.contains(&file.value.as_str()) => {
+                    part.reads_commands.get_or_insert_with(|| name.to_owned());
+                }
+                Some(file) if file.dynamic || file.glob || is_descriptor_file(&file.value) => {
+                    cannot_judge(
+                        part,
+                        format!(
+                            "`{name}` reads commands from `{}`, which only the running shell knows; write the commands themselves",
+                            file.raw
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        } else if name == "trap" {
+            let args: Vec<&&Word> = args.iter().skip_while(|w| w.value == "--").collect();
+            if args.len() >= 2 && !args[0].value.starts_with('-') {
+                hands_over(part, "trap", args[0].value.clone(), args[0].dynamic);
+            }
+        } else if name == "alias" {
+            for arg in args {
+                if let Some((_, value)) = arg.value.split_once('=') {
+                    hands_over(part, "alias", value.to_owned(), arg.dynamic);
+                }
+            }
+        } else if name == "hash" {
+            // `hash -p /bin/rm ls`: later, `ls` starts `/bin/rm`.
+            if let Some(path) = option_value(args, 'p', "\u{0}") {
+                part.seen_through.push(base_name(&path).to_owned());
+            }
+        } else if name == "ssh" {
+            // The words after the host are joined and run by a shell there
+            // (which may be this machine).
+            if let Some(host) = ssh_host(args) {
+                let line: Vec<&str> = args[host + 1..].iter().map(|w| w.value.as_str()).collect();
+                if !line.is_empty() {
+                    let expanded = args[host + 1..].iter().any(|w| w.dynamic);
+                    hands_over(part, "ssh", line.join(" "), expanded);
+                }
+            }
+        } else if name == "sg" {
+            // `sg GROUP [-c] COMMAND`: the command goes to `/bin/sh -c`.
+            for arg in args.iter().skip(1).filter(|w| w.value != "-c") {
+                hands_over(part, "sg", arg.value.clone(), arg.dynamic);
             }
         }
+        if let Some(&(_, letters)) = DASH_C_RUNNERS.iter().find(|(n, _)| *n == name) {
+            match dash_c_command(args, letters) {
+                Some((command, expanded)) => hands_over(part, name, command, expanded),
+                None if matches!(name, "su" | "script") => {
+                    // Without `-c` they start an interactive shell.
+                    part.reads_commands.get_or_insert_with(|| name.to_owned());
+                }
+                None => {}
+            }
+            if name == "su" || name == "runuser" {
+                // `su -s PROGRAM`: the program runs as the shell.
+                if let Some(shell) = option_value(args, 's', "--shell") {
+                    part.seen_through.push(base_name(&shell).to_owned());
+                }
+            }
+        }
+        if name == "git" {
+            if let Some(variable) = &git_config_from_env {
+                cannot_judge(
+                    part,
+                    format!(
+                        "git reads configuration (aliases, pagers) from `{variable}`, which may run any command"
+                    ),
+                );
+            }
+        }
+        if let Some(options) = MULTIPLEXERS.iter().find(|m| m.name == name) {
+            subcommand_views(options, args, part);
+        }
+    }
+}
+
+/// Environment variables (by suffix) whose value programs run as a command.
+const COMMAND_VARIABLES: &[&str] = &[
+    "PAGER",
+    "EDITOR",
+    "VISUAL",
+    "SSH_COMMAND",
+    "GIT_SSH",
+    "ASKPASS",
+    "PROMPT_COMMAND",
+    "PS0",
+    "PS1",
+    "PS2",
+    "PS4",
+];
+
+/// `part` hands `command` to a shell (or a program that reads it as one):
+/// the rule engine splits and judges it in turn.
+///
+/// `expanded`: the text holds an expansion the shell performs before it is
+/// handed over (`eval "ls $X"`, `sh -c "ls $X"`): the receiver reads the
+/// result as a command line again, so the expansion may hold whole commands
+/// (`X='; rm y'`), and the part cannot be judged.
+fn hands_over(part: &mut CommandPart, to: &str, command: String, expanded: bool) {
+    if expanded {
+        cannot_judge(
+            part,
+            format!(
+                "`{to}` reads its text as a command line after the shell expanded it, so an expansion in it may hold whole commands; write the command line literally"
+            ),
+        );
+    }
+    part.not_allowable
+        .get_or_insert_with(|| format!("it hands a command line to `{to}`"));
+    part.runs.push(command);
+}
+
+fn cannot_judge(part: &mut CommandPart, why: String) {
+    part.not_allowable.get_or_insert_with(|| why.clone());
+    part.unjudgeable.get_or_insert(why);
+}
+
+/// Why the shell alone decides which program a command word names, if it
+/// does: an expansion, a glob, quoting hookrun does not decode.
+fn unreadable_name(head: &Word) -> Option<String> {
+    let shown = &head.raw;
+    if head.dynamic {
+        return Some(format!(
+            "its command name `{shown}` comes from an expansion or a substitution, so only the running shell knows which program it starts; write the program's name plainly"
+        ));
+    }
+    if let Some(quoting) = head.undecoded {
+        return Some(format!(
+            "its command name `{shown}` uses {quoting}, which hookrun does not decode; write the program's name plainly"
+        ));
+    }
+    let test = shown == "[" || shown == "[[";
+    let partial_brace = shown.contains('{')
+        && (shown.contains(',') || shown.contains(".."))
+        && brace_words(head).is_none();
+    if (head.glob && !test) || partial_brace {
+        return Some(format!(
+            "its command name `{shown}` is a pattern the shell matches against file names when it runs; write the program's name plainly"
+        ));
+    }
+    None
+}
+
+/// Where the command after a runner may start, as offsets into its
+/// arguments: every word up to the first that is neither an option, the
+/// value an option may take, a number, nor the runner's one operand.
+fn runner_starts(name: &str, args: &[&Word]) -> Vec<usize> {
+    let mut operands = usize::from(RUNNERS_WITH_OPERAND.contains(&name));
+    let mut value_next = false;
+    let mut starts = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        starts.push(i);
+        let v = arg.value.as_str();
+        if v.len() > 1 && v.starts_with(['-', '+']) {
+            value_next = !v.contains('=');
+        } else if std::mem::take(&mut value_next) || is_duration(v) {
+        } else if operands > 0 {
+            operands -= 1;
+        } else {
+            break;
+        }
+    }
+    starts
+}
+
+/// `xargs -I{}`, `-i`, `--replace`: the input goes into the command.
+fn is_xargs_replace(option: &str) -> bool {
+    option.starts_with("-I")
+        || option.starts_with("--replace")
+        || (option.starts_with("-i") && !option.starts_with("--"))
+}
+
+/// `env -S STRING`, `-SSTRING`, `--split-string=STRING`: a command line
+/// `env` splits itself (expanding `${VAR}` and escapes on its own).
+fn env_split_string(args: &[&Word], part: &mut CommandPart) {
+    for (i, arg) in args.iter().enumerate() {
+        let v = arg.value.as_str();
+        let string = if let Some(rest) = v.strip_prefix("--split-string") {
+            match rest.strip_prefix('=') {
+                Some(value) => Some(value.to_owned()),
+                None if rest.is_empty() => args.get(i + 1).map(|w| w.value.clone()),
+                None => None,
+            }
+        } else if v.starts_with('-') && !v.starts_with("--") {
+            v.find('S').map(|at| {
+                let attached = &v[at + 1..];
+                if attached.is_empty() {
+                    args.get(i + 1).map(|w| w.value.clone()).unwrap_or_default()
+                } else {
+                    attached.to_owned()
+                }
+            })
+        } else {
+            None
+        };
+        let Some(string) = string else { continue };
+        if string.contains(['$', '\\']) {
+            cannot_judge(
+                part,
+                format!(
+                    "`env -S` expands `{string}` itself; write the command without `$` or `\\`"
+                ),
+            );
+        }
+        let rest: Vec<&str> = args[i + 1..].iter().map(|w| w.value.as_str()).collect();
+        let line = format!("{string} {}", rest.join(" ")).trim_end().to_owned();
+        // env splits it into words itself, with no shell keywords: its
+        // first word is a program (`env -S'case x'` runs `case`).
+        part.seen_through.push(line.clone());
+        hands_over(part, "env -S", line, false);
+        return;
+    }
+}
+
+/// What a shell's arguments say about where its commands come from.
+enum ShellInput {
+    /// The `-c` command line, and whether it holds an expansion.
+    Commands(Vec<(String, bool)>),
+    /// Its standard input (no operand, `-s`, `/dev/stdin`).
+    Stdin,
+    /// A script file named by the arguments: a program of its own.
+    Script,
+    /// A source only the running shell knows, described.
+    Hidden(String),
+}
+
+fn shell_input(args: &[&Word]) -> ShellInput {
+    if args.iter().any(|w| is_c_option(&w.value)) {
+        // The command line is the first operand; later ones are `$0`, `$1`…
+        let mut i = 0;
+        while let Some(arg) = args.get(i) {
+            let v = arg.value.as_str();
+            if v == "--" {
+                i += 1;
+                break;
+            }
+            if !(v.len() > 1 && v.starts_with(['-', '+'])) {
+                break;
+            }
+            let takes_value = matches!(v, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file");
+            i += if takes_value { 2 } else { 1 };
+        }
+        return match args.get(i) {
+            Some(command) => ShellInput::Commands(vec![(command.value.clone(), command.dynamic)]),
+            None => ShellInput::Hidden(
+                "words given to it later (a `-c` without its command)".to_owned(),
+            ),
+        };
+    }
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        let v = arg.value.as_str();
+        if v == "--" {
+            i += 1;
+            break;
+        }
+        if !(v.len() > 1 && v.starts_with(['-', '+'])) {
+            break;
+        }
+        if matches!(v, "--version" | "--help") {
+            return ShellInput::Script;
+        }
+        if !v.starts_with("--") && v.contains('s') {
+            return ShellInput::Stdin;
+        }
+        let takes_value = matches!(v, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file");
+        i += if takes_value { 2 } else { 1 };
+    }
+    match args.get(i) {
+        None => ShellInput::Stdin,
+        Some(file) if STDIN_FILES.contains(&file.value.as_str()) => ShellInput::Stdin,
+        Some(file) if file.dynamic || file.glob || is_descriptor_file(&file.value) => {
+            ShellInput::Hidden(format!("`{}`", file.raw))
+        }
+        Some(_) => ShellInput::Script,
+    }
+}
+
+/// The value of `-c` (in a cluster, attached or in the next word) or of
+/// `--command`/`--session-command`, for a program whose other options with
+/// values are `letters`.
+fn dash_c_command(args: &[&Word], letters: &str) -> Option<(String, bool)> {
+    for (i, arg) in args.iter().enumerate() {
+        let v = arg.value.as_str();
+        if v == "--" {
+            return None;
+        }
+        for long in ["--command", "--session-command"] {
+            if let Some(rest) = v.strip_prefix(long) {
+                if let Some(value) = rest.strip_prefix('=') {
+                    return Some((value.to_owned(), arg.dynamic));
+                }
+                if rest.is_empty() {
+                    return args.get(i + 1).map(|w| (w.value.clone(), w.dynamic));
+                }
+            }
+        }
+        let Some(cluster) = v.strip_prefix('-').filter(|c| !c.starts_with('-')) else {
+            continue;
+        };
+        for (at, letter) in cluster.char_indices() {
+            if letter == 'c' {
+                let attached = &cluster[at + 1..];
+                return if attached.is_empty() {
+                    args.get(i + 1).map(|w| (w.value.clone(), w.dynamic))
+                } else {
+                    Some((attached.to_owned(), arg.dynamic))
+                };
+            }
+            if letters.contains(letter) {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// The index of ssh's destination: its first operand after the options
+/// (those of `bcDEeFIiJLlmOopQRSWw` take a value).
+fn ssh_host(args: &[&Word]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        let v = arg.value.as_str();
+        if v == "--" {
+            return (i + 1 < args.len()).then_some(i + 1);
+        }
+        let Some(cluster) = v.strip_prefix('-').filter(|c| !c.is_empty()) else {
+            return Some(i);
+        };
+        // An option letter with a value takes the next word when nothing
+        // is attached to it.
+        let value_at = cluster.find(|c| "bcDEeFIiJLlmOopQRSWw".contains(c));
+        i += match value_at {
+            Some(at) if at + 1 == cluster.len() => 2,
+            _ => 1,
+        };
+    }
+    None
+}
+
+/// The value of the short option `letter` or the long option `long`.
+fn option_value(args: &[&Word], letter: char, long: &str) -> Option<String> {
+    for (i, arg) in args.iter().enumerate() {
+        let v = arg.value.as_str();
+        if let Some(rest) = v.strip_prefix(long) {
+            if let Some(value) = rest.strip_prefix('=') {
+                return Some(value.to_owned());
+            }
+            if rest.is_empty() {
+                return args.get(i + 1).map(|w| w.value.clone());
+            }
+        }
+        if let Some(cluster) = v.strip_prefix('-').filter(|c| !c.starts_with('-')) {
+            if let Some(at) = cluster.find(letter) {
+                let attached = &cluster[at + letter.len_utf8()..];
+                return if attached.is_empty() {
+                    args.get(i + 1).map(|w| w.value.clone())
+                } else {
+                    Some(attached.to_owned())
+                };
+            }
+        }
+    }
+    None
+}
+
+/// A program whose global options come before its subcommand
+/// (`git -C . push`): the options that take a value, and the flags.
+struct Multiplexer {
+    name: &'static str,
+    values: &'static [&'static str],
+    flags: &'static [&'static str],
+}
+
+const MULTIPLEXERS: &[Multiplexer] = &[
+    Multiplexer {
+        name: "git",
+        values: &[
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--super-prefix",
+            "--config-env",
+            "--attr-source",
+            "--list-cmds",
+        ],
+        flags: &[
+            "-p",
+            "-P",
+            "--paginate",
+            "--no-pager",
+            "--bare",
+            "--no-replace-objects",
+            "--literal-pathspecs",
+            "--glob-pathspecs",
+            "--noglob-pathspecs",
+            "--icase-pathspecs",
+            "--no-optional-locks",
+            "--no-lazy-fetch",
+            "--no-advice",
+            "--exec-path",
+            "--html-path",
+            "--man-path",
+            "--info-path",
+        ],
+    },
+    Multiplexer {
+        name: "docker",
+        values: &[
+            "-c",
+            "--context",
+            "-H",
+            "--host",
+            "-l",
+            "--log-level",
+            "--config",
+            "--tlscacert",
+            "--tlscert",
+            "--tlskey",
+        ],
+        flags: &["-D", "--debug", "--tls", "--tlsverify"],
+    },
+    Multiplexer {
+        name: "podman",
+        values: &[
+            "-c",
+            "--connection",
+            "--url",
+            "--root",
+            "--runroot",
+            "--log-level",
+        ],
+        flags: &["--remote", "-r"],
+    },
+    Multiplexer {
+        name: "kubectl",
+        values: &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--cluster",
+            "--user",
+            "-s",
+            "--server",
+            "--kubeconfig",
+            "--token",
+            "--as",
+            "--as-group",
+            "--as-uid",
+            "--request-timeout",
+            "--cache-dir",
+            "--certificate-authority",
+            "--client-certificate",
+            "--client-key",
+            "--tls-server-name",
+            "--username",
+            "--password",
+            "--profile",
+            "--profile-output",
+            "--log-file",
+            "-v",
+            "--v",
+            "--vmodule",
+        ],
+        flags: &[
+            "--insecure-skip-tls-verify",
+            "--match-server-version",
+            "--warnings-as-errors",
+            "--disable-compression",
+        ],
+    },
+    Multiplexer {
+        name: "helm",
+        values: &[
+            "-n",
+            "--namespace",
+            "--kube-context",
+            "--kubeconfig",
+            "--registry-config",
+            "--repository-config",
+            "--repository-cache",
+        ],
+        flags: &["--debug"],
+    },
+    Multiplexer {
+        name: "npm",
+        values: &[
+            "-C",
+            "--prefix",
+            "--registry",
+            "--userconfig",
+            "--globalconfig",
+            "--cache",
+            "-w",
+            "--workspace",
+            "--loglevel",
+        ],
+        flags: &[
+            "-g",
+            "--global",
+            "-y",
+            "--yes",
+            "-s",
+            "--silent",
+            "-q",
+            "--quiet",
+            "-d",
+            "-ws",
+            "--workspaces",
+        ],
+    },
+    Multiplexer {
+        name: "pnpm",
+        values: &["-C", "--dir", "-w", "--filter", "-F", "--loglevel"],
+        flags: &["-g", "--global", "-r", "--recursive", "-s", "--silent"],
+    },
+    Multiplexer {
+        name: "yarn",
+        values: &["--cwd", "--modules-folder", "--cache-folder"],
+        flags: &["-s", "--silent"],
+    },
+    Multiplexer {
+        name: "cargo",
+        values: &["-C", "-Z", "--config", "--color"],
+        flags: &[
+            "-v",
+            "-vv",
+            "-q",
+            "--quiet",
+            "--verbose",
+            "--frozen",
+            "--locked",
+            "--offline",
+        ],
+    },
+    Multiplexer {
+        name: "terraform",
+        values: &[],
+        flags: &[],
+    },
+];
+
+/// How many subcommand positions one multiplexer gets.
+const MAX_SUBCOMMANDS: usize = 16;
+
+/// git's configuration keys (lowercase, by prefix or suffix) whose values
+/// it runs as commands.
+fn runs_config_value(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    ["alias.", "pager."].iter().any(|p| key.starts_with(p))
+        || [
+            "pager",
+            "editor",
+            "sshcommand",
+            "fsmonitor",
+            "askpass",
+            "external",
+            "helper",
+            "program",
+            "clean",
+            "smudge",
+            "process",
+            "command",
+            "textconv",
+            "driver",
+            "hook",
+            "proxy",
+        ]
+        .iter()
+        .any(|s| key.ends_with(s))
+}
+
+/// Views of a multiplexer's command from each place its subcommand may
+/// start after global options (`git -C . push` → `git push`), and what its
+/// configuration options run (`git -c alias.x='!rm -rf /' x`).
+fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut CommandPart) {
+    let name = tool.name;
+    let mut aliases: Vec<(String, String, bool)> = Vec::new();
+    let mut subcommands: Vec<usize> = Vec::new();
+    let mut frontier = vec![0_usize];
+    let mut visited = vec![false; args.len() + 2];
+    while let Some(i) = frontier.pop() {
+        if i >= args.len() || visited[i] || subcommands.len() >= MAX_SUBCOMMANDS {
+            continue;
+        }
+        visited[i] = true;
+        let v = args[i].value.as_str();
+        if name == "cargo" && i == 0 && v.starts_with('+') {
+            frontier.push(1);
+            continue;
+        }
+        if !(v.len() > 1 && v.starts_with('-')) {
+            subcommands.push(i);
+            continue;
+        }
+        // A configuration option's value: `-c k=v`, `-ck=v`, `--config=k=v`.
+        let separate = matches!((name, v), ("git", "-c") | ("cargo", "--config"));
+        let config_expanded = if separate {
+            args.get(i + 1).is_some_and(|w| w.dynamic)
+        } else {
+            args[i].dynamic
+        };
+        let config = match v {
+            "-c" if name == "git" => args.get(i + 1).map(|w| w.value.as_str()),
+            "--config" if name == "cargo" => args.get(i + 1).map(|w| w.value.as_str()),
+            _ if name == "git" && v.starts_with("-c") && v.len() > 2 => Some(&v[2..]),
+            _ if name == "cargo" => v.strip_prefix("--config="),
+            _ => None,
+        };
+        if let Some((key, value)) = config.and_then(|c| c.split_once('=')) {
+            if let Some(alias) = key.strip_prefix("alias.") {
+                aliases.push((
+                    alias.to_owned(),
+                    value.trim_matches(['"', '\'']).to_owned(),
+                    config_expanded,
+                ));
+            } else if name == "git" && runs_config_value(key) {
+                hands_over(
+                    part,
+                    "git's configuration",
+                    value.to_owned(),
+                    config_expanded,
+                );
+            }
+        }
+        if name == "git" && v.starts_with("--config-env") {
+            cannot_judge(
+                part,
+                "`git --config-env` takes configuration (aliases, pagers) from the environment, which may run any command".to_owned(),
+            );
+        }
+        if v.starts_with("--") && v.contains('=') {
+            frontier.push(i + 1);
+        } else if tool.values.contains(&v) {
+            frontier.push(i + 2);
+        } else if !v.starts_with("--") && v.len() > 2 && tool.values.contains(&&v[..2]) {
+            // A short option with its value attached (`-C.`, `-n5`).
+            frontier.push(i + 1);
+        } else if tool.flags.contains(&v) {
+            frontier.push(i + 1);
+        } else {
+            // Unknown: a flag, or an option with a value.
+            frontier.push(i + 2);
+            frontier.push(i + 1);
+        }
+    }
+    for k in subcommands {
+        let rest: Vec<&str> = args[k + 1..].iter().map(|w| w.hole.as_str()).collect();
+        let rest = rest.join(" ");
+        let sub = args[k].value.as_str();
+        if k > 0 {
+            part.seen_through.push(
+                format!("{name} {} {rest}", args[k].hole)
+                    .trim_end()
+                    .to_owned(),
+            );
+        }
+        if name == "git" {
+            // A subcommand git does not know runs `git-NAME` from `PATH`.
+            part.seen_through
+                .push(format!("git-{} {rest}", args[k].hole).trim_end().to_owned());
+        }
+        if let Some((_, expansion, expanded)) = aliases.iter().find(|(alias, ..)| alias == sub) {
+            let values: Vec<&str> = args[k + 1..].iter().map(|w| w.value.as_str()).collect();
+            match expansion.strip_prefix('!') {
+                Some(command) if name == "git" => {
+                    hands_over(
+                        part,
+                        "a git alias",
+                        format!("{command} {}", values.join(" ")),
+                        *expanded,
+                    );
+                }
+                _ => part
+                    .seen_through
+                    .push(format!("{name} {expansion} {rest}").trim_end().to_owned()),
+            }
+        }
+    }
+}
+
+/// What `echo` or `printf` with these words (the command first) writes,
+/// when the words show it exactly.
+fn literal_output(words: &[Word]) -> Option<String> {
+    let (head, args) = words.split_first()?;
+    if words
+        .iter()
+        .any(|w| w.dynamic || w.glob || w.undecoded.is_some() || w.redirect)
+    {
+        return None;
+    }
+    let values: Vec<&str> = args.iter().map(|w| w.value.as_str()).collect();
+    match head.value.as_str() {
+        "echo" => {
+            // dash's `echo` decodes backslashes, bash's does not.
+            if values.iter().any(|v| v.contains('\\')) {
+                return None;
+            }
+            match values.split_first() {
+                Some((&"-n", rest)) => Some(rest.join(" ")),
+                Some((first, _)) if first.starts_with('-') => None,
+                _ => Some(format!("{}\n", values.join(" "))),
+            }
+        }
+        "printf" => {
+            let (format, rest) = values.split_first()?;
+            let mut out = String::new();
+            let mut chars = format.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => out.push(match chars.next()? {
+                        'n' => '\n',
+                        't' => '\t',
+                        '\\' => '\\',
+                        '\'' => '\'',
+                        '"' => '"',
+                        _ => return None,
+                    }),
+                    '%' => return None,
+                    c => out.push(c),
+                }
+            }
+            rest.is_empty().then_some(out)
+        }
+        _ => None,
     }
 }
 
@@ -463,12 +1455,6 @@ fn close_cases(part: &mut PartBuilder, cases: &mut Vec<bool>) {
     }
 }
 
-/// `command_start` from `from` on.
-fn command_start_of(words: &[&Word], from: usize) -> usize {
-    let from = from.min(words.len());
-    from + command_start(&words[from..])
-}
-
 /// `-c`, or a cluster of short options holding `c` (`-ec`, `-lc`).
 fn is_c_option(option: &str) -> bool {
     option
@@ -502,7 +1488,9 @@ fn command_start<W: std::borrow::Borrow<Word>>(words: &[W]) -> usize {
         let head = rest[0].borrow();
         let skip = if is_keyword(head) || is_assignment(head) {
             1
-        } else if let Some(skip) = wrapper_len(rest) {
+        } else if let Some(skip) = wrapper_len(rest).filter(|&skip| skip < rest.len()) {
+            // A wrapper with nothing after it (`xargs`, `nohup`) is the
+            // command itself.
             skip
         } else {
             break;
@@ -622,6 +1610,8 @@ enum End {
 /// A here-document announced on the current line, read after its newline.
 #[derive(Debug)]
 struct Heredoc {
+    /// Its number in the command, as in [`Word::heredoc`].
+    number: usize,
     delimiter: String,
     strip_tabs: bool,
     /// Unquoted delimiter: the body undergoes `$( )` and `$VAR` expansion.
@@ -634,6 +1624,12 @@ struct Splitter<'a> {
     depth: usize,
     dynamic: bool,
     heredocs: Vec<Heredoc>,
+    /// Here-documents announced so far (their numbers).
+    heredoc_count: usize,
+    /// Bodies read so far, by number: text, or why it is not known.
+    bodies: Vec<(usize, Stdin)>,
+    /// The output of the command before a `|`, for the next one.
+    pipe: Option<Stdin>,
     /// Inside `$((…))` or `((…))`, where `<<` is a shift, not a
     /// here-document (which would swallow the lines that follow).
     arithmetic: usize,
@@ -647,16 +1643,67 @@ impl<'a> Splitter<'a> {
             depth,
             dynamic: false,
             heredocs: Vec::new(),
+            heredoc_count: 0,
+            bodies: Vec::new(),
+            pipe: None,
             arithmetic: 0,
         }
     }
 
     fn split(mut self) -> Result<SplitCommand, SplitError> {
-        let parts = self.list(End::Input)?;
+        let mut parts = self.list(End::Input)?;
+        for part in &mut parts {
+            if let Stdin::Heredoc(number) = part.stdin {
+                part.stdin = self.bodies.iter().find(|(n, _)| *n == number).map_or_else(
+                    || Stdin::Unknown("a here-document hookrun did not find".to_owned()),
+                    |(_, body)| body.clone(),
+                );
+            }
+            let Some(reader) = part.reads_commands.clone() else {
+                continue;
+            };
+            match &part.stdin {
+                Stdin::Text(text) => {
+                    part.not_allowable
+                        .get_or_insert_with(|| format!("it hands commands to `{reader}`"));
+                    part.runs.push(text.clone());
+                }
+                other => {
+                    let source = match other {
+                        Stdin::Unknown(what) => what.as_str(),
+                        _ => "its standard input",
+                    };
+                    cannot_judge(
+                        part,
+                        format!(
+                            "`{reader}` reads commands from {source}, which hookrun cannot see; write the commands themselves"
+                        ),
+                    );
+                }
+            }
+        }
         Ok(SplitCommand {
             parts,
             dynamic: self.dynamic,
         })
+    }
+
+    /// Finish `part` into `parts`; the first part made from its words reads
+    /// the output of a pipe just before it (unless it redirects its input).
+    fn finish(
+        &mut self,
+        part: &mut PartBuilder,
+        parts: &mut Vec<CommandPart>,
+    ) -> Option<(usize, usize)> {
+        let made = part.finish_into(parts);
+        if let Some((first, _)) = made {
+            if let Some(pipe) = self.pipe.take() {
+                if parts[first].stdin == Stdin::Inherited {
+                    parts[first].stdin = pipe;
+                }
+            }
+        }
+        made
     }
 
     fn peek(&self) -> Option<char> {
@@ -704,7 +1751,7 @@ impl<'a> Splitter<'a> {
                 if let End::Paren(opener) = end {
                     return Err(SplitError::Unclosed(opener));
                 }
-                part.finish_into(&mut parts);
+                self.finish(&mut part, &mut parts);
                 break;
             };
             let next = self.peek_at(1);
@@ -720,7 +1767,7 @@ impl<'a> Splitter<'a> {
                         part.words.clear();
                         cases.push(true);
                     }
-                    part.finish_into(&mut parts);
+                    self.finish(&mut part, &mut parts);
                     self.pos += 1;
                     let mut bodies = PartBuilder::default();
                     self.heredoc_bodies(&mut bodies)?;
@@ -732,7 +1779,7 @@ impl<'a> Splitter<'a> {
                     }
                 }
                 ';' => {
-                    part.finish_into(&mut parts);
+                    self.finish(&mut part, &mut parts);
                     // `;;`, `;&` and `;;&` end a `case` branch.
                     self.pos += 1;
                     let mut branch_end = false;
@@ -756,8 +1803,21 @@ impl<'a> Splitter<'a> {
                     self.pos += 1;
                 }
                 '&' | '|' => {
-                    part.finish_into(&mut parts);
+                    let made = self.finish(&mut part, &mut parts);
                     let doubled = next == Some('&') || (c == '|' && next == Some('|'));
+                    if c == '|' && next != Some('|') {
+                        // A pipe: the next command reads this one's output.
+                        self.pipe = Some(match made {
+                            Some((_, last)) => match &parts[last].emits {
+                                Some(text) => Stdin::Text(text.clone()),
+                                None => Stdin::Unknown(format!(
+                                    "the output of `{}`",
+                                    crate::settings::model::shorten(&parts[last].text, 40)
+                                )),
+                            },
+                            None => Stdin::Unknown("the output of a group of commands".to_owned()),
+                        });
+                    }
                     self.pos += if doubled { 2 } else { 1 };
                 }
                 '<' | '>' if next == Some('(') => {
@@ -817,7 +1877,7 @@ impl<'a> Splitter<'a> {
                         return Err(SplitError::UnexpectedCloseParen);
                     }
                     self.pos += 1;
-                    part.finish_into(&mut parts);
+                    self.finish(&mut part, &mut parts);
                     break;
                 }
                 _ => self.word_char(&mut part)?,
@@ -848,6 +1908,10 @@ impl<'a> Splitter<'a> {
             '"' => self.double_quoted(part)?,
             '`' => self.backticks(part)?,
             '$' => self.dollar(part)?,
+            '*' | '?' | '[' if self.arithmetic == 0 => {
+                part.word().push_glob(c);
+                self.pos += 1;
+            }
             _ => {
                 part.word().push(c, Some(c));
                 self.pos += 1;
@@ -876,29 +1940,130 @@ impl<'a> Splitter<'a> {
         }
     }
 
-    /// `$'…'`: like `'…'`, but a backslash escapes the next character.
+    /// `$'…'`: decoded as bash decodes it (`\x72`, `\162`, `\u0072`,
+    /// `\cA`, `\n`…). What bash would turn into bytes that are not ASCII
+    /// (or that depend on the locale) marks the word undecoded.
     fn ansi_c_quoted(&mut self, word: &mut Word) -> Result<(), SplitError> {
         word.push('$', None);
         word.push('\'', None);
         self.pos += 2;
+        // After a NUL bash drops the rest of the quoted text.
+        let mut truncated = false;
         loop {
-            match self.peek() {
-                None => return Err(SplitError::Unclosed("`$'` quote")),
-                Some('\'') => {
-                    word.push('\'', None);
-                    self.pos += 1;
-                    return Ok(());
+            let Some(c) = self.peek() else {
+                return Err(SplitError::Unclosed("`$'` quote"));
+            };
+            self.pos += 1;
+            if c == '\'' {
+                word.push('\'', None);
+                return Ok(());
+            }
+            word.raw.push(c);
+            if c != '\\' {
+                if !truncated {
+                    word.push_value(c);
                 }
-                Some('\\') if self.peek_at(1).is_some() => {
-                    let escaped = self.peek_at(1).expect("checked");
-                    word.push('\\', None);
-                    word.push(escaped, Some(escaped));
-                    self.pos += 2;
+                continue;
+            }
+            let Some(e) = self.peek() else {
+                return Err(SplitError::Unclosed("`$'` quote"));
+            };
+            self.pos += 1;
+            word.raw.push(e);
+            let simple = match e {
+                'a' => Some('\u{7}'),
+                'b' => Some('\u{8}'),
+                'e' | 'E' => Some('\u{1b}'),
+                'f' => Some('\u{c}'),
+                'n' => Some('\n'),
+                'r' => Some('\r'),
+                't' => Some('\t'),
+                'v' => Some('\u{b}'),
+                '\\' | '\'' | '"' | '?' => Some(e),
+                _ => None,
+            };
+            let code: Option<u32> = if let Some(simple) = simple {
+                Some(u32::from(simple))
+            } else {
+                match e {
+                    '0'..='7' => {
+                        let mut n = e.to_digit(8).expect("octal");
+                        for _ in 0..2 {
+                            match self.peek().and_then(|d| d.to_digit(8)) {
+                                Some(d) => {
+                                    word.raw.push(self.peek().expect("peeked"));
+                                    n = n * 8 + d;
+                                    self.pos += 1;
+                                }
+                                None => break,
+                            }
+                        }
+                        Some(n & 0xff)
+                    }
+                    'x' | 'u' | 'U' => {
+                        let max = match e {
+                            'x' => 2,
+                            'u' => 4,
+                            _ => 8,
+                        };
+                        let mut n: u32 = 0;
+                        let mut digits = 0;
+                        while digits < max {
+                            match self.peek().and_then(|d| d.to_digit(16)) {
+                                Some(d) => {
+                                    word.raw.push(self.peek().expect("peeked"));
+                                    n = n.wrapping_mul(16).wrapping_add(d);
+                                    self.pos += 1;
+                                    digits += 1;
+                                }
+                                None => break,
+                            }
+                        }
+                        if digits == 0 {
+                            // No digits: bash keeps `\x` as written.
+                            if !truncated {
+                                word.push_value('\\');
+                                word.push_value(e);
+                            }
+                            continue;
+                        }
+                        Some(n)
+                    }
+                    'c' => match self.peek() {
+                        Some(x) if x.is_ascii() && x != '\'' => {
+                            word.raw.push(x);
+                            self.pos += 1;
+                            if x == '\\' && self.peek() == Some('\\') {
+                                word.raw.push('\\');
+                                self.pos += 1;
+                            }
+                            let upper = x.to_ascii_uppercase() as u32;
+                            Some(if x == '?' { 0x7f } else { upper & 0x1f })
+                        }
+                        _ => {
+                            word.undecoded
+                                .get_or_insert("a `\\c` escape at the end of `$'…'`");
+                            None
+                        }
+                    },
+                    _ => {
+                        // Not an escape: bash keeps both characters.
+                        if !truncated {
+                            word.push_value('\\');
+                            word.push_value(e);
+                        }
+                        continue;
+                    }
                 }
-                Some(c) => {
-                    word.push(c, Some(c));
-                    self.pos += 1;
-                }
+            };
+            let Some(code) = code else { continue };
+            if code == 0 {
+                truncated = true;
+            } else if code >= 0x80 {
+                word.undecoded
+                    .get_or_insert("a `$'…'` escape for a character that is not ASCII (its bytes depend on the locale)");
+            } else if !truncated {
+                word.push_value(char::from_u32(code).expect("ASCII"));
             }
         }
     }
@@ -954,6 +2119,9 @@ impl<'a> Splitter<'a> {
             Some('\'') => self.ansi_c_quoted(part.word()),
             Some('"') => {
                 part.word().push('$', None);
+                part.word()
+                    .undecoded
+                    .get_or_insert("`$\"…\"`, which the locale may translate");
                 self.pos += 1;
                 self.double_quoted(part)
             }
@@ -968,12 +2136,12 @@ impl<'a> Splitter<'a> {
                 }
                 self.dynamic = true;
                 let text = self.text(start);
-                part.word().push_opaque(&text);
+                part.word().push_expansion(&text);
                 Ok(())
             }
             Some(c) if c.is_ascii_digit() || "?$!#@*-".contains(c) => {
                 self.dynamic = true;
-                part.word().push_opaque(&format!("${c}"));
+                part.word().push_expansion(&format!("${c}"));
                 self.pos += 2;
                 Ok(())
             }
@@ -998,7 +2166,7 @@ impl<'a> Splitter<'a> {
         let mut inner = self.list(End::Paren(opener))?;
         self.dynamic = true;
         let text = self.text(start);
-        part.word().push_opaque(&text);
+        part.word().push_expansion(&text);
         part.nested.append(&mut inner);
         Ok(())
     }
@@ -1027,7 +2195,13 @@ impl<'a> Splitter<'a> {
         self.depth -= 1;
         self.dynamic = true;
         let text = self.text(start);
-        part.word().push_opaque(&text);
+        if text.ends_with("@P}") {
+            // Prompt expansion of a value runs the substitutions in it.
+            part.word()
+                .hidden
+                .get_or_insert("`${…@P}`, which runs the substitutions in a variable's value");
+        }
+        part.word().push_expansion(&text);
         part.nested.append(&mut scratch.nested);
         Ok(())
     }
@@ -1060,7 +2234,7 @@ impl<'a> Splitter<'a> {
         let mut split = Splitter::new(&inner, self.depth + 1).split()?;
         self.dynamic = true;
         let text = self.text(start);
-        part.word().push_opaque(&text);
+        part.word().push_expansion(&text);
         part.nested.append(&mut split.parts);
         Ok(())
     }
@@ -1069,6 +2243,10 @@ impl<'a> Splitter<'a> {
     /// word up to its matching `)`, spaces included.
     fn literal_group(&mut self, part: &mut PartBuilder) -> Result<(), SplitError> {
         self.descend()?;
+        if part.word().raw.ends_with(['@', '+', '!', '*', '?']) {
+            // An extended glob (`@(rm|x)`).
+            part.word().glob = true;
+        }
         part.word().push('(', Some('('));
         self.pos += 1;
         loop {
@@ -1096,8 +2274,13 @@ impl<'a> Splitter<'a> {
     fn heredoc_operator(&mut self, part: &mut PartBuilder) -> Result<(), SplitError> {
         let strip_tabs = self.peek_at(2) == Some('-');
         let operator = if strip_tabs { "<<-" } else { "<<" };
-        part.word().push_opaque(operator);
-        part.word().redirect = true;
+        let number = self.heredoc_count;
+        self.heredoc_count += 1;
+        let word = part.word();
+        word.operator = format!("{}<<", word.raw);
+        word.heredoc = Some(number);
+        word.push_opaque(operator);
+        word.redirect = true;
         self.pos += operator.len();
         while matches!(self.peek(), Some(' ' | '\t')) {
             self.pos += 1;
@@ -1153,6 +2336,7 @@ impl<'a> Splitter<'a> {
             return Err(SplitError::MissingHeredocDelimiter);
         }
         self.heredocs.push(Heredoc {
+            number,
             delimiter: delimiter.value,
             strip_tabs,
             expands: !quoted,
@@ -1166,6 +2350,8 @@ impl<'a> Splitter<'a> {
     /// one still runs its `$( )` and backticks, which become parts.
     fn heredoc_bodies(&mut self, collect: &mut PartBuilder) -> Result<(), SplitError> {
         for heredoc in std::mem::take(&mut self.heredocs) {
+            let body_start = self.pos;
+            let mut body_end = self.chars.len();
             while self.pos < self.chars.len() {
                 let line_end = self.chars[self.pos..]
                     .iter()
@@ -1177,6 +2363,7 @@ impl<'a> Splitter<'a> {
                     line = &line[tabs..];
                 }
                 if line.iter().copied().eq(heredoc.delimiter.chars()) {
+                    body_end = self.pos;
                     self.pos = (line_end + 1).min(self.chars.len());
                     break;
                 }
@@ -1196,6 +2383,20 @@ impl<'a> Splitter<'a> {
                 }
                 self.pos = (self.pos + 1).min(self.chars.len());
             }
+            let body_end = body_end.max(body_start).min(self.chars.len());
+            let mut body: String = self.chars[body_start..body_end].iter().collect();
+            if heredoc.strip_tabs {
+                body = body
+                    .split_inclusive('\n')
+                    .map(|line| line.trim_start_matches('\t'))
+                    .collect();
+            }
+            let known = if heredoc.expands && body.contains(['$', '`', '\\']) {
+                Stdin::Unknown("a here-document with expansions".to_owned())
+            } else {
+                Stdin::Text(body)
+            };
+            self.bodies.push((heredoc.number, known));
         }
         // Words the scratch builder collected are the body's, not a part's.
         collect.word = None;
@@ -1368,7 +2569,8 @@ mod tests {
     #[test]
     fn parts_that_run_nothing_are_left_out() {
         assert_eq!(texts("FOO=1 && ls"), ["ls"]);
-        assert_eq!(texts("nohup"), Vec::<String>::new());
+        // A wrapper with nothing to wrap runs itself.
+        assert_eq!(texts("nohup"), ["nohup"]);
         assert_eq!(texts("# just a comment"), Vec::<String>::new());
     }
 
@@ -1439,6 +2641,7 @@ mod tests {
             ("while true; do sleep 1; done", &["true", "sleep 1"]),
             ("if ! (a); then b; else c; fi", &["a", "b", "c"]),
             ("f() { rm x; }; f", &["f()", "rm x", "f"]),
+            ("f() { (rm x); }; f", &["rm x", "f()", "f"]),
             ("a=(1 2 3) && ls", &["ls"]),
             ("[[ ( -f x ) ]] && ls", &["[[ ( -f x ) ]]", "ls"]),
             ("\"if\" x", &["\"if\" x"]),
@@ -1549,6 +2752,115 @@ mod tests {
         // Hostile input: many wrappers are bounded.
         let p = part(&"sudo ".repeat(2000));
         assert!(p.seen_through.len() <= MAX_VIEWS);
+    }
+
+    #[test]
+    fn ansi_c_quoting_is_decoded_as_bash_does() {
+        let plain = |command: &str| split_command(command).unwrap().parts.remove(0).plain;
+        let cases: &[(&str, &str)] = &[
+            (r"$'\x72m' x", "rm x"),
+            (r"$'\162m' x", "rm x"),
+            (r"$'\u0072m' x", "rm x"),
+            (r"$'\U00000072m' x", "rm x"),
+            (r"$'\x72\x6d'", "rm"),
+            (r"$'\x7'2", "\u{7}2"),
+            (r"$'\1622'", "r2"),
+            (r"$'a\tb'", "a\tb"),
+            (r"$'\q'", "\\q"),
+            (r"$'\x'", "\\x"),
+            (r"$'\''", "'"),
+            (r"$'\cA'", "\u{1}"),
+            (r"$'\c?'", "\u{7f}"),
+            // bash stops the quoted text at a NUL.
+            (r"$'rm\0zz' x", "rm x"),
+            (r"$'r\x00m'm", "rm"),
+        ];
+        for &(command, expected) in cases {
+            assert_eq!(plain(command), expected, "{command:?}");
+        }
+        // Bytes that are not ASCII depend on the locale: not decoded.
+        let part = split_command(r"$'\xe9' x").unwrap().parts.remove(0);
+        assert!(part.unjudgeable.is_some(), "{part:?}");
+    }
+
+    #[test]
+    fn shells_read_what_they_are_fed() {
+        let part = |command: &str, i: usize| split_command(command).unwrap().parts.remove(i);
+        let fed: &[(&str, usize, &str)] = &[
+            ("sh <<< 'rm x'", 0, "rm x\n"),
+            ("bash <<EOF\nrm x\nEOF", 0, "rm x\n"),
+            ("bash <<'EOF'\n$X\nEOF", 0, "$X\n"),
+            ("sh <<-EOF\n\trm x\n\tEOF", 0, "rm x\n"),
+            ("echo 'rm x' | sh", 1, "rm x\n"),
+            ("echo -n rm x | bash -s", 1, "rm x"),
+            ("printf 'rm x\\n' | dash", 1, "rm x\n"),
+            ("echo rm | (sh)", 1, "rm\n"),
+            (". /dev/stdin <<< 'rm x'", 0, "rm x\n"),
+            ("bash /dev/stdin <<< 'rm x'", 0, "rm x\n"),
+        ];
+        for &(command, index, text) in fed {
+            let p = part(command, index);
+            assert_eq!(p.runs, [text], "{command:?}: {p:?}");
+            assert!(p.not_allowable.is_some(), "{command:?}");
+        }
+        let hidden: &[(&str, usize)] = &[
+            ("curl -s x | sh", 1),
+            ("cat f | bash", 1),
+            ("sh < f", 0),
+            ("bash", 0),
+            ("bash -s", 0),
+            ("bash <<EOF\n$X\nEOF", 0),
+            ("echo \"$X\" | sh", 1),
+            ("echo 'a\\nb' | sh", 1),
+            ("bash <(curl x)", 0),
+            ("source <(curl x)", 0),
+            ("su", 0),
+        ];
+        for &(command, index) in hidden {
+            let p = part(command, index);
+            assert!(p.unjudgeable.is_some(), "{command:?}: {p:?}");
+        }
+        // A script file is a program of its own; `-c` lines are read.
+        for command in ["bash ./build.sh", "sh -c 'ls'", "echo 'ls' > f"] {
+            assert_eq!(part(command, 0).unjudgeable, None, "{command:?}");
+        }
+    }
+
+    #[test]
+    fn command_names_only_the_shell_knows_cannot_be_judged() {
+        let part = |command: &str| split_command(command).unwrap().parts.remove(0);
+        for command in [
+            "$X",
+            "${X} y",
+            "\"$X\"",
+            "$(echo rm) x",
+            "`echo rm` x",
+            "r* x",
+            "./[r]m",
+            "r? x",
+            "@(rm) x",
+            "r{m,} x",
+            "$\"rm\" x",
+            "sudo $X",
+            "env -i $X",
+        ] {
+            let p = part(command);
+            assert!(p.unjudgeable.is_some(), "{command:?}: {p:?}");
+            assert!(p.not_allowable.is_some(), "{command:?}");
+        }
+        for command in [
+            "echo $X",
+            "ls *.rs",
+            "[ -f x ]",
+            "[[ -n $X ]]",
+            "{rm,-rf,x}",
+            "\\rm x",
+            "r''m x",
+            "timeout 5 pytest $F",
+            "git log --format=%H",
+        ] {
+            assert_eq!(part(command).unjudgeable, None, "{command:?}");
+        }
     }
 
     #[test]

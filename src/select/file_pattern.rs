@@ -1,7 +1,8 @@
 //! Gitignore-style path patterns for the file tools' rules (SPEC §4.3):
 //! `Read(//etc/**)`, `Edit(~/x)`, `Write(/src/**)`, `Read(./a/*.rs)`,
-//! `Edit(*.ts)`. Pure and lexical: no filesystem access, so symlinks are
-//! not followed and `..` is resolved by text.
+//! `Edit(*.ts)`. Matching is pure and lexical (`..` is resolved by text);
+//! [`resolve_on_disk`] is the one function that reads the file system, for
+//! the rules that fail toward matching (what a symbolic link opens).
 //!
 //! A pattern is split once, at parse time, into where it is anchored, the
 //! literal directories that follow the anchor, and the glob that remains; at
@@ -126,7 +127,11 @@ impl PathPattern {
     /// Test `file_path` (from the tool input; relative to `cwd` when it is
     /// relative, `~/` under the home directory).
     pub(crate) fn matches(&self, file_path: &str, paths: &PathContext<'_>) -> PathMatch {
-        let file = resolve_input(file_path, paths);
+        self.matches_path(&resolve_input(file_path, paths), paths)
+    }
+
+    /// Test an absolute, normalised path.
+    pub(crate) fn matches_path(&self, file: &Path, paths: &PathContext<'_>) -> PathMatch {
         let root: PathBuf = match self.anchor {
             Anchor::FilesystemRoot | Anchor::AnyDepth => PathBuf::from("/"),
             Anchor::Home => match paths.home {
@@ -176,11 +181,91 @@ fn compile_glob(glob: &str, directory_only: bool) -> Result<GlobSet, GlobError> 
 }
 
 fn resolve_input(file_path: &str, paths: &PathContext<'_>) -> PathBuf {
+    normalize(&written_path(file_path, paths))
+}
+
+/// The path as written, absolute (`~/` expanded), not normalised.
+fn written_path(file_path: &str, paths: &PathContext<'_>) -> PathBuf {
     let path = match (file_path.strip_prefix("~/"), paths.home) {
         (Some(rest), Some(home)) => home.join(rest),
         _ => PathBuf::from(file_path),
     };
-    normalize(&paths.cwd.join(path))
+    paths.cwd.join(path)
+}
+
+/// What a path opens, as far as the file system shows it now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum OnDisk {
+    /// The path with its symbolic links and `/proc/self/cwd` or
+    /// `/proc/self/root` resolved (the longest prefix that exists, then
+    /// the rest as written).
+    Resolved(PathBuf),
+    /// A path whose target depends on another process (`/proc/123/cwd`,
+    /// `/dev/fd/3`), described.
+    Unknown(String),
+}
+
+/// Resolve `file_path` on disk: the one place the rule engine reads the
+/// file system, for the rules that fail toward matching (a symbolic link in
+/// the project to `~/.ssh` must not get past `Read(~/.ssh/**)`). Costs one
+/// `realpath` per existing prefix tried, longest first.
+pub(crate) fn resolve_on_disk(file_path: &str, paths: &PathContext<'_>) -> OnDisk {
+    let written = written_path(file_path, paths);
+    let mut components = written.components().map(|c| c.as_os_str().to_owned());
+    let mut path = PathBuf::new();
+    // `/proc/self/…` and `/proc/thread-self/…` are the caller's: its cwd is
+    // the event's, its root the file system's.
+    let head: Vec<_> = written.components().take(4).collect();
+    let name = |i: usize| head.get(i).and_then(|c| c.as_os_str().to_str());
+    if name(0) == Some("/") && name(1) == Some("proc") {
+        let process = name(2).unwrap_or_default();
+        let own = matches!(process, "self" | "thread-self");
+        let numeric = !process.is_empty() && process.bytes().all(|b| b.is_ascii_digit());
+        match name(3) {
+            Some("cwd") if own => path = paths.cwd.to_path_buf(),
+            Some("root") if own || numeric => path = PathBuf::from("/"),
+            Some("cwd" | "fd" | "map_files") if numeric || own => {
+                return OnDisk::Unknown(format!(
+                    "`{file_path}` goes through `/proc/{process}/{}`, whose target hookrun cannot tell",
+                    name(3).unwrap_or_default()
+                ));
+            }
+            _ => {}
+        }
+        if !path.as_os_str().is_empty() {
+            components.nth(3);
+        }
+    }
+    if written.starts_with("/dev/fd") {
+        return OnDisk::Unknown(format!(
+            "`{file_path}` names an open file descriptor, whose target hookrun cannot tell"
+        ));
+    }
+    path.extend(components);
+    let parts: Vec<_> = path.components().collect();
+    // The longest prefix that resolves, by bisection: a prefix resolves only
+    // if the shorter ones do, and a path of thousands of components must not
+    // cost thousands of `realpath` calls.
+    let resolve = |keep: usize| std::fs::canonicalize(parts[..keep].iter().collect::<PathBuf>());
+    let (mut good, mut bad) = (0, parts.len() + 1);
+    let mut best: Option<PathBuf> = None;
+    while good + 1 < bad {
+        let mid = usize::midpoint(good, bad);
+        match resolve(mid) {
+            Ok(real) => {
+                good = mid;
+                best = Some(real);
+            }
+            Err(_) => bad = mid,
+        }
+    }
+    match best {
+        Some(real) => {
+            let rest: PathBuf = parts[good..].iter().collect();
+            OnDisk::Resolved(normalize(&real.join(rest)))
+        }
+        None => OnDisk::Resolved(normalize(&path)),
+    }
 }
 
 /// Resolve `.` and `..` by text. `..` above the root stays at the root, as

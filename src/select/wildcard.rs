@@ -68,6 +68,95 @@ impl Wildcard {
     }
 }
 
+impl Wildcard {
+    /// Whether some text this pattern matches could be what `text` becomes
+    /// when every `hole` in it stands for any run of characters (an
+    /// expansion only the shell performs): the intersection of two
+    /// wildcards, by dynamic programming over both. Longer texts than
+    /// [`MAX_HOLED`] characters are taken to match (the safe side for the
+    /// rules that use it, which fail toward matching).
+    pub(crate) fn is_match_with_holes(&self, text: &str, hole: char) -> bool {
+        // The literal starts of both must agree where both are literal: this
+        // settles almost every rule at once (views start with a program's
+        // name, patterns with one), before the quadratic comparison.
+        let agree = self.pieces[0]
+            .chars()
+            .zip(text.chars().take_while(|&c| c != hole))
+            .all(|(p, t)| p == t);
+        if !agree {
+            return false;
+        }
+        let text: Vec<char> = text.chars().collect();
+        if text.len() > MAX_HOLED {
+            return true;
+        }
+        let body: Vec<Option<char>> = self.pattern_tokens(false);
+        if intersects(&body, &text, hole) {
+            return true;
+        }
+        self.word_tail && intersects(&self.pattern_tokens(true), &text, hole)
+    }
+
+    /// The pattern as characters with `None` for `*`; `tail`: followed by
+    /// ` *`.
+    fn pattern_tokens(&self, tail: bool) -> Vec<Option<char>> {
+        let mut tokens = Vec::new();
+        for (i, piece) in self.pieces.iter().enumerate() {
+            if i > 0 {
+                tokens.push(None);
+            }
+            tokens.extend(piece.chars().map(Some));
+        }
+        if tail {
+            tokens.push(Some(' '));
+            tokens.push(None);
+        }
+        tokens
+    }
+}
+
+/// The longest text [`Wildcard::is_match_with_holes`] compares.
+const MAX_HOLED: usize = 4096;
+
+/// Whether a string exists that both `pattern` (`None` = `*`) and `text`
+/// (`hole` = any run) describe.
+fn intersects(pattern: &[Option<char>], text: &[char], hole: char) -> bool {
+    let (m, n) = (pattern.len(), text.len());
+    // reach[i][j]: pattern[..i] and text[..j] can describe the same string.
+    let mut reach = vec![vec![false; n + 1]; m + 1];
+    reach[0][0] = true;
+    // (A vector per row keeps the indices readable; m is a rule's length.)
+    for i in 0..=m {
+        for j in 0..=n {
+            if !reach[i][j] {
+                continue;
+            }
+            let p = pattern.get(i).copied();
+            let t = text.get(j).copied();
+            if p == Some(None) {
+                // `*` matches nothing more, or takes the next text character.
+                reach[i + 1][j] = true;
+                if j < n {
+                    reach[i][j + 1] = true;
+                }
+            }
+            if t == Some(hole) {
+                // The hole is empty, or produces the next pattern character.
+                reach[i][j + 1] = true;
+                if let Some(Some(_)) = p {
+                    reach[i + 1][j] = true;
+                }
+            }
+            if let (Some(Some(pc)), Some(tc)) = (p, t) {
+                if pc == tc {
+                    reach[i + 1][j + 1] = true;
+                }
+            }
+        }
+    }
+    reach[m][n]
+}
+
 /// Finds `pieces` one after another in `text`, each leftmost; returns how
 /// many bytes of `text` they used up.
 fn find_in_order(text: &str, pieces: &[String]) -> Option<usize> {
@@ -97,6 +186,34 @@ mod tests {
         }
         source.push('$');
         regex::Regex::new(&source).unwrap()
+    }
+
+    #[test]
+    fn holes_stand_for_any_text() {
+        let cases: &[(&str, bool, &str, bool)] = &[
+            ("rm -rf", true, "rm \u{FFFF} x", true),
+            ("rm -rf", true, "rm -v \u{FFFF}", false),
+            ("rm -rf", true, "ls \u{FFFF}", false),
+            ("git push", true, "git \u{FFFF}", true),
+            ("git push", true, "git commit -m \u{FFFF}", false),
+            ("*--force*", false, "git push \u{FFFF}", true),
+            ("*--force*", false, "git push origin", false),
+            ("a*b", false, "\u{FFFF}", true),
+            ("ab", false, "a\u{FFFF}c", false),
+            ("abc", false, "a\u{FFFF}c", true),
+        ];
+        for &(body, tail, text, expected) in cases {
+            let w = Wildcard::new(body, tail);
+            assert_eq!(
+                w.is_match_with_holes(text, '\u{FFFF}'),
+                expected,
+                "{body:?} {text:?}"
+            );
+            // Without holes it is the plain matcher.
+            if !text.contains('\u{FFFF}') {
+                assert_eq!(w.is_match(text), expected, "{body:?} {text:?}");
+            }
+        }
     }
 
     #[test]
@@ -139,6 +256,24 @@ mod tests {
     }
 
     proptest! {
+        /// Sound: whatever a hole is filled with, a text the pattern matches
+        /// is matched with the hole in it.
+        #[test]
+        fn holes_never_hide_a_match(
+            body in "[ab* ]{0,6}",
+            tail: bool,
+            before in "[ab ]{0,5}",
+            filler in "[ab ]{0,4}",
+            after in "[ab ]{0,5}",
+        ) {
+            let w = Wildcard::new(&body, tail);
+            let filled = format!("{before}{filler}{after}");
+            if w.is_match(&filled) {
+                let holed = format!("{before}\u{FFFF}{after}");
+                prop_assert!(w.is_match_with_holes(&holed, '\u{FFFF}'), "{body:?} {holed:?} {filled:?}");
+            }
+        }
+
         /// Same answer as the anchored regex, over small alphabets where
         /// pieces overlap and repeat.
         #[test]

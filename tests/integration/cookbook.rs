@@ -88,7 +88,7 @@ fn recipe_cases_pass_under_hookrun_test() {
     ];
     let run = sb.run(&["test", path_str(&cases[0]), path_str(&cases[1])], b"");
     assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("8 passed, 0 failed"), "{}", run.stdout);
+    assert!(run.stdout.contains("11 passed, 0 failed"), "{}", run.stdout);
 }
 
 #[test]

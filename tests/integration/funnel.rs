@@ -294,15 +294,16 @@ fn if_splits_compound_commands_and_strips_wrappers() {
 fn if_fails_open_on_substitutions_and_unparseable_commands() {
     let sb = Sandbox::new();
     let rules = ["Bash(git push *)", "Bash(rm)"];
-    // Substitutions against a specifier with a space or `*`: the hook runs.
-    assert_eq!(bash(&sb, &rules, "$(echo git) push"), ["Bash(git push *)"]);
-    assert_eq!(bash(&sb, &rules, "`echo git` push"), ["Bash(git push *)"]);
-    assert_eq!(bash(&sb, &rules, "$CMD push"), ["Bash(git push *)"]);
-    // Commands inside $( ) are parts of their own.
-    assert_eq!(
-        bash(&sb, &rules, "echo $(rm)"),
-        ["Bash(git push *)", "Bash(rm)"]
-    );
+    // A command name only the shell knows: every rule's hook runs.
+    let both = ["Bash(git push *)", "Bash(rm)"];
+    assert_eq!(bash(&sb, &rules, "$(echo git) push"), both);
+    assert_eq!(bash(&sb, &rules, "`echo git` push"), both);
+    assert_eq!(bash(&sb, &rules, "$CMD push"), both);
+    // An argument may expand into `push`; it cannot become `rm`.
+    assert_eq!(bash(&sb, &rules, "git $SUB origin"), ["Bash(git push *)"]);
+    // Commands inside $( ) are parts of their own; the substitution in an
+    // argument hides no other program.
+    assert_eq!(bash(&sb, &rules, "echo $(rm)"), ["Bash(rm)"]);
     // Unparseable: fail open.
     assert_eq!(
         bash(&sb, &rules, "echo 'unclosed"),

@@ -5,6 +5,7 @@ mod support;
 
 mod claude_code;
 mod cookbook;
+mod deny_rules;
 mod diagnostics;
 mod docs;
 mod exit_codes;
@@ -24,6 +25,7 @@ mod protocol;
 mod replay;
 mod seams;
 mod security;
+mod shell_differential;
 mod state;
 mod supervision;
 mod traps;
