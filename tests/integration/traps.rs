@@ -909,6 +909,10 @@ fn the_init_starter_blocks_every_push_to_main_and_lets_branches_through() {
         "git push origin +main",
         "git push origin feature:refs/heads/main",
         "cd . && git push",
+        // git's global options before the subcommand.
+        "git -C . push origin main",
+        "git -c push.default=current push",
+        "git --no-pager push origin HEAD:main",
     ] {
         let run = fire(command);
         assert_eq!(run.code, Some(2), "{command}: {run:?}");
