@@ -6,6 +6,7 @@ mod support;
 mod claude_code;
 mod cookbook;
 mod diagnostics;
+mod escaping;
 mod exit_codes;
 mod fire;
 mod funnel;
