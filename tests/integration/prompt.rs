@@ -4,6 +4,7 @@
 //! a marker in the hook's prompt, and checks the exact request hookrun sent
 //! and the decision it reached.
 
+use std::fmt::Write as _;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
@@ -158,7 +159,10 @@ fn serve(
             (200, wrap(text))
         }
         Answer::EchoKey(200) => {
-            let escaped: String = key.chars().map(|c| format!("\\u{:04x}", u32::from(c))).collect();
+            let escaped = key.chars().fold(String::new(), |mut out, c| {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+                out
+            });
             let text = format!(r#"{{"ok": false, "reason": "the key is {key} (or {escaped})"}}"#);
             (200, wrap(&text))
         }
