@@ -15,6 +15,7 @@ mod hardening;
 mod hook_stdin;
 mod hosts;
 mod http;
+mod limits;
 mod pipeline;
 mod prompt;
 mod protocol;
