@@ -286,9 +286,7 @@ fn start(job: Job, limits: &Limits) -> Slot {
     // after the fire's deadline, when its answer would come too late.
     if past_deadline(&job) {
         return Slot::Finished(failed_report(
-            Termination::SpawnFailed(
-                "not started: the deadline passed before its turn came".to_owned(),
-            ),
+            Termination::SpawnFailed("the deadline passed before its turn came".to_owned()),
             Duration::ZERO,
             false,
         ));
