@@ -28,13 +28,41 @@ enum Place {
 }
 
 const TEMPLATES: &[(&str, &str, Place)] = &[
-    ("claude-code", include_str!("../../fixtures/events/pre_tool_use.json"), Place::ToolInput),
-    ("gemini", include_str!("../../fixtures/hosts/gemini/before_tool__shell.json"), Place::ToolInput),
-    ("codex", include_str!("../../fixtures/hosts/codex/pre_tool_use__bash.json"), Place::ToolInput),
-    ("cursor", include_str!("../../fixtures/hosts/cursor/pre_tool_use__shell.json"), Place::ToolInput),
-    ("cursor", include_str!("../../fixtures/hosts/cursor/before_shell_execution.json"), Place::Top),
-    ("copilot", include_str!("../../fixtures/hosts/copilot/pre_tool_use__camel.json"), Place::ToolArgsString),
-    ("copilot", include_str!("../../fixtures/hosts/copilot/pre_tool_use__pascal.json"), Place::ToolInput),
+    (
+        "claude-code",
+        include_str!("../../fixtures/events/pre_tool_use.json"),
+        Place::ToolInput,
+    ),
+    (
+        "gemini",
+        include_str!("../../fixtures/hosts/gemini/before_tool__shell.json"),
+        Place::ToolInput,
+    ),
+    (
+        "codex",
+        include_str!("../../fixtures/hosts/codex/pre_tool_use__bash.json"),
+        Place::ToolInput,
+    ),
+    (
+        "cursor",
+        include_str!("../../fixtures/hosts/cursor/pre_tool_use__shell.json"),
+        Place::ToolInput,
+    ),
+    (
+        "cursor",
+        include_str!("../../fixtures/hosts/cursor/before_shell_execution.json"),
+        Place::Top,
+    ),
+    (
+        "copilot",
+        include_str!("../../fixtures/hosts/copilot/pre_tool_use__camel.json"),
+        Place::ToolArgsString,
+    ),
+    (
+        "copilot",
+        include_str!("../../fixtures/hosts/copilot/pre_tool_use__pascal.json"),
+        Place::ToolInput,
+    ),
 ];
 
 /// `rm -rf /` as it is, and behind wrappers a deny rule must see through.
@@ -52,7 +80,14 @@ const COMMANDS: &[&str] = &[
 ];
 
 /// The fields that say which event, tool and command this is.
-const CARRIERS: &[&str] = &["hook_event_name", "tool_name", "toolName", "tool_input", "toolArgs", "command"];
+const CARRIERS: &[&str] = &[
+    "hook_event_name",
+    "tool_name",
+    "toolName",
+    "tool_input",
+    "toolArgs",
+    "command",
+];
 
 fuzz_target!(|data: &[u8]| {
     let vars = Vec::new();
@@ -66,7 +101,14 @@ fuzz_target!(|data: &[u8]| {
         });
     if let Some(raw) = &fields {
         for host in HOSTS {
-            for arg in [None, Some("PreToolUse"), Some("BeforeTool"), Some("preToolUse"), Some("beforeShellExecution"), Some("Stop")] {
+            for arg in [
+                None,
+                Some("PreToolUse"),
+                Some("BeforeTool"),
+                Some("preToolUse"),
+                Some("beforeShellExecution"),
+                Some("Stop"),
+            ] {
                 let _ = host.decode(raw.clone(), arg, &env);
             }
         }
