@@ -69,7 +69,10 @@ fn starting_stops_at_the_deadline_and_what_did_not_start_is_named() {
     // The guard listed last did not start either: it counts as its
     // onError, a block.
     let guard = run.hook("guard");
-    assert!(guard.to_string().contains("not started"), "{guard}");
+    assert!(
+        guard.to_string().contains("could not start: the deadline"),
+        "{guard}"
+    );
     assert_eq!(report["decision"], "deny", "{}", run.stdout);
 }
 
