@@ -56,6 +56,6 @@ for f in fixtures/events/*.json fixtures/hosts/*/*.json; do
     seed host < <(printf '%b%b' "\\x$(printf %02x $((i % 7)))" "\\x$(printf %02x $((i % 10)))"; cat "$f")
     i=$((i + 1))
 done
-seed_text host "$(printf '\x00\x00'){\"tool_input\":{\"command\":[\"bash\",\"-lc\",\"x\"],\"description\":\"d\"},\"cwd\":5}"
+{ printf '\0\0'; printf '%s' '{"tool_input":{"command":["bash","-lc","x"],"description":"d"},"cwd":5}'; } | seed host
 
 echo "seeded: $(for t in settings event matcher rule hook_output host; do printf '%s=%s ' "$t" "$(ls "$corpus/$t" | wc -l)"; done)"
