@@ -96,7 +96,7 @@ bench-claude *ARGS: build
 
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`); fuzz/ is
 # its own workspace, outside `cargo test`. Targets: settings, event, matcher,
-# rule, hook_output. The seed corpus comes from fixtures/ (fuzz/seed.sh).
+# rule, hook_output, host. The seed corpus comes from fixtures/ (fuzz/seed.sh).
 #
 # Fuzz one target for SECONDS (default 600), one job; crashes land in fuzz/artifacts/TARGET/.
 fuzz TARGET SECONDS="600":

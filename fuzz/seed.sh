@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=fuzz/corpus
-mkdir -p "$corpus"/{settings,event,matcher,rule,hook_output}
+mkdir -p "$corpus"/{settings,event,matcher,rule,hook_output,host}
 
 seed() { # target, bytes on stdin
     local tmp
@@ -50,4 +50,12 @@ for o in "${outputs[@]}"; do
         printf '%b%s\0stderr' "\\x$(printf %02x "$code")" "$o" | seed hook_output
     done
 done
-echo "seeded: $(for t in settings event matcher rule hook_output; do printf '%s=%s ' "$t" "$(ls "$corpus/$t" | wc -l)"; done)"
+# Host payloads: template byte, wrapper byte, then the object.
+i=0
+for f in fixtures/events/*.json fixtures/hosts/*/*.json; do
+    seed host < <(printf '%b%b' "\\x$(printf %02x $((i % 7)))" "\\x$(printf %02x $((i % 10)))"; cat "$f")
+    i=$((i + 1))
+done
+{ printf '\0\0'; printf '%s' '{"tool_input":{"command":["bash","-lc","x"],"description":"d"},"cwd":5}'; } | seed host
+
+echo "seeded: $(for t in settings event matcher rule hook_output host; do printf '%s=%s ' "$t" "$(ls "$corpus/$t" | wc -l)"; done)"

@@ -39,6 +39,7 @@ pub mod cli;
 pub mod commands;
 pub mod decide;
 pub mod diagnose;
+pub mod escape;
 pub mod event;
 pub mod exec;
 pub mod exit;
@@ -83,6 +84,7 @@ pub fn run() -> ExitCode {
     };
     init_tracing(cli.global.verbose);
     fsafe::survive_file_size_limit();
+    let shown = Shown::of(&cli.command);
     let printed = match &cli.command {
         Command::Fire(args) => commands::fire::run(args),
         Command::Trust(args) => commands::trust::run(args, true),
@@ -103,8 +105,55 @@ pub fn run() -> ExitCode {
             commands::Printed::stdout(generate::completions::render(args.shell), Exit::Success)
         }
     };
-    write_all(&printed.stdout, &printed.stderr);
+    match shown {
+        Shown::Protocol => write_all(&printed.stdout, &printed.stderr),
+        Shown::Json => write_all(
+            &escape::for_json(&printed.stdout),
+            &escape::for_terminal(&printed.stderr),
+        ),
+        Shown::Human => write_all(
+            &escape::for_terminal(&printed.stdout),
+            &escape::for_terminal(&printed.stderr),
+        ),
+    }
     printed.exit.into()
+}
+
+/// Who reads what a command prints, hence how it is escaped ([`escape`]).
+enum Shown {
+    /// The hook protocol (`fire`) and generated scripts: written as they
+    /// are, nothing added to the fire path.
+    Protocol,
+    /// `--format json` on stdout, a person's text on stderr.
+    Json,
+    /// A person reads both.
+    Human,
+}
+
+impl Shown {
+    fn of(command: &Command) -> Shown {
+        use cli::OutputFormat;
+        let format = match command {
+            Command::Fire(_) | Command::AsyncRun { .. } | Command::Completions(_) => {
+                return Shown::Protocol;
+            }
+            Command::Stats(args) => args.format,
+            Command::Doctor(args) => args.format,
+            Command::Explain(args) => args.format,
+            Command::List(args) => args.format,
+            Command::Test(args) => args.format,
+            Command::Replay(args) => args.format,
+            Command::Trust(_)
+            | Command::Untrust(_)
+            | Command::Init(_)
+            | Command::Install(_)
+            | Command::Uninstall(_) => OutputFormat::Text,
+        };
+        match format {
+            OutputFormat::Json => Shown::Json,
+            OutputFormat::Text => Shown::Human,
+        }
+    }
 }
 
 fn write_all(stdout: &str, stderr: &str) {
@@ -139,6 +188,9 @@ fn init_tracing(verbose: u8) {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // Hook output and event text are logged: none of it may drive the
+        // terminal.
+        .fmt_fields(escape::log_fields())
         // stderr is the block reason channel: colour only for a person.
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)

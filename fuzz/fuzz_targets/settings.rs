@@ -51,6 +51,7 @@ fuzz_target!(|data: &[u8]| {
         home: Some(Path::new("/home/u")),
         claude_project_dir: Path::new("/p"),
         probe: &Nothing,
+        codex_home: None,
     };
     let _ = hookrun::diagnose::diagnose(&settings, &dcx);
 });

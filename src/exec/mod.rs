@@ -300,7 +300,10 @@ impl Supervisor {
     /// once without starting anything: each report is
     /// `Termination::SpawnFailed("not started: …")` with `interrupted` set.
     /// A job that could not be started is `SpawnFailed` too, alone: the
-    /// other jobs run.
+    /// other jobs run. Out of descriptors or processes, a job waits (in job
+    /// order) until running jobs end, and fails only when none is left to
+    /// end. No job starts after its `kill_by`: it is `SpawnFailed("the deadline
+    /// passed before its turn came")`.
     pub fn run(&mut self, jobs: Vec<Job>, limits: &Limits) -> Vec<JobReport> {
         reactor::run_batch(&mut self.signals, &mut self.interrupts, jobs, limits)
     }

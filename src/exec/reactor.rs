@@ -2,6 +2,8 @@
 //! from up to three more for big batches on a machine with more than one
 //! core, see [`starters`]), then one `poll(2)` over all hooks' pipes and the signal
 //! self-pipe, woken at the nearest deadline, until every unit is done.
+//! Nothing starts after its job's hard end; a job that finds hookrun out of
+//! descriptors waits in a queue and starts when running hooks end.
 //!
 //! It must never block anywhere but in that poll, and the poll always has a
 //! timeout while any unit has a deadline.
@@ -10,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::spawn::spawn_job;
 use super::unit::{Stream, Unit};
-use super::unix::{self, Interest, SignalPipes, Watch};
+use super::unix::{self, GroupScan, Interest, SignalPipes, Watch};
 use super::{Job, JobReport, Limits, Termination};
 
 /// Belt and braces: even with no deadline and no event the loop looks at
@@ -47,7 +49,15 @@ impl Interrupts {
 enum Slot {
     Live(Box<Unit>),
     Finished(JobReport),
+    /// Not started yet: hookrun was out of descriptors (or processes) when
+    /// its turn came. Started, in job order, as running hooks end.
+    Queued(Job, String),
 }
+
+/// While hooks are queued, starting them is tried again at least this
+/// often (descriptors are usually freed by a hook ending, which wakes the
+/// loop anyway).
+const QUEUED_RETRY: Duration = Duration::from_millis(20);
 
 /// Runs `jobs` to completion (or interruption) and reports in job order.
 pub(crate) fn run_batch(
@@ -69,14 +79,21 @@ pub(crate) fn run_batch(
         let now = Instant::now();
         let mut next_wake: Option<Instant> = None;
         let mut all_done = true;
+        let mut live = false;
+        let mut groups = GroupScan::default();
         for slot in &mut slots {
             if let Slot::Live(unit) = slot {
-                unit.advance(now, limits);
+                unit.advance(now, limits, &mut groups);
                 if !unit.is_done() {
                     all_done = false;
+                    live = true;
                     next_wake = earliest(next_wake, unit.next_wake());
                 }
             }
+        }
+        if start_queued(&mut slots, limits, live) {
+            all_done = false;
+            next_wake = earliest(next_wake, Some(now + QUEUED_RETRY));
         }
         if all_done {
             break;
@@ -92,14 +109,20 @@ pub(crate) fn run_batch(
             let new = interrupts.record(&signals.drain());
             if new > 0 {
                 let now = Instant::now();
+                let signal = interrupts.first.unwrap_or_default();
+                let mut groups = GroupScan::default();
                 for slot in &mut slots {
-                    if let Slot::Live(unit) = slot {
-                        if before == 0 {
-                            unit.interrupt(now, limits);
+                    match slot {
+                        Slot::Live(unit) => {
+                            if before == 0 {
+                                unit.interrupt(now, limits, &mut groups);
+                            }
+                            if before + new >= 2 {
+                                unit.kill_now(now);
+                            }
                         }
-                        if before + new >= 2 {
-                            unit.kill_now(now);
-                        }
+                        Slot::Queued(..) => *slot = Slot::Finished(not_started(signal)),
+                        Slot::Finished(_) => {}
                     }
                 }
             }
@@ -115,8 +138,47 @@ pub(crate) fn run_batch(
         .map(|slot| match slot {
             Slot::Live(unit) => unit.report(),
             Slot::Finished(report) => report,
+            Slot::Queued(_, why) => could_not_start(why, Duration::ZERO),
         })
         .collect()
+}
+
+/// Starts queued jobs in job order until one cannot start yet; one past
+/// its deadline is not started at all. With no hook running, nothing will
+/// free a descriptor: what still cannot start fails with its error.
+/// Returns whether jobs are still queued.
+fn start_queued(slots: &mut [Slot], limits: &Limits, running: bool) -> bool {
+    let mut still_queued = false;
+    let mut exhausted = false;
+    let mut running = running;
+    for slot in slots.iter_mut() {
+        let Slot::Queued(..) = slot else { continue };
+        if exhausted {
+            still_queued = true;
+            continue;
+        }
+        let Slot::Queued(job, _) = std::mem::replace(slot, Slot::Finished(not_started(0))) else {
+            unreachable!("matched above");
+        };
+        *slot = start(job, limits);
+        match slot {
+            Slot::Queued(..) => {
+                exhausted = true;
+                still_queued = true;
+            }
+            Slot::Live(_) => running = true,
+            Slot::Finished(_) => {}
+        }
+    }
+    if still_queued && !running {
+        for slot in slots.iter_mut() {
+            if let Slot::Queued(_, why) = slot {
+                *slot = Slot::Finished(could_not_start(std::mem::take(why), Duration::ZERO));
+            }
+        }
+        return false;
+    }
+    still_queued
 }
 
 /// How many threads start a batch of `jobs` hooks on `cpus` processors:
@@ -157,7 +219,7 @@ fn split_into<T>(items: Vec<T>, parts: usize) -> Vec<Vec<T>> {
 fn start_all(jobs: Vec<Job>, limits: &Limits) -> Vec<Slot> {
     let threads = starters(jobs.len(), unix::usable_cpus());
     if threads == 1 {
-        return jobs.into_iter().map(|job| start(job, limits)).collect();
+        return start_in_order(jobs, limits);
     }
     // Contiguous shares, the first for this thread.
     let mut shares = split_into(jobs, threads).into_iter();
@@ -168,8 +230,7 @@ fn start_all(jobs: Vec<Job>, limits: &Limits) -> Vec<Slot> {
     let take = |slot: &std::sync::Mutex<Option<Vec<Job>>>| {
         slot.lock().ok().and_then(|mut jobs| jobs.take())
     };
-    let start_share =
-        |jobs: Vec<Job>| -> Vec<Slot> { jobs.into_iter().map(|job| start(job, limits)).collect() };
+    let start_share = |jobs: Vec<Job>| -> Vec<Slot> { start_in_order(jobs, limits) };
     std::thread::scope(|scope| {
         let helpers: Vec<_> = others
             .iter()
@@ -197,8 +258,39 @@ fn start_all(jobs: Vec<Job>, limits: &Limits) -> Vec<Slot> {
     })
 }
 
+/// Starts `jobs` in order; once one finds hookrun out of descriptors, the
+/// rest are queued without trying.
+fn start_in_order(jobs: Vec<Job>, limits: &Limits) -> Vec<Slot> {
+    let mut exhausted: Option<String> = None;
+    let mut slots = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let slot = match &exhausted {
+            Some(why) if !past_deadline(&job) => Slot::Queued(job, why.clone()),
+            _ => start(job, limits),
+        };
+        if let Slot::Queued(_, why) = &slot {
+            exhausted.get_or_insert_with(|| why.clone());
+        }
+        slots.push(slot);
+    }
+    slots
+}
+
+fn past_deadline(job: &Job) -> bool {
+    job.kill_by.is_some_and(|by| by <= Instant::now())
+}
+
 fn start(job: Job, limits: &Limits) -> Slot {
     let started = Instant::now();
+    // Starting takes time (thousands of hooks take seconds): none starts
+    // after the fire's deadline, when its answer would come too late.
+    if past_deadline(&job) {
+        return Slot::Finished(failed_report(
+            Termination::SpawnFailed("the deadline passed before its turn came".to_owned()),
+            Duration::ZERO,
+            false,
+        ));
+    }
     match spawn_job(&job) {
         Ok(spawned) => {
             tracing::debug!(pgid = spawned.leader.pgid().as_raw(), "hook started");
@@ -211,15 +303,19 @@ fn start(job: Job, limits: &Limits) -> Slot {
                 limits,
             )))
         }
+        Err(error) if error.is_exhaustion() => {
+            tracing::debug!(%error, "hook queued until running hooks end");
+            Slot::Queued(job, error.to_string())
+        }
         Err(error) => {
             tracing::debug!(%error, "hook did not start");
-            Slot::Finished(failed_report(
-                Termination::SpawnFailed(error.to_string()),
-                started.elapsed(),
-                false,
-            ))
+            Slot::Finished(could_not_start(error.to_string(), started.elapsed()))
         }
     }
+}
+
+fn could_not_start(why: String, duration: Duration) -> JobReport {
+    failed_report(Termination::SpawnFailed(why), duration, false)
 }
 
 /// Waits for I/O, a signal or `sleep`; returns whether the self-pipe is

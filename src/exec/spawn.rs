@@ -37,6 +37,20 @@ pub(crate) enum SpawnError {
     },
 }
 
+impl SpawnError {
+    /// Out of descriptors or processes for now (EMFILE, ENFILE, EAGAIN):
+    /// the start can succeed once running hooks end.
+    pub(crate) fn is_exhaustion(&self) -> bool {
+        use nix::libc::{EAGAIN, EMFILE, ENFILE};
+        match self {
+            SpawnError::Os { source, .. } | SpawnError::BadCwd { source, .. } => {
+                matches!(source.raw_os_error(), Some(EMFILE | ENFILE | EAGAIN))
+            }
+            _ => false,
+        }
+    }
+}
+
 /// Resolves and starts `job`.
 pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
     // Absolute, so that a relative program path means the same thing in the

@@ -721,6 +721,65 @@ fn a_timeout_never_waits_on_pipes_held_by_a_process_that_left_the_group() {
     assert!(is_alive(escaped));
 }
 
+/// Members of group `pgid` that can still run, from `/proc`.
+fn live_members(pgid: i32) -> Vec<i32> {
+    let mut live = Vec::new();
+    for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(member) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let mut fields = stat[stat.rfind(')').unwrap() + 1..].split_ascii_whitespace();
+        let state = fields.next().unwrap_or_default();
+        let group: i32 = fields.nth(1).and_then(|f| f.parse().ok()).unwrap_or(0);
+        if group == pgid && !matches!(state, "Z" | "X") {
+            live.push(member);
+        }
+    }
+    live
+}
+
+/// Kills what is left of a group when a test fails.
+struct KillGroupOnDrop(i32);
+
+impl Drop for KillGroupOnDrop {
+    fn drop(&mut self) {
+        let _ = nix::sys::signal::killpg(Pid::from_raw(self.0), Signal::SIGKILL);
+    }
+}
+
+#[test]
+fn a_group_killed_while_it_forks_is_empty_when_the_run_returns() {
+    let _lock = shared();
+    let sandbox = Sandbox::new();
+    // A leader that ignores SIGTERM (so do its children) and forks as fast
+    // as it can: the SIGKILL lands while children are being made, and each
+    // killed child takes a moment to die. Three forkers at once, at most
+    // 600 children in all.
+    for round in 0..3 {
+        let mut job = sandbox.sh(&format!(
+            "trap '' TERM; echo $$ > storm{round}.pid; \
+             for j in 1 2 3; do (i=0; while [ $i -lt 200 ]; do sleep 60 & i=$((i+1)); done; wait) & done; wait"
+        ));
+        job.timeout = secs(0.3);
+        let limits = Limits {
+            kill_grace: secs(0.1),
+            ..Limits::default()
+        };
+        let (reports, _) = run(vec![job], &limits);
+        let pgid = sandbox.wait_for_pid(&format!("storm{round}.pid"));
+        let _cleanup = KillGroupOnDrop(pgid);
+        assert!(reports[0].killed, "{:?}", reports[0]);
+        assert_eq!(
+            live_members(pgid),
+            Vec::<i32>::new(),
+            "round {round}: alive after the run returned"
+        );
+    }
+}
+
 #[test]
 fn a_group_of_zombies_counts_as_gone() {
     let _lock = shared();

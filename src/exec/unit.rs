@@ -23,15 +23,20 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::Signal;
 
 use super::capture::Capture;
-use super::unix::{self, GroupState, Leader, ReadOutcome, Spawned, WriteOutcome};
+use super::unix::{self, GroupScan, GroupState, Leader, ReadOutcome, Spawned, WriteOutcome};
 use super::{JobReport, Limits, Termination};
 use crate::event::Bytes;
 
-/// After SIGKILL, how long to wait for the leader to be seen dead before
-/// giving up on its status. A killed process normally exits within
+/// After SIGKILL, how long to wait for the leader to be seen dead and the
+/// group empty before giving up. A killed process normally exits within
 /// microseconds; only one stuck in the kernel (D state) takes longer, and
-/// hookrun must not hang with it.
-const KILL_SETTLE: Duration = Duration::from_millis(100);
+/// hookrun must not hang with it. A group of thousands takes a while to die.
+const KILL_SETTLE: Duration = Duration::from_millis(250);
+
+/// After SIGKILL, how often the group is checked (and killed again) until
+/// it is empty: a member forking while the group was being killed can
+/// leave a child the first SIGKILL did not reach.
+const KILL_RECHECK: Duration = Duration::from_millis(2);
 
 /// Group checks after the leader died on the timeout path: the first at
 /// once, then backing off. Orphaned members dying do not wake the loop
@@ -60,9 +65,10 @@ enum Phase {
         next_check: Instant,
         check_every: Duration,
     },
-    /// SIGKILL sent to the group.
+    /// SIGKILL sent to the group; sent again until it is empty.
     Killing {
         give_up_at: Instant,
+        next_check: Instant,
     },
     /// The leader exited on its own: reading what it already wrote.
     Draining {
@@ -167,17 +173,17 @@ impl Unit {
     }
 
     /// Takes every transition that is due at `now`.
-    pub(crate) fn advance(&mut self, now: Instant, limits: &Limits) {
+    pub(crate) fn advance(&mut self, now: Instant, limits: &Limits, groups: &mut GroupScan) {
         loop {
             let before = std::mem::discriminant(&self.phase);
-            self.step(now, limits);
+            self.step(now, limits, groups);
             if std::mem::discriminant(&self.phase) == before {
                 return;
             }
         }
     }
 
-    fn step(&mut self, now: Instant, limits: &Limits) {
+    fn step(&mut self, now: Instant, limits: &Limits, groups: &mut GroupScan) {
         if !self.leader_exited && !self.is_done() && self.leader.has_exited() {
             self.leader_exited = true;
             // Nobody is left to read it.
@@ -217,7 +223,7 @@ impl Unit {
                 // While the leader lives the group is alive; its exit
                 // arrives as SIGCHLD, so only then is the group polled.
                 if self.leader_exited && next_check <= now {
-                    match unix::group_state(self.leader.pgid()) {
+                    match groups.state(self.leader.pgid()) {
                         GroupState::Gone => return self.finish(now),
                         // Unknown: wait for the grace to end, then SIGKILL.
                         GroupState::Alive | GroupState::Unknown => {
@@ -233,8 +239,35 @@ impl Unit {
                     self.kill(now);
                 }
             }
-            Phase::Killing { give_up_at } => {
-                if self.leader_exited || give_up_at <= now {
+            Phase::Killing {
+                give_up_at,
+                next_check,
+            } => {
+                if self.leader_exited && next_check <= now {
+                    let pgid = self.leader.pgid();
+                    match groups.state(pgid) {
+                        GroupState::Gone => return self.finish(now),
+                        state => {
+                            // Forked after the last SIGKILL reached the group.
+                            let _ = unix::signal_group(pgid, Signal::SIGKILL);
+                            if state == GroupState::Unknown {
+                                // Nothing can tell when it is empty.
+                                return self.finish(now);
+                            }
+                            self.phase = Phase::Killing {
+                                give_up_at,
+                                next_check: now + KILL_RECHECK,
+                            };
+                        }
+                    }
+                }
+                if give_up_at <= now {
+                    if self.leader_exited {
+                        tracing::warn!(
+                            pgid = self.leader.pgid().as_raw(),
+                            "hook group still had live members after SIGKILL"
+                        );
+                    }
                     self.finish(now);
                 }
             }
@@ -244,10 +277,10 @@ impl Unit {
 
     /// hookrun was signalled: stop this hook unless it already exited on
     /// its own (what it left behind is not ours to kill, SPEC §5.4).
-    pub(crate) fn interrupt(&mut self, now: Instant, limits: &Limits) {
+    pub(crate) fn interrupt(&mut self, now: Instant, limits: &Limits, groups: &mut GroupScan) {
         // Look first: a leader that exited since the last turn of the loop
         // must not have its leftovers signalled.
-        self.advance(now, limits);
+        self.advance(now, limits, groups);
         if matches!(self.phase, Phase::Running) {
             self.interrupted = true;
             self.terminate(now, limits.kill_grace);
@@ -291,6 +324,7 @@ impl Unit {
         self.killed = true;
         self.phase = Phase::Killing {
             give_up_at: now + KILL_SETTLE,
+            next_check: now,
         };
     }
 
@@ -345,7 +379,14 @@ impl Unit {
                     kill_at
                 }
             }
-            Phase::Killing { give_up_at } => Some(give_up_at),
+            Phase::Killing {
+                give_up_at,
+                next_check,
+            } => Some(if self.leader_exited {
+                give_up_at.min(next_check)
+            } else {
+                give_up_at
+            }),
             Phase::Draining { until } => until,
             Phase::Done => None,
         }

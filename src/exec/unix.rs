@@ -219,20 +219,66 @@ pub(crate) enum GroupState {
 /// is one, and where PID 1 does not reap orphans, killed grandchildren stay
 /// zombies forever. So when the group exists, `/proc/*/stat` is scanned for a
 /// member whose state is not `Z` (or `X`).
-pub(crate) fn group_state(pgid: Pgid) -> GroupState {
-    // Any other answer (EPERM: a member we may not signal) leaves it to the
-    // scan.
-    if killpg(Pid::from_raw(pgid.0), None) == Err(Errno::ESRCH) {
-        return GroupState::Gone;
-    }
-    scan_proc_for_live_member(Path::new("/proc"), pgid.0)
+///
+/// The checks share one look at `/proc`: every check of one turn of
+/// the loop reads the process table once, not once per hook (with
+/// thousands of hooks timing out together, a scan each made the kill
+/// quadratic). A snapshot may say a group is alive after its last member
+/// died (it is checked again later), never the reverse: a group without a
+/// live member gains none (only a member can fork into it).
+#[derive(Debug, Default)]
+pub(crate) struct GroupScan {
+    live: Scanned,
 }
 
+/// The one look at `/proc` of a [`GroupScan`].
+#[derive(Debug, Default)]
+enum Scanned {
+    #[default]
+    NotYet,
+    /// `/proc` says nothing (not mounted, unreadable).
+    Nothing,
+    /// The groups with a member that is not a zombie.
+    Live(std::collections::HashSet<i32>),
+}
+
+impl GroupScan {
+    /// Whether `pgid` still has a member that can run.
+    pub(crate) fn state(&mut self, pgid: Pgid) -> GroupState {
+        // Any other answer (EPERM: a member we may not signal) leaves it to
+        // the scan.
+        if killpg(Pid::from_raw(pgid.0), None) == Err(Errno::ESRCH) {
+            return GroupState::Gone;
+        }
+        if matches!(self.live, Scanned::NotYet) {
+            self.live = match live_groups(Path::new("/proc")) {
+                Some(live) => Scanned::Live(live),
+                None => Scanned::Nothing,
+            };
+        }
+        match &self.live {
+            Scanned::NotYet | Scanned::Nothing => GroupState::Unknown,
+            Scanned::Live(live) if live.contains(&pgid.0) => GroupState::Alive,
+            Scanned::Live(_) => GroupState::Gone,
+        }
+    }
+}
+
+#[cfg(test)]
 fn scan_proc_for_live_member(proc_root: &Path, pgid: i32) -> GroupState {
-    let Ok(entries) = fs::read_dir(proc_root) else {
-        return GroupState::Unknown;
-    };
+    match live_groups(proc_root) {
+        None => GroupState::Unknown,
+        Some(live) if live.contains(&pgid) => GroupState::Alive,
+        Some(_) => GroupState::Gone,
+    }
+}
+
+/// The groups with a member that is not a zombie, from `/proc/*/stat`;
+/// `None` when `/proc` lists no process (not mounted) or cannot be read.
+fn live_groups(proc_root: &Path) -> Option<std::collections::HashSet<i32>> {
+    let entries = fs::read_dir(proc_root).ok()?;
     let mut saw_any_process = false;
+    let mut live = std::collections::HashSet::new();
     for entry in entries.flatten() {
         let name = entry.file_name();
         if !name.as_encoded_bytes().iter().all(u8::is_ascii_digit) {
@@ -244,18 +290,12 @@ fn scan_proc_for_live_member(proc_root: &Path, pgid: i32) -> GroupState {
             continue;
         };
         if let Some((state, pgrp)) = parse_stat(&stat) {
-            if pgrp == pgid && !matches!(state, 'Z' | 'X' | 'x') {
-                return GroupState::Alive;
+            if !matches!(state, 'Z' | 'X' | 'x') {
+                live.insert(pgrp);
             }
         }
     }
-    if saw_any_process {
-        GroupState::Gone
-    } else {
-        // An empty /proc (not mounted) says nothing, though we know the
-        // group exists.
-        GroupState::Unknown
-    }
+    saw_any_process.then_some(live)
 }
 
 /// State and process group from the text of `/proc/PID/stat`. The command

@@ -5,7 +5,11 @@
 //! (`::ffff:a.b.c.d`) judged as the IPv4 address it carries, plus the IPv6
 //! forms that reach an IPv4 address or the local host by another name: the
 //! unspecified address `::` (and `0.0.0.0`, in `0.0.0.0/8`), IPv4-compatible
-//! `::a.b.c.d`, NAT64 `64:ff9b::/96` and 6to4 `2002::/16`, refused whole.
+//! `::a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96`
+//! and its local-use `64:ff9b:1::/48`, 6to4 `2002::/16` and Teredo
+//! `2001::/32`, refused whole: each reaches an IPv4 address through a
+//! translator or tunnel that hookrun cannot see, so the address it carries
+//! cannot be judged as a local connection would be.
 //! Loopback is allowed (local webhook servers), `::1` included. The one place that applies these rules
 //! to real connections is [`super::resolver::GuardedResolver`]; nothing else
 //! may decide where a hook connects.
@@ -57,7 +61,7 @@ const BLOCKED_V4: [(Ipv4Addr, u8, &str); 6] = [
     v4(192, 168, 0, 0, 16, "private network"),
 ];
 
-const BLOCKED_V6: [(Ipv6Addr, u8, &str); 6] = [
+const BLOCKED_V6: [(Ipv6Addr, u8, &str); 9] = [
     (
         Ipv6Addr::UNSPECIFIED,
         128,
@@ -74,9 +78,24 @@ const BLOCKED_V6: [(Ipv6Addr, u8, &str); 6] = [
         "NAT64 prefix (reaches the IPv4 address it carries)",
     ),
     (
+        Ipv6Addr::new(0x64, 0xff9b, 1, 0, 0, 0, 0, 0),
+        48,
+        "local-use NAT64 prefix (reaches the IPv4 address it carries)",
+    ),
+    (
+        Ipv6Addr::new(0, 0, 0, 0, 0xffff, 0, 0, 0),
+        96,
+        "IPv4-translated IPv6 address (carries an IPv4 address)",
+    ),
+    (
         Ipv6Addr::new(0x2002, 0, 0, 0, 0, 0, 0, 0),
         16,
         "6to4 prefix (reaches the IPv4 address it carries)",
+    ),
+    (
+        Ipv6Addr::new(0x2001, 0, 0, 0, 0, 0, 0, 0),
+        32,
+        "Teredo prefix (reaches the IPv4 address it carries)",
     ),
     (
         Ipv6Addr::new(0xfc00, 0, 0, 0, 0, 0, 0, 0),
@@ -305,11 +324,33 @@ mod tests {
             ("64:ff9b::808:808", "64:ff9b::/96"),
             ("2002:a9fe:a9fe::1", "2002::/16"),
             ("2002:7f00:1::", "2002::/16"),
+            ("64:ff9b:1::a9fe:a9fe", "64:ff9b:1::/48"),
+            ("64:ff9b:1::1", "64:ff9b:1::/48"),
+            ("64:ff9b:1:ffff:ffff:ffff:ffff:ffff", "64:ff9b:1::/48"),
+            ("::ffff:0:a00:1", "::ffff:0:0:0/96"),
+            ("::ffff:0:7f00:1", "::ffff:0:0:0/96"),
+            ("::ffff:0:a9fe:a9fe", "::ffff:0:0:0/96"),
+            ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001::/32"),
+            ("2001::1", "2001::/32"),
+            // IPv4-mapped: the IPv4 address it carries is judged.
+            ("::ffff:192.168.1.1", "192.168.0.0/16"),
+            ("::ffff:100.64.0.1", "100.64.0.0/10"),
+            ("::ffff:172.16.0.1", "172.16.0.0/12"),
+            ("::ffff:0.1.2.3", "0.0.0.0/8"),
         ] {
             assert_eq!(range_of(text).as_deref(), Some(range), "{text}");
         }
         // Neighbours stay open.
-        for text in ["64:ff9b:1::1", "2001:db8::1", "2003::1", "1::", "::1:0:0:0"] {
+        for text in [
+            "64:ff9b:2::1",
+            "64:ff9b:0:1::1",
+            "2001:db8::1",
+            "2001:1::1",
+            "2003::1",
+            "1::",
+            "::1:0:0:0",
+            "::fffe:0:0:0",
+        ] {
             assert_eq!(range_of(text), None, "{text}");
         }
         // The opt-out covers them as it covers the rest.

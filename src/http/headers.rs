@@ -87,6 +87,17 @@ impl Consent<'_> {
     }
 }
 
+/// The values `value`'s allowed references read from `env`: secrets, by the
+/// consent that let them into a header.
+pub fn read_values(value: &str, consent: Consent<'_>, env: &[(OsString, OsString)]) -> Vec<String> {
+    references(value)
+        .into_iter()
+        .filter(|reference| consent.allows(reference.name))
+        .filter_map(|reference| env.iter().find(|(k, _)| k == reference.name))
+        .map(|(_, v)| v.to_string_lossy().into_owned())
+        .collect()
+}
+
 /// `value` with allowed references replaced from `env` (others and unset
 /// ones empty), then CR, LF and NUL removed.
 pub fn interpolate(value: &str, consent: Consent<'_>, env: &[(OsString, OsString)]) -> String {
@@ -151,6 +162,15 @@ mod tests {
             "Bearer s3cret///"
         );
         assert_eq!(interpolate("$1 costs $", consent, &env()), "$1 costs $");
+        // What was read is a secret, to redact from what comes back.
+        assert_eq!(
+            read_values(
+                "Bearer $TOKEN/${AWS_SECRET_ACCESS_KEY}/$UNSET",
+                consent,
+                &env()
+            ),
+            ["s3cret"]
+        );
     }
 
     #[test]

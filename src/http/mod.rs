@@ -18,6 +18,7 @@
 pub mod guard;
 mod headers;
 mod lint;
+pub mod redact;
 pub mod resolver;
 use crate::urls;
 
@@ -30,6 +31,7 @@ use ureq::unversioned::transport::DefaultConnector;
 
 pub use guard::{NetworkPolicy, Refusal};
 pub use lint::lint;
+pub use redact::Secrets;
 
 use crate::event::Bytes;
 use crate::settings::model::FileState;
@@ -92,6 +94,8 @@ pub struct Request {
     /// The event, the same bytes a command hook reads on stdin.
     pub body: Arc<Bytes>,
     pub timeout: Duration,
+    /// Values sent that must never be shown: redacted from the exchange.
+    pub secrets: Secrets,
 }
 
 /// Why an http hook's request may not be sent.
@@ -136,7 +140,11 @@ pub fn request(
         managed: policy.managed_env_vars.as_deref(),
     };
     let mut out = Vec::with_capacity(hook.headers().len());
+    let mut secrets = Secrets::default();
     for (name, value) in hook.headers() {
+        for secret in headers::read_values(value, consent, env) {
+            secrets.add(&secret);
+        }
         if ureq::http::HeaderName::from_bytes(name.as_bytes()).is_err() {
             return Err(RequestError::HeaderName(name.clone()));
         }
@@ -153,6 +161,7 @@ pub fn request(
         headers: out,
         body,
         timeout,
+        secrets,
     })
 }
 
@@ -256,8 +265,20 @@ impl Client {
         Client { agent, body_cap }
     }
 
-    /// Sends `request` and reads the answer (blocking, within its timeout).
+    /// Sends `request` and reads the answer (blocking, within its timeout),
+    /// with its secrets redacted from everything the exchange says.
     pub fn send(&self, request: &Request) -> Exchange {
+        let mut exchange = self.send_unredacted(request);
+        if !request.secrets.is_empty() {
+            request.secrets.redact_bytes(&mut exchange.body);
+            if let Answer::Failed(why) = &mut exchange.answer {
+                request.secrets.redact_string(why);
+            }
+        }
+        exchange
+    }
+
+    fn send_unredacted(&self, request: &Request) -> Exchange {
         let started = Instant::now();
         let mut builder = self
             .agent
@@ -679,10 +700,31 @@ mod tests {
             headers: Vec::new(),
             body: Arc::new(b"{}\n".to_vec().into()),
             timeout: Duration::from_secs(5),
+            secrets: Secrets::default(),
         });
         assert_eq!(
             exchange.answer,
             Answer::Failed("test connector: a connect to [127.0.0.1:8080] was attempted".into())
+        );
+    }
+
+    #[test]
+    fn what_an_exchange_says_has_its_secrets_redacted() {
+        let client = no_connect_client(Arc::new(|_, port| {
+            Ok(vec![std::net::SocketAddr::new([127, 0, 0, 1].into(), port)])
+        }));
+        let mut secrets = Secrets::default();
+        secrets.add("127.0.0.1:8080");
+        let exchange = client.send(&Request {
+            url: "http://webhook.local:8080/x".into(),
+            headers: Vec::new(),
+            body: Arc::new(b"{}\n".to_vec().into()),
+            timeout: Duration::from_secs(5),
+            secrets,
+        });
+        assert_eq!(
+            exchange.answer,
+            Answer::Failed("test connector: a connect to [[redacted]] was attempted".into())
         );
     }
 
@@ -695,6 +737,7 @@ mod tests {
             headers: Vec::new(),
             body: Arc::new(b"{}\n".to_vec().into()),
             timeout: Duration::from_secs(5),
+            secrets: Secrets::default(),
         };
         let started = Instant::now();
         let exchange = client.send(&req);

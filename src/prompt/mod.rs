@@ -294,6 +294,7 @@ pub fn prepare(
         Provider::OpenAi => request::openai_body(&endpoint.model, system, &user),
     };
     let mut headers = Vec::new();
+    let mut secrets = http::Secrets::default();
     let key = var(env, &endpoint.key_var);
     match endpoint.provider {
         Provider::Anthropic => {
@@ -303,6 +304,7 @@ pub fn prepare(
                 "structured-outputs-2025-12-15".to_owned(),
             ));
             if let Some(key) = key {
+                secrets.add(&key);
                 headers.push(("x-api-key".to_owned(), key));
             } else if let Some(token) = config
                 .api_key_env
@@ -310,11 +312,13 @@ pub fn prepare(
                 .then(|| var(env, "ANTHROPIC_AUTH_TOKEN"))
                 .flatten()
             {
+                secrets.add(&token);
                 headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
             }
         }
         Provider::OpenAi => {
             if let Some(key) = key {
+                secrets.add(&key);
                 headers.push(("Authorization".to_owned(), format!("Bearer {key}")));
             }
         }
@@ -330,6 +334,7 @@ pub fn prepare(
             headers,
             body: Arc::new(serde_json::to_vec(&body).expect("JSON serialises").into()),
             timeout,
+            secrets,
         },
         provider: endpoint.provider,
         missing_key: (!endpoint.key_set).then_some(endpoint.key_var),
@@ -398,6 +403,22 @@ impl Reply {
         }
     }
 
+    fn redact(&mut self, secrets: &http::Secrets) {
+        if secrets.is_empty() {
+            return;
+        }
+        secrets.redact_string(&mut self.text);
+        match &mut self.result {
+            Ended::Failed(why) => secrets.redact_string(why),
+            Ended::Judged(judgement) => {
+                if let Some(reason) = &mut judgement.reason {
+                    secrets.redact_string(reason);
+                }
+            }
+            Ended::TimedOut => {}
+        }
+    }
+
     fn failed(why: String) -> Reply {
         Reply {
             result: Ended::Failed(why),
@@ -418,8 +439,17 @@ const MAX_ATTEMPTS: u32 = 4;
 
 impl Call {
     /// Sends the request (blocking), with a few retries on a busy or
-    /// failing server, all within the hook's timeout.
-    pub fn send(mut self, client: &http::Client) -> Reply {
+    /// failing server, all within the hook's timeout. The key is redacted
+    /// from the reply (the exchange already was; the model's answer is
+    /// decoded JSON, where the key may have been spelled with escapes).
+    pub fn send(self, client: &http::Client) -> Reply {
+        let secrets = self.request.secrets.clone();
+        let mut reply = self.send_unredacted(client);
+        reply.redact(&secrets);
+        reply
+    }
+
+    fn send_unredacted(mut self, client: &http::Client) -> Reply {
         let started = Instant::now();
         let timeout = self.request.timeout;
         let mut attempts = 0;

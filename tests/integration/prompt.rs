@@ -4,6 +4,7 @@
 //! a marker in the hook's prompt, and checks the exact request hookrun sent
 //! and the decision it reached.
 
+use std::fmt::Write as _;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
@@ -55,6 +56,9 @@ enum Answer {
     Status(u16),
     /// The text, after a delay.
     Slow(Duration, &'static str),
+    /// The request's key quoted back: in an error body with this status,
+    /// or (200) in the model's reason, once as sent and once in escapes.
+    EchoKey(u16),
 }
 
 type Script = Arc<dyn Fn(&Received) -> Answer + Send + Sync>;
@@ -136,6 +140,7 @@ fn serve(
         body: serde_json::from_slice(&body).unwrap_or(Value::Null),
     };
     let answer = script(&received);
+    let key = received.header("x-api-key").unwrap_or_default().to_owned();
     log.lock().unwrap().push(received);
     let wrap = |text: &str| {
         if path.ends_with("/chat/completions") {
@@ -153,6 +158,19 @@ fn serve(
             std::thread::sleep(delay);
             (200, wrap(text))
         }
+        Answer::EchoKey(200) => {
+            let escaped = key.chars().fold(String::new(), |mut out, c| {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+                out
+            });
+            let text = format!(r#"{{"ok": false, "reason": "the key is {key} (or {escaped})"}}"#);
+            (200, wrap(&text))
+        }
+        Answer::EchoKey(code) => (
+            code,
+            json!({"type": "error", "error": {"type": "authentication_error", "message": format!("invalid x-api-key: {key}")}})
+                .to_string(),
+        ),
         Answer::Status(code) => (
             code,
             json!({"type": "error", "error": {"type": "api_error", "message": "fake: scripted error"}})
@@ -213,6 +231,8 @@ fn by_marker(received: &Received) -> Answer {
         ("M-500", Answer::Status(500)),
         ("M-400", Answer::Status(400)),
         ("M-401", Answer::Status(401)),
+        ("M-ECHO-401", Answer::EchoKey(401)),
+        ("M-ECHO-OK", Answer::EchoKey(200)),
         (
             "M-SLOW",
             Answer::Slow(Duration::from_secs(8), r#"{"ok": false}"#),
@@ -789,4 +809,58 @@ fn a_prompt_hook_runs_while_the_command_hooks_run() {
     let run = sb.fire("PreToolUse", &settings, &bash("ls"));
     assert_eq!(run.code, Some(2), "{run:?}");
     assert_eq!(run.stderr, "R-FALSE: not allowed\n");
+}
+
+#[test]
+fn an_endpoint_echoing_the_key_never_gets_it_shown() {
+    let model = Model::start(by_marker);
+    let mut sb = sandbox(&model);
+    let log = sb.path("audit.jsonl");
+    sb.env("HOOKRUN_LOG", log.to_str().unwrap());
+    for (marker, extra) in [
+        ("M-ECHO-401", json!({"name": "echo401"})),
+        (
+            "M-ECHO-401",
+            json!({"name": "echo401b", "onError": "block"}),
+        ),
+        ("M-ECHO-OK", json!({"name": "echook"})),
+    ] {
+        let settings = hooks(
+            "PreToolUse",
+            json!([prompt(&format!("{marker} $ARGUMENTS"), &extra)]),
+        );
+        for format in ["protocol", "report"] {
+            let path = sb.settings(&settings);
+            let run = sb.run(
+                &[
+                    "fire",
+                    "PreToolUse",
+                    "-vvv",
+                    "--format",
+                    format,
+                    "--no-default-settings",
+                    "--settings",
+                    path.to_str().unwrap(),
+                ],
+                &sb.event("PreToolUse", &bash("ls")),
+            );
+            assert!(
+                !run.stdout.contains(KEY) && !run.stderr.contains(KEY),
+                "{marker} {format}: {run:?}"
+            );
+            assert!(
+                run.stdout.contains("[redacted]") || run.stderr.contains("[redacted]"),
+                "{marker} {format}: the echo is shown, redacted: {run:?}"
+            );
+        }
+    }
+    let written = read_when_ready(&log);
+    assert!(written.contains("[redacted]"), "{written}");
+    assert!(!written.contains(KEY), "{written}");
+    assert!(
+        model
+            .requests()
+            .iter()
+            .all(|r| r.header("x-api-key") == Some(KEY))
+    );
 }
