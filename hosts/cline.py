@@ -76,12 +76,12 @@ CASES = {
         claude={"PreToolUse": [("Bash", None, prints({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "SURE?"}}))]},
         expect="same (the native hook is the deny hookrun should send; its wording may differ)"),
     "cline_prompt_context": dict(
-        what="context with the prompt (never fires headless)", script=TALK, prompt="Hello",
+        what="context with the prompt (never fires headless)", script=TALK, prompt="Say hello to me",
         native={"UserPromptSubmit": "cat >/dev/null; printf %s " + sq(j({"contextModification": "CTX-PROMPT"})) + "\n"},
         claude={"UserPromptSubmit": [(None, None, "echo CTX-PROMPT")]},
         expect="same (no effect either way)"),
     "cline_session_context": dict(
-        what="context at session start (TaskStart is detached)", script=TALK, prompt="Hello",
+        what="context at session start (TaskStart is detached)", script=TALK, prompt="Say hello to me",
         native={"TaskStart": "cat >/dev/null; printf %s " + sq(j({"contextModification": "CTX-SESSION"})) + "\n"},
         claude={"SessionStart": [(None, None, "echo CTX-SESSION")]},
         expect="same (no effect either way)"),

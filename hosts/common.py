@@ -246,8 +246,25 @@ def shows_failure(lines):
     return any(FAILURE.search(line) for line in lines or [])
 
 
+def without_notices(lines):
+    """LINES without those that only relay a notice of hookrun's own."""
+    return [line for line in lines or [] if "hookrun" not in line]
+
+
 def sides_same(a, b):
     return a["view"] == b["view"] and a["markers"] == b["markers"] and a["requests"] == b["requests"]
+
+
+def only_in(a, b):
+    """The lines of A that B lacks (as a multiset), in A's order."""
+    rest = list(b or [])
+    out = []
+    for line in a or []:
+        if line in rest:
+            rest.remove(line)
+        else:
+            out.append(line)
+    return out
 
 
 def first_difference(a, b):

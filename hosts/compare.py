@@ -5,6 +5,7 @@ compare what the model, the project and the user saw.
 
     python3 hosts/compare.py [CASE ...] [--host HOST ...] [--hookrun BIN]
                              [--wiring fire|install|both] [--harness DIR] [--out DIR]
+                             [--timeout S] [--list] [--from-views]
 
 Each case (hosts/gemini.py, codex.py, copilot.py, cline.py) is one intent
 (block, rewrite, context, stop, ask, permission, timeout) run up to three
@@ -28,7 +29,9 @@ of model requests ("model & project"), and what the host told the USER
 ("user saw": its printed output, normalised where the hook's own name or a
 time shows up).  A host that reports a deliberate block as a failed hook,
 or prints hookrun's warning where the native hook's reason stood, differs
-there.  A case whose `expect` is "differ" documents where hookrun answers
+there; a line that only relays a notice of hookrun's own (it names hookrun)
+is shown as "same + hookrun's notice" and not counted as a difference.  A
+case whose `expect` is "differ" documents where hookrun answers
 otherwise on purpose.  A hookrun build without the host (no `--host HOST`,
 or install refusing it) gets "unsupported", not a crash.
 
@@ -128,18 +131,36 @@ def compare_case(name, case, args, binary, unsupported):
     return seen
 
 
+def reread(name, case, out):
+    """An earlier run's views, read again from its evidence (so a change in
+    how a view is read applies without running the hosts again)."""
+    mod = HOSTS[case["host"]]
+    base = os.path.join(out, "cases", name)
+    with open(os.path.join(base, "views.json")) as f:
+        seen = json.load(f)
+    for side, old in seen.items():
+        if "skipped" not in old:
+            seen[side] = dict(old, **side_view(mod, os.path.join(base, "out_" + side), old["code"]))
+    return seen
+
+
 def judge(case, native, side):
     """(model & project, user saw, result, notes) for one hookrun run."""
     if "skipped" in side:
         kind = "unsupported" if side["skipped"].startswith("unsupported") else "NOT RUN"
         return "-", "-", kind, [side["skipped"]]
     notes = []
-    if side["view"] is None:
-        return "-", "-", "NO EVIDENCE", ["the run left no requests.jsonl (see its .log)"]
+    for who, seen in (("native", native), ("hookrun", side)):
+        if seen["view"] is None:
+            return "-", "-", "NO EVIDENCE", ["the %s run left no requests.jsonl (see its .log)" % who]
     if side.get("install_failed"):
         notes.append("install: " + side["install_failed"])
     model_same = common.sides_same(native, side)
     user_same = native["user"] == side["user"]
+    user = "same" if user_same else "differs"
+    if not user_same and native["user"] == common.without_notices(side["user"]):
+        # Only lines of hookrun's own added: told, not a failure.
+        user, user_same = "same + hookrun's notice", True
     if native["markers"] != side["markers"]:
         notes.append("markers: native %s, hookrun %s" % (native["markers"] or "none", side["markers"] or "none"))
     if native["requests"] != side["requests"]:
@@ -147,13 +168,15 @@ def judge(case, native, side):
     diff = common.first_difference(native["view"], side["view"])
     if diff:
         notes.append("model got: native `%s` / hookrun `%s`" % diff)
-    diff = common.first_difference(native["user"], side["user"])
-    if diff:
-        notes.append("user saw: native `%s` / hookrun `%s`" % diff)
+    if native["user"] != side["user"]:
+        natively = common.only_in(native["user"], side["user"])
+        behind = common.only_in(side["user"], native["user"])
+        notes.append("user saw only natively: %s; only behind hookrun: %s" % (
+            " ⏎ ".join("`%s`" % l for l in natively) or "nothing",
+            " ⏎ ".join("`%s`" % l for l in behind) or "nothing (the same lines, in another order)"))
     same = model_same and user_same
     ok = same == case["expect"].startswith("same")
-    return ("same" if model_same else "differs", "same" if user_same else "differs",
-            "ok" if ok else "UNEXPECTED", notes)
+    return "same" if model_same else "differs", user, "ok" if ok else "UNEXPECTED", notes
 
 
 def cell(text, limit=240):
@@ -175,7 +198,7 @@ def host_table(host, rows, binary, started):
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             name, cell(case["what"]), wiring, model, user, shown, cell(case["expect"], 120), result))
         if notes:
-            details.append("- `%s` (%s): %s" % (name, wiring, "; ".join(cell(n, 400) for n in notes)))
+            details.append("- `%s` (%s): %s" % (name, wiring, "; ".join(cell(n, 1200) for n in notes)))
     lines += ["", "What %s cannot express (not compared, or compared against the nearest native form):" % host, ""]
     lines += ["- " + c for c in mod.CANNOT]
     if details:
@@ -200,6 +223,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(common.REPO, "target", "hosts"))
     ap.add_argument("--timeout", type=int, default=600, help="seconds allowed for one harness run")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    ap.add_argument("--from-views", action="store_true",
+                    help="run nothing: rebuild the tables from an earlier run's evidence in OUT/cases/")
     args = ap.parse_args()
     cases = all_cases()
     if args.list:
@@ -223,7 +248,10 @@ def main():
     for name in names:
         case = cases[name]
         t0 = time.time()
-        seen = compare_case(name, case, args, binary, unsupported)
+        if args.from_views:
+            seen = reread(name, case, args.out)
+        else:
+            seen = compare_case(name, case, args, binary, unsupported)
         for side in [s for s in seen if s != "native"]:
             judged = judge(case, seen["native"], seen[side])
             failed |= judged[2] != "ok"

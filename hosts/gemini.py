@@ -160,7 +160,7 @@ def user_view(out):
             continue
         # A hook is named by its command, which differs by design.
         line = re.sub(r"Hook\(s\) \[[^\]]*\]", "Hook(s) [<hook>]", line)
-        line = re.sub(r"failed \([^)]*\)", "failed (<hook>)", line)
+        line = re.sub(r"(\d+ failed) \([^)]*\)", r"\1 (<hook>)", line)
         lines.append(normalise(line))
     for event in jsonl(out, "stdout.txt"):
         if event.get("type") == "error":
