@@ -199,6 +199,12 @@ def host_table(host, rows, binary, started):
             name, cell(case["what"]), wiring, model, user, shown, cell(case["expect"], 120), result))
         if notes:
             details.append("- `%s` (%s): %s" % (name, wiring, "; ".join(cell(n, 1200) for n in notes)))
+    counts = {}
+    for _, _, wiring, judged, _, _ in rows:
+        counts.setdefault(wiring, {}).setdefault(judged[2], 0)
+        counts[wiring][judged[2]] += 1
+    lines += ["", "Results: " + "; ".join("%s wiring: %s" % (w, ", ".join("%d %s" % (n, r) for r, n in sorted(c.items())))
+                                       for w, c in counts.items())]
     lines += ["", "What %s cannot express (not compared, or compared against the nearest native form):" % host, ""]
     lines += ["- " + c for c in mod.CANNOT]
     if details:
@@ -260,12 +266,26 @@ def main():
             print("%s [%s]: model %s, user %s: %s" % (name, side, judged[0], judged[1], judged[2]), flush=True)
         print("  (%.0f s)" % (time.time() - t0), flush=True)
     tables = []
+    record = os.path.join(args.out, "run.json")
+    if args.from_views and os.path.exists(record):
+        with open(record) as f:
+            started = json.load(f).get("started") or started
     for host in [h for h in HOSTS if h in rows]:
         text = host_table(host, rows[host], binary, started)
         with open(os.path.join(args.out, host + ".md"), "w") as f:
             f.write(text)
         tables.append(text)
-    summary = "Run of %d cases took %.0f s.\n" % (len(names), time.time() - started)
+    if args.from_views and os.path.exists(record):
+        with open(record) as f:
+            earlier = json.load(f)
+        summary = "Tables rebuilt from the evidence of a run of %d cases that took %.0f s.\n" % (
+            earlier["cases"], earlier["seconds"])
+    else:
+        summary = "Run of %d cases took %.0f s.\n" % (len(names), time.time() - started)
+        if not args.from_views:
+            with open(record, "w") as f:
+                json.dump({"cases": len(names), "seconds": round(time.time() - started),
+                           "binary": binary, "started": started}, f)
     with open(os.path.join(args.out, "table.md"), "w") as f:
         f.write("\n".join(tables) + "\n" + summary)
     print("\n".join(tables))

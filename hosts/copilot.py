@@ -52,7 +52,7 @@ CASES = {
         what="rewrite one field (updatedInput {command})", script=SHELL,
         native={"preToolUse": [("bash", prints({"modifiedArgs": {"command": REWRITE, "description": "Print hi"}}))]},
         claude={"PreToolUse": [("Bash", None, prints({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": REWRITE}}}))]},
-        expect="same (Claude Code's updatedInput names the fields it changes; Copilot's modifiedArgs replaces them all)"),
+        expect="same (modifiedArgs replaces the whole input: hookrun merges a partial updatedInput into the call's, as its Gemini adapter does)"),
     "copilot_read_guard": dict(
         what="deny reading a file (view -> Read)", script=READ, prompt="Please read notes.txt", files=NOTES,
         native={"preToolUse": [("view", "grep -q notes.txt && " + prints({"permissionDecision": "deny", "permissionDecisionReason": "R-READ: notes.txt is secret"}) + "; exit 0")]},
