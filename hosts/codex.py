@@ -67,10 +67,10 @@ CASES = {
         claude={"PreToolUse": [("Bash", None, prints({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "SURE?"}}))]},
         expect="differ: natively `ask` is a failed hook and the tool runs; hookrun denies (Codex cannot ask)"),
     "codex_timeout": dict(
-        what="a hook outlives its 2 s timeout, then would block", script=SHELL,
+        what="a hook outlives its 2 s timeout, then would block", user="told", script=SHELL,
         native={"PreToolUse": [("Bash", "sleep 4; echo R-LATE >&2; exit 2", 2)]},
         claude={"PreToolUse": [("Bash", None, "sleep 4; echo R-LATE >&2; exit 2", 2)]},
-        expect="same"),
+        expect="same (the tool runs; the user is told of the timeout if the host tells natively)"),
 }
 
 

@@ -30,7 +30,9 @@ of model requests ("model & project"), and what the host told the USER
 time shows up).  A host that reports a deliberate block as a failed hook,
 or prints hookrun's warning where the native hook's reason stood, differs
 there; a line that only relays a notice of hookrun's own (it names hookrun)
-is shown as "same + hookrun's notice" and not counted as a difference.  A
+is shown as "same + hookrun's notice" and not counted as a difference.  In
+a timeout case (`user="told"`) only whether the user is told of a failure
+counts, since each side tells it in its own words.  A
 case whose `expect` is "differ" documents where hookrun answers
 otherwise on purpose.  A hookrun build without the host (no `--host HOST`,
 or install refusing it) gets "unsupported", not a crash.
@@ -158,7 +160,11 @@ def judge(case, native, side):
     model_same = common.sides_same(native, side)
     user_same = native["user"] == side["user"]
     user = "same" if user_same else "differs"
-    if not user_same and native["user"] == common.without_notices(side["user"]):
+    if case.get("user") == "told":
+        # Only whether the user is told of a failure counts (each side in its own words).
+        user_same = native["failure_shown"] == side["failure_shown"]
+        user = "told %s" % ("alike" if user_same else "natively only" if native["failure_shown"] else "behind hookrun only")
+    elif not user_same and native["user"] == common.without_notices(side["user"]):
         # Only lines of hookrun's own added: told, not a failure.
         user, user_same = "same + hookrun's notice", True
     if native["markers"] != side["markers"]:

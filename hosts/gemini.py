@@ -60,10 +60,10 @@ CASES = {
         claude={"PreToolUse": [("Bash", None, prints({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "SURE?"}}))]},
         expect="same (a native `ask` hangs headless; the native hook is the deny hookrun should send)"),
     "gemini_timeout": dict(
-        what="a hook outlives its 2 s timeout, then would block", script=SHELL,
+        what="a hook outlives its 2 s timeout, then would block", user="told", script=SHELL,
         native={"BeforeTool": [("run_shell_command", "sleep 4; " + prints({"decision": "deny", "reason": "R-LATE"}), 2000)]},
         claude={"PreToolUse": [("Bash", None, "sleep 4; echo R-LATE >&2; exit 2", 2)]},
-        expect="same"),
+        expect="same (the tool runs; the user is told of the timeout if the host tells natively)"),
 }
 
 
