@@ -74,6 +74,9 @@ def all_cases():
 def side_view(mod, out, code):
     view, requests = mod.model_view(out)
     user = mod.user_view(out)
+    if user is not None:
+        # One message may hold several lines (a reason, then a notice).
+        user = [part for line in user for part in line.split("\n") if part.strip()]
     wall = None
     try:
         with open(os.path.join(out, "result.json")) as f:
