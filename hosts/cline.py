@@ -3,7 +3,7 @@ folder; it answers with one JSON object on stdout and no exit code counts."""
 
 import os
 
-from common import ONCE, REWRITE, j, sq, prints, read, jsonl, chat_view, normalise, base_case, \
+from common import ONCE, SECRET_ENV, REWRITE, j, sq, prints, read, jsonl, chat_view, normalise, base_case, \
     hookrun_project, write_text
 
 NAME = "cline"
@@ -42,6 +42,11 @@ def deny(reason):
 CASES = {
     "cline_block": dict(
         what="block a tool (exit 2 + reason)", script=SHELL,
+        native={"PreToolUse": when("run_commands", deny("R-BLOCK: no echo"))},
+        claude={"PreToolUse": [("Bash", "Bash(echo *)", "echo 'R-BLOCK: no echo' >&2; exit 2")]},
+        expect="same"),
+    "cline_block_notice": dict(
+        what="block a tool while hookrun has a notice (a secret-looking variable)", env=SECRET_ENV, script=SHELL,
         native={"PreToolUse": when("run_commands", deny("R-BLOCK: no echo"))},
         claude={"PreToolUse": [("Bash", "Bash(echo *)", "echo 'R-BLOCK: no echo' >&2; exit 2")]},
         expect="same"),

@@ -4,7 +4,7 @@ Claude Code's event names, timeouts in seconds."""
 import os
 import re
 
-from common import ONCE, REWRITE, prints, read, main_requests, normalise, base_case, \
+from common import ONCE, SECRET_ENV, REWRITE, prints, read, main_requests, normalise, base_case, \
     hookrun_project, write_json
 
 NAME = "codex"
@@ -22,6 +22,11 @@ HELLO = [{"text": "Hello."}]
 CASES = {
     "codex_block": dict(
         what="block a tool (exit 2 + reason)", script=SHELL,
+        native={"PreToolUse": [("Bash", "echo 'R-BLOCK: no echo' >&2; exit 2")]},
+        claude={"PreToolUse": [("Bash", "Bash(echo *)", "echo 'R-BLOCK: no echo' >&2; exit 2")]},
+        expect="same"),
+    "codex_block_notice": dict(
+        what="block a tool while hookrun has a notice (a secret-looking variable)", env=SECRET_ENV, script=SHELL,
         native={"PreToolUse": [("Bash", "echo 'R-BLOCK: no echo' >&2; exit 2")]},
         claude={"PreToolUse": [("Bash", "Bash(echo *)", "echo 'R-BLOCK: no echo' >&2; exit 2")]},
         expect="same"),

@@ -18,6 +18,9 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 REWRITE = "echo rewritten && touch rewritten_ran.marker"
+# hookrun keeps a variable of this name out of its hooks and says so: a
+# block case with it checks that the notice never displaces the reason.
+SECRET_ENV = {"DEPLOY_API_TOKEN": "not-a-real-token"}
 # A hook that acts the first time only (a Stop hook that blocks once).
 ONCE = 'if [ -e "$ORACLE_OUT/once" ]; then exit 0; fi; touch "$ORACLE_OUT/once"; '
 
@@ -65,6 +68,8 @@ def base_case(path, case, script=None):
     write_text(os.path.join(path, "prompt.txt"), case.get("prompt", "Please run echo hi") + "\n")
     for rel, text in (case.get("files") or {}).items():
         write_text(os.path.join(path, "files", rel), text)
+    if case.get("env"):
+        write_json(os.path.join(path, "env.json"), case["env"])
 
 
 def claude_settings(case):

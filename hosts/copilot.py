@@ -4,7 +4,7 @@ camelCase entries, `bash`, `timeoutSec`); payloads carry no event name."""
 import os
 import re
 
-from common import ONCE, REWRITE, prints, read, chat_view, normalise, base_case, \
+from common import ONCE, SECRET_ENV, REWRITE, prints, read, chat_view, normalise, base_case, \
     hookrun_project, claude_settings, write_json
 
 NAME = "copilot"
@@ -40,6 +40,11 @@ PERM_ECHO = ("python3 -c 'import json,sys; d=json.load(sys.stdin); "
 CASES = {
     "copilot_block": dict(
         what="block a tool (exit 2 + reason)", script=SHELL,
+        native={"preToolUse": [("bash", prints({"permissionDecision": "deny", "permissionDecisionReason": "R-BLOCK: no echo"}))]},
+        claude={"PreToolUse": [("Bash", "Bash(echo *)", "echo 'R-BLOCK: no echo' >&2; exit 2")]},
+        expect="same"),
+    "copilot_block_notice": dict(
+        what="block a tool while hookrun has a notice (a secret-looking variable)", env=SECRET_ENV, script=SHELL,
         native={"preToolUse": [("bash", prints({"permissionDecision": "deny", "permissionDecisionReason": "R-BLOCK: no echo"}))]},
         claude={"PreToolUse": [("Bash", "Bash(echo *)", "echo 'R-BLOCK: no echo' >&2; exit 2")]},
         expect="same"),
