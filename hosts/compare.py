@@ -5,7 +5,7 @@ compare what the model, the project and the user saw.
 
     python3 hosts/compare.py [CASE ...] [--host HOST ...] [--hookrun BIN]
                              [--wiring fire|install|both] [--harness DIR] [--out DIR]
-                             [--timeout S] [--list] [--from-views]
+                             [--timeout S] [--list] [--from-views] [--baseline DIR]
 
 Each case (hosts/gemini.py, codex.py, copilot.py, cline.py) is one intent
 (block, rewrite, context, stop, ask, permission, timeout) run up to three
@@ -221,6 +221,25 @@ def host_table(host, rows, binary, started):
     return "\n".join(lines) + "\n"
 
 
+def versus(rows, baseline, binary):
+    """This run's results next to an earlier run's (another build), read
+    from that run's evidence."""
+    lines = ["## Before and after", "",
+             "before: `%s`; after: `%s`" % (baseline, binary), "",
+             "| host | case | wiring | before: model / user / result | after: model / user / result |",
+             "|---|---|---|---|---|"]
+    for host in [h for h in HOSTS if h in rows]:
+        for name, case, wiring, judged, _, _ in rows[host]:
+            try:
+                seen = reread(name, case, baseline)
+                old = judge(case, seen["native"], seen["hookrun_" + wiring])
+                before = "%s / %s / %s" % old[:3]
+            except (OSError, KeyError, ValueError):
+                before = "not run"
+            lines.append("| %s | %s | %s | %s | %s / %s / %s |" % ((host, name, wiring, before) + judged[:3]))
+    return "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cases", nargs="*", help="case names (default: every case of the selected hosts)")
@@ -238,6 +257,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(common.REPO, "target", "hosts"))
     ap.add_argument("--timeout", type=int, default=600, help="seconds allowed for one harness run")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    ap.add_argument("--baseline", metavar="DIR",
+                    help="also write OUT/versus.md: each result next to the one in an earlier run's OUT "
+                         "(e.g. main's build against a branch's)")
     ap.add_argument("--from-views", action="store_true",
                     help="run nothing: rebuild the tables from an earlier run's evidence in OUT/cases/")
     args = ap.parse_args()
@@ -297,6 +319,11 @@ def main():
                            "binary": binary, "started": started}, f)
     with open(os.path.join(args.out, "table.md"), "w") as f:
         f.write("\n".join(tables) + "\n" + summary)
+    if args.baseline:
+        text = versus(rows, os.path.abspath(args.baseline), binary)
+        with open(os.path.join(args.out, "versus.md"), "w") as f:
+            f.write(text)
+        tables.append(text)
     print("\n".join(tables))
     print(summary, end="")
     sys.exit(1 if failed else 0)
