@@ -14,6 +14,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -125,12 +126,25 @@ def snapshot(root):
     return files
 
 
-def install(binary, host, case, scratch, args=()):
+def install(binary, host, case, args=()):
     """Run `hookrun install HOST` in a scratch project holding the case's
-    .hookrun/settings.json (HOME a scratch folder too).  Returns
-    (ok, log, {("proj"|"home", relative path): (bytes, mode)}) with every
-    file install wrote or changed."""
-    fresh(scratch)
+    .hookrun/settings.json (HOME a scratch folder too), in a fresh folder
+    under /tmp: inside a git work tree install would write at its root.
+    Returns (ok, log, {("proj"|"home", relative path): (bytes, mode)})
+    with every file install wrote or changed."""
+    scratch = tempfile.mkdtemp(prefix="hookrun-hosts-install-")
+    try:
+        return install_in(binary, host, case, scratch, args)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def install_in(binary, host, case, scratch, args):
+    inside = subprocess.run(["git", "-C", scratch, "rev-parse", "--show-toplevel"],
+                            capture_output=True, text=True)
+    if inside.returncode == 0:
+        return False, "the scratch folder %s is inside the git work tree %s: not installing there\n" % (
+            scratch, inside.stdout.strip()), {}
     project, home = os.path.join(scratch, "proj"), os.path.join(scratch, "home")
     os.makedirs(home)
     write_json(os.path.join(project, ".hookrun", "settings.json"), claude_settings(case))
@@ -147,6 +161,10 @@ def install(binary, host, case, scratch, args=()):
         for rel, value in snapshot(root).items():
             if before[side].get(rel) != value:
                 written[(side, rel)] = value
+    outside = [p for p in re.findall(r"^wrote (\S+)", done.stdout, re.M)
+               if not os.path.realpath(p).startswith(os.path.realpath(scratch) + os.sep)]
+    if outside:
+        return False, log + "install wrote outside the scratch folder: %s\n" % ", ".join(outside), written
     leaks = [rel for (_, rel), (data, _) in written.items() if scratch.encode() in data]
     if leaks:
         # A file naming the scratch folder would not work moved into the run.

@@ -99,7 +99,7 @@ def prepare_hookrun(case, wiring, path, base, binary, unsupported):
     if hasattr(mod, "install_in_run"):
         mod.install_in_run(case, path, binary)
         return None
-    ok, log, files = common.install(binary, host, case, os.path.join(base, "install_scratch"))
+    ok, log, files = common.install(binary, host, case)
     with open(os.path.join(base, "install.log"), "w") as f:
         f.write(log)
     if not ok:
