@@ -63,13 +63,19 @@ oracle *CASES: build
 oracle-prompt *CASES: build
     python3 oracle/compare_prompt.py {{CASES}}
 
-# Not part of `cargo test`: the shared host harness installs Gemini CLI and
-# Codex from npm on first use and runs them against fake models on loopback in
-# a network namespace. Table in target/hosts/table.md (results: docs/hosts.md).
+# Not part of `cargo test`: the shared host harness installs Gemini CLI, Codex,
+# Copilot CLI and Cline from npm on first use and runs them against fake models
+# on loopback in a network namespace, one case at a time. Tables in
+# target/hosts/HOST.md and target/hosts/table.md (results: docs/hosts.md).
+# Builds the release binary unless --hookrun names one, e.g.
+# `just hosts --host copilot --hookrun target/debug/hookrun`.
 #
-# Run host cases twice, native host hooks vs Claude Code hooks behind `hookrun fire --host` (optional: case names).
-hosts *CASES: build
-    python3 hosts/compare.py {{CASES}}
+# Host cases native vs behind hookrun, per host (args: case names, --host HOST, --hookrun BIN, --wiring fire|install|both).
+hosts *ARGS:
+    #!/usr/bin/env sh
+    set -e
+    case " {{ARGS}} " in *" --hookrun"*) ;; *) cargo build --release --locked ;; esac
+    exec python3 hosts/compare.py {{ARGS}}
 
 # Needs valgrind. Rebuild afterwards (`just build`) to link in the new order.
 #
