@@ -19,7 +19,7 @@ pub fn check(
     env: &[(OsString, OsString)],
 ) -> Vec<PromptFinding> {
     let mut out = Vec::new();
-    if hook.hook_type != HookType::Prompt {
+    if !matches!(hook.hook_type, HookType::Prompt | HookType::Agent) {
         return out;
     }
     let config = prompt::Config::from_settings(settings);
