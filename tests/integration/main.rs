@@ -3,6 +3,7 @@
 
 mod support;
 
+mod agent;
 mod claude_code;
 mod cookbook;
 mod deny_rules;
