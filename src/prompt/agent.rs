@@ -101,7 +101,7 @@ fn anthropic_tools() -> Value {
          "input_schema": {"type": "object", "properties": {
             "ok": {"type": "boolean", "description": "Whether the condition holds (the action may go ahead)"},
             "reason": {"type": "string", "description": "Why"}},
-          "required": ["ok", "reason"], "additionalProperties": false}}
+          "required": ["ok"], "additionalProperties": false}}
     ])
 }
 
@@ -324,6 +324,7 @@ pub fn prepare(
             source,
         }
     })?;
+    too_wide(scope.root(), env)?;
     let mut conversation = Conversation {
         provider: endpoint.provider,
         model: endpoint.model.clone(),
@@ -343,6 +344,22 @@ pub fn prepare(
         key,
         missing_key: (!endpoint.key_set).then_some(endpoint.key_var),
     })
+}
+
+/// Refuses a project that is the file-system root or the home folder: the
+/// tools would then read every key and credential the user has.
+fn too_wide(root: &Path, env: &[(OsString, OsString)]) -> Result<(), PrepareError> {
+    if root.parent().is_none() {
+        return Err(PrepareError::TooWide("the file-system root".to_owned()));
+    }
+    let home = super::var(env, "HOME").and_then(|h| std::fs::canonicalize(h).ok());
+    if home.as_deref() == Some(root) {
+        return Err(PrepareError::TooWide(format!(
+            "your home folder {}",
+            root.display()
+        )));
+    }
+    Ok(())
 }
 
 impl Run {
@@ -584,6 +601,21 @@ mod tests {
         assert_eq!(turn.message["tool_calls"][0]["id"], "c1");
         assert!(anthropic_turn(b"{}").unwrap_err().contains("content"));
         assert!(openai_turn(b"[]").unwrap_err().contains("choices"));
+    }
+
+    #[test]
+    fn the_root_and_home_are_no_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = std::fs::canonicalize(dir.path()).unwrap();
+        let env = vec![(OsString::from("HOME"), home.clone().into_os_string())];
+        assert!(too_wide(Path::new("/"), &env).is_err());
+        assert!(
+            too_wide(&home, &env)
+                .unwrap_err()
+                .to_string()
+                .contains("home folder")
+        );
+        assert!(too_wide(&home.join("p"), &env).is_ok());
     }
 
     #[test]

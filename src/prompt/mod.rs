@@ -106,6 +106,10 @@ pub enum PrepareError {
         #[source]
         source: std::io::Error,
     },
+    #[error(
+        "the project folder is {0}: an agent hook's tools read only inside a project, and this one would open the whole of it; pass --project-dir (or run from the project); nothing was sent"
+    )]
+    TooWide(String),
 }
 
 /// Resolves `hook`'s endpoint, model and key variable from settings and

@@ -99,7 +99,7 @@ pub const HOOK_FIELDS: [&str; 19] = [
 #[serde(rename_all = "camelCase")]
 #[schemars(
     rename = "Hook",
-    description = "One hook: a command (shell form `command`, or exec form `command` + `args`), an http endpoint (`url`) or a question to a model (`prompt`)."
+    description = "One hook: a command (shell form `command`, or exec form `command` + `args`), an http endpoint (`url`) or a question to a model (`prompt`, `agent`)."
 )]
 pub(crate) struct RawHook {
     /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`, `prompt` asks a model whether the event may proceed, `agent` lets that model read the project (Read, Grep, Glob) before it answers. Other types (`mcp_tool`) load, but hookrun does not run them and says so on every fire.
@@ -118,7 +118,7 @@ pub(crate) struct RawHook {
     /// One permission rule the call must match for the hook to run, such as `Bash(git push *)` or `Edit(src/**)`. Only on tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied): elsewhere a hook with `if` does not run. A filter that saves spawns, not a security boundary: hard limits belong in `permissions`.
     #[serde(rename = "if")]
     if_rule: Option<String>,
-    /// Seconds the hook may run before its process group is sent SIGTERM, then SIGKILL. Default 600 (UserPromptSubmit 30, MessageDisplay 10, prompt hooks 30); capped by the managed `maxHookTimeout` and by the time left before the host's own timeout.
+    /// Seconds the hook may run before its process group is sent SIGTERM, then SIGKILL. Default 600 (UserPromptSubmit 30, MessageDisplay 10, prompt hooks 30, agent hooks 60 for the whole loop); capped by the managed `maxHookTimeout` and by the time left before the host's own timeout.
     #[schemars(with = "Option<crate::generate::schema::SecondsSchema>")]
     timeout: Option<Seconds>,
     /// Shown in reports, logs and warnings. Default: the command (or URL), shortened.
@@ -140,9 +140,9 @@ pub(crate) struct RawHook {
     headers: Option<BTreeMap<String, String>>,
     /// http hooks: the environment variables `headers` may use (your consent; others become empty).
     allowed_env_vars: Option<Vec<String>>,
-    /// Prompt hooks: what the model is asked. `$ARGUMENTS` is replaced by the event JSON (the same a command hook reads on stdin); without it, the JSON is appended.
+    /// Prompt and agent hooks: what the model is asked. `$ARGUMENTS` is replaced by the event JSON (the same a command hook reads on stdin); without it, the JSON is appended.
     prompt: Option<String>,
-    /// Prompt hooks: the model to ask. Default: `ANTHROPIC_SMALL_FAST_MODEL`, else `ANTHROPIC_DEFAULT_HAIKU_MODEL`, else `promptHooks.model`, else a small Claude model.
+    /// Prompt and agent hooks: the model to ask. Default: `ANTHROPIC_SMALL_FAST_MODEL`, else `ANTHROPIC_DEFAULT_HAIKU_MODEL`, else `promptHooks.model`, else a small Claude model.
     model: Option<String>,
     /// Prompt hooks: on PreToolUse, PostToolUse and UserPromptSubmit, `ok: false` blocks and the agent goes on with the reason, instead of ending the turn.
     continue_on_block: Option<bool>,
