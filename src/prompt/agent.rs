@@ -153,7 +153,7 @@ fn anthropic_turn(body: &[u8]) -> Result<Turn, String> {
         match block.get("type").and_then(Value::as_str) {
             Some("text") => {
                 if let Some(t) = block.get("text").and_then(Value::as_str) {
-                    text = t.to_owned();
+                    t.clone_into(&mut text);
                 }
             }
             Some("tool_use") => calls.push(ToolCall {

@@ -10,6 +10,7 @@
 //! the check and the open is still refused. Walks never follow symlinks.
 //! Every result is bounded in bytes, lines, entries visited and time.
 
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::Read as _;
 use std::os::fd::AsRawFd as _;
@@ -74,9 +75,10 @@ fn cap(mut text: String) -> String {
     }
     let more = text.len() - end;
     text.truncate(end);
-    text.push_str(&format!(
+    let _ = write!(
+        text,
         "\n[cut: {more} more bytes; ask for less (offset/limit, a narrower path or pattern)]"
-    ));
+    );
     text
 }
 
@@ -215,7 +217,7 @@ impl Scope {
                 continue;
             }
             shown += 1;
-            out.push_str(&format!("{total:>6}\t{line}\n"));
+            let _ = writeln!(out, "{total:>6}\t{line}");
             if out.len() > RESULT_CAP {
                 break;
             }
@@ -228,9 +230,10 @@ impl Scope {
             });
         }
         if shown < total.saturating_sub(offset - 1) {
-            out.push_str(&format!(
-                "[{asked} has {total} lines; ask for more with offset and limit]\n"
-            ));
+            let _ = writeln!(
+                out,
+                "[{asked} has {total} lines; ask for more with offset and limit]"
+            );
         }
         Output::ok(out)
     }
@@ -328,7 +331,7 @@ impl Scope {
                 break;
             }
             if let Some(filter) = &filter {
-                let name = file.file_name().map(Path::new).unwrap_or(file);
+                let name = file.file_name().map_or(file.as_path(), Path::new);
                 let rel = file.strip_prefix(&base).unwrap_or(file);
                 if !filter.is_match(name) && !filter.is_match(rel) {
                     continue;
@@ -367,7 +370,7 @@ impl Scope {
         }
         out.push_str(&walk.note());
         if unread > 0 {
-            out.push_str(&format!("[{unread} files could not be read]\n"));
+            let _ = writeln!(out, "[{unread} files could not be read]");
         }
         Output::ok(out)
     }
@@ -420,16 +423,14 @@ impl Walk {
     fn note(&self) -> String {
         let mut note = String::new();
         if self.cut {
-            note.push_str(&format!(
-                "[the search stopped after {} entries or at the time limit; narrow `path`]\n",
+            let _ = writeln!(
+                note,
+                "[the search stopped after {} entries or at the time limit; narrow `path`]",
                 self.visited
-            ));
+            );
         }
         if self.links > 0 {
-            note.push_str(&format!(
-                "[{} symbolic links were not followed]\n",
-                self.links
-            ));
+            let _ = writeln!(note, "[{} symbolic links were not followed]", self.links);
         }
         note
     }
@@ -445,7 +446,7 @@ fn listing(items: &mut Vec<String>, what: &str) -> String {
         out.push('\n');
     }
     if more > 0 {
-        out.push_str(&format!("[{more} more {what} not listed]\n"));
+        let _ = writeln!(out, "[{more} more {what} not listed]");
     }
     out
 }
