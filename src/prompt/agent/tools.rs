@@ -169,6 +169,25 @@ impl Scope {
         }
     }
 
+    /// A folder opened without following a symlink at its last component,
+    /// if it is (still) inside the project.
+    fn open_folder(&self, folder: &Path) -> Option<File> {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let handle = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(
+                (nix::fcntl::OFlag::O_DIRECTORY
+                    | nix::fcntl::OFlag::O_NOFOLLOW
+                    | nix::fcntl::OFlag::O_NONBLOCK
+                    | nix::fcntl::OFlag::O_CLOEXEC)
+                    .bits(),
+            )
+            .open(folder)
+            .ok()?;
+        let real = std::fs::read_link(format!("/proc/self/fd/{}", handle.as_raw_fd())).ok()?;
+        real.starts_with(&self.root).then_some(handle)
+    }
+
     fn past_deadline(&self) -> bool {
         Instant::now() >= self.deadline
     }
@@ -381,7 +400,13 @@ impl Scope {
         let mut walk = Walk::default();
         let mut folders = vec![base.to_owned()];
         while let Some(folder) = folders.pop() {
-            let Ok(entries) = std::fs::read_dir(&folder) else {
+            // Listed through a descriptor checked to be inside: a folder
+            // swapped for a symlink after it was seen is not listed.
+            let Some(handle) = self.open_folder(&folder) else {
+                continue;
+            };
+            let listed = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
+            let Ok(entries) = std::fs::read_dir(&listed) else {
                 continue;
             };
             for entry in entries.flatten() {
@@ -394,7 +419,7 @@ impl Scope {
                 let Ok(kind) = entry.file_type() else {
                     continue;
                 };
-                let path = entry.path();
+                let path = folder.join(entry.file_name());
                 if kind.is_dir() {
                     if entry.file_name() != ".git" {
                         folders.push(path);
@@ -627,6 +652,15 @@ mod tests {
         let out = scope.run("Glob", &json!({"pattern": "*", "path": ".."}));
         assert!(out.is_error, "{out:?}");
         assert!(scope.run("Grep", &json!({"pattern": "("})).is_error);
+        // A walk lists a folder only through a descriptor that is inside:
+        // never through a symlink (one swapped in late), never outside.
+        assert!(scope.open_folder(&scope.root().join("src")).is_some());
+        assert!(scope.open_folder(&scope.root().join("dir-out")).is_none());
+        assert!(scope.open_folder(dir.path()).is_none());
+        assert_eq!(
+            scope.walk(&scope.root().join("dir-out")).files,
+            Vec::<PathBuf>::new()
+        );
         drop(dir);
     }
 
