@@ -146,7 +146,10 @@ pub fn hook_timeout(
     let policy_cap = policy.max_hook_timeout.filter(|max| configured > *max);
     let own = policy_cap.unwrap_or(configured);
     // Only a command hook has a process group to kill.
-    let grace = if matches!(hook.hook_type, HookType::Http | HookType::Prompt) {
+    let grace = if matches!(
+        hook.hook_type,
+        HookType::Http | HookType::Prompt | HookType::Agent
+    ) {
         Duration::ZERO
     } else {
         kill_grace
@@ -197,7 +200,9 @@ pub fn program_for(
     match &hook.hook_type {
         HookType::Command => {}
         HookType::Http => return Ok(Runnable::Http),
-        HookType::Prompt => return Ok(Runnable::Prompt),
+        // An agent hook is a prompt hook with tools: the same endpoint,
+        // the same verdict (`crate::prompt::agent`).
+        HookType::Prompt | HookType::Agent => return Ok(Runnable::Prompt),
         HookType::Unsupported(kind) => return Err(Unrunnable::Type(kind.clone())),
     }
     let command = hook.command.clone().unwrap_or_default();
@@ -302,7 +307,12 @@ fn plan_one(
         ));
     }
     let config_dir = settings.file_of(hook).dir.clone();
-    if hook.run_async && matches!(hook.hook_type, HookType::Http | HookType::Prompt) {
+    if hook.run_async
+        && matches!(
+            hook.hook_type,
+            HookType::Http | HookType::Prompt | HookType::Agent
+        )
+    {
         warnings.push(format!(
             "hook {name}: `async` is not supported for {} hooks; it ran synchronously",
             hook.hook_type.as_str()

@@ -650,6 +650,18 @@ impl RunContext<'_> {
             (Arc::new(client), policy)
         });
         let config = crate::prompt::Config::from_settings(settings);
+        if settings.hooks[p.hook].hook_type == crate::settings::HookType::Agent {
+            return crate::prompt::agent::start(
+                client,
+                &settings.hooks[p.hook],
+                &config,
+                self.inputs.inherited_env,
+                event,
+                stdin,
+                timeout,
+                self.inputs.project_dir,
+            );
+        }
         crate::prompt::start(
             client,
             &settings.hooks[p.hook],

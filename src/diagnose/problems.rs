@@ -113,6 +113,23 @@ const RULES: &[Rule] = &[
         },
     },
     Rule {
+        needle: "agent hooks are not supported on",
+        check: "prompt-hook-event",
+        fix: |_| {
+            "move the hook to an event it runs on (PreToolUse, Stop…), or write it as a command hook".into()
+        },
+    },
+    Rule {
+        needle: "an agent hook needs `prompt`",
+        check: "invalid-entry",
+        fix: |_| "add `prompt` (what the model is asked; $ARGUMENTS is the event JSON)".into(),
+    },
+    Rule {
+        needle: "is not used by agent hooks",
+        check: "ignored-field",
+        fix: |p| format!("remove `{}`", last_key(&p.json_path)),
+    },
+    Rule {
         needle: "a prompt hook needs `prompt`",
         check: "invalid-entry",
         fix: |_| "add `prompt` (what the model is asked; $ARGUMENTS is the event JSON)".into(),

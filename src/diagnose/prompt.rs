@@ -19,7 +19,7 @@ pub fn check(
     env: &[(OsString, OsString)],
 ) -> Vec<PromptFinding> {
     let mut out = Vec::new();
-    if hook.hook_type != HookType::Prompt {
+    if !matches!(hook.hook_type, HookType::Prompt | HookType::Agent) {
         return out;
     }
     let config = prompt::Config::from_settings(settings);
@@ -35,7 +35,12 @@ pub fn check(
                 "prompt-endpoint",
                 "prompt",
                 format!(
-                    "sends the event (commands, file contents…) to {} ({}, model {} from {}; key from {})",
+                    "sends the event (commands, file contents…){} to {} ({}, model {} from {}; key from {})",
+                    if hook.hook_type == HookType::Agent {
+                        " and the project files its model reads"
+                    } else {
+                        ""
+                    },
                     endpoint.url,
                     endpoint.provider.as_str(),
                     endpoint.model,

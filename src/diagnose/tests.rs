@@ -269,7 +269,7 @@ fn a_timeout_leaving_no_room_for_the_kill_grace_is_flagged() {
 #[test]
 fn unsupported_type_and_shell() {
     let found =
-        run(r#"{"hooks": {"Stop": [{"type": "agent"}, {"command": "echo", "shell": "zsh"}]}}"#);
+        run(r#"{"hooks": {"Stop": [{"type": "webhook"}, {"command": "echo", "shell": "zsh"}]}}"#);
     assert_eq!(
         ids(&found),
         [

@@ -410,7 +410,8 @@ field_schema!(
             { "const": "command", "description": "Run a program: `command` (shell form), or `command` + `args` (exec form)." },
             { "const": "http", "description": "POST the event JSON to `url`." },
             { "const": "prompt", "description": "Ask a model (`prompt`, `model`) whether the event may proceed; the model answers {\"ok\": true|false, \"reason\": …}. PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop only." },
-            { "description": "Any other type (agent, mcp_tool…) loads, but hookrun does not run it and says so on every fire." }
+            { "const": "agent", "description": "Let a model look around the project with read-only tools (Read, Grep, Glob) before it answers {\"ok\": true|false, \"reason\": …} on the prompt hooks' endpoint. PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop and SubagentStop only." },
+            { "description": "Any other type (mcp_tool…) loads, but hookrun does not run it and says so on every fire." }
         ]
     }
 );

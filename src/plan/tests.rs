@@ -191,11 +191,11 @@ fn program_for_names_what_hookrun_cannot_run() {
         "shell \"powershell\" is not supported (use \"sh\" or \"bash\")"
     );
     let settings = user(&json!({"hooks": {"PreToolUse": [
-        {"type": "agent", "prompt": "x"},
+        {"type": "webhook", "prompt": "x"},
         {"type": "prompt", "prompt": "x"}
     ]}}));
     let err = program_for(&settings.hooks[0], Path::new("/c"), &vars).unwrap_err();
-    assert_eq!(err, Unrunnable::Type("agent".into()));
+    assert_eq!(err, Unrunnable::Type("webhook".into()));
     assert_eq!(
         program_for(&settings.hooks[1], Path::new("/c"), &vars),
         Ok(Runnable::Prompt)

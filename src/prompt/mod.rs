@@ -13,6 +13,7 @@
 //! variable that holds it is kept out of every hook's environment
 //! ([`key_vars`]).
 
+pub mod agent;
 mod answer;
 mod request;
 
@@ -38,9 +39,14 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The model of an Anthropic prompt hook when nothing names one.
 pub const DEFAULT_MODEL: &str = "claude-haiku-4-5";
 
-/// The timeout of `hook` when it sets none, if it is a prompt hook.
+/// The timeout of `hook` when it sets none, if it is a prompt or agent
+/// hook.
 pub fn default_timeout(hook: &HookDef) -> Option<Duration> {
-    (hook.hook_type == HookType::Prompt).then_some(DEFAULT_TIMEOUT)
+    match hook.hook_type {
+        HookType::Prompt => Some(DEFAULT_TIMEOUT),
+        HookType::Agent => Some(agent::DEFAULT_TIMEOUT),
+        _ => None,
+    }
 }
 
 /// Where a prompt hook's request goes, and with what.
@@ -94,6 +100,16 @@ pub enum PrepareError {
     Transcript(#[source] request::TranscriptError),
     #[error("the value of {0} cannot be sent in a header (control characters); nothing was sent")]
     KeyValue(String),
+    #[error("the project folder {} cannot be resolved for the agent's tools ({source}); nothing was sent", .path.display())]
+    Project {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "the project folder is {0}: an agent hook's tools read only inside a project, and this one would open the whole of it; pass --project-dir (or run from the project); nothing was sent"
+    )]
+    TooWide(String),
 }
 
 /// Resolves `hook`'s endpoint, model and key variable from settings and
@@ -233,7 +249,7 @@ pub fn scrub_keys(
     if !settings
         .hooks
         .iter()
-        .any(|h| h.hook_type == HookType::Prompt)
+        .any(|h| matches!(h.hook_type, HookType::Prompt | HookType::Agent))
     {
         return;
     }
@@ -293,6 +309,27 @@ pub fn prepare(
         Provider::Anthropic => request::anthropic_body(&endpoint.model, system, &user),
         Provider::OpenAi => request::openai_body(&endpoint.model, system, &user),
     };
+    let (headers, secrets) = headers(&endpoint, config, env)?;
+    Ok(Call {
+        request: http::Request {
+            url: endpoint.url,
+            headers,
+            body: Arc::new(serde_json::to_vec(&body).expect("JSON serialises").into()),
+            timeout,
+            secrets,
+        },
+        provider: endpoint.provider,
+        missing_key: (!endpoint.key_set).then_some(endpoint.key_var),
+    })
+}
+
+/// The request headers of `endpoint`'s provider, the key among them, and
+/// the values among them that must never be shown.
+fn headers(
+    endpoint: &Endpoint,
+    config: &Config,
+    env: &[(OsString, OsString)],
+) -> Result<(Vec<(String, String)>, http::Secrets), PrepareError> {
     let mut headers = Vec::new();
     let mut secrets = http::Secrets::default();
     let key = var(env, &endpoint.key_var);
@@ -325,19 +362,19 @@ pub fn prepare(
     }
     for (_, value) in &headers {
         if ureq::http::HeaderValue::from_str(value).is_err() {
-            return Err(PrepareError::KeyValue(endpoint.key_var));
+            return Err(PrepareError::KeyValue(endpoint.key_var.clone()));
         }
     }
-    Ok(Call {
-        request: http::Request {
-            url: endpoint.url,
-            headers,
-            body: Arc::new(serde_json::to_vec(&body).expect("JSON serialises").into()),
-            timeout,
-            secrets,
-        },
-        provider: endpoint.provider,
-        missing_key: (!endpoint.key_set).then_some(endpoint.key_var),
+    Ok((headers, secrets))
+}
+
+/// The key value `prepare` sends, if any: every text an agent hook hands
+/// on is cleaned of it.
+fn key_value(endpoint: &Endpoint, config: &Config, env: &[(OsString, OsString)]) -> Option<String> {
+    var(env, &endpoint.key_var).or_else(|| {
+        (endpoint.provider == Provider::Anthropic && config.api_key_env.is_none())
+            .then(|| var(env, "ANTHROPIC_AUTH_TOKEN"))
+            .flatten()
     })
 }
 
@@ -674,9 +711,15 @@ pub fn verdict(
         ));
         return verdict;
     }
-    let continue_on_block = hook.prompt.as_ref().is_some_and(|p| p.continue_on_block);
-    let reason =
-        reason.unwrap_or_else(|| format!("prompt hook {name} said no (it gave no reason)"));
+    // An agent hook's `ok: false` never ends the turn (as in Claude Code).
+    let agent = hook.hook_type == HookType::Agent;
+    let continue_on_block = agent || hook.prompt.as_ref().is_some_and(|p| p.continue_on_block);
+    let reason = reason.unwrap_or_else(|| {
+        format!(
+            "{} hook {name} said no (it gave no reason)",
+            hook.hook_type.as_str()
+        )
+    });
     verdict.outcome = Some(Outcome::Block);
     verdict.block_reason = Some(reason.clone());
     let ends_turn = matches!(
@@ -712,9 +755,14 @@ fn failure(event: &EventId, name: &str, hook: &HookDef, ending: &Ending) -> Verd
 /// with which model and key variable (never the key).
 pub fn describe(hook: &HookDef, settings: &Settings, env: &[(OsString, OsString)]) -> String {
     let config = Config::from_settings(settings);
+    let tools = if hook.hook_type == HookType::Agent {
+        ", with read-only tools in the project,"
+    } else {
+        ""
+    };
     match endpoint(hook, &config, env) {
         Ok(e) => format!(
-            "asks {} at {} (model {} from {}; key from {}{})",
+            "asks {}{tools} at {} (model {} from {}; key from {}{})",
             e.provider.as_str(),
             e.url,
             e.model,

@@ -492,6 +492,11 @@ pub fn dedup_key(hook: &HookDef, config_dir: &Path) -> String {
             .as_ref()
             .map(|p| p.text.clone())
             .unwrap_or_default(),
+        // Agent hooks likewise, apart from prompt hooks with the same text.
+        HookType::Agent => format!(
+            "agent:{}",
+            hook.prompt.as_ref().map_or("", |p| p.text.as_str())
+        ),
         HookType::Command | HookType::Unsupported(_) => {
             let mut parts = vec![resolve(hook.command.as_deref().unwrap_or_default())];
             if let Some(args) = &hook.args {

@@ -99,10 +99,10 @@ pub const HOOK_FIELDS: [&str; 19] = [
 #[serde(rename_all = "camelCase")]
 #[schemars(
     rename = "Hook",
-    description = "One hook: a command (shell form `command`, or exec form `command` + `args`), an http endpoint (`url`) or a question to a model (`prompt`)."
+    description = "One hook: a command (shell form `command`, or exec form `command` + `args`), an http endpoint (`url`) or a question to a model (`prompt`, `agent`)."
 )]
 pub(crate) struct RawHook {
-    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`, `prompt` asks a model whether the event may proceed. Other types (`agent`, `mcp_tool`) load, but hookrun does not run them and says so on every fire.
+    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`, `prompt` asks a model whether the event may proceed, `agent` lets that model read the project (Read, Grep, Glob) before it answers. Other types (`mcp_tool`) load, but hookrun does not run them and says so on every fire.
     #[serde(rename = "type")]
     #[schemars(with = "Option<crate::generate::schema::HookTypeSchema>")]
     hook_type: Option<String>,
@@ -118,7 +118,7 @@ pub(crate) struct RawHook {
     /// One permission rule the call must match for the hook to run, such as `Bash(git push *)` or `Edit(src/**)`. Only on tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied): elsewhere a hook with `if` does not run. A filter that saves spawns, not a security boundary: hard limits belong in `permissions`.
     #[serde(rename = "if")]
     if_rule: Option<String>,
-    /// Seconds the hook may run before its process group is sent SIGTERM, then SIGKILL. Default 600 (UserPromptSubmit 30, MessageDisplay 10, prompt hooks 30); capped by the managed `maxHookTimeout` and by the time left before the host's own timeout.
+    /// Seconds the hook may run before its process group is sent SIGTERM, then SIGKILL. Default 600 (UserPromptSubmit 30, MessageDisplay 10, prompt hooks 30, agent hooks 60 for the whole loop); capped by the managed `maxHookTimeout` and by the time left before the host's own timeout.
     #[schemars(with = "Option<crate::generate::schema::SecondsSchema>")]
     timeout: Option<Seconds>,
     /// Shown in reports, logs and warnings. Default: the command (or URL), shortened.
@@ -140,9 +140,9 @@ pub(crate) struct RawHook {
     headers: Option<BTreeMap<String, String>>,
     /// http hooks: the environment variables `headers` may use (your consent; others become empty).
     allowed_env_vars: Option<Vec<String>>,
-    /// Prompt hooks: what the model is asked. `$ARGUMENTS` is replaced by the event JSON (the same a command hook reads on stdin); without it, the JSON is appended.
+    /// Prompt and agent hooks: what the model is asked. `$ARGUMENTS` is replaced by the event JSON (the same a command hook reads on stdin); without it, the JSON is appended.
     prompt: Option<String>,
-    /// Prompt hooks: the model to ask. Default: `ANTHROPIC_SMALL_FAST_MODEL`, else `ANTHROPIC_DEFAULT_HAIKU_MODEL`, else `promptHooks.model`, else a small Claude model.
+    /// Prompt and agent hooks: the model to ask. Default: `ANTHROPIC_SMALL_FAST_MODEL`, else `ANTHROPIC_DEFAULT_HAIKU_MODEL`, else `promptHooks.model`, else a small Claude model.
     model: Option<String>,
     /// Prompt hooks: on PreToolUse, PostToolUse and UserPromptSubmit, `ok: false` blocks and the agent goes on with the reason, instead of ending the turn.
     continue_on_block: Option<bool>,
@@ -1423,6 +1423,7 @@ fn finish_hook(
         None | Some("command") => HookType::Command,
         Some("http") => HookType::Http,
         Some("prompt") => HookType::Prompt,
+        Some("agent") => HookType::Agent,
         Some(other) => HookType::Unsupported(other.to_owned()),
     };
     match hook_type {
@@ -1472,6 +1473,31 @@ fn finish_hook(
                     format!("{why}; this hook never runs"),
                 );
                 return None;
+            }
+        }
+        HookType::Agent => {
+            if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
+                report.push(
+                    Severity::Error,
+                    path,
+                    "an agent hook needs `prompt` (what the model is asked); this hook is skipped",
+                );
+                return None;
+            }
+            if let Some(why) = super::prompt::agent_refusal(ctx.event) {
+                report.push(
+                    Severity::Warning,
+                    path,
+                    format!("{why}; this hook never runs"),
+                );
+                return None;
+            }
+            if raw.continue_on_block.is_some() {
+                report.push(
+                    Severity::Warning,
+                    format!("{path}.continueOnBlock"),
+                    "is not used by agent hooks (their `ok: false` never ends the turn), ignored",
+                );
             }
         }
         HookType::Unsupported(_) => {}
@@ -1572,7 +1598,7 @@ fn finish_hook(
             }
             .boxed()
         },
-        prompt: (hook_type == HookType::Prompt).then(|| {
+        prompt: matches!(hook_type, HookType::Prompt | HookType::Agent).then(|| {
             Box::new(PromptDef {
                 text: raw.prompt.unwrap_or_default(),
                 model: raw.model.filter(|m| !m.trim().is_empty()),
@@ -2245,14 +2271,43 @@ mod tests {
     }
 
     #[test]
+    fn agent_hooks_load_where_they_can_run() {
+        let settings = load(
+            r#"{"hooks":{"Stop":[{"type":"agent","prompt":"tests pass?","model":"m","continueOnBlock":true}],
+                "PermissionRequest":[{"type":"agent","prompt":"x"}],
+                "SessionStart":[{"type":"agent","prompt":"x"}],
+                "PreToolUse":[{"type":"agent"}]}}"#,
+        );
+        let messages = messages(&settings);
+        assert_eq!(settings.hooks.len(), 1, "{messages:#?}");
+        assert_eq!(settings.hooks[0].hook_type, HookType::Agent);
+        let prompt = settings.hooks[0].prompt.as_ref().unwrap();
+        assert_eq!(
+            (prompt.text.as_str(), prompt.model.as_deref()),
+            ("tests pass?", Some("m"))
+        );
+        for expected in [
+            "hooks.Stop[0].continueOnBlock: is not used by agent hooks",
+            "hooks.PermissionRequest[0]: agent hooks are not supported on PermissionRequest",
+            "hooks.SessionStart[0]: agent hooks are not supported on SessionStart",
+            "hooks.PreToolUse[0]: an agent hook needs `prompt`",
+        ] {
+            assert!(
+                messages.iter().any(|p| p.contains(expected)),
+                "missing {expected:?} in {messages:#?}"
+            );
+        }
+    }
+
+    #[test]
     fn unsupported_types_and_shells_still_load() {
         let settings = load(
-            r#"{"hooks":{"Stop":[{"type":"agent","prompt":"x"},{"command":"x","shell":"zsh"}]}}"#,
+            r#"{"hooks":{"Stop":[{"type":"webhook","prompt":"x"},{"command":"x","shell":"zsh"}]}}"#,
         );
         assert_eq!(settings.hooks.len(), 2);
         assert_eq!(
             settings.hooks[0].hook_type,
-            HookType::Unsupported("agent".into())
+            HookType::Unsupported("webhook".into())
         );
         assert_eq!(
             settings.hooks[1].shell,
@@ -2448,6 +2503,7 @@ mod fast_path_tests {
         r#"{"$schema": "x", "hooks": {"PreToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "b", "timeout": 1.5, "matcher": "X"}]}], "Stop": [{"command": "c", "once": true, "async": true, "onError": "block", "name": "n", "sequential": true, "statusMessage": "s"}]}, "permissions": {"allow": ["Bash(ls)"], "deny": [3]}, "env": {"keep": ["A"]}, "log": "x.log"}"#,
         r#"{"hooks": {"PreToolUse": [{"type": "http", "url": "http://127.0.0.1/x", "headers": {"A": "b"}, "allowedEnvVars": ["T"], "prompt": "p", "args": ["1"]}]}}"#,
         r#"{"hooks": {"UserPromptSubmit": [{"type": "prompt", "prompt": "ok?", "model": "m", "continueOnBlock": true}], "SessionStart": [{"type": "prompt", "prompt": "ok?"}]}}"#,
+        r#"{"hooks": {"Stop": [{"type": "agent", "prompt": "ok?", "model": "m", "continueOnBlock": true}, {"type": "agent"}], "PermissionRequest": [{"type": "agent", "prompt": "ok?"}]}}"#,
         r#"{"hooks": {"PreToolUse": [{"type": "agent", "command": "x", "shell": "zsh"}, {"command": "y", "args": ["a"], "shell": "bash"}, {"command": "  "}, {"type": "http"}, {}]}}"#,
         r#"{"hooks": {"PreToolUsed": [{"command": "a"}], "my odd event": [{"command": "b"}]}, "disableAllHooks": false, "allowedHttpHookUrls": ["http://*"], "allowPrivateNetworkHooks": true, "blockedCommands": ["rm"], "unknwn": 1}"#,
         r#"{"hooks": {"PreToolUse": [{"matcher": null, "hooks": [{"command": "a", "if": "Bash(git *)"}]}]}}"#,
@@ -2488,8 +2544,8 @@ mod fast_path_tests {
                 }
             }
         }
-        // The first nine samples are for the fast path, the rest are not.
-        assert_eq!(fast_taken, 9 * 8);
+        // The first ten samples are for the fast path, the rest are not.
+        assert_eq!(fast_taken, 10 * 8);
     }
 
     #[test]

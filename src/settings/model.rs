@@ -244,7 +244,10 @@ pub enum HookType {
     Http,
     /// Asks a model whether the event may proceed (SPEC §13).
     Prompt,
-    /// Loaded but not run by hookrun (`agent`, `mcp_tool`, typos):
+    /// A prompt hook whose model may first read the project with
+    /// read-only tools (`crate::prompt::agent`).
+    Agent,
+    /// Loaded but not run by hookrun (`mcp_tool`, typos):
     /// reported on every fire that would run it.
     Unsupported(String),
 }
@@ -255,6 +258,7 @@ impl HookType {
             HookType::Command => "command",
             HookType::Http => "http",
             HookType::Prompt => "prompt",
+            HookType::Agent => "agent",
             HookType::Unsupported(name) => name,
         }
     }
@@ -311,7 +315,7 @@ pub struct HookDef {
     /// `statusMessage`, `url`, `headers`, `allowedEnvVars`, when any is
     /// set (read them with the methods of the same names).
     pub extra: Option<Box<HookExtra>>,
-    /// Prompt hooks: `prompt`, `model`, `continueOnBlock`.
+    /// Prompt and agent hooks: `prompt`, `model`, `continueOnBlock`.
     pub prompt: Option<Box<PromptDef>>,
 }
 

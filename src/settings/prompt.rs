@@ -39,6 +39,30 @@ pub fn refusal(event: &EventId) -> Option<String> {
     ))
 }
 
+/// Why an agent hook cannot run on `event`, if it cannot: the prompt
+/// hooks' events but PermissionRequest, whose answer must be an allow or a
+/// deny (as Claude Code refuses it there).
+pub fn agent_refusal(event: &EventId) -> Option<String> {
+    if event.name() == "PermissionRequest" {
+        return Some(
+            "agent hooks are not supported on PermissionRequest (an agent answers ok or not ok, not the allow or deny a permission request needs). Use a command or http hook there".to_owned(),
+        );
+    }
+    if EVENTS.contains(&event.name()) {
+        return None;
+    }
+    Some(format!(
+        "agent hooks are not supported on {} (no conversation to judge); they run on {}. Use a command hook there",
+        event.name(),
+        EVENTS
+            .iter()
+            .filter(|e| **e != "PermissionRequest")
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
 /// `promptHooks.provider`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Provider {

@@ -850,7 +850,7 @@ fn list_shows_every_hook_with_source_and_state() {
     let sb = Sandbox::new();
     let first = sb.settings(&json!({"hooks": {
         "PreToolUse": [{"name": "guard", "matcher": "Bash", "if": "Bash(git push *)", "command": "echo", "timeout": 10}],
-        "Stop": [{"name": "agent-check", "type": "agent"}]
+        "Stop": [{"name": "agent-check", "type": "webhook"}]
     }}));
     let second = sb.settings(&json!({"hooks": {
         "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo ctx"}]}]
@@ -888,7 +888,7 @@ fn list_shows_every_hook_with_source_and_state() {
     assert_eq!(hooks[0]["timeout_s"], 10.0);
     assert_eq!(hooks[0]["state"], "enabled");
     assert_eq!(hooks[1]["state"], "not run");
-    assert!(hooks[1]["why"].as_str().unwrap().contains("agent"));
+    assert!(hooks[1]["why"].as_str().unwrap().contains("webhook"));
     assert_eq!(hooks[2]["event"], "UserPromptSubmit");
     assert_eq!(hooks[2]["timeout_s"], 30.0);
     assert_eq!(hooks[2]["timeout_default"], true);

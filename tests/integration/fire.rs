@@ -662,7 +662,7 @@ fn parallel_updated_input_is_deterministic_and_conflicts_warn() {
 fn unsupported_types_and_if_on_non_tool_events_are_reported() {
     let sb = Sandbox::new();
     let settings = json!({"hooks": {"Stop": [
-        {"type": "agent", "prompt": "are you done?"},
+        {"type": "webhook", "prompt": "are you done?"},
         {"command": "true", "if": "Bash(git *)"},
         {"command": "true", "shell": "fish"}
     ]}});
@@ -670,7 +670,7 @@ fn unsupported_types_and_if_on_non_tool_events_are_reported() {
     assert_eq!(run.code, Some(0), "{run:?}");
     let message = run.system_message();
     assert!(
-        message.contains("type \"agent\" is not supported by hookrun"),
+        message.contains("type \"webhook\" is not supported by hookrun"),
         "{message}"
     );
     assert!(

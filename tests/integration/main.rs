@@ -3,6 +3,7 @@
 
 mod support;
 
+mod agent;
 mod claude_code;
 mod cookbook;
 mod deny_rules;
@@ -18,8 +19,8 @@ mod hook_stdin;
 mod hosts;
 mod http;
 mod install;
-mod packaging;
 mod limits;
+mod packaging;
 mod pipeline;
 mod planted;
 mod prompt;

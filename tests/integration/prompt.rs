@@ -16,14 +16,14 @@ use crate::support::{Sandbox, hooks, read_when_ready};
 
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
-struct Received {
-    path: String,
-    headers: Vec<(String, String)>,
-    body: Value,
+pub(crate) struct Received {
+    pub(crate) path: String,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: Value,
 }
 
 impl Received {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
@@ -31,7 +31,7 @@ impl Received {
     }
 
     /// Every text the request carries, for matching markers.
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.body.to_string()
     }
 
@@ -49,7 +49,7 @@ impl Received {
 
 /// What the model server answers.
 #[derive(Debug, Clone)]
-enum Answer {
+pub(crate) enum Answer {
     /// The model's text, wrapped as the API the path names.
     Text(&'static str),
     /// An HTTP error status.
@@ -59,17 +59,19 @@ enum Answer {
     /// The request's key quoted back: in an error body with this status,
     /// or (200) in the model's reason, once as sent and once in escapes.
     EchoKey(u16),
+    /// This response body, as it is (tool calls).
+    Body(Value),
 }
 
 type Script = Arc<dyn Fn(&Received) -> Answer + Send + Sync>;
 
-struct Model {
+pub(crate) struct Model {
     addr: SocketAddr,
     log: Arc<Mutex<Vec<Received>>>,
 }
 
 impl Model {
-    fn start(script: impl Fn(&Received) -> Answer + Send + Sync + 'static) -> Model {
+    pub(crate) fn start(script: impl Fn(&Received) -> Answer + Send + Sync + 'static) -> Model {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let log = Arc::new(Mutex::new(Vec::new()));
@@ -86,11 +88,11 @@ impl Model {
         Model { addr, log }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
-    fn requests(&self) -> Vec<Received> {
+    pub(crate) fn requests(&self) -> Vec<Received> {
         self.log.lock().unwrap().clone()
     }
 }
@@ -171,6 +173,7 @@ fn serve(
             json!({"type": "error", "error": {"type": "authentication_error", "message": format!("invalid x-api-key: {key}")}})
                 .to_string(),
         ),
+        Answer::Body(body) => (200, body.to_string()),
         Answer::Status(code) => (
             code,
             json!({"type": "error", "error": {"type": "api_error", "message": "fake: scripted error"}})
@@ -186,9 +189,9 @@ fn serve(
     let _ = out.flush();
 }
 
-const KEY: &str = "sk-ant-it-9f3c1e77d2";
+pub(crate) const KEY: &str = "sk-ant-it-9f3c1e77d2";
 
-fn sandbox(model: &Model) -> Sandbox {
+pub(crate) fn sandbox(model: &Model) -> Sandbox {
     let mut sb = Sandbox::new();
     sb.env("ANTHROPIC_BASE_URL", &model.url())
         .env("ANTHROPIC_API_KEY", KEY);
@@ -203,7 +206,7 @@ fn prompt(text: &str, extra: &Value) -> Value {
     hook
 }
 
-fn bash(command: &str) -> Value {
+pub(crate) fn bash(command: &str) -> Value {
     json!({"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "toolu_1"})
 }
 
