@@ -208,6 +208,16 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check("if-invalid", Error, "an `if` rule that does not parse"),
     check(
+        "permission-rule-invalid",
+        Error,
+        "a `permissions` deny or ask rule that does not parse, in any settings file (hookrun's, Claude Code's, managed): the guard it stands for never holds",
+    ),
+    check(
+        "allow-rule-invalid",
+        Warning,
+        "a `permissions` allow rule that does not parse: it approves nothing",
+    ),
+    check(
         "if-never-applies",
         Error,
         "`if` on an event without tool input: the hook never runs",
@@ -389,6 +399,7 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     check_disabled(settings, &mut out);
     ownership::check(settings, &mut out);
     host::check_loaded_by_host(settings, cx, &mut out);
+    check_permission_rules(settings, &mut out);
     for hook in &settings.hooks {
         check_hook(settings, hook, cx, &mut out);
     }
@@ -618,6 +629,61 @@ impl HookCx<'_> {
 
     fn field(&self, name: &str) -> String {
         format!("{}.{name}", self.hook.json_path)
+    }
+}
+
+/// Every `permissions` rule of every file read, parsed as `fire` parses
+/// it. A deny or ask rule that does not parse is a guard that never holds:
+/// `fire` skips it (with a warning). In a Claude Code file the rules are
+/// Claude Code's to enforce behind Claude Code, but hookrun enforces their
+/// deny and ask behind every other host, so they are checked alike.
+fn check_permission_rules(settings: &Settings, out: &mut Vec<Finding>) {
+    for file in &settings.files {
+        if file.state != crate::settings::model::FileState::Loaded {
+            continue;
+        }
+        let lists = [
+            ("deny", &file.permissions.deny),
+            ("ask", &file.permissions.ask),
+            ("allow", &file.permissions.allow),
+        ];
+        for (list, entries) in lists {
+            for entry in entries {
+                let Err(err) = Rule::parse(&entry.text) else {
+                    continue;
+                };
+                let (check, severity, effect) = if list == "allow" {
+                    (
+                        "allow-rule-invalid",
+                        Severity::Warning,
+                        "it approves nothing".to_owned(),
+                    )
+                } else {
+                    (
+                        "permission-rule-invalid",
+                        Severity::Error,
+                        format!("this {list} rule is skipped, so what it guards is never stopped"),
+                    )
+                };
+                let whose = match (file.source.claude_mode, list) {
+                    (false, _) => "",
+                    (true, "allow") => {
+                        " (a Claude Code file: Claude Code applies its allow rules, hookrun never does)"
+                    }
+                    (true, _) => {
+                        " (Claude Code enforces this file behind Claude Code; hookrun enforces its deny and ask rules behind every other host)"
+                    }
+                };
+                out.push(Finding {
+                    check,
+                    severity,
+                    file: file.path().to_path_buf(),
+                    json_path: entry.json_path.clone(),
+                    message: format!("{err}: {effect}{whose}"),
+                    fix: "write one rule, `Tool` or `Tool(specifier)`, e.g. \"Bash(rm -rf *)\" or \"mcp__server__tool\"".into(),
+                });
+            }
+        }
     }
 }
 
