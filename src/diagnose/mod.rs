@@ -112,6 +112,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "a field that is ignored where it is written",
     ),
     check(
+        "async-rewake-foreground",
+        Warning,
+        "`asyncRewake` without `async`: the hook runs in the foreground and its exit 2 blocks (as in Claude Code)",
+    ),
+    check(
         "claude-mode",
         Note,
         "a key a Claude Code settings file holds for Claude Code itself",

@@ -69,7 +69,7 @@ const MANAGED_ONLY: &[&str] = &[
 /// The fields a hook entry may have, in [`RawHook`]'s order (the fast
 /// path numbers them by position; `doctor` suggests the nearest for a
 /// misspelt one).
-pub const HOOK_FIELDS: [&str; 19] = [
+pub const HOOK_FIELDS: [&str; 20] = [
     "type",
     "command",
     "args",
@@ -89,6 +89,7 @@ pub const HOOK_FIELDS: [&str; 19] = [
     "prompt",
     "model",
     "continueOnBlock",
+    "asyncRewake",
 ];
 
 /// A hook entry as written (flat shape, or an inner hook of the nested one).
@@ -146,6 +147,8 @@ pub(crate) struct RawHook {
     model: Option<String>,
     /// Prompt hooks: on PreToolUse, PostToolUse and UserPromptSubmit, `ok: false` blocks and the agent goes on with the reason, instead of ending the turn.
     continue_on_block: Option<bool>,
+    /// With `async`: run in the background, and only an exit 2 speaks: its stderr (else stdout) reaches the model with a later fire of the session, as Claude Code wakes the model with it. Its JSON output is not used. Without `async` the hook runs in the foreground and its exit 2 blocks, as Claude Code 2.1.332 runs it.
+    async_rewake: Option<bool>,
 }
 
 /// What a failure of the hook itself means.
@@ -1534,6 +1537,16 @@ fn finish_hook(
     } else {
         once
     };
+    let async_rewake = raw.async_rewake.unwrap_or(false);
+    if async_rewake && !raw.run_async.unwrap_or(false) {
+        // A note on every fire (it runs as Claude Code runs it); `doctor`
+        // grades it a warning (`async-rewake-foreground`).
+        report.push(
+            Severity::Note,
+            format!("{path}.asyncRewake"),
+            "without \"async\": true, the hook runs in the foreground and its exit 2 blocks the call, as Claude Code runs it",
+        );
+    }
     Some(HookDef {
         file: ctx.file,
         json_path,
@@ -1558,6 +1571,7 @@ fn finish_hook(
             && raw.url.is_none()
             && raw.headers.as_ref().is_none_or(BTreeMap::is_empty)
             && raw.allowed_env_vars.as_ref().is_none_or(Vec::is_empty)
+            && !async_rewake
         {
             None
         } else {
@@ -1569,6 +1583,7 @@ fn finish_hook(
                     .map(|h| h.into_iter().collect())
                     .unwrap_or_default(),
                 allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
+                async_rewake,
             }
             .boxed()
         },
@@ -1908,6 +1923,7 @@ mod fast {
                     16 => hook.prompt = map.next_value()?,
                     17 => hook.model = map.next_value()?,
                     18 => hook.continue_on_block = map.next_value()?,
+                    19 => hook.async_rewake = map.next_value()?,
                     _ => {
                         group = Some(map.next_value_seed(ListSeed {
                             state: &mut *self.state,
@@ -1949,7 +1965,7 @@ mod fast {
 
     /// The number [`FieldSeed`] gives `hooks` (a matcher group's list);
     /// a [`HOOK_FIELDS`] field is its index there.
-    pub(super) const GROUP_FIELD: u32 = 19;
+    pub(super) const GROUP_FIELD: u32 = 20;
 
     struct FieldSeed;
 
