@@ -139,7 +139,7 @@ pub static CHECKS: &[CheckInfo] = &[
     check(
         "not-run",
         Error,
-        "a hook hookrun does not run (type `agent`, `mcp_tool`…, an unsupported shell)",
+        "a hook hookrun does not run (type `agent`, `mcp_tool`…, a shell other than sh, bash and powershell)",
     ),
     check(
         "prompt-hook-event",
@@ -246,6 +246,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "recursion",
         Error,
         "a hook runs `hookrun fire` from a file hookrun loads",
+    ),
+    check(
+        "powershell-missing",
+        Error,
+        "a `shell: \"powershell\"` hook where neither pwsh nor powershell is on PATH: it fails on every run",
     ),
     check(
         "command-missing",
@@ -985,6 +990,19 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
     let Some(command) = hook.command.as_deref() else {
         return;
     };
+    if hook.shell == crate::settings::ShellKind::PowerShell && hook.args.is_none() {
+        // Not sh: the shell checks below do not apply.
+        if !crate::exec::POWERSHELLS.iter().any(|p| cx.probe.on_path(p)) {
+            let at = h.field("shell");
+            h.push(
+                "powershell-missing",
+                at,
+                "shell \"powershell\", and neither pwsh nor powershell is on PATH here: the hook fails on every run, a failure that blocks nothing".to_owned(),
+                "install PowerShell (pwsh), or remove \"shell\": \"powershell\" and write the command for sh",
+            );
+        }
+        return;
+    }
     let vars = Vars {
         config_dir,
         project_dir: cx.project_dir,

@@ -111,7 +111,7 @@ pub(crate) struct RawHook {
     command: Option<String>,
     /// Exec form: the arguments of `command`, which then runs without a shell. `${HOOKRUN_CONFIG_DIR}`, `${CLAUDE_PROJECT_DIR}` and `${CLAUDE_PLUGIN_ROOT}` are substituted as plain strings.
     args: Option<Vec<String>>,
-    /// The shell of the shell form: `sh` (the default) or `bash`. Ignored in exec form.
+    /// The shell of the shell form: `sh` (the default), `bash`, or `powershell` (run as `pwsh -NoProfile -NonInteractive -ExecutionPolicy Bypass -Command COMMAND`, with `pwsh` or else `powershell` found on PATH, as Claude Code runs it). Ignored in exec form.
     #[schemars(with = "Option<crate::generate::schema::ShellSchema>")]
     shell: Option<String>,
     /// Which calls the hook runs for, compared with the event's match field (`tool_name` on tool events). Absent, `""` or `"*"`: all. Only letters, digits, `_`, `-`, spaces, `,` and `|`: a list of exact, case-sensitive names (`Edit|Write`). Anything else: an unanchored JavaScript regex search (`^mcp__github__`). Inside a matcher group, the group's `matcher` applies instead.
@@ -1511,6 +1511,7 @@ fn finish_hook(
     let shell = match raw.shell.as_deref() {
         None | Some("sh") => ShellKind::Sh,
         Some("bash") => ShellKind::Bash,
+        Some("powershell") => ShellKind::PowerShell,
         Some(other) => ShellKind::Unsupported(other.to_owned()),
     };
     let matcher = match matcher_from {

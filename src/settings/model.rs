@@ -265,6 +265,9 @@ impl HookType {
 pub enum ShellKind {
     Sh,
     Bash,
+    /// Run with PowerShell (`pwsh`, else `powershell`, on PATH), as Claude
+    /// Code runs it.
+    PowerShell,
     Unsupported(String),
 }
 
@@ -273,6 +276,7 @@ impl ShellKind {
         match self {
             ShellKind::Sh => "sh",
             ShellKind::Bash => "bash",
+            ShellKind::PowerShell => "powershell",
             ShellKind::Unsupported(name) => name,
         }
     }

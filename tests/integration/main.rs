@@ -20,6 +20,7 @@ mod install;
 mod packaging;
 mod pipeline;
 mod planted;
+mod powershell;
 mod prompt;
 mod protocol;
 mod replay;
