@@ -27,7 +27,7 @@ use crate::exec::{self, Job, Limits, Program, Supervisor};
 use crate::hookenv::HookEnv;
 use crate::plan::Planned;
 use crate::state::StateDir;
-use crate::verdict::{self, HookOutput, ending_of};
+use crate::verdict::{self, Ending, HookOutput, ending_of};
 
 /// Everything the detached runner needs.
 #[derive(Debug, Serialize, Deserialize)]
@@ -48,6 +48,9 @@ pub struct AsyncJob {
     /// A `once` hook's claim, given back if the runner cannot run it.
     #[serde(default)]
     pub once: Option<OnceClaim>,
+    /// `asyncRewake`: only an exit 2 speaks ([`rewake_result`]).
+    #[serde(default)]
+    pub rewake: bool,
 }
 
 /// A `once` claim made by the fire that started the job.
@@ -131,6 +134,7 @@ impl AsyncJob {
             limits: JobLimits::from(limits),
             result: None,
             once: None,
+            rewake: false,
         }
     }
 }
@@ -236,6 +240,10 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
         .next()
         .ok_or_else(|| std::io::Error::other("the supervisor returned no report"))?;
     let ending = ending_of(&report, timeout);
+    if job.rewake {
+        let result = rewake_result(&job, &ending, &report.stdout.bytes, &report.stderr.bytes);
+        return write_result(job.result.as_deref(), &result);
+    }
     let name = format!("{} (async)", job.hook_name);
     let verdict = verdict::read(
         &event,
@@ -275,6 +283,59 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
         warnings,
     };
     write_result(job.result.as_deref(), &result)
+}
+
+/// What an `asyncRewake` hook leaves for the next fire. Claude Code
+/// (2.1.332, measured) wakes the model only when such a hook exits 2, with
+/// its stderr as a "blocking error" notice; any other ending, and any JSON
+/// it prints, reach nobody. Here the exit 2 text becomes context for the
+/// next fire of the session (stderr, else stdout); the rest is only said to
+/// the user, as warnings, so that a failing check is not silent.
+fn rewake_result(job: &AsyncJob, ending: &Ending, stdout: &[u8], stderr: &[u8]) -> AsyncResult {
+    let mut warnings = Vec::new();
+    let mut context = None;
+    let name = &job.hook_name;
+    match ending {
+        Ending::Exited(2) => {
+            let text = [stderr, stdout]
+                .into_iter()
+                .map(|bytes| String::from_utf8_lossy(bytes).trim().to_owned())
+                .find(|text| !text.is_empty())
+                .unwrap_or_else(|| "(no output)".to_owned());
+            context = Some(format!(
+                "Background hook {name} ({}) reported a blocking error: {text}",
+                job.event
+            ));
+        }
+        Ending::Exited(0) => {
+            if !String::from_utf8_lossy(stdout).trim().is_empty() {
+                warnings.push(format!(
+                    "asyncRewake hook {name} exited 0 with output, which reaches nobody: only an exit 2 (its stderr) wakes the model"
+                ));
+            }
+        }
+        other => warnings.push(format!(
+            "asyncRewake hook {name} failed ({}): nothing reached the model",
+            describe(other)
+        )),
+    }
+    AsyncResult {
+        hook_name: job.hook_name.clone(),
+        event: job.event.clone(),
+        system_message: None,
+        context,
+        warnings,
+    }
+}
+
+fn describe(ending: &Ending) -> String {
+    match ending {
+        Ending::Exited(code) => format!("exit {code}"),
+        Ending::Signaled(signal) => format!("killed by signal {signal}"),
+        Ending::TimedOut { seconds } => format!("timed out after {seconds:.1} s"),
+        Ending::NotStarted(why) => format!("did not start: {why}"),
+        Ending::Failed(why) => why.clone(),
+    }
 }
 
 /// Written under a temporary name and renamed: a fire never reads half.
@@ -402,6 +463,39 @@ mod tests {
         .unwrap();
         assert_eq!(job.limits, JobLimits::default());
         assert_eq!(job.once, None);
+    }
+
+    /// Claude Code 2.1.332 (measured): an `async` + `asyncRewake` hook's
+    /// exit 2 stderr wakes the model; an exit 0 hook's JSON and an exit 1
+    /// reach nobody.
+    #[test]
+    fn only_an_exit_2_of_a_rewake_hook_reaches_the_model() {
+        let job: AsyncJob = serde_json::from_value(serde_json::json!({
+            "hook_name": "tests", "event": "PostToolUse",
+            "program": {"Shell": {"shell": "sh", "script": "true"}},
+            "env": [], "cwd": "/", "stdin": "", "timeout_ms": 1, "result": null,
+            "rewake": true
+        }))
+        .unwrap();
+        assert!(job.rewake);
+        let woke = rewake_result(&job, &Ending::Exited(2), b"OUT\n", b"  ERR: failed\n");
+        assert_eq!(
+            woke.context.as_deref(),
+            Some("Background hook tests (PostToolUse) reported a blocking error: ERR: failed")
+        );
+        assert!(woke.warnings.is_empty() && woke.system_message.is_none());
+        // No stderr: stdout stands in for it.
+        let woke = rewake_result(&job, &Ending::Exited(2), b"only out\n", b"");
+        assert!(woke.context.unwrap().ends_with(": only out"));
+        let json = br#"{"systemMessage":"s","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"c"}}"#;
+        let quiet = rewake_result(&job, &Ending::Exited(0), json, b"");
+        assert_eq!((&quiet.context, &quiet.system_message), (&None, &None));
+        assert!(quiet.warnings[0].contains("reaches nobody"), "{quiet:?}");
+        let failed = rewake_result(&job, &Ending::Exited(1), b"", b"boom");
+        assert!(failed.context.is_none());
+        assert!(failed.warnings[0].contains("exit 1"), "{failed:?}");
+        let timed_out = rewake_result(&job, &Ending::TimedOut { seconds: 2.0 }, b"", b"");
+        assert!(timed_out.warnings[0].contains("timed out"), "{timed_out:?}");
     }
 
     #[test]

@@ -110,7 +110,7 @@ pub enum Runnable {
 pub enum Unrunnable {
     #[error("type {0:?} is not supported by hookrun")]
     Type(String),
-    #[error("shell {0:?} is not supported (use \"sh\" or \"bash\")")]
+    #[error("shell {0:?} is not supported (use \"sh\", \"bash\" or \"powershell\")")]
     Shell(String),
 }
 
@@ -222,8 +222,41 @@ pub fn program_for(
             shell: "bash".into(),
             script: command,
         })),
+        ShellKind::PowerShell => Ok(Runnable::Command(Program::PowerShell {
+            script: powershell_script(&command, hook.event.name() == "PermissionRequest"),
+        })),
         ShellKind::Unsupported(shell) => Err(Unrunnable::Shell(shell.clone())),
     }
+}
+
+/// Appended to a PowerShell hook's command: the exit 2 of the last program
+/// it ran becomes PowerShell's own exit code (checked in two steps, as
+/// Claude Code does, so `$?` is read before anything else runs).
+const POWERSHELL_PASS_EXIT_2: &str = "\n; if (-not $?) { if ($LASTEXITCODE -eq 2) { exit 2 } }";
+
+/// A `shell: "powershell"` command as PowerShell gets it, made the way
+/// Claude Code (2.1.332) makes it:
+/// - `${CLAUDE_PROJECT_DIR}` (and the plugin variables) name environment
+///   variables in PowerShell only as `${env:NAME}`, so they are rewritten;
+/// - `pwsh -Command` exits 1, not 2, when the last program it ran exited
+///   2, so a line is added that passes an exit 2 on (a block), except on
+///   PermissionRequest, where Claude Code adds none.
+pub fn powershell_script(command: &str, permission_request: bool) -> String {
+    let mut script = command.to_owned();
+    for name in [
+        "CLAUDE_PROJECT_DIR",
+        "CLAUDE_PLUGIN_ROOT",
+        "CLAUDE_PLUGIN_DATA",
+    ] {
+        let braced = format!("${{{name}}}");
+        if script.contains(&braced) {
+            script = script.replace(&braced, &format!("${{env:{name}}}"));
+        }
+    }
+    if !permission_request {
+        script.push_str(POWERSHELL_PASS_EXIT_2);
+    }
+    script
 }
 
 /// Exec form: `${HOOKRUN_CONFIG_DIR}`, `${CLAUDE_PROJECT_DIR}` and

@@ -294,6 +294,7 @@ fn start_async_hooks(
         let env = hook_env(base_env, p, None);
         let mut job =
             asynchook::AsyncJob::new(p, event, program.clone(), env, cwd, stdin, inputs.limits);
+        job.rewake = inputs.settings.hooks[p.hook].async_rewake();
         if let (Some(key), Some(state), Some(session)) =
             (&p.once_key, inputs.state, event.session_id())
         {

@@ -259,6 +259,13 @@ fn full_display(program: &Program, vars: &Vars<'_>) -> String {
         Program::Shell { shell, script } => {
             format!("{shell} -c {}", quote(&expand(script, vars)))
         }
+        Program::PowerShell { script } => {
+            let args = crate::exec::powershell_args(script, false);
+            std::iter::once(crate::exec::POWERSHELLS[0].to_owned())
+                .chain(args.iter().map(|a| quote(&a.to_string_lossy())))
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
         Program::Exec { program, args } => std::iter::once(program)
             .chain(args)
             .map(|w| quote(w))

@@ -112,6 +112,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "a field that is ignored where it is written",
     ),
     check(
+        "async-rewake-foreground",
+        Warning,
+        "`asyncRewake` without `async`: the hook runs in the foreground and its exit 2 blocks (as in Claude Code)",
+    ),
+    check(
         "claude-mode",
         Note,
         "a key a Claude Code settings file holds for Claude Code itself",
@@ -134,7 +139,7 @@ pub static CHECKS: &[CheckInfo] = &[
     check(
         "not-run",
         Error,
-        "a hook hookrun does not run (type `agent`, `mcp_tool`…, an unsupported shell)",
+        "a hook hookrun does not run (type `agent`, `mcp_tool`…, a shell other than sh, bash and powershell)",
     ),
     check(
         "prompt-hook-event",
@@ -208,6 +213,16 @@ pub static CHECKS: &[CheckInfo] = &[
     ),
     check("if-invalid", Error, "an `if` rule that does not parse"),
     check(
+        "permission-rule-invalid",
+        Error,
+        "a `permissions` deny or ask rule that does not parse, in any settings file (hookrun's, Claude Code's, managed): the guard it stands for never holds",
+    ),
+    check(
+        "allow-rule-invalid",
+        Warning,
+        "a `permissions` allow rule that does not parse: it approves nothing",
+    ),
+    check(
         "if-never-applies",
         Error,
         "`if` on an event without tool input: the hook never runs",
@@ -231,6 +246,11 @@ pub static CHECKS: &[CheckInfo] = &[
         "recursion",
         Error,
         "a hook runs `hookrun fire` from a file hookrun loads",
+    ),
+    check(
+        "powershell-missing",
+        Error,
+        "a `shell: \"powershell\"` hook where neither pwsh nor powershell is on PATH: it fails on every run",
     ),
     check(
         "command-missing",
@@ -389,6 +409,7 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     check_disabled(settings, &mut out);
     ownership::check(settings, &mut out);
     host::check_loaded_by_host(settings, cx, &mut out);
+    check_permission_rules(settings, &mut out);
     for hook in &settings.hooks {
         check_hook(settings, hook, cx, &mut out);
     }
@@ -618,6 +639,61 @@ impl HookCx<'_> {
 
     fn field(&self, name: &str) -> String {
         format!("{}.{name}", self.hook.json_path)
+    }
+}
+
+/// Every `permissions` rule of every file read, parsed as `fire` parses
+/// it. A deny or ask rule that does not parse is a guard that never holds:
+/// `fire` skips it (with a warning). In a Claude Code file the rules are
+/// Claude Code's to enforce behind Claude Code, but hookrun enforces their
+/// deny and ask behind every other host, so they are checked alike.
+fn check_permission_rules(settings: &Settings, out: &mut Vec<Finding>) {
+    for file in &settings.files {
+        if file.state != crate::settings::model::FileState::Loaded {
+            continue;
+        }
+        let lists = [
+            ("deny", &file.permissions.deny),
+            ("ask", &file.permissions.ask),
+            ("allow", &file.permissions.allow),
+        ];
+        for (list, entries) in lists {
+            for entry in entries {
+                let Err(err) = Rule::parse(&entry.text) else {
+                    continue;
+                };
+                let (check, severity, effect) = if list == "allow" {
+                    (
+                        "allow-rule-invalid",
+                        Severity::Warning,
+                        "it approves nothing".to_owned(),
+                    )
+                } else {
+                    (
+                        "permission-rule-invalid",
+                        Severity::Error,
+                        format!("this {list} rule is skipped, so what it guards is never stopped"),
+                    )
+                };
+                let whose = match (file.source.claude_mode, list) {
+                    (false, _) => "",
+                    (true, "allow") => {
+                        " (a Claude Code file: Claude Code applies its allow rules, hookrun never does)"
+                    }
+                    (true, _) => {
+                        " (Claude Code enforces this file behind Claude Code; hookrun enforces its deny and ask rules behind every other host)"
+                    }
+                };
+                out.push(Finding {
+                    check,
+                    severity,
+                    file: file.path().to_path_buf(),
+                    json_path: entry.json_path.clone(),
+                    message: format!("{err}: {effect}{whose}"),
+                    fix: "write one rule, `Tool` or `Tool(specifier)`, e.g. \"Bash(rm -rf *)\" or \"mcp__server__tool\"".into(),
+                });
+            }
+        }
     }
 }
 
@@ -914,6 +990,19 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
     let Some(command) = hook.command.as_deref() else {
         return;
     };
+    if hook.shell == crate::settings::ShellKind::PowerShell && hook.args.is_none() {
+        // Not sh: the shell checks below do not apply.
+        if !crate::exec::POWERSHELLS.iter().any(|p| cx.probe.on_path(p)) {
+            let at = h.field("shell");
+            h.push(
+                "powershell-missing",
+                at,
+                "shell \"powershell\", and neither pwsh nor powershell is on PATH here: the hook fails on every run, a failure that blocks nothing".to_owned(),
+                "install PowerShell (pwsh), or remove \"shell\": \"powershell\" and write the command for sh",
+            );
+        }
+        return;
+    }
     let vars = Vars {
         config_dir,
         project_dir: cx.project_dir,

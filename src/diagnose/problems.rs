@@ -302,6 +302,13 @@ const RULES: &[Rule] = &[
         fix: |_| "remove `shell`, or drop `args` to run `command` through the shell".into(),
     },
     Rule {
+        needle: "the hook runs in the foreground and its exit 2 blocks",
+        check: "async-rewake-foreground",
+        fix: |_| {
+            "add \"async\": true to run it in the background (its exit 2 then reaches the model later), or remove `asyncRewake`".into()
+        },
+    },
+    Rule {
         needle: "ignored in a Claude Code settings file",
         check: "claude-mode",
         fix: |_| "nothing to do: Claude Code applies it itself".into(),
@@ -430,7 +437,8 @@ mod tests {
                         {"command": "x", "onError": "explode"}, {"command": "x", "name": 3},
                         {"type": "http", "url": "http://x", "args": ["a"]},
                         {"command": "x", "args": [], "shell": "bash"},
-                        {"type": "prompt"}, {"command": "x", "continueOnBlock": true}],
+                        {"type": "prompt"}, {"command": "x", "continueOnBlock": true},
+                        {"command": "x", "asyncRewake": true}],
                     "SessionEnd": [{"type": "prompt", "prompt": "x"}]
                 }, "promptHooks": {"provider": "x", "model": 3, "modl": "m", "baseUrl": "ftp://x"},
                 "allowPromptHooks": 1, "allowedPromptHookEndpoints": "x"}"#,
@@ -445,6 +453,7 @@ mod tests {
                     "invalid-entry",
                     "empty-group",
                     "ignored-field",
+                    "async-rewake-foreground",
                 ],
             ),
             (

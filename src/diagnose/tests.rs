@@ -750,3 +750,79 @@ fn an_ssrf_refused_url_gets_a_fix_about_the_network_not_variables() {
     );
     assert!(!f.fix.contains("allowedEnvVars"), "{}", f.fix);
 }
+
+#[test]
+fn every_permission_rule_of_every_file_is_parsed() {
+    // hookrun's own file: a deny or ask rule that does not parse is an
+    // error (its guard never holds); an allow rule only approves nothing.
+    let found = run(
+        r#"{"permissions": {"deny": ["Bash(rm *)", "Bash(", "mcp__*__x"], "ask": ["Web*"], "allow": ["Read(", "Read"]}}"#,
+    );
+    let rules: Vec<(&str, String, Severity)> = found
+        .iter()
+        .filter(|f| f.check.ends_with("rule-invalid"))
+        .map(|f| (f.check, f.json_path.clone(), f.severity))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            (
+                "permission-rule-invalid",
+                "permissions.deny[1]".into(),
+                Severity::Error
+            ),
+            (
+                "permission-rule-invalid",
+                "permissions.deny[2]".into(),
+                Severity::Error
+            ),
+            (
+                "permission-rule-invalid",
+                "permissions.ask[0]".into(),
+                Severity::Error
+            ),
+            (
+                "allow-rule-invalid",
+                "permissions.allow[0]".into(),
+                Severity::Warning
+            ),
+        ],
+        "{found:#?}"
+    );
+    assert!(found[0].message.contains("Bash("), "{found:#?}");
+
+    // A Claude Code file: the same rules, checked the same way (hookrun
+    // enforces its deny and ask rules behind every other host).
+    let mut settings = Settings::default();
+    let source = Source {
+        path: PathBuf::from("/proj/.claude/settings.json"),
+        kind: SourceKind::Project,
+        claude_mode: true,
+        trust_required: false,
+    };
+    load_bytes(
+        &mut settings,
+        source,
+        PathBuf::from("/proj/.claude"),
+        br#"{"permissions": {"deny": ["Read", "Bash(git push"]}}"#,
+    );
+    let probe = Fake {
+        files: HashMap::new(),
+    };
+    let cx = Context {
+        project_dir: Path::new("/proj"),
+        home: Some(Path::new("/home/u")),
+        claude_project_dir: Path::new("/proj"),
+        codex_home: None,
+        probe: &probe,
+    };
+    let found = diagnose(&settings, &cx);
+    let bad: Vec<&Finding> = found
+        .iter()
+        .filter(|f| f.check == "permission-rule-invalid")
+        .collect();
+    assert_eq!(bad.len(), 1, "{found:#?}");
+    assert_eq!(bad[0].json_path, "permissions.deny[1]");
+    assert_eq!(bad[0].severity, Severity::Error);
+    assert!(bad[0].message.contains("every other host"), "{bad:#?}");
+}

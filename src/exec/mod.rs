@@ -25,6 +25,7 @@ use crate::event::Bytes;
 mod capture;
 mod reactor;
 mod spawn;
+pub use spawn::{POWERSHELLS, powershell_args};
 #[cfg(test)]
 mod tests;
 mod unit;
@@ -49,6 +50,9 @@ pub enum Program {
     Shell { shell: String, script: String },
     /// Exec form: `program` resolved on the job's PATH, run with `args`.
     Exec { program: String, args: Vec<String> },
+    /// `shell: "powershell"`: `pwsh` (else `powershell`) on the job's PATH,
+    /// run with [`powershell_args`] and this script.
+    PowerShell { script: String },
 }
 
 /// One hook process to run.

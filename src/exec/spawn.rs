@@ -25,6 +25,11 @@ pub(crate) enum SpawnError {
     },
     #[error("{program}: command not found (PATH={})", search.to_string_lossy())]
     NotFound { program: String, search: OsString },
+    #[error(
+        "shell \"powershell\" needs PowerShell, and neither pwsh nor powershell is on PATH ({}): install PowerShell, or remove \"shell\": \"powershell\" to run the command with sh",
+        search.to_string_lossy()
+    )]
+    NoPowerShell { search: OsString },
     #[error("{}: no such file", path.display())]
     NoSuchFile { path: PathBuf },
     #[error("{}: not executable", path.display())]
@@ -74,6 +79,7 @@ pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
     let (name, args): (&str, Vec<OsString>) = match &job.program {
         Program::Shell { shell, script } => (shell, vec!["-c".into(), script.into()]),
         Program::Exec { program, args } => (program, args.iter().map(Into::into).collect()),
+        Program::PowerShell { script } => return spawn_powershell(job, script, &cwd),
     };
     let path = match &job.program {
         Program::Shell { shell, .. } if shell == "sh" && system_sh_runs() => {
@@ -87,6 +93,52 @@ pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
         args: &args,
         env: &job.env,
         cwd: &cwd,
+    };
+    unix::spawn(&spec).map_err(|source| SpawnError::Os { path, source })
+}
+
+/// The PowerShell programs `shell: "powershell"` runs, in the order Claude
+/// Code (2.1.332) looks for them on PATH.
+pub const POWERSHELLS: [&str; 2] = ["pwsh", "powershell"];
+
+/// Set (to anything but the empty string), PowerShell's execution policy is
+/// left alone, as Claude Code leaves it.
+const RESPECT_POLICY: &str = "CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY";
+
+/// The arguments PowerShell gets for a hook's script: Claude Code's
+/// (2.1.332): no profile, no prompts, the execution policy bypassed unless
+/// asked to respect it, the script as one `-Command` argument.
+pub fn powershell_args(script: &str, respect_policy: bool) -> Vec<OsString> {
+    let mut args: Vec<OsString> = vec!["-NoProfile".into(), "-NonInteractive".into()];
+    if !respect_policy {
+        args.extend(["-ExecutionPolicy".into(), "Bypass".into()]);
+    }
+    args.extend(["-Command".into(), script.into()]);
+    args
+}
+
+/// A PowerShell hook: the first of [`POWERSHELLS`] on the job's PATH, in
+/// its own process group like every other hook.
+fn spawn_powershell(job: &Job, script: &str, cwd: &Path) -> Result<Spawned, SpawnError> {
+    let search = job.env.get("PATH");
+    let (name, path) = POWERSHELLS
+        .iter()
+        .find_map(|name| {
+            find_program_cached(name, search, cwd)
+                .ok()
+                .map(|path| (*name, path))
+        })
+        .ok_or_else(|| SpawnError::NoPowerShell {
+            search: search.unwrap_or(OsStr::new(DEFAULT_PATH)).to_owned(),
+        })?;
+    let respect = job.env.get(RESPECT_POLICY).is_some_and(|v| !v.is_empty());
+    let args = powershell_args(script, respect);
+    let spec = SpawnSpec {
+        path: &path,
+        argv0: OsStr::new(name),
+        args: &args,
+        env: &job.env,
+        cwd,
     };
     unix::spawn(&spec).map_err(|source| SpawnError::Os { path, source })
 }

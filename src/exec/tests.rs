@@ -1129,3 +1129,28 @@ fn interrupt_escalates_to_sigkill_after_the_grace() {
     assert_eq!(report.termination, Termination::Signaled(SIGKILL));
     assert!(report.duration < secs(5.0), "{report:?}");
 }
+
+/// The command line of a `shell: "powershell"` hook: Claude Code's
+/// (2.1.332) arguments, the script whole as the one `-Command` argument.
+#[test]
+fn powershell_gets_claude_codes_arguments() {
+    let script = "Write-Output 'a b'; exit 2";
+    assert_eq!(
+        super::powershell_args(script, false),
+        [
+            "-NoProfile",
+            "-NonInteractive",
+            "-ExecutionPolicy",
+            "Bypass",
+            "-Command",
+            script
+        ]
+        .map(OsString::from)
+    );
+    // CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY: the policy stands.
+    assert_eq!(
+        super::powershell_args(script, true),
+        ["-NoProfile", "-NonInteractive", "-Command", script].map(OsString::from)
+    );
+    assert_eq!(super::POWERSHELLS, ["pwsh", "powershell"]);
+}

@@ -426,6 +426,7 @@ field_schema!(
         "anyOf": [
             { "const": "sh", "description": "sh -c COMMAND" },
             { "const": "bash", "description": "bash -c COMMAND" },
+            { "const": "powershell", "description": "pwsh -NoProfile -NonInteractive -ExecutionPolicy Bypass -Command COMMAND (pwsh, else powershell, from PATH)" },
             { "description": "Other shells load, but the hook does not run and is reported." }
         ]
     }

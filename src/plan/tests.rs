@@ -184,11 +184,11 @@ fn program_for_names_what_hookrun_cannot_run() {
         program_for(&shell("bash"), Path::new("/c"), &vars),
         Ok(Runnable::Command(Program::Shell { shell, .. })) if shell == "bash"
     ));
-    let err = program_for(&shell("powershell"), Path::new("/c"), &vars).unwrap_err();
-    assert_eq!(err, Unrunnable::Shell("powershell".into()));
+    let err = program_for(&shell("zsh"), Path::new("/c"), &vars).unwrap_err();
+    assert_eq!(err, Unrunnable::Shell("zsh".into()));
     assert_eq!(
         err.to_string(),
-        "shell \"powershell\" is not supported (use \"sh\" or \"bash\")"
+        "shell \"zsh\" is not supported (use \"sh\", \"bash\" or \"powershell\")"
     );
     let settings = user(&json!({"hooks": {"PreToolUse": [
         {"type": "webhook", "prompt": "x"},
@@ -212,7 +212,7 @@ fn plan_keeps_load_order_and_says_why_a_hook_cannot_run() {
     let settings = user(&json!({"hooks": {"PreToolUse": [
         {"command": "first"},
         {"command": "other event", "matcher": "Edit"},
-        {"command": "ps", "shell": "powershell"},
+        {"command": "ps", "shell": "fish"},
         {"command": "later", "async": true, "once": true, "timeout": 900},
     ]}}));
     let event = event("PreToolUse", &json!({"tool_name": "Bash"}));
@@ -227,12 +227,12 @@ fn plan_keeps_load_order_and_says_why_a_hook_cannot_run() {
     assert!(plan.hooks[1].program.is_none());
     assert_eq!(
         plan.hooks[1].unrunnable,
-        Some(Unrunnable::Shell("powershell".into()))
+        Some(Unrunnable::Shell("fish".into()))
     );
     assert!(
         plan.warnings
             .iter()
-            .any(|w| w.contains("powershell") && w.ends_with("it did not run")),
+            .any(|w| w.contains("fish") && w.ends_with("it did not run")),
         "{:?}",
         plan.warnings
     );
@@ -319,5 +319,29 @@ fn settings_problems_and_disabled_hooks_come_first_and_last() {
     assert!(
         last.starts_with("1 hook(s) for PreToolUse did not run: disableAllHooks"),
         "{last}"
+    );
+}
+
+/// `shell: "powershell"` becomes the script Claude Code (2.1.332) gives
+/// PowerShell: `${VAR}` rewritten to `${env:VAR}`, and a line that passes
+/// the last program's exit 2 on (none on PermissionRequest).
+#[test]
+fn a_powershell_hook_gets_claude_codes_script() {
+    let vars = ExecVars::new(&[], Path::new("/p"));
+    let ps = hook(
+        &json!({"command": "& \"${CLAUDE_PROJECT_DIR}/check.ps1\" $env:X", "shell": "powershell"}),
+    );
+    let Ok(Runnable::Command(Program::PowerShell { script })) =
+        program_for(&ps, Path::new("/c"), &vars)
+    else {
+        panic!("a PowerShell program");
+    };
+    assert_eq!(
+        script,
+        "& \"${env:CLAUDE_PROJECT_DIR}/check.ps1\" $env:X\n; if (-not $?) { if ($LASTEXITCODE -eq 2) { exit 2 } }"
+    );
+    assert_eq!(
+        crate::plan::powershell_script("Get-Date ${CLAUDE_PLUGIN_ROOT}", true),
+        "Get-Date ${env:CLAUDE_PLUGIN_ROOT}"
     );
 }

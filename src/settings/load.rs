@@ -69,7 +69,7 @@ const MANAGED_ONLY: &[&str] = &[
 /// The fields a hook entry may have, in [`RawHook`]'s order (the fast
 /// path numbers them by position; `doctor` suggests the nearest for a
 /// misspelt one).
-pub const HOOK_FIELDS: [&str; 19] = [
+pub const HOOK_FIELDS: [&str; 20] = [
     "type",
     "command",
     "args",
@@ -89,6 +89,7 @@ pub const HOOK_FIELDS: [&str; 19] = [
     "prompt",
     "model",
     "continueOnBlock",
+    "asyncRewake",
 ];
 
 /// A hook entry as written (flat shape, or an inner hook of the nested one).
@@ -110,7 +111,7 @@ pub(crate) struct RawHook {
     command: Option<String>,
     /// Exec form: the arguments of `command`, which then runs without a shell. `${HOOKRUN_CONFIG_DIR}`, `${CLAUDE_PROJECT_DIR}` and `${CLAUDE_PLUGIN_ROOT}` are substituted as plain strings.
     args: Option<Vec<String>>,
-    /// The shell of the shell form: `sh` (the default) or `bash`. Ignored in exec form.
+    /// The shell of the shell form: `sh` (the default), `bash`, or `powershell` (run as `pwsh -NoProfile -NonInteractive -ExecutionPolicy Bypass -Command COMMAND`, with `pwsh` or else `powershell` found on PATH, as Claude Code runs it). Ignored in exec form.
     #[schemars(with = "Option<crate::generate::schema::ShellSchema>")]
     shell: Option<String>,
     /// Which calls the hook runs for, compared with the event's match field (`tool_name` on tool events). Absent, `""` or `"*"`: all. Only letters, digits, `_`, `-`, spaces, `,` and `|`: a list of exact, case-sensitive names (`Edit|Write`). Anything else: an unanchored JavaScript regex search (`^mcp__github__`). Inside a matcher group, the group's `matcher` applies instead.
@@ -146,6 +147,8 @@ pub(crate) struct RawHook {
     model: Option<String>,
     /// Prompt hooks: on PreToolUse, PostToolUse and UserPromptSubmit, `ok: false` blocks and the agent goes on with the reason, instead of ending the turn.
     continue_on_block: Option<bool>,
+    /// With `async`: run in the background, and only an exit 2 speaks: its stderr (else stdout) reaches the model with a later fire of the session, as Claude Code wakes the model with it. Its JSON output is not used. Without `async` the hook runs in the foreground and its exit 2 blocks, as Claude Code 2.1.332 runs it.
+    async_rewake: Option<bool>,
 }
 
 /// What a failure of the hook itself means.
@@ -1534,6 +1537,7 @@ fn finish_hook(
     let shell = match raw.shell.as_deref() {
         None | Some("sh") => ShellKind::Sh,
         Some("bash") => ShellKind::Bash,
+        Some("powershell") => ShellKind::PowerShell,
         Some(other) => ShellKind::Unsupported(other.to_owned()),
     };
     let matcher = match matcher_from {
@@ -1560,6 +1564,16 @@ fn finish_hook(
     } else {
         once
     };
+    let async_rewake = raw.async_rewake.unwrap_or(false);
+    if async_rewake && !raw.run_async.unwrap_or(false) {
+        // A note on every fire (it runs as Claude Code runs it); `doctor`
+        // grades it a warning (`async-rewake-foreground`).
+        report.push(
+            Severity::Note,
+            format!("{path}.asyncRewake"),
+            "without \"async\": true, the hook runs in the foreground and its exit 2 blocks the call, as Claude Code runs it",
+        );
+    }
     Some(HookDef {
         file: ctx.file,
         json_path,
@@ -1584,6 +1598,7 @@ fn finish_hook(
             && raw.url.is_none()
             && raw.headers.as_ref().is_none_or(BTreeMap::is_empty)
             && raw.allowed_env_vars.as_ref().is_none_or(Vec::is_empty)
+            && !async_rewake
         {
             None
         } else {
@@ -1595,6 +1610,7 @@ fn finish_hook(
                     .map(|h| h.into_iter().collect())
                     .unwrap_or_default(),
                 allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
+                async_rewake,
             }
             .boxed()
         },
@@ -1934,6 +1950,7 @@ mod fast {
                     16 => hook.prompt = map.next_value()?,
                     17 => hook.model = map.next_value()?,
                     18 => hook.continue_on_block = map.next_value()?,
+                    19 => hook.async_rewake = map.next_value()?,
                     _ => {
                         group = Some(map.next_value_seed(ListSeed {
                             state: &mut *self.state,
@@ -1975,7 +1992,7 @@ mod fast {
 
     /// The number [`FieldSeed`] gives `hooks` (a matcher group's list);
     /// a [`HOOK_FIELDS`] field is its index there.
-    pub(super) const GROUP_FIELD: u32 = 19;
+    pub(super) const GROUP_FIELD: u32 = 20;
 
     struct FieldSeed;
 

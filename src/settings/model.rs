@@ -269,6 +269,9 @@ impl HookType {
 pub enum ShellKind {
     Sh,
     Bash,
+    /// Run with PowerShell (`pwsh`, else `powershell`, on PATH), as Claude
+    /// Code runs it.
+    PowerShell,
     Unsupported(String),
 }
 
@@ -277,6 +280,7 @@ impl ShellKind {
         match self {
             ShellKind::Sh => "sh",
             ShellKind::Bash => "bash",
+            ShellKind::PowerShell => "powershell",
             ShellKind::Unsupported(name) => name,
         }
     }
@@ -328,6 +332,9 @@ pub struct HookExtra {
     pub url: Option<String>,
     pub headers: Vec<(String, String)>,
     pub allowed_env_vars: Vec<String>,
+    /// `asyncRewake`: with `async`, only an exit 2 speaks, and its stderr
+    /// reaches the model later (see `asynchook`).
+    pub async_rewake: bool,
 }
 
 impl HookExtra {
@@ -336,7 +343,8 @@ impl HookExtra {
         let empty = self.status_message.is_none()
             && self.url.is_none()
             && self.headers.is_empty()
-            && self.allowed_env_vars.is_empty();
+            && self.allowed_env_vars.is_empty()
+            && !self.async_rewake;
         (!empty).then(|| Box::new(self))
     }
 }
@@ -503,6 +511,11 @@ pub struct PromptDef {
 }
 
 impl HookDef {
+    /// `asyncRewake`.
+    pub fn async_rewake(&self) -> bool {
+        self.extra.as_ref().is_some_and(|extra| extra.async_rewake)
+    }
+
     /// `statusMessage`.
     pub fn status_message(&self) -> Option<&str> {
         self.extra.as_ref()?.status_message.as_deref()

@@ -58,6 +58,20 @@ fn case(
 fn checks() -> Vec<Case> {
     vec![
         case(
+            "permission-rule-invalid",
+            json!({"permissions": {"deny": ["Read", "Bash(rm -rf *)", "Bash("]}}),
+            "permissions.deny[2]",
+            "error",
+            "Tool(specifier)",
+        ),
+        case(
+            "allow-rule-invalid",
+            json!({"permissions": {"allow": ["mcp__*"]}}),
+            "permissions.allow[0]",
+            "warning",
+            "Tool(specifier)",
+        ),
+        case(
             "invalid-entry",
             json!({"hooks": {"Stop": {"command": "echo"}}}),
             "hooks.Stop",
@@ -420,6 +434,38 @@ fn doctor_notes_what_a_claude_code_file_keeps_for_claude_code() {
     assert_eq!(findings[0]["check"], "claude-mode");
     assert_eq!(findings[0]["severity"], "note");
     assert_eq!(findings[0]["json_path"], "env");
+}
+
+#[test]
+fn doctor_checks_the_permission_rules_of_a_claude_code_file() {
+    let sb = Sandbox::new();
+    // hookrun enforces a `.claude/` file's deny and ask rules behind every
+    // host but Claude Code: one that cannot parse is a guard that never holds.
+    let file = sb.write(
+        "elsewhere/.claude/settings.json",
+        &json!({"permissions": {"deny": ["Read(.env)", "mcp__*__x"], "ask": ["Bash(git push"]}})
+            .to_string(),
+    );
+    let (run, findings) = doctor(&sb, &file);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let bad: Vec<(&str, &str)> = findings
+        .iter()
+        .filter(|f| f["check"] == "permission-rule-invalid")
+        .map(|f| {
+            (
+                f["json_path"].as_str().unwrap(),
+                f["severity"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        bad,
+        [
+            ("permissions.deny[1]", "error"),
+            ("permissions.ask[0]", "error")
+        ],
+        "{findings:#?}"
+    );
 }
 
 #[test]

@@ -23,6 +23,7 @@ mod limits;
 mod packaging;
 mod pipeline;
 mod planted;
+mod powershell;
 mod prompt;
 mod protocol;
 mod replay;

@@ -382,6 +382,133 @@ fn async_decisions_have_no_effect_and_say_so() {
     );
 }
 
+/// `asyncRewake` as Claude Code 2.1.332 runs it (measured with its CLI on a
+/// scripted model): with `async: true` the hook runs in the background, the
+/// call goes ahead, and only an exit 2 speaks: its stderr reaches the model
+/// later ("Stop hook blocking error from command \"PreToolUse:Bash\": …",
+/// as a background-task notice); an exit 0 hook's additionalContext and
+/// systemMessage reach nobody. hookrun delivers the exit 2 text as context
+/// with the next fire of the session that accepts context.
+#[test]
+fn async_rewake_hooks_run_in_the_background_and_wake_with_their_exit_2() {
+    let sb = Sandbox::new();
+    let ready = sb.path("rewake-done");
+    let quiet = sb.path("quiet-done");
+    let failing = format!(
+        "echo REWAKE-OUT; echo 'REWAKE-ERR: the tests failed' >&2; touch '{}'; exit 2",
+        ready.display()
+    );
+    let passing = format!(
+        r#"printf '{{"systemMessage":"QUIET-SYS","hookSpecificOutput":{{"hookEventName":"PreToolUse","additionalContext":"QUIET-CTX"}}}}'; touch '{}'"#,
+        quiet.display()
+    );
+    let settings = sb.settings(&json!({"hooks": {"PreToolUse": [
+        {"name": "bg-tests", "command": failing, "async": true, "asyncRewake": true},
+        {"name": "bg-quiet", "command": passing, "async": true, "asyncRewake": true}
+    ]}}));
+    let run = fire_with(
+        &sb,
+        "PreToolUse",
+        &settings,
+        &[],
+        &json!({"session_id": "s-rewake", "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    assert_eq!(run.code, Some(0), "the call goes ahead: {run:?}");
+    assert!(!run.stdout.contains("unknown field"), "{run:?}");
+    assert!(run.json().get("hookSpecificOutput").is_none(), "{run:?}");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !(ready.exists() && quiet.exists()) {
+        assert!(Instant::now() < deadline, "the hooks never ran");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    // Both results are written just after the hooks exit.
+    let root = sb.home.join(".state/hookrun");
+    let count_results = || {
+        fn count(dir: &std::path::Path) -> usize {
+            std::fs::read_dir(dir).map_or(0, |entries| {
+                entries
+                    .flatten()
+                    .map(|e| {
+                        let path = e.path();
+                        if path.is_dir() {
+                            count(&path)
+                        } else {
+                            usize::from(path.to_string_lossy().ends_with(".result.json"))
+                        }
+                    })
+                    .sum()
+            })
+        }
+        count(&root)
+    };
+    while count_results() < 2 {
+        assert!(Instant::now() < deadline, "the results never came");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    let run = fire_with(
+        &sb,
+        "UserPromptSubmit",
+        &sb.settings(&json!({})),
+        &[],
+        &json!({"session_id": "s-rewake", "prompt": "next"}),
+    );
+    let json = run.json();
+    let context = json["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        context.contains("bg-tests") && context.contains("REWAKE-ERR: the tests failed"),
+        "{json}"
+    );
+    assert!(
+        !run.stdout.contains("QUIET-"),
+        "exit 0 output reaches nobody: {run:?}"
+    );
+    assert!(
+        !context.contains("REWAKE-OUT"),
+        "stderr, not stdout: {json}"
+    );
+}
+
+/// Without `async`, Claude Code 2.1.332 runs an `asyncRewake` hook in the
+/// foreground (measured: the call waited for it, and its exit 2 denied the
+/// tool). hookrun does the same, and says so.
+#[test]
+fn async_rewake_without_async_blocks_in_the_foreground() {
+    let sb = Sandbox::new();
+    let settings = sb.settings(&json!({"hooks": {"PreToolUse": [
+        {"command": "echo 'FG-REWAKE: no' >&2; exit 2", "asyncRewake": true}
+    ]}}));
+    let run = fire_with(
+        &sb,
+        "PreToolUse",
+        &settings,
+        &[],
+        &json!({"session_id": "s-fg", "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("FG-REWAKE: no"), "{run:?}");
+    assert!(
+        !run.stdout.contains("unknown field") && !run.stderr.contains("unknown field"),
+        "{run:?}"
+    );
+    // `doctor` says what it does.
+    let doctor = sb.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            settings.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        doctor.stdout.contains("async-rewake-foreground")
+            && doctor.stdout.contains("runs in the foreground"),
+        "{doctor:?}"
+    );
+}
+
 #[test]
 fn stop_loop_guard_caps_consecutive_blocks() {
     let sb = Sandbox::new();
