@@ -48,6 +48,10 @@ const TABLES: &[HostTools] = &[
         host: "Cline",
         tools: crate::host::cline::TOOL_NAMES,
     },
+    HostTools {
+        host: "Qwen Code",
+        tools: crate::host::qwen::TOOL_NAMES,
+    },
 ];
 
 /// Every known tool name with its host, in table order.
