@@ -523,7 +523,10 @@ mod tests {
         );
         assert_eq!(
             check_name("SaveMemory"),
-            Some(NameIssue::Case(vec![("save_memory", "Gemini CLI")]))
+            Some(NameIssue::Case(vec![
+                ("save_memory", "Gemini CLI"),
+                ("save_memory", "Qwen Code")
+            ]))
         );
         assert_eq!(
             check_name("GLOB"),
