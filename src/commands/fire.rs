@@ -138,9 +138,6 @@ fn answer(
         loaded.hooks.clear();
         input_warnings.push(refusal);
     }
-    if decoded.fire_no_hooks {
-        loaded.hooks.clear();
-    }
     let config = FireConfig {
         host: host_id,
         fail_closed: args.fail_closed,
