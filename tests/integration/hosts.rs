@@ -1046,6 +1046,14 @@ fn install_qwen_writes_seconds_below_1000_and_uninstall_gives_back_the_bytes() {
     let run = sb.run(&["uninstall", "qwen"], b"");
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), mine);
+    // --user is ~/.qwen/settings.json.
+    let run = sb.run(&["install", "qwen", "--user", "--dry-run"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.contains(".qwen/settings.json") && !run.stdout.contains("project/.qwen"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
