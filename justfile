@@ -77,6 +77,13 @@ hosts *ARGS:
     case " {{ARGS}} " in *" --hookrun"*) ;; *) cargo build --release --locked ;; esac
     exec python3 hosts/compare.py {{ARGS}}
 
+# The same for Qwen Code (its harness installs it from npm on first use).
+# Table in target/hosts-qwen/table.md.
+#
+# Run Qwen Code cases twice, native Qwen hooks vs Claude Code hooks behind `hookrun fire --host qwen` (optional: case names).
+hosts-qwen *CASES: build
+    python3 hosts/compare_qwen.py {{CASES}}
+
 # Needs valgrind. Rebuild afterwards (`just build`) to link in the new order.
 #
 # Regenerate .cargo/startup-order.txt, the functions a fire runs, which the release link places together.

@@ -172,7 +172,7 @@ _hookrun() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline qwen" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -206,7 +206,7 @@ _hookrun() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline qwen" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -485,7 +485,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__install)
-            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline"
+            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -628,7 +628,7 @@ _hookrun() {
                     return 0
                     ;;
                 --host)
-                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline qwen" -- "${cur}"))
                     return 0
                     ;;
                 --settings)
@@ -665,7 +665,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__uninstall)
-            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline"
+            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

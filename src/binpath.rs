@@ -275,9 +275,13 @@ pub enum Program {
 }
 
 /// Hosts that give their hooks `$CLAUDE_PROJECT_DIR` (measured: Claude
-/// Code sets it, Gemini CLI substitutes it, Copilot CLI sets it).
+/// Code sets it, Gemini CLI substitutes it, Copilot CLI and Qwen Code set
+/// it).
 pub fn host_names_project_dir(host: HostId) -> bool {
-    matches!(host, HostId::ClaudeCode | HostId::Gemini | HostId::Copilot)
+    matches!(
+        host,
+        HostId::ClaudeCode | HostId::Gemini | HostId::Copilot | HostId::Qwen
+    )
 }
 
 /// What an entry `install` writes runs: `binary` (this hookrun, or

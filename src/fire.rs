@@ -83,6 +83,7 @@ pub fn fire(
         mut event,
         notes,
         warnings: decode_warnings,
+        fire_no_hooks,
         ..
     } = input;
     // What was wrong with the event's name first, then the host's.
@@ -94,15 +95,20 @@ pub fn fire(
         .unwrap_or_else(|| host.default_deadline(&event.id));
     let home = config.home.as_deref();
     // The deadline covers selection too (a matcher's time budget).
-    let considered = select::select_until(
-        settings,
-        &SelectContext {
-            event: &event,
-            project_dir,
-            home,
-        },
-        Some(started + deadline),
-    );
+    // An event the host sent where it is not one (`notes` says why).
+    let considered = if fire_no_hooks {
+        Vec::new()
+    } else {
+        select::select_until(
+            settings,
+            &SelectContext {
+                event: &event,
+                project_dir,
+                home,
+            },
+            Some(started + deadline),
+        )
+    };
     let plan = plan::plan(
         settings,
         &considered,

@@ -390,6 +390,7 @@ fn project_root(env: &Environment, host: HostId, out: &mut String) -> PathBuf {
     let own = match host {
         HostId::Gemini => Some("GEMINI_PROJECT_DIR"),
         HostId::Copilot => Some("COPILOT_PROJECT_DIR"),
+        HostId::Qwen => Some("QWEN_PROJECT_DIR"),
         _ => None,
     };
     if let (false, Some(var)) = (named, own) {

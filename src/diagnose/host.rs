@@ -480,6 +480,60 @@ fn check_entries(
                 format!("write {} for {t} s", t * 1000.0),
             );
         }
+        // A host that reads large values in another unit (Qwen Code: 1000
+        // and more are milliseconds).
+        let max = crate::host::host(w.host).max_timeout();
+        #[allow(clippy::cast_precision_loss)]
+        let past_max = match (max, e.timeout) {
+            (Some(max), Some(t)) if t > max as f64 => Some((max, t)),
+            _ => None,
+        };
+        if let Some((max, t)) = past_max {
+            push(
+                "host-timeout-milliseconds",
+                Severity::Error,
+                e,
+                format!(
+                    "timeout {t} is {t} milliseconds to {} (it reads values above {max} as milliseconds, not seconds): meant as seconds, the hook is killed after {} s, and the call it guards goes ahead",
+                    w.host.display(),
+                    t / 1000.0
+                ),
+                format!(
+                    "write at most {max} (seconds), or {} for {t} ms",
+                    t / 1000.0
+                ),
+            );
+        }
+        // An entry under another host's name for an event: this host has
+        // no such event and never runs it.
+        if let Some((other, meant)) = host_alias(&e.host_event).filter(|(h, _)| *h != w.host) {
+            if w.claude_event(&e.host_event).is_none()
+                && crate::host::mapping::event_row(
+                    crate::host::host(w.host).events(),
+                    &e.host_event,
+                )
+                .is_none()
+            {
+                let ours = w.host_event(meant).unwrap_or(meant);
+                push(
+                    "host-event-foreign",
+                    Severity::Error,
+                    e,
+                    format!(
+                        "`{}` is {}'s name for `{meant}`; {} has no `{}` event and drops the entry without a word: it never runs",
+                        e.host_event,
+                        other.display(),
+                        w.host.display(),
+                        e.host_event
+                    ),
+                    format!(
+                        "move it under `{ours}` (`hookrun install {}` writes {}'s own names)",
+                        w.host.name(),
+                        w.host.display()
+                    ),
+                );
+            }
+        }
         if !wiring::runs_hookrun(&e.command) {
             if hook_commands.contains(&e.command.trim()) {
                 push(
@@ -589,7 +643,7 @@ fn check_entries(
                 );
             }
         }
-        if gemini_seconds || e.command.contains("--deadline") {
+        if gemini_seconds || past_max.is_some() || e.command.contains("--deadline") {
             continue;
         }
         if let (Some(timeout), Some(claude)) = (e.timeout, w.claude_event(&e.host_event)) {

@@ -378,6 +378,16 @@ pub static CHECKS: &[CheckInfo] = &[
         "a Gemini CLI timeout under 1000: its unit is milliseconds, so it was probably meant as seconds",
     ),
     check(
+        "host-timeout-milliseconds",
+        Error,
+        "a Qwen Code timeout of 1000 or more: Qwen reads those as milliseconds, so one meant as seconds cuts the hook at once",
+    ),
+    check(
+        "host-event-foreign",
+        Error,
+        "a host entry under another host's event name (`BeforeTool` in .qwen/settings.json): the host drops it unread, so it never runs",
+    ),
+    check(
         "host-runs-twice",
         Warning,
         "a host runs a hook hookrun runs too, or reads another host's file that calls hookrun: it runs twice",

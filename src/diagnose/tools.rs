@@ -48,6 +48,10 @@ const TABLES: &[HostTools] = &[
         host: "Cline",
         tools: crate::host::cline::TOOL_NAMES,
     },
+    HostTools {
+        host: "Qwen Code",
+        tools: crate::host::qwen::TOOL_NAMES,
+    },
 ];
 
 /// Every known tool name with its host, in table order.
@@ -519,7 +523,10 @@ mod tests {
         );
         assert_eq!(
             check_name("SaveMemory"),
-            Some(NameIssue::Case(vec![("save_memory", "Gemini CLI")]))
+            Some(NameIssue::Case(vec![
+                ("save_memory", "Gemini CLI"),
+                ("save_memory", "Qwen Code")
+            ]))
         );
         assert_eq!(
             check_name("GLOB"),

@@ -231,6 +231,7 @@ pub fn finish(mut raw: Map<String, Value>, mut t: Translated) -> Result<Decoded,
         host_event: Some(t.host_event),
         notes: t.notes,
         warnings: t.warnings,
+        fire_no_hooks: false,
     })
 }
 

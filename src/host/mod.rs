@@ -22,6 +22,7 @@ pub mod copilot;
 pub mod cursor;
 pub mod gemini;
 pub mod mapping;
+pub mod qwen;
 pub mod wiring;
 
 #[cfg(test)]
@@ -56,6 +57,8 @@ pub enum HostId {
     Copilot,
     /// Cline CLI (hook files; `hookrun install cline` writes them).
     Cline,
+    /// Qwen Code.
+    Qwen,
 }
 
 impl HostId {
@@ -132,6 +135,10 @@ pub struct Decoded {
     pub notes: Vec<String>,
     /// For the person at the host (what could not be translated).
     pub warnings: Vec<String>,
+    /// The host sent this event where it is not one (Qwen Code's
+    /// UserPromptSubmit at a continuation turn): no hooks run for it, and
+    /// `notes` says why.
+    pub fire_no_hooks: bool,
 }
 
 impl Decoded {
@@ -142,6 +149,7 @@ impl Decoded {
             host_event: None,
             notes: Vec::new(),
             warnings: Vec::new(),
+            fire_no_hooks: false,
         }
     }
 }
@@ -248,6 +256,12 @@ pub trait Host: Sync {
         None
     }
 
+    /// The largest timeout the host reads in its unit (`None`: no limit):
+    /// install never writes a longer one.
+    fn max_timeout(&self) -> Option<u64> {
+        None
+    }
+
     /// What the user must do besides the file `hookrun install` wrote.
     fn install_note(&self, _path: &std::path::Path) -> Option<String> {
         None
@@ -262,6 +276,7 @@ pub static HOSTS: &[&dyn Host] = &[
     &cursor::Cursor,
     &copilot::Copilot,
     &cline::Cline,
+    &qwen::Qwen,
 ];
 
 /// The implementation of a host.

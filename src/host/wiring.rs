@@ -250,9 +250,27 @@ impl Wiring {
         match deadline_secs {
             None => self.timeout.map(|(_, v)| v),
             Some(secs) => {
-                Some(secs.saturating_add(1).saturating_mul(1000) / self.timeout_unit_ms.max(1))
+                let value =
+                    secs.saturating_add(1).saturating_mul(1000) / self.timeout_unit_ms.max(1);
+                Some(value.min(self.max_timeout()))
             }
         }
+    }
+
+    /// The largest timeout the host reads in its unit (Qwen Code reads
+    /// 1000 and more as milliseconds).
+    fn max_timeout(&self) -> u64 {
+        super::host(self.host).max_timeout().unwrap_or(u64::MAX)
+    }
+
+    /// The longest `--deadline` whose entry timeout the host can be given
+    /// (one second less than its largest timeout).
+    fn max_deadline_secs(&self) -> u64 {
+        (self
+            .max_timeout()
+            .saturating_mul(self.timeout_unit_ms.max(1))
+            / 1000)
+            .saturating_sub(1)
     }
 
     /// The route install writes for an event: a `--deadline` and a longer
@@ -270,6 +288,7 @@ impl Wiring {
             Some(host_event) => super::host(self.host).fire_command(fire, host_event),
             None => fire.to_owned(),
         };
+        let deadline_secs = deadline_secs.map(|secs| secs.min(self.max_deadline_secs()));
         let command = match deadline_secs {
             Some(secs) => format!("{fire} --deadline {secs}s"),
             None => fire,

@@ -887,3 +887,223 @@ fn allow_rules_must_cover_every_file_of_a_patch() {
     let run = fire_host(&sb, "copilot", &settings, &stdin(two), &[]);
     assert_eq!(run.json(), json!({}), "{run:?}");
 }
+
+#[test]
+fn qwen_shell_calls_meet_claude_code_bash_rules() {
+    let sb = Sandbox::new();
+    // A permission rule and a hook, both written for Claude Code.
+    let settings = json!({"permissions": {"deny": ["Bash(echo *)"]}});
+    let run = fire_host(
+        &sb,
+        "qwen",
+        &settings,
+        &payload(&sb, "qwen/pre_tool_use__shell.json", &json!({})),
+        &[],
+    );
+    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{run:?}");
+    let answer = run.json();
+    assert_eq!(answer["decision"], "block", "{}", run.stdout);
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{}",
+        run.stdout
+    );
+    let guard = claude_style_guard(&sb);
+    let run = fire_host(
+        &sb,
+        "qwen",
+        &guard,
+        &payload(&sb, "qwen/pre_tool_use__shell.json", &json!({})),
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecisionReason"],
+        "no echo here"
+    );
+    assert_eq!(
+        std::fs::read_to_string(sb.path("hooks/seen")).unwrap(),
+        "qwen PreToolUse run_shell_command"
+    );
+}
+
+#[test]
+fn qwen_reads_meet_read_guards_and_shell_results_get_context() {
+    let sb = Sandbox::new();
+    let notes = sb.project.join("notes.txt");
+    let settings = json!({"hooks": {
+        "PreToolUse": [{"matcher": "Read", "hooks": [
+            {"type": "command", "if": "Read(**/notes.txt)", "command": "echo notes.txt is private >&2; exit 2"}
+        ]}],
+        "PostToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"CTX-POST\"}}'"}
+        ]}]
+    }});
+    let read = |path: &std::path::Path| {
+        fire_host(
+            &sb,
+            "qwen",
+            &settings,
+            &payload(
+                &sb,
+                "qwen/pre_tool_use__read.json",
+                &json!({"tool_input": {"file_path": path.to_str().unwrap()}}),
+            ),
+            &[],
+        )
+    };
+    let run = read(&notes);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.json()["reason"], "notes.txt is private", "{run:?}");
+    let run = read(&sb.project.join("other.txt"));
+    assert_eq!((run.code, run.json()), (Some(0), json!({})), "{run:?}");
+    let run = fire_host(
+        &sb,
+        "qwen",
+        &settings,
+        &payload(&sb, "qwen/post_tool_use__shell.json", &json!({})),
+        &[],
+    );
+    assert_eq!(
+        run.json(),
+        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-POST"}}),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn qwen_continuation_prompts_run_no_prompt_hooks() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": "echo ran >> \"$CLAUDE_PROJECT_DIR/prompt.log\"; echo no >&2; exit 2"}
+    ]}]}});
+    let log = sb.project.join("prompt.log");
+    let run = fire_host(
+        &sb,
+        "qwen",
+        &settings,
+        &payload(
+            &sb,
+            "qwen/user_prompt_submit__continuation.json",
+            &json!({}),
+        ),
+        &["--format", "report"],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(!log.exists(), "a continuation is no prompt");
+    assert!(run.stdout.contains("continuation"), "{}", run.stdout);
+    let run = fire_host(
+        &sb,
+        "qwen",
+        &settings,
+        &payload(&sb, "qwen/user_prompt_submit.json", &json!({})),
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.json(), json!({"decision": "block", "reason": "no"}));
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "ran\n");
+}
+
+#[test]
+fn install_qwen_writes_seconds_below_1000_and_uninstall_gives_back_the_bytes() {
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.hookrun/settings.json",
+        &serde_json::to_string(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": 1800}]}]
+        }}))
+        .unwrap(),
+    );
+    let mine = "{\n\t\"model\": {\"name\": \"qwen3-coder-plus\"},\n\t\"hooks\": {\"PostToolUse\": [{\"matcher\": \"edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"./fmt.sh\"}]}]}\n}";
+    let file = sb.write("project/.qwen/settings.json", mine);
+    let run = sb.run(&["install", "qwen"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written["model"], json!({"name": "qwen3-coder-plus"}));
+    let pre = &written["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert!(
+        pre["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("hookrun fire --host qwen"),
+        "{pre}"
+    );
+    assert_eq!(pre["timeout"], 60, "seconds");
+    // A 30-minute Stop hook: Qwen would read 1803 as milliseconds, so the
+    // entry stays below 1000 and hookrun answers within it.
+    let stop = &written["hooks"]["Stop"][0]["hooks"][0];
+    assert_eq!(stop["timeout"], 999, "{stop}");
+    assert!(
+        stop["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("--deadline 998s"),
+        "{stop}"
+    );
+    assert!(written["hooks"].get("BeforeTool").is_none(), "{written}");
+    assert!(run.stdout.contains("only hook"), "{}", run.stdout);
+    let run = sb.run(&["uninstall", "qwen"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), mine);
+    // --user is ~/.qwen/settings.json.
+    let run = sb.run(&["install", "qwen", "--user", "--dry-run"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.contains(".qwen/settings.json") && !run.stdout.contains("project/.qwen"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn doctor_catches_qwens_foreign_event_names_and_millisecond_timeouts() {
+    let sb = Sandbox::new();
+    let file = sb.settings(&json!({"hooks": {"PreToolUse": [{"command": "true"}]}}));
+    let hookrun = crate::support::BIN;
+    // What `install gemini` wrote, copied into Qwen's file.
+    sb.write(
+        "project/.qwen/settings.json",
+        &json!({"hooks": {
+            "BeforeTool": [{"hooks": [{"type": "command", "command": format!("{hookrun} fire --host qwen")}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": format!("{hookrun} fire --host qwen"), "timeout": 1500}]}]
+        }})
+        .to_string(),
+    );
+    let run = sb.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    let findings = run.json()["findings"].clone();
+    let of = |check: &str| -> Vec<Value> {
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["check"] == check)
+            .cloned()
+            .collect()
+    };
+    let foreign = of("host-event-foreign");
+    assert_eq!(foreign.len(), 1, "{findings:#}");
+    assert!(
+        foreign[0]["file"]
+            .as_str()
+            .unwrap()
+            .ends_with(".qwen/settings.json")
+    );
+    let ms = of("host-timeout-milliseconds");
+    assert_eq!(ms.len(), 1, "{findings:#}");
+    assert!(
+        ms[0]["message"].as_str().unwrap().contains("1.5 s"),
+        "{ms:?}"
+    );
+    assert!(!of("host-event-not-routed").is_empty(), "{findings:#}");
+}

@@ -1,0 +1,386 @@
+//! Qwen Code (measured against 0.24.4), a Gemini CLI fork that reads
+//! Claude Code-format hooks from `.qwen/settings.json`.
+//!
+//! What the adapter relies on:
+//! - event names, payload fields and answer fields are Claude Code's; tool
+//!   names are Qwen's own (`run_shell_command` is Bash, `read_file` is
+//!   Read…) with Claude Code's `tool_input` keys;
+//! - every answer is JSON at exit 0: Qwen logs any other exit, a working
+//!   exit-2 block included, as a failed hook, and exit 2 with an empty
+//!   stderr does not block at all;
+//! - a PreToolUse deny is `hookSpecificOutput.permissionDecision: "deny"`
+//!   (read before the top-level `decision`, which hookrun sends too: Qwen
+//!   ORs the top-level `decision` of parallel hooks, so it holds where a
+//!   later hook's `permissionDecision` would not);
+//! - PreToolUse cannot rewrite (`updatedInput` is ignored: the original
+//!   call would run) nor add context; PostToolUse blocks are ignored (the
+//!   reason is sent as context instead, which the model reads);
+//! - UserPromptSubmit fires again at every continuation with `prompt: ""`:
+//!   that is no prompt, so hookrun fires no hooks for it (see
+//!   [`is_continuation`]);
+//! - timeouts are seconds, 60 by default; a value of 1000 or more is read
+//!   as milliseconds; Qwen caps consecutive Stop blocks itself (8, or
+//!   `QWEN_CODE_STOP_HOOK_BLOCK_CAP`).
+
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::answer::Answer;
+use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
+use super::wiring::{Shape, Wiring};
+use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
+use crate::aggregate::Decision;
+use crate::event::{Event, InputError};
+use crate::verdict::Permission;
+
+/// Qwen's events: Claude Code's names (and a few of its own, which keep
+/// theirs).
+pub static EVENTS: &[EventRow] = &[
+    ev("PreToolUse", "PreToolUse"),
+    ev("PostToolUse", "PostToolUse"),
+    ev("PostToolUseFailure", "PostToolUseFailure"),
+    ev("PostToolBatch", "PostToolBatch"),
+    ev("UserPromptSubmit", "UserPromptSubmit"),
+    ev("UserPromptExpansion", "UserPromptExpansion"),
+    ev("Stop", "Stop"),
+    ev("StopFailure", "StopFailure"),
+    ev("SubagentStart", "SubagentStart"),
+    ev("SubagentStop", "SubagentStop"),
+    ev("SessionStart", "SessionStart"),
+    ev("SessionEnd", "SessionEnd"),
+    ev("Notification", "Notification"),
+    ev("PreCompact", "PreCompact"),
+    ev("PostCompact", "PostCompact"),
+    ev("PermissionRequest", "PermissionRequest"),
+    ev("PermissionDenied", "PermissionDenied"),
+    ev("MessageDisplay", "MessageDisplay"),
+    ev("InstructionsLoaded", "InstructionsLoaded"),
+];
+
+/// Qwen tool → Claude Code tool (Qwen's own aliases: its matchers accept
+/// the Claude Code name for each), with the `tool_input` renames.
+pub static TOOLS: &[ToolRow] = &[
+    tool(
+        "run_shell_command",
+        "Bash",
+        &[("is_background", "run_in_background")],
+    ),
+    tool("read_file", "Read", &[]),
+    tool("write_file", "Write", &[]),
+    tool("edit", "Edit", &[]),
+    tool("notebook_edit", "NotebookEdit", &[]),
+    tool("grep_search", "Grep", &[]),
+    tool("glob", "Glob", &[]),
+    // Read rules see the folder listed.
+    tool("list_directory", "Read", &[("path", "file_path")]),
+    tool("web_fetch", "WebFetch", &[]),
+    tool("web_search", "WebSearch", &[]),
+    tool("agent", "Agent", &[]),
+    tool("todo_write", "TodoWrite", &[]),
+    tool("skill", "Skill", &[]),
+    tool("exit_plan_mode", "ExitPlanMode", &[]),
+    tool("enter_plan_mode", "EnterPlanMode", &[]),
+    tool("ask_user_question", "AskUserQuestion", &[]),
+    tool("lsp", "LSP", &[]),
+    tool("read_mcp_resource", "ReadMcpResourceTool", &[]),
+];
+
+/// Qwen's tools that keep their name behind hookrun (the others are in
+/// [`TOOLS`]).
+pub const TOOL_NAMES: &[&str] = &[
+    "exec",
+    "save_memory",
+    "zoom_image",
+    "image_gen",
+    "cron_create",
+    "cron_list",
+    "cron_delete",
+    "task_create",
+    "task_update",
+    "task_list",
+    "task_stop",
+    "list_agents",
+    "send_message",
+    "monitor",
+    "tool_search",
+    "enter_worktree",
+    "exit_worktree",
+];
+
+/// Qwen's default hook timeout (seconds in its settings).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The largest timeout Qwen reads as seconds (1000 and more are
+/// milliseconds).
+pub const MAX_TIMEOUT_SECS: u64 = 999;
+
+/// Qwen's own cap on consecutive Stop blocks, when
+/// `QWEN_CODE_STOP_HOOK_BLOCK_CAP` does not set another (1–100).
+const STOP_BLOCK_CAP: u32 = 8;
+
+pub struct Qwen;
+
+pub static FACTS: Facts = Facts {
+    id: HostId::Qwen,
+    name: "qwen",
+    display: "Qwen Code",
+    measured: Some("0.24.4"),
+    events: EVENTS,
+    tools: TOOLS,
+    tool_names: TOOL_NAMES,
+    wiring: &WIRING,
+    timeout: DEFAULT_TIMEOUT,
+    on_127: "Qwen Code reads exit 127 as a failed hook and ignores it: every guard is off",
+};
+
+pub static WIRING: Wiring = Wiring {
+    host: HostId::Qwen,
+    project_file: ".qwen/settings.json",
+    user_file: ".qwen/settings.json",
+    shape: Shape::Nested,
+    events: &[
+        ("PreToolUse", "PreToolUse"),
+        ("PostToolUse", "PostToolUse"),
+        ("PostToolUseFailure", "PostToolUseFailure"),
+        ("PostToolBatch", "PostToolBatch"),
+        ("UserPromptSubmit", "UserPromptSubmit"),
+        ("Stop", "Stop"),
+        ("SubagentStart", "SubagentStart"),
+        ("SubagentStop", "SubagentStop"),
+        ("SessionStart", "SessionStart"),
+        ("SessionEnd", "SessionEnd"),
+        ("Notification", "Notification"),
+        ("PreCompact", "PreCompact"),
+        ("PostCompact", "PostCompact"),
+        ("PermissionRequest", "PermissionRequest"),
+        ("PermissionDenied", "PermissionDenied"),
+    ],
+    command_key: "command",
+    timeout: Some(("timeout", 60)),
+    timeout_unit_ms: 1000,
+    typed: true,
+    versioned: false,
+    name: None,
+    also_read_by: &[],
+};
+
+/// Whether a UserPromptSubmit is Qwen's re-fire at a continuation turn
+/// (measured: `"prompt": ""` after every tool result) rather than a prompt:
+/// an empty `prompt` and no `submitted_prompt` text. There is nothing a
+/// prompt policy could judge, and a context added there would reach the
+/// model again at every turn, so hookrun fires no hooks for it.
+pub fn is_continuation(raw: &Map<String, Value>) -> bool {
+    let empty = |key: &str| {
+        raw.get(key)
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.trim().is_empty())
+    };
+    empty("prompt")
+        && raw
+            .get("submitted_prompt")
+            .is_none_or(|v| v.as_str().is_some_and(|s| s.trim().is_empty()))
+}
+
+impl Host for Qwen {
+    fn facts(&self) -> &'static Facts {
+        &FACTS
+    }
+
+    fn decode(
+        &self,
+        mut raw: Map<String, Value>,
+        arg: Option<&str>,
+        env: &HostEnv<'_>,
+    ) -> Result<Decoded, InputError> {
+        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
+        let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
+        // A shell's result as Claude Code's (`.tool_response.stdout`): Qwen
+        // sends `{llmContent, returnDisplay}`; the original stays under
+        // hookrun_host.
+        let original_response = raw.get("tool_response").cloned();
+        if let (Some("Bash"), Some(Value::Object(response))) = (
+            raw.get("tool_name").and_then(Value::as_str),
+            &original_response,
+        ) {
+            if let Some(text) = response
+                .get("returnDisplay")
+                .filter(|v| v.is_string())
+                .or_else(|| response.get("llmContent").filter(|v| v.is_string()))
+            {
+                let mut translated = response.clone();
+                translated.insert("stdout".into(), text.clone());
+                translated.insert("stderr".into(), json!(""));
+                translated.insert("interrupted".into(), json!(false));
+                raw.insert("tool_response".into(), Value::Object(translated));
+            }
+        }
+        if !raw.contains_key("cwd") {
+            if let Some(dir) = mapping::var(env, "QWEN_PROJECT_DIR") {
+                raw.insert("cwd".into(), json!(dir));
+            }
+        }
+        if !raw.contains_key("session_id") {
+            if let Some(id) = mapping::var(env, "QWEN_CODE_SESSION_ID") {
+                raw.insert("session_id".into(), json!(id));
+            }
+        }
+        let continuation = claude_event == "UserPromptSubmit" && is_continuation(&raw);
+        let mut decoded = mapping::finish(
+            raw,
+            Translated {
+                host: HostId::Qwen,
+                host_event,
+                claude_event,
+                host_tool,
+                host_tool_input,
+                notes: Vec::new(),
+                warnings: Vec::new(),
+            },
+        )?;
+        if let Some(original) = original_response {
+            mapping::keep_in_host_info(&mut decoded, "tool_response", original)?;
+        }
+        if continuation {
+            decoded.fire_no_hooks = true;
+            decoded.notes.push(
+                "Qwen Code fires UserPromptSubmit again at every continuation turn with an empty prompt: not a prompt, so no hooks ran".into(),
+            );
+        }
+        Ok(decoded)
+    }
+
+    fn own_stop_block_cap(&self, env: &HostEnv<'_>) -> Option<u32> {
+        let set = env
+            .get("QWEN_CODE_STOP_HOOK_BLOCK_CAP")
+            .and_then(|v| v.to_str())
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .filter(|n| (1..=100).contains(n));
+        Some(set.unwrap_or(STOP_BLOCK_CAP))
+    }
+
+    fn max_timeout(&self) -> Option<u64> {
+        Some(MAX_TIMEOUT_SECS)
+    }
+
+    fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
+        encode(event, decision)
+    }
+
+    fn install_note(&self, _path: &std::path::Path) -> Option<String> {
+        Some("note: Qwen Code runs every hook of an event in parallel and lets a later `allow` override a deny: keep hookrun the only hook of each event in Qwen's settings (put the others in hookrun's). Check with `hookrun doctor`.\n".to_owned())
+    }
+}
+
+pub fn encode(event: &Event, decision: &Decision) -> Encoded {
+    let mut a = Answer::new(event, decision);
+    let name = a.name();
+    let mut stop = decision.stop;
+    match name {
+        "PreToolUse" => {
+            if stop {
+                // Measured: `continue: false` on PreToolUse denies the
+                // call and the run goes on.
+                let why = decision.stop_reason.clone().unwrap_or_default();
+                a.warnings.push(format!(
+                    "Qwen Code cannot stop the turn from PreToolUse: hookrun denied the tool call instead, and the turn goes on. The stop reason was: {why}"
+                ));
+                if a.block.is_none() {
+                    a.block = Some(mapping::reason_text(&why));
+                }
+                stop = false;
+            }
+            if a.block.is_none() && decision.updated_input.is_some() {
+                a.warnings.push(
+                    "Qwen Code cannot rewrite a tool call (it ignores updatedInput and would run the original): hookrun denied it instead".into(),
+                );
+                a.block = Some("a hook rewrote this call, which Qwen Code cannot apply".into());
+            }
+            if let Some(reason) = a.reason() {
+                a.hso.insert("permissionDecision".into(), json!("deny"));
+                a.hso
+                    .insert("permissionDecisionReason".into(), json!(reason));
+                a.top.insert("decision".into(), json!("block"));
+                a.top.insert("reason".into(), json!(reason));
+                a.block = None;
+            } else if let Some(permission) = decision.permission {
+                // `ask` is put to the person; headless it denies with the
+                // reason (measured). `allow` cannot widen what Qwen's own
+                // headless approval refuses.
+                a.hso
+                    .insert("permissionDecision".into(), json!(permission.as_str()));
+                if let Some(reason) = &decision.permission_reason {
+                    a.hso
+                        .insert("permissionDecisionReason".into(), json!(reason));
+                }
+            }
+        }
+        "PostToolUse" | "PostToolUseFailure" => {
+            // Measured: Qwen ignores a PostToolUse block; context reaches
+            // the model, after the tool's result.
+            if let Some(reason) = a.block.take() {
+                a.notes.push(format!(
+                    "Qwen Code ignores a {name} block: the reason was sent as additionalContext"
+                ));
+                let mut context = vec![mapping::reason_text(&reason)];
+                context.extend(decision.context.clone());
+                a.hso
+                    .insert("additionalContext".into(), json!(context.join("\n")));
+            }
+        }
+        "PermissionRequest" => {
+            let mut inner = Map::new();
+            if let Some(reason) = a.reason() {
+                inner.insert("behavior".into(), json!("deny"));
+                inner.insert("message".into(), json!(reason));
+            } else if decision.permission == Some(Permission::Allow) {
+                inner.insert("behavior".into(), json!("allow"));
+            }
+            a.block = None;
+            if !inner.is_empty() {
+                a.hso.insert("decision".into(), Value::Object(inner));
+            }
+        }
+        "UserPromptSubmit" | "Stop" | "SubagentStop" | "PostToolBatch" => {}
+        "SessionStart" | "SessionEnd" | "Notification" | "SubagentStart" => a.block_ignored(),
+        _ => a.block_not_enforced("Qwen Code"),
+    }
+    if let Some(context) = &decision.context {
+        if matches!(
+            name,
+            "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "SessionStart"
+        ) {
+            a.hso
+                .entry("additionalContext")
+                .or_insert_with(|| json!(context));
+        } else {
+            a.notes.push(format!(
+                "additionalContext dropped: Qwen Code shows it only after a tool, with the prompt and at session start, not on {name}"
+            ));
+        }
+    }
+    for key in decision.passthrough.keys() {
+        a.notes
+            .push(format!("`{key}` has no Qwen Code equivalent: not sent"));
+    }
+    if decision.suppress_output {
+        a.top.insert("suppressOutput".into(), json!(true));
+    }
+    if stop {
+        a.top.insert("continue".into(), json!(false));
+        if let Some(reason) = &decision.stop_reason {
+            a.top.insert("stopReason".into(), json!(reason));
+        }
+    }
+    if let Some(reason) = a.reason() {
+        // UserPromptSubmit, Stop, SubagentStop, PostToolBatch: measured on
+        // the first two (Stop: the reason is the next user message).
+        a.top.insert("decision".into(), json!("block"));
+        a.top.insert("reason".into(), json!(reason));
+    }
+    if let Some(message) = a.system_message() {
+        a.top.insert("systemMessage".into(), json!(message));
+    }
+    a.nest_hso(true);
+    a.json()
+}
