@@ -103,6 +103,8 @@ pub enum Runnable {
     Http,
     /// A prompt hook: a model is asked when it runs.
     Prompt,
+    /// An `mcp_tool` hook: its server is started when it runs.
+    McpTool,
 }
 
 /// Why hookrun cannot run a hook.
@@ -198,6 +200,7 @@ pub fn program_for(
         HookType::Command => {}
         HookType::Http => return Ok(Runnable::Http),
         HookType::Prompt => return Ok(Runnable::Prompt),
+        HookType::McpTool => return Ok(Runnable::McpTool),
         HookType::Unsupported(kind) => return Err(Unrunnable::Type(kind.clone())),
     }
     let command = hook.command.clone().unwrap_or_default();

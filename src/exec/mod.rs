@@ -23,12 +23,15 @@ use std::time::{Duration, Instant};
 use crate::event::Bytes;
 
 mod capture;
+mod interactive;
 mod reactor;
 mod spawn;
 #[cfg(test)]
 mod tests;
 mod unit;
 mod unix;
+
+pub use interactive::{Interactive, Stopped};
 
 /// Starts a helper process detached (see `unix::spawn_detached`): `async`
 /// hooks' runner.

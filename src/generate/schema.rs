@@ -410,7 +410,8 @@ field_schema!(
             { "const": "command", "description": "Run a program: `command` (shell form), or `command` + `args` (exec form)." },
             { "const": "http", "description": "POST the event JSON to `url`." },
             { "const": "prompt", "description": "Ask a model (`prompt`, `model`) whether the event may proceed; the model answers {\"ok\": true|false, \"reason\": …}. PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop only." },
-            { "description": "Any other type (agent, mcp_tool…) loads, but hookrun does not run it and says so on every fire." }
+            { "const": "mcp_tool", "description": "Call `tool` on the MCP server `server` (from `.mcp.json` or ~/.claude.json) with `input`; the tool's text is read like a command hook's stdout. stdio servers only." },
+            { "description": "Any other type (agent…) loads, but hookrun does not run it and says so on every fire." }
         ]
     }
 );

@@ -533,6 +533,7 @@ mod tests {
             }
             .boxed(),
             prompt: None,
+            mcp: None,
         }
     }
 

@@ -13,9 +13,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::model::{
-    FileState, HookDef, HookExtra, HookType, HttpFileSettings, JsonPath, OnError, Permissions,
-    Policy, Problem, PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity,
-    ShellKind, Source, SourceKind, Trust,
+    FileState, HookDef, HookExtra, HookType, HttpFileSettings, JsonPath, McpToolDef, OnError,
+    Permissions, Policy, Problem, PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile,
+    Severity, ShellKind, Source, SourceKind, Trust,
 };
 use super::trust::{CopyError, TrustState, TrustStore};
 use crate::catalog::{self, EventId};
@@ -69,7 +69,7 @@ const MANAGED_ONLY: &[&str] = &[
 /// The fields a hook entry may have, in [`RawHook`]'s order (the fast
 /// path numbers them by position; `doctor` suggests the nearest for a
 /// misspelt one).
-pub const HOOK_FIELDS: [&str; 19] = [
+pub const HOOK_FIELDS: [&str; 22] = [
     "type",
     "command",
     "args",
@@ -89,6 +89,9 @@ pub const HOOK_FIELDS: [&str; 19] = [
     "prompt",
     "model",
     "continueOnBlock",
+    "server",
+    "tool",
+    "input",
 ];
 
 /// A hook entry as written (flat shape, or an inner hook of the nested one).
@@ -102,7 +105,7 @@ pub const HOOK_FIELDS: [&str; 19] = [
     description = "One hook: a command (shell form `command`, or exec form `command` + `args`), an http endpoint (`url`) or a question to a model (`prompt`)."
 )]
 pub(crate) struct RawHook {
-    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`, `prompt` asks a model whether the event may proceed. Other types (`agent`, `mcp_tool`) load, but hookrun does not run them and says so on every fire.
+    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`, `prompt` asks a model whether the event may proceed, `mcp_tool` calls a tool on an MCP server. Other types (`agent`) load, but hookrun does not run them and says so on every fire.
     #[serde(rename = "type")]
     #[schemars(with = "Option<crate::generate::schema::HookTypeSchema>")]
     hook_type: Option<String>,
@@ -146,6 +149,12 @@ pub(crate) struct RawHook {
     model: Option<String>,
     /// Prompt hooks: on PreToolUse, PostToolUse and UserPromptSubmit, `ok: false` blocks and the agent goes on with the reason, instead of ending the turn.
     continue_on_block: Option<bool>,
+    /// `mcp_tool` hooks: the MCP server, by its name in `.mcp.json` (the project's, which must be trusted) or ~/.claude.json. stdio servers only (`command`, `args`, `env`).
+    server: Option<String>,
+    /// `mcp_tool` hooks: the tool to call.
+    tool: Option<String>,
+    /// `mcp_tool` hooks: the tool's arguments. `${path}` in a string value is replaced by that field of the event JSON, such as `${tool_input.command}`.
+    input: Option<serde_json::Map<String, Value>>,
 }
 
 /// What a failure of the hook itself means.
@@ -1423,6 +1432,7 @@ fn finish_hook(
         None | Some("command") => HookType::Command,
         Some("http") => HookType::Http,
         Some("prompt") => HookType::Prompt,
+        Some("mcp_tool") => HookType::McpTool,
         Some(other) => HookType::Unsupported(other.to_owned()),
     };
     match hook_type {
@@ -1474,7 +1484,34 @@ fn finish_hook(
                 return None;
             }
         }
+        HookType::McpTool => {
+            for (field, value) in [("server", &raw.server), ("tool", &raw.tool)] {
+                if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
+                    report.push(
+                        Severity::Error,
+                        path,
+                        format!("an mcp_tool hook needs `{field}`; this hook is skipped"),
+                    );
+                    return None;
+                }
+            }
+        }
         HookType::Unsupported(_) => {}
+    }
+    if hook_type != HookType::McpTool {
+        for (field, set) in [
+            ("server", raw.server.is_some()),
+            ("tool", raw.tool.is_some()),
+            ("input", raw.input.is_some()),
+        ] {
+            if set {
+                report.push(
+                    Severity::Warning,
+                    format!("{path}.{field}"),
+                    "is only used by mcp_tool hooks, ignored",
+                );
+            }
+        }
     }
     if matches!(hook_type, HookType::Command | HookType::Http) {
         for (field, set) in [
@@ -1577,6 +1614,13 @@ fn finish_hook(
                 text: raw.prompt.unwrap_or_default(),
                 model: raw.model.filter(|m| !m.trim().is_empty()),
                 continue_on_block: raw.continue_on_block.unwrap_or(false),
+            })
+        }),
+        mcp: (hook_type == HookType::McpTool).then(|| {
+            Box::new(McpToolDef {
+                server: raw.server.unwrap_or_default(),
+                tool: raw.tool.unwrap_or_default(),
+                input: raw.input.unwrap_or_default(),
             })
         }),
         hook_type,
@@ -1908,6 +1952,9 @@ mod fast {
                     16 => hook.prompt = map.next_value()?,
                     17 => hook.model = map.next_value()?,
                     18 => hook.continue_on_block = map.next_value()?,
+                    19 => hook.server = map.next_value()?,
+                    20 => hook.tool = map.next_value()?,
+                    21 => hook.input = map.next_value()?,
                     _ => {
                         group = Some(map.next_value_seed(ListSeed {
                             state: &mut *self.state,
@@ -1949,7 +1996,7 @@ mod fast {
 
     /// The number [`FieldSeed`] gives `hooks` (a matcher group's list);
     /// a [`HOOK_FIELDS`] field is its index there.
-    pub(super) const GROUP_FIELD: u32 = 19;
+    pub(super) const GROUP_FIELD: u32 = 22;
 
     struct FieldSeed;
 

@@ -244,7 +244,9 @@ pub enum HookType {
     Http,
     /// Asks a model whether the event may proceed (SPEC §13).
     Prompt,
-    /// Loaded but not run by hookrun (`agent`, `mcp_tool`, typos):
+    /// Calls a tool on an MCP server (`server`, `tool`, `input`).
+    McpTool,
+    /// Loaded but not run by hookrun (`agent`, typos):
     /// reported on every fire that would run it.
     Unsupported(String),
 }
@@ -255,6 +257,7 @@ impl HookType {
             HookType::Command => "command",
             HookType::Http => "http",
             HookType::Prompt => "prompt",
+            HookType::McpTool => "mcp_tool",
             HookType::Unsupported(name) => name,
         }
     }
@@ -313,6 +316,18 @@ pub struct HookDef {
     pub extra: Option<Box<HookExtra>>,
     /// Prompt hooks: `prompt`, `model`, `continueOnBlock`.
     pub prompt: Option<Box<PromptDef>>,
+    /// `mcp_tool` hooks: `server`, `tool`, `input`.
+    pub mcp: Option<Box<McpToolDef>>,
+}
+
+/// What an `mcp_tool` hook calls.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpToolDef {
+    /// The server's name in the MCP configuration.
+    pub server: String,
+    pub tool: String,
+    /// The tool's arguments; `${path}` in strings is filled from the event.
+    pub input: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The fields few hooks set (http hooks mostly), kept out of line: a list
@@ -530,6 +545,9 @@ impl HookDef {
         if let Some(prompt) = &self.prompt {
             return shorten(&prompt.text, 60);
         }
+        if let Some(mcp) = &self.mcp {
+            return shorten(&format!("mcp {}/{}", mcp.server, mcp.tool), 60);
+        }
         let base = match (&self.command, &self.args, self.url()) {
             (Some(command), Some(args), _) if !args.is_empty() => {
                 format!("{command} {}", args.join(" "))
@@ -605,6 +623,8 @@ impl fmt::Display for Problem {
 /// Everything loaded for one run.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
+    /// `--trust-project`: project files (`.mcp.json` too) trusted for this run.
+    pub trust_project: bool,
     pub files: Vec<SettingsFile>,
     /// In load order: file order, then order within the file.
     pub hooks: Vec<HookDef>,
