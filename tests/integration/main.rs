@@ -17,6 +17,7 @@ mod hook_stdin;
 mod hosts;
 mod http;
 mod install;
+mod mcp;
 mod packaging;
 mod pipeline;
 mod planted;
