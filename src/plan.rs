@@ -305,7 +305,12 @@ fn plan_one(
         ));
     }
     let config_dir = settings.file_of(hook).dir.clone();
-    if hook.run_async && matches!(hook.hook_type, HookType::Http | HookType::Prompt) {
+    if hook.run_async
+        && matches!(
+            hook.hook_type,
+            HookType::Http | HookType::Prompt | HookType::McpTool
+        )
+    {
         warnings.push(format!(
             "hook {name}: `async` is not supported for {} hooks; it ran synchronously",
             hook.hook_type.as_str()

@@ -21,11 +21,11 @@ fn python() -> bool {
 /// A server definition that runs the fixture with `args`, noting its
 /// start and calls in the sandbox.
 fn server(sandbox: &Sandbox, args: &[&str]) -> Value {
-    let mut argv = vec![fixture("mcp/server.py").to_str().unwrap().to_owned()];
-    argv.extend(args.iter().map(|a| (*a).to_owned()));
+    let mut server_args = vec![fixture("mcp/server.py").to_str().unwrap().to_owned()];
+    server_args.extend(args.iter().map(|a| (*a).to_owned()));
     json!({
         "command": "python3",
-        "args": argv,
+        "args": server_args,
         "env": {
             "MCP_STARTED": sandbox.path("started.log").to_str().unwrap(),
             "MCP_CALLS": sandbox.path("calls.log").to_str().unwrap(),
