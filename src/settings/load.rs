@@ -2292,6 +2292,39 @@ mod tests {
     }
 
     #[test]
+    fn mcp_tool_hooks_load_with_their_call_and_need_a_server_and_a_tool() {
+        let settings = load(
+            r#"{"hooks": {"PreToolUse": [
+                {"type": "mcp_tool", "server": "guard", "tool": "judge", "input": {"command": "${tool_input.command}"}},
+                {"type": "mcp_tool", "server": "guard"},
+                {"command": "c", "tool": "judge"}
+            ]}}"#,
+        );
+        let mcp = settings.hooks[0].mcp.as_deref().unwrap();
+        assert_eq!(settings.hooks[0].hook_type, HookType::McpTool);
+        assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("guard", "judge"));
+        assert_eq!(mcp.input["command"], "${tool_input.command}");
+        assert_eq!(
+            settings.hooks.len(),
+            2,
+            "the hook without `tool` is skipped"
+        );
+        let problems = messages(&settings);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("hooks.PreToolUse[1]: an mcp_tool hook needs `tool`")),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("hooks.PreToolUse[2].tool: is only used by mcp_tool hooks")),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
     fn unsupported_types_and_shells_still_load() {
         let settings = load(
             r#"{"hooks":{"Stop":[{"type":"agent","prompt":"x"},{"command":"x","shell":"zsh"}]}}"#,
@@ -2498,6 +2531,7 @@ mod fast_path_tests {
         r#"{"hooks": {"PreToolUse": [{"type": "agent", "command": "x", "shell": "zsh"}, {"command": "y", "args": ["a"], "shell": "bash"}, {"command": "  "}, {"type": "http"}, {}]}}"#,
         r#"{"hooks": {"PreToolUsed": [{"command": "a"}], "my odd event": [{"command": "b"}]}, "disableAllHooks": false, "allowedHttpHookUrls": ["http://*"], "allowPrivateNetworkHooks": true, "blockedCommands": ["rm"], "unknwn": 1}"#,
         r#"{"hooks": {"PreToolUse": [{"matcher": null, "hooks": [{"command": "a", "if": "Bash(git *)"}]}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"type": "mcp_tool", "server": "s", "tool": "t", "input": {"command": "${tool_input.command}", "n": [1]}}, {"type": "mcp_tool", "tool": "t"}, {"command": "c", "server": "s", "tool": "t", "input": {}}]}}"#,
         // Fields of one type, each with its own value: the fast path numbers
         // fields by their place in HOOK_FIELDS, and a field read into
         // another of the same type shows here.
@@ -2535,8 +2569,8 @@ mod fast_path_tests {
                 }
             }
         }
-        // The first nine samples are for the fast path, the rest are not.
-        assert_eq!(fast_taken, 9 * 8);
+        // The first ten samples are for the fast path, the rest are not.
+        assert_eq!(fast_taken, 10 * 8);
     }
 
     #[test]
