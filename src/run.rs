@@ -770,7 +770,7 @@ impl RunContext<'_> {
                     name: &p.name,
                     ending: &ending,
                     stdout,
-                    stdout_truncated: false,
+                    stdout_truncated: outcome.text_total > outcome.text.len() as u64,
                     stderr: &outcome.stderr,
                     fail_closed: hook.on_error == OnError::Block,
                     tool_input: event.tool_input().filter(|_| !stdout.is_empty()),
@@ -789,7 +789,7 @@ impl RunContext<'_> {
             stdin_unread: false,
             stdout: Captured {
                 bytes: outcome.text.clone(),
-                total: outcome.text.len() as u64,
+                total: outcome.text_total,
             },
             stderr: Captured {
                 bytes: outcome.stderr.clone(),

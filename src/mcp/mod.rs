@@ -39,8 +39,11 @@ pub enum Answer {
 #[derive(Debug, Clone)]
 pub struct Outcome {
     pub answer: Answer,
-    /// The text content of the tool's result, blocks joined by newlines.
+    /// The text content of the tool's result, blocks joined by newlines,
+    /// at most the output cap.
     pub text: Vec<u8>,
+    /// How long the text was before the cap.
+    pub text_total: u64,
     /// What the server wrote on stderr (capped).
     pub stderr: Vec<u8>,
     pub duration: Duration,
@@ -56,6 +59,7 @@ impl Outcome {
         Outcome {
             answer: Answer::Failed("hookrun's MCP client failed unexpectedly".to_owned()),
             text: Vec::new(),
+            text_total: 0,
             stderr: Vec::new(),
             duration: Duration::ZERO,
             warning: None,
@@ -112,6 +116,7 @@ pub fn call(call: &Call) -> Outcome {
     let mut outcome = Outcome {
         answer: Answer::Output,
         text: Vec::new(),
+        text_total: 0,
         stderr: Vec::new(),
         duration: Duration::ZERO,
         warning: None,
@@ -157,7 +162,11 @@ pub fn call(call: &Call) -> Outcome {
     outcome.stderr = stderr.lock().map(|e| e.clone()).unwrap_or_default();
     outcome.duration = started.elapsed();
     match result {
-        Ok(Ok((text, false))) => outcome.text = text,
+        Ok(Ok((mut text, false))) => {
+            outcome.text_total = text.len() as u64;
+            text.truncate(call.output_cap);
+            outcome.text = text;
+        }
         Ok(Ok((text, true))) => {
             let said = String::from_utf8_lossy(&text);
             outcome.answer = Answer::Failed(format!(
