@@ -154,7 +154,7 @@ pub(crate) struct RawHook {
     /// `mcp_tool` hooks: the tool to call.
     tool: Option<String>,
     /// `mcp_tool` hooks: the tool's arguments. `${path}` in a string value is replaced by that field of the event JSON, such as `${tool_input.command}`.
-    input: Option<serde_json::Map<String, Value>>,
+    input: Option<Box<serde_json::Map<String, Value>>>,
 }
 
 /// What a failure of the hook itself means.
@@ -1498,7 +1498,10 @@ fn finish_hook(
         }
         HookType::Unsupported(_) => {}
     }
-    if hook_type != HookType::McpTool {
+    // Checked field by field only when one is set: most hooks set none.
+    if hook_type != HookType::McpTool
+        && (raw.server.is_some() || raw.tool.is_some() || raw.input.is_some())
+    {
         for (field, set) in [
             ("server", raw.server.is_some()),
             ("tool", raw.tool.is_some()),
@@ -1620,7 +1623,7 @@ fn finish_hook(
             Box::new(McpToolDef {
                 server: raw.server.unwrap_or_default(),
                 tool: raw.tool.unwrap_or_default(),
-                input: raw.input.unwrap_or_default(),
+                input: raw.input.map(|input| *input).unwrap_or_default(),
             })
         }),
         hook_type,
