@@ -119,7 +119,8 @@ pub enum Command {
     /// come with a repository you may have just cloned: nothing in them runs
     /// until you trust their exact content. hookrun records each file's
     /// SHA-256 in $XDG_CONFIG_HOME/hookrun/trust.json; after an edit the file
-    /// is untrusted again until you re-run this.
+    /// is untrusted again until you re-run this. The project's .mcp.json (the
+    /// MCP servers that mcp_tool hooks start) is trusted the same way.
     ///
     /// Examples:
     ///   hookrun trust                 # the current project

@@ -50,6 +50,7 @@ pub mod hookenv;
 pub mod host;
 pub mod http;
 pub mod jsonedit;
+pub mod mcp;
 pub mod permissions;
 pub mod plan;
 pub mod prompt;

@@ -103,6 +103,8 @@ pub enum Runnable {
     Http,
     /// A prompt hook: a model is asked when it runs.
     Prompt,
+    /// An `mcp_tool` hook: its server is started when it runs.
+    McpTool,
 }
 
 /// Why hookrun cannot run a hook.
@@ -203,6 +205,7 @@ pub fn program_for(
         // An agent hook is a prompt hook with tools: the same endpoint,
         // the same verdict (`crate::prompt::agent`).
         HookType::Prompt | HookType::Agent => return Ok(Runnable::Prompt),
+        HookType::McpTool => return Ok(Runnable::McpTool),
         HookType::Unsupported(kind) => return Err(Unrunnable::Type(kind.clone())),
     }
     let command = hook.command.clone().unwrap_or_default();
@@ -343,7 +346,7 @@ fn plan_one(
     if hook.run_async
         && matches!(
             hook.hook_type,
-            HookType::Http | HookType::Prompt | HookType::Agent
+            HookType::Http | HookType::Prompt | HookType::Agent | HookType::McpTool
         )
     {
         warnings.push(format!(

@@ -346,13 +346,18 @@ fn run_parallel(
     let state = ctx.inputs.state;
     let mut requests = Vec::new();
     let mut prompts = Vec::new();
+    let mut mcp_calls = Vec::new();
     for (i, p) in plan.hooks.iter().enumerate() {
         // `async` is not supported for these: they run with the rest.
-        let Some(program @ (Runnable::Http | Runnable::Prompt)) = &p.program else {
+        let Some(program @ (Runnable::Http | Runnable::Prompt | Runnable::McpTool)) = &p.program
+        else {
             continue;
         };
         if once_taken(p, event, state) {
             hooks[i] = skipped_once();
+        } else if matches!(program, Runnable::McpTool) {
+            let call = ctx.mcp_call(event, p, p.timeout.effective);
+            mcp_calls.push((i, std::thread::spawn(move || crate::mcp::call(&call))));
         } else if matches!(program, Runnable::Http) {
             requests.push((i, ctx.start_http(p, stdin, p.timeout.effective)));
         } else {
@@ -400,6 +405,14 @@ fn run_parallel(
         let reply = prompt.wait();
         let p = &plan.hooks[i];
         hooks[i] = HookRun::Ran(Box::new(ctx.read_prompt(event, p, &reply)));
+    }
+    for (i, call) in mcp_calls {
+        let p = &plan.hooks[i];
+        let (timeout, capped) = (p.timeout.effective, p.timeout.capped_by_deadline);
+        let outcome = call
+            .join()
+            .unwrap_or_else(|_| crate::mcp::Outcome::panicked());
+        hooks[i] = HookRun::Ran(Box::new(ctx.read_mcp(event, p, &outcome, timeout, capped)));
     }
 }
 
@@ -453,6 +466,10 @@ fn run_sequential(
             Runnable::Prompt => {
                 let reply = ctx.start_prompt(event, p, &stdin, timeout).wait();
                 ctx.read_prompt_within(event, p, &reply, timeout, capped)
+            }
+            Runnable::McpTool => {
+                let outcome = crate::mcp::call(&ctx.mcp_call(event, p, timeout));
+                ctx.read_mcp(event, p, &outcome, timeout, capped)
             }
             Runnable::Command(program) => {
                 let Some(supervisor) = supervisor.as_deref_mut() else {
@@ -705,6 +722,101 @@ impl RunContext<'_> {
             }),
             timeout,
             capped_by_deadline,
+        }
+    }
+
+    /// What an `mcp_tool` hook's call needs, to run on any thread.
+    fn mcp_call(&self, event: &Event, p: &Planned, timeout: Duration) -> crate::mcp::Call {
+        let hook = &self.inputs.settings.hooks[p.hook];
+        let (server_name, tool, arguments) = hook.mcp.as_ref().map_or_else(
+            || (String::new(), String::new(), serde_json::Map::new()),
+            |m| {
+                let input = crate::mcp::config::substitute_input(&m.input, event.fields());
+                (m.server.clone(), m.tool.clone(), input)
+            },
+        );
+        crate::mcp::Call {
+            server_name,
+            tool,
+            arguments,
+            places: crate::mcp::Places {
+                project_dir: self.inputs.project_dir.to_path_buf(),
+                user_file: crate::mcp::Places::user_file_from(self.inputs.inherited_env),
+                trust_all: self.inputs.settings.trust_project,
+            },
+            inherited_env: self.inputs.inherited_env.to_vec(),
+            hook_env: hook_env(&self.base_env, p, None).into_vars(),
+            cwd: self.cwd.clone(),
+            timeout,
+            kill_by: Some(self.inputs.started + self.deadline),
+            kill_grace: self.inputs.limits.kill_grace,
+            output_cap: self.inputs.limits.output_cap,
+        }
+    }
+
+    /// An `mcp_tool` hook's answer read as the protocol of one hook: the
+    /// tool's text like a command hook's stdout on exit 0, a failure
+    /// (no server, a failed handshake, an error result) through `onError`.
+    fn read_mcp(
+        &self,
+        event: &Event,
+        p: &Planned,
+        outcome: &crate::mcp::Outcome,
+        timeout: Duration,
+        capped_by_deadline: bool,
+    ) -> Ran {
+        let hook = &self.inputs.settings.hooks[p.hook];
+        let ending = match &outcome.answer {
+            crate::mcp::Answer::Output => verdict::Ending::Exited(0),
+            crate::mcp::Answer::Failed(why) => verdict::Ending::Failed(why.clone()),
+            crate::mcp::Answer::TimedOut => verdict::Ending::TimedOut {
+                seconds: timeout.as_secs_f64(),
+            },
+        };
+        let answered = outcome.answer == crate::mcp::Answer::Output;
+        let stdout: &[u8] = if answered { &outcome.text } else { &[] };
+        let deep = crate::stack::may_nest_deep(stdout);
+        let mut verdict = crate::stack::on_big_stack_if(deep, || {
+            verdict::read(
+                &event.id,
+                &HookOutput {
+                    name: &p.name,
+                    ending: &ending,
+                    stdout,
+                    stdout_truncated: outcome.text_total > outcome.text.len() as u64,
+                    stderr: &outcome.stderr,
+                    fail_closed: hook.on_error == OnError::Block,
+                    tool_input: event.tool_input().filter(|_| !stdout.is_empty()),
+                },
+            )
+        });
+        if let Some(warning) = &outcome.warning {
+            verdict.warnings.push(format!("hook {}: {warning}", p.name));
+        }
+        let report = JobReport {
+            termination: Termination::Exited(0),
+            timed_out: outcome.answer == crate::mcp::Answer::TimedOut,
+            killed: outcome.killed,
+            leaked: false,
+            interrupted: false,
+            stdin_unread: false,
+            stdout: Captured {
+                bytes: outcome.text.clone(),
+                total: outcome.text_total,
+            },
+            stderr: Captured {
+                bytes: outcome.stderr.clone(),
+                total: outcome.stderr.len() as u64,
+            },
+            duration: outcome.duration,
+        };
+        Ran {
+            report,
+            verdict,
+            http: None,
+            timeout,
+            capped_by_deadline,
+            deep_answer: deep,
         }
     }
 

@@ -194,6 +194,7 @@ fn show(
                         let env: Vec<_> = std::env::vars_os().collect();
                         crate::prompt::describe(hook, settings, &env)
                     }
+                    Runnable::McpTool => crate::mcp::describe(hook),
                 };
                 ("run", None, String::new(), Some(shown))
             }

@@ -11,8 +11,8 @@ use crate::settings::trust::{TrustError, TrustStore, sha256_hex};
 use crate::settings::{self, Environment, discover};
 
 /// The settings files a path stands for: a file itself, or the project
-/// files (`.hookrun/settings.json`, `.hookrun/settings.local.json`) of a
-/// project folder.
+/// files (`.hookrun/settings.json`, `.hookrun/settings.local.json`, and
+/// `.mcp.json`, whose servers `mcp_tool` hooks start) of a project folder.
 fn files_of(path: &Path) -> Vec<PathBuf> {
     if path.is_file() {
         return vec![path.to_path_buf()];
@@ -20,6 +20,7 @@ fn files_of(path: &Path) -> Vec<PathBuf> {
     ["settings.json", "settings.local.json"]
         .iter()
         .map(|name| path.join(".hookrun").join(name))
+        .chain(std::iter::once(path.join(".mcp.json")))
         .filter(|file| file.is_file())
         .collect()
 }
@@ -117,7 +118,7 @@ fn untrust_candidates(target: &Path, store: &TrustStore) -> Vec<PathBuf> {
     ["settings.json", "settings.local.json"]
         .iter()
         .map(|name| target.join(".hookrun").join(name))
-        .chain(std::iter::once(target.to_path_buf()))
+        .chain([target.join(".mcp.json"), target.to_path_buf()])
         .filter(|file| store.entry(file).is_some())
         .collect()
 }

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use crate::event::Bytes;
 
 mod capture;
+mod interactive;
 mod reactor;
 mod spawn;
 pub use spawn::{POWERSHELLS, powershell_args};
@@ -30,6 +31,8 @@ pub use spawn::{POWERSHELLS, powershell_args};
 mod tests;
 mod unit;
 mod unix;
+
+pub use interactive::{Interactive, Stopped};
 
 /// Starts a helper process detached (see `unix::spawn_detached`): `async`
 /// hooks' runner.

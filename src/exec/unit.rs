@@ -31,12 +31,12 @@ use crate::event::Bytes;
 /// group empty before giving up. A killed process normally exits within
 /// microseconds; only one stuck in the kernel (D state) takes longer, and
 /// hookrun must not hang with it. A group of thousands takes a while to die.
-const KILL_SETTLE: Duration = Duration::from_millis(250);
+pub(super) const KILL_SETTLE: Duration = Duration::from_millis(250);
 
 /// After SIGKILL, how often the group is checked (and killed again) until
 /// it is empty: a member forking while the group was being killed can
 /// leave a child the first SIGKILL did not reach.
-const KILL_RECHECK: Duration = Duration::from_millis(2);
+pub(super) const KILL_RECHECK: Duration = Duration::from_millis(2);
 
 /// Group checks after the leader died on the timeout path: the first at
 /// once, then backing off. Orphaned members dying do not wake the loop

@@ -411,7 +411,8 @@ field_schema!(
             { "const": "http", "description": "POST the event JSON to `url`." },
             { "const": "prompt", "description": "Ask a model (`prompt`, `model`) whether the event may proceed; the model answers {\"ok\": true|false, \"reason\": …}. PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop only." },
             { "const": "agent", "description": "Let a model look around the project with read-only tools (Read, Grep, Glob) before it answers {\"ok\": true|false, \"reason\": …} on the prompt hooks' endpoint. PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop and SubagentStop only." },
-            { "description": "Any other type (mcp_tool…) loads, but hookrun does not run it and says so on every fire." }
+            { "const": "mcp_tool", "description": "Call `tool` on the MCP server `server` (from `.mcp.json` or ~/.claude.json) with `input`; the tool's text is read like a command hook's stdout. stdio servers only." },
+            { "description": "Any other type (typos…) loads, but hookrun does not run it and says so on every fire." }
         ]
     }
 );

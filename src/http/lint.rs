@@ -117,6 +117,7 @@ mod tests {
             }
             .boxed(),
             prompt: None,
+            mcp: None,
         }
     }
 

@@ -554,6 +554,7 @@ mod tests {
             }
             .boxed(),
             prompt: None,
+            mcp: None,
         }
     }
 

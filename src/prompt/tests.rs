@@ -27,6 +27,7 @@ fn hook(event: &str, prompt: &str) -> HookDef {
             model: None,
             continue_on_block: false,
         })),
+        mcp: None,
     }
 }
 

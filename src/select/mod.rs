@@ -497,6 +497,12 @@ pub fn dedup_key(hook: &HookDef, config_dir: &Path) -> String {
             "agent:{}",
             hook.prompt.as_ref().map_or("", |p| p.text.as_str())
         ),
+        // The same tool of the same server with the same input runs once.
+        HookType::McpTool => hook
+            .mcp
+            .as_ref()
+            .map(|m| serde_json::to_string(&(&m.server, &m.tool, &m.input)).unwrap_or_default())
+            .unwrap_or_default(),
         HookType::Command | HookType::Unsupported(_) => {
             let mut parts = vec![resolve(hook.command.as_deref().unwrap_or_default())];
             if let Some(args) = &hook.args {

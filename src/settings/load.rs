@@ -13,9 +13,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::model::{
-    FileState, HookDef, HookExtra, HookType, HttpFileSettings, JsonPath, OnError, Permissions,
-    Policy, Problem, PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile, Severity,
-    ShellKind, Source, SourceKind, Trust,
+    FileState, HookDef, HookExtra, HookType, HttpFileSettings, JsonPath, McpToolDef, OnError,
+    Permissions, Policy, Problem, PromptDef, PromptFileSettings, RuleEntry, Settings, SettingsFile,
+    Severity, ShellKind, Source, SourceKind, Trust,
 };
 use super::trust::{CopyError, TrustState, TrustStore};
 use crate::catalog::{self, EventId};
@@ -69,7 +69,7 @@ const MANAGED_ONLY: &[&str] = &[
 /// The fields a hook entry may have, in [`RawHook`]'s order (the fast
 /// path numbers them by position; `doctor` suggests the nearest for a
 /// misspelt one).
-pub const HOOK_FIELDS: [&str; 20] = [
+pub const HOOK_FIELDS: [&str; 23] = [
     "type",
     "command",
     "args",
@@ -90,6 +90,9 @@ pub const HOOK_FIELDS: [&str; 20] = [
     "model",
     "continueOnBlock",
     "asyncRewake",
+    "server",
+    "tool",
+    "input",
 ];
 
 /// A hook entry as written (flat shape, or an inner hook of the nested one).
@@ -103,7 +106,7 @@ pub const HOOK_FIELDS: [&str; 20] = [
     description = "One hook: a command (shell form `command`, or exec form `command` + `args`), an http endpoint (`url`) or a question to a model (`prompt`, `agent`)."
 )]
 pub(crate) struct RawHook {
-    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`, `prompt` asks a model whether the event may proceed, `agent` lets that model read the project (Read, Grep, Glob) before it answers. Other types (`mcp_tool`) load, but hookrun does not run them and says so on every fire.
+    /// What the hook is: `command` (the default) runs a program, `http` POSTs the event to `url`, `prompt` asks a model whether the event may proceed, `agent` lets that model read the project (Read, Grep, Glob) before it answers, `mcp_tool` calls a tool on an MCP server. Other types load, but hookrun does not run them and says so on every fire.
     #[serde(rename = "type")]
     #[schemars(with = "Option<crate::generate::schema::HookTypeSchema>")]
     hook_type: Option<String>,
@@ -149,6 +152,12 @@ pub(crate) struct RawHook {
     continue_on_block: Option<bool>,
     /// With `async`: run in the background, and only an exit 2 speaks: its stderr (else stdout) reaches the model with a later fire of the session, as Claude Code wakes the model with it. Its JSON output is not used. Without `async` the hook runs in the foreground and its exit 2 blocks, as Claude Code 2.1.332 runs it.
     async_rewake: Option<bool>,
+    /// `mcp_tool` hooks: the MCP server, by its name in `.mcp.json` (the project's, which must be trusted) or ~/.claude.json. stdio servers only (`command`, `args`, `env`).
+    server: Option<String>,
+    /// `mcp_tool` hooks: the tool to call.
+    tool: Option<String>,
+    /// `mcp_tool` hooks: the tool's arguments. `${path}` in a string value is replaced by that field of the event JSON, such as `${tool_input.command}`.
+    input: Option<Box<serde_json::Map<String, Value>>>,
 }
 
 /// What a failure of the hook itself means.
@@ -1427,6 +1436,7 @@ fn finish_hook(
         Some("http") => HookType::Http,
         Some("prompt") => HookType::Prompt,
         Some("agent") => HookType::Agent,
+        Some("mcp_tool") => HookType::McpTool,
         Some(other) => HookType::Unsupported(other.to_owned()),
     };
     match hook_type {
@@ -1503,7 +1513,37 @@ fn finish_hook(
                 );
             }
         }
+        HookType::McpTool => {
+            for (field, value) in [("server", &raw.server), ("tool", &raw.tool)] {
+                if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
+                    report.push(
+                        Severity::Error,
+                        path,
+                        format!("an mcp_tool hook needs `{field}`; this hook is skipped"),
+                    );
+                    return None;
+                }
+            }
+        }
         HookType::Unsupported(_) => {}
+    }
+    // Checked field by field only when one is set: most hooks set none.
+    if hook_type != HookType::McpTool
+        && (raw.server.is_some() || raw.tool.is_some() || raw.input.is_some())
+    {
+        for (field, set) in [
+            ("server", raw.server.is_some()),
+            ("tool", raw.tool.is_some()),
+            ("input", raw.input.is_some()),
+        ] {
+            if set {
+                report.push(
+                    Severity::Warning,
+                    format!("{path}.{field}"),
+                    "is only used by mcp_tool hooks, ignored",
+                );
+            }
+        }
     }
     if matches!(hook_type, HookType::Command | HookType::Http) {
         for (field, set) in [
@@ -1619,6 +1659,13 @@ fn finish_hook(
                 text: raw.prompt.unwrap_or_default(),
                 model: raw.model.filter(|m| !m.trim().is_empty()),
                 continue_on_block: raw.continue_on_block.unwrap_or(false),
+            })
+        }),
+        mcp: (hook_type == HookType::McpTool).then(|| {
+            Box::new(McpToolDef {
+                server: raw.server.unwrap_or_default(),
+                tool: raw.tool.unwrap_or_default(),
+                input: raw.input.map(|input| *input).unwrap_or_default(),
             })
         }),
         hook_type,
@@ -1951,6 +1998,9 @@ mod fast {
                     17 => hook.model = map.next_value()?,
                     18 => hook.continue_on_block = map.next_value()?,
                     19 => hook.async_rewake = map.next_value()?,
+                    20 => hook.server = map.next_value()?,
+                    21 => hook.tool = map.next_value()?,
+                    22 => hook.input = map.next_value()?,
                     _ => {
                         group = Some(map.next_value_seed(ListSeed {
                             state: &mut *self.state,
@@ -1992,7 +2042,7 @@ mod fast {
 
     /// The number [`FieldSeed`] gives `hooks` (a matcher group's list);
     /// a [`HOOK_FIELDS`] field is its index there.
-    pub(super) const GROUP_FIELD: u32 = 20;
+    pub(super) const GROUP_FIELD: u32 = 23;
 
     struct FieldSeed;
 
@@ -2317,6 +2367,39 @@ mod tests {
     }
 
     #[test]
+    fn mcp_tool_hooks_load_with_their_call_and_need_a_server_and_a_tool() {
+        let settings = load(
+            r#"{"hooks": {"PreToolUse": [
+                {"type": "mcp_tool", "server": "guard", "tool": "judge", "input": {"command": "${tool_input.command}"}},
+                {"type": "mcp_tool", "server": "guard"},
+                {"command": "c", "tool": "judge"}
+            ]}}"#,
+        );
+        let mcp = settings.hooks[0].mcp.as_deref().unwrap();
+        assert_eq!(settings.hooks[0].hook_type, HookType::McpTool);
+        assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("guard", "judge"));
+        assert_eq!(mcp.input["command"], "${tool_input.command}");
+        assert_eq!(
+            settings.hooks.len(),
+            2,
+            "the hook without `tool` is skipped"
+        );
+        let problems = messages(&settings);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("hooks.PreToolUse[1]: an mcp_tool hook needs `tool`")),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("hooks.PreToolUse[2].tool: is only used by mcp_tool hooks")),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
     fn unsupported_types_and_shells_still_load() {
         let settings = load(
             r#"{"hooks":{"Stop":[{"type":"webhook","prompt":"x"},{"command":"x","shell":"zsh"}]}}"#,
@@ -2524,6 +2607,7 @@ mod fast_path_tests {
         r#"{"hooks": {"PreToolUse": [{"type": "agent", "command": "x", "shell": "zsh"}, {"command": "y", "args": ["a"], "shell": "bash"}, {"command": "  "}, {"type": "http"}, {}]}}"#,
         r#"{"hooks": {"PreToolUsed": [{"command": "a"}], "my odd event": [{"command": "b"}]}, "disableAllHooks": false, "allowedHttpHookUrls": ["http://*"], "allowPrivateNetworkHooks": true, "blockedCommands": ["rm"], "unknwn": 1}"#,
         r#"{"hooks": {"PreToolUse": [{"matcher": null, "hooks": [{"command": "a", "if": "Bash(git *)"}]}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"type": "mcp_tool", "server": "s", "tool": "t", "input": {"command": "${tool_input.command}", "n": [1]}}, {"type": "mcp_tool", "tool": "t"}, {"command": "c", "server": "s", "tool": "t", "input": {}}]}}"#,
         // Fields of one type, each with its own value: the fast path numbers
         // fields by their place in HOOK_FIELDS, and a field read into
         // another of the same type shows here.

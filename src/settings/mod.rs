@@ -10,8 +10,8 @@ pub mod trust;
 
 pub use discover::{Environment, SourceOptions};
 pub use model::{
-    HookDef, HookExtra, HookType, OnError, Problem, Settings, SettingsFile, Severity, ShellKind,
-    Source, SourceKind, Trust,
+    HookDef, HookExtra, HookType, McpToolDef, OnError, Problem, Settings, SettingsFile, Severity,
+    ShellKind, Source, SourceKind, Trust,
 };
 
 use std::path::{Path, PathBuf};
@@ -39,7 +39,10 @@ fn load_with(
     project: &Path,
     inspect: bool,
 ) -> Settings {
-    let mut settings = Settings::default();
+    let mut settings = Settings {
+        trust_project: options.trust_project,
+        ..Settings::default()
+    };
     let mut gate = load::TrustGate::new(
         options.trust_project,
         trust_store_path(env),

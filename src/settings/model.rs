@@ -247,7 +247,9 @@ pub enum HookType {
     /// A prompt hook whose model may first read the project with
     /// read-only tools (`crate::prompt::agent`).
     Agent,
-    /// Loaded but not run by hookrun (`mcp_tool`, typos):
+    /// Calls a tool on an MCP server (`server`, `tool`, `input`).
+    McpTool,
+    /// Loaded but not run by hookrun (typos, kinds it does not know):
     /// reported on every fire that would run it.
     Unsupported(String),
 }
@@ -259,6 +261,7 @@ impl HookType {
             HookType::Http => "http",
             HookType::Prompt => "prompt",
             HookType::Agent => "agent",
+            HookType::McpTool => "mcp_tool",
             HookType::Unsupported(name) => name,
         }
     }
@@ -321,6 +324,18 @@ pub struct HookDef {
     pub extra: Option<Box<HookExtra>>,
     /// Prompt and agent hooks: `prompt`, `model`, `continueOnBlock`.
     pub prompt: Option<Box<PromptDef>>,
+    /// `mcp_tool` hooks: `server`, `tool`, `input`.
+    pub mcp: Option<Box<McpToolDef>>,
+}
+
+/// What an `mcp_tool` hook calls.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpToolDef {
+    /// The server's name in the MCP configuration.
+    pub server: String,
+    pub tool: String,
+    /// The tool's arguments; `${path}` in strings is filled from the event.
+    pub input: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The fields few hooks set (http hooks mostly), kept out of line: a list
@@ -547,6 +562,9 @@ impl HookDef {
         if let Some(prompt) = &self.prompt {
             return shorten(&prompt.text, 60);
         }
+        if let Some(mcp) = &self.mcp {
+            return shorten(&format!("mcp {}/{}", mcp.server, mcp.tool), 60);
+        }
         let base = match (&self.command, &self.args, self.url()) {
             (Some(command), Some(args), _) if !args.is_empty() => {
                 format!("{command} {}", args.join(" "))
@@ -622,6 +640,8 @@ impl fmt::Display for Problem {
 /// Everything loaded for one run.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
+    /// `--trust-project`: project files (`.mcp.json` too) trusted for this run.
+    pub trust_project: bool,
     pub files: Vec<SettingsFile>,
     /// In load order: file order, then order within the file.
     pub hooks: Vec<HookDef>,

@@ -132,7 +132,7 @@ fn checks() -> Vec<Case> {
         ),
         case(
             "not-run",
-            hooks("Stop", json!([{"type": "mcp_tool"}])),
+            hooks("Stop", json!([{"type": "webhook"}])),
             "hooks.Stop[0].type",
             "error",
             "rewrite it as a command hook",
@@ -733,7 +733,7 @@ fn explain_shows_where_each_layer_stopped_a_hook() {
             {"name": "wrong-tool", "matcher": "Edit|Write", "command": "echo edit"},
             {"name": "wrong-command", "matcher": "Bash", "if": "Bash(rm *)", "command": "echo rm"},
             {"name": "copy", "matcher": "Bash", "if": "Bash(git push *)", "command": "\"$HOOKRUN_CONFIG_DIR\"/guard.sh push"},
-            {"name": "prompt-hook", "type": "mcp_tool"}
+            {"name": "prompt-hook", "type": "webhook"}
         ],
         "Stop": [{"name": "other-event", "command": "echo stop"}]
     }});
@@ -792,7 +792,7 @@ fn explain_shows_where_each_layer_stopped_a_hook() {
 
     let prompt = by_name("prompt-hook");
     assert_eq!(prompt["state"], "not run");
-    assert!(prompt["detail"].as_str().unwrap().contains("mcp_tool"));
+    assert!(prompt["detail"].as_str().unwrap().contains("webhook"));
 
     let other = by_name("other-event");
     assert_eq!(other["layer"], "event");

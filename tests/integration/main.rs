@@ -20,6 +20,7 @@ mod hosts;
 mod http;
 mod install;
 mod limits;
+mod mcp;
 mod packaging;
 mod pipeline;
 mod planted;

@@ -1,0 +1,306 @@
+//! Where an `mcp_tool` hook's server is defined, as Claude Code reads it:
+//! the user's local scope (`projects.<project>.mcpServers` in
+//! `~/.claude.json`), then the project's `.mcp.json`, then the user scope
+//! (`mcpServers` in `~/.claude.json`); the first that names the server
+//! wins. A project's `.mcp.json` is repository content: it is read only
+//! when its exact content is trusted (`hookrun trust .mcp.json`, or
+//! `--trust-project`).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+/// A stdio server, its `${VAR}`s expanded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerDef {
+    pub command: String,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+    /// The file and JSON path that define it (for messages).
+    pub defined_at: String,
+}
+
+/// Where to look and what is trusted.
+#[derive(Debug, Clone)]
+pub struct Places {
+    pub project_dir: PathBuf,
+    /// `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`).
+    pub user_file: Option<PathBuf>,
+    /// `--trust-project`: `.mcp.json` runs whatever its content.
+    pub trust_all: bool,
+}
+
+impl Places {
+    /// The user file from hookrun's own environment.
+    pub fn user_file_from(env: &[(OsString, OsString)]) -> Option<PathBuf> {
+        let get = |name: &str| {
+            env.iter()
+                .find(|(k, v)| k == name && !v.is_empty())
+                .map(|(_, v)| PathBuf::from(v))
+        };
+        get("CLAUDE_CONFIG_DIR")
+            .or_else(|| get("HOME"))
+            .map(|dir| dir.join(".claude.json"))
+    }
+}
+
+/// Finds `name`: the definition, and a warning when an untrusted
+/// `.mcp.json` also defines it (its definition was not used). The error
+/// says where the server was looked for, or why its definition cannot run.
+pub fn find(
+    name: &str,
+    places: &Places,
+    env: &[(OsString, OsString)],
+) -> Result<(ServerDef, Option<String>), String> {
+    let user = places.user_file.as_deref().and_then(|path| {
+        let bytes = crate::fsafe::read_capped(path, crate::fsafe::Follow::Yes).ok()?;
+        Some((
+            path.to_path_buf(),
+            serde_json::from_slice::<Value>(&bytes).ok()?,
+        ))
+    });
+    let project_key = places.project_dir.to_string_lossy().into_owned();
+    if let Some((path, json)) = &user {
+        let local = json
+            .get("projects")
+            .and_then(|p| p.get(&project_key))
+            .and_then(|p| p.get("mcpServers"))
+            .and_then(|s| s.get(name));
+        if let Some(entry) = local {
+            let at = format!(
+                "{} (projects.{project_key:?}.mcpServers.{name})",
+                path.display()
+            );
+            return server(entry, at, env).map(|def| (def, None));
+        }
+    }
+    let mut warning = None;
+    let project_file = places.project_dir.join(".mcp.json");
+    match crate::fsafe::read_capped(&project_file, crate::fsafe::Follow::Yes) {
+        Ok(bytes) => {
+            let json: Value = serde_json::from_slice(&bytes)
+                .map_err(|err| format!("{} is not valid JSON: {err}", project_file.display()))?;
+            if let Some(entry) = json.get("mcpServers").and_then(|s| s.get(name)) {
+                if places.trust_all || super::trusted_in_store(&project_file, &bytes) {
+                    let at = format!("{} (mcpServers.{name})", project_file.display());
+                    return server(entry, at, env).map(|def| (def, None));
+                }
+                let why = format!(
+                    "{} defines it but is not trusted (it is project content: review it, then run `hookrun trust {}`)",
+                    project_file.display(),
+                    project_file.display()
+                );
+                warning = Some(why);
+            }
+        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => return Err(format!("cannot read {}: {err}", project_file.display())),
+    }
+    if let Some((path, json)) = &user {
+        if let Some(entry) = json.get("mcpServers").and_then(|s| s.get(name)) {
+            let at = format!("{} (mcpServers.{name})", path.display());
+            let warning = warning.map(|why| format!("{why}; the server of {at} runs instead"));
+            return server(entry, at, env).map(|def| (def, warning));
+        }
+    }
+    if let Some(why) = warning {
+        return Err(why);
+    }
+    let user_file = places
+        .user_file
+        .as_ref()
+        .map_or_else(|| "~/.claude.json".to_owned(), |p| p.display().to_string());
+    Err(format!(
+        "no MCP server of that name in {user_file} or {}",
+        project_file.display()
+    ))
+}
+
+/// One server entry, checked and expanded.
+fn server(entry: &Value, at: String, env: &[(OsString, OsString)]) -> Result<ServerDef, String> {
+    let Some(entry) = entry.as_object() else {
+        return Err(format!("{at} is not an object"));
+    };
+    let remote = entry.contains_key("url") && !entry.contains_key("command");
+    let kind = entry
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or(if remote { "http" } else { "stdio" });
+    if kind != "stdio" {
+        return Err(format!(
+            "{at} is a {kind:?} server: hookrun starts stdio servers only (`command`, `args`, `env`)"
+        ));
+    }
+    let expand = |text: &str, field: &str| {
+        expand_vars(text, env).map_err(|var| format!("{at}.{field}: ${{{var}}} is not set"))
+    };
+    let command = match entry.get("command") {
+        Some(Value::String(command)) if !command.trim().is_empty() => expand(command, "command")?,
+        _ => return Err(format!("{at} has no `command`")),
+    };
+    let args = match entry.get("args") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(args)) => args
+            .iter()
+            .map(|a| match a {
+                Value::String(a) => expand(a, "args"),
+                _ => Err(format!("{at}.args holds a value that is not a string")),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(format!("{at}.args is not a list of strings")),
+    };
+    let vars = match entry.get("env") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Object(vars)) => vars
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(v) => Ok((k.clone(), expand(v, "env")?)),
+                _ => Err(format!("{at}.env.{k} is not a string")),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(format!("{at}.env is not an object")),
+    };
+    Ok(ServerDef {
+        command,
+        args,
+        env: vars,
+        defined_at: at,
+    })
+}
+
+/// `${VAR}` and `${VAR:-default}` from `env` (as Claude Code expands
+/// `.mcp.json`); the error is the name of a variable that is unset and has
+/// no default.
+fn expand_vars(text: &str, env: &[(OsString, OsString)]) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return Ok(out);
+        };
+        let inner = &after[..end];
+        let (name, default) = match inner.split_once(":-") {
+            Some((name, default)) => (name, Some(default)),
+            None => (inner, None),
+        };
+        let value = env
+            .iter()
+            .find(|(k, _)| k.as_encoded_bytes() == name.as_bytes())
+            .map(|(_, v)| v.to_string_lossy().into_owned());
+        match (value, default) {
+            (Some(value), _) => out.push_str(&value),
+            (None, Some(default)) => out.push_str(default),
+            (None, None) => return Err(name.to_owned()),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// `input` with every `${path}` in its strings replaced by that field of
+/// the event (`${tool_input.command}`, `${cwd}`): a string as it is, any
+/// other value as JSON, a missing one as nothing.
+pub fn substitute_input(
+    input: &Map<String, Value>,
+    event: &Map<String, Value>,
+) -> Map<String, Value> {
+    input
+        .iter()
+        .map(|(k, v)| (k.clone(), substitute_value(v, event)))
+        .collect()
+}
+
+fn substitute_value(value: &Value, event: &Map<String, Value>) -> Value {
+    match value {
+        Value::String(text) => Value::String(substitute_text(text, event)),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| substitute_value(v, event)).collect())
+        }
+        Value::Object(map) => Value::Object(substitute_input(map, event)),
+        other => other.clone(),
+    }
+}
+
+fn substitute_text(text: &str, event: &Map<String, Value>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return out;
+        };
+        let mut path = after[..end].split('.');
+        let first = path.next().and_then(|key| event.get(key));
+        let found = path.try_fold(first, |value, key| {
+            Some(value.and_then(|v| match v {
+                Value::Object(map) => map.get(key),
+                Value::Array(items) => key.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => None,
+            }))
+        });
+        match found.flatten() {
+            Some(Value::String(s)) => out.push_str(s),
+            Some(Value::Null) | None => {}
+            Some(other) => out.push_str(&other.to_string()),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).into(), (*v).into()))
+            .collect()
+    }
+
+    #[test]
+    fn input_paths_are_filled_from_the_event() {
+        let event = json!({"tool_input": {"command": "rm -rf /", "n": 3}, "cwd": "/p"});
+        let input = json!({"cmd": "${tool_input.command}", "all": "${cwd}:${tool_input.n}:${nope.x}", "keep": 1, "list": ["${cwd}"]});
+        let got = substitute_input(input.as_object().unwrap(), event.as_object().unwrap());
+        assert_eq!(
+            Value::Object(got),
+            json!({"cmd": "rm -rf /", "all": "/p:3:", "keep": 1, "list": ["/p"]})
+        );
+    }
+
+    #[test]
+    fn variables_expand_with_defaults_and_unset_ones_are_named() {
+        let vars = env(&[("TOKEN", "t")]);
+        assert_eq!(expand_vars("a${TOKEN}b", &vars).unwrap(), "atb");
+        assert_eq!(expand_vars("${MISSING:-d}", &vars).unwrap(), "d");
+        assert_eq!(expand_vars("${MISSING}", &vars).unwrap_err(), "MISSING");
+        assert_eq!(expand_vars("${open", &vars).unwrap(), "${open");
+    }
+
+    #[test]
+    fn remote_servers_are_refused_with_where_they_are_defined() {
+        let err = server(
+            &json!({"type": "http", "url": "https://x"}),
+            "f (mcpServers.s)".into(),
+            &[],
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("f (mcpServers.s) is a \"http\" server"),
+            "{err}"
+        );
+        let err = server(&json!({"url": "https://x"}), "f".into(), &[]).unwrap_err();
+        assert!(err.contains("stdio servers only"), "{err}");
+    }
+}
