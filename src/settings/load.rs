@@ -2645,8 +2645,8 @@ mod fast_path_tests {
                 }
             }
         }
-        // The first ten samples are for the fast path, the rest are not.
-        assert_eq!(fast_taken, 10 * 8);
+        // The first eleven samples are for the fast path, the rest are not.
+        assert_eq!(fast_taken, 11 * 8);
     }
 
     #[test]
