@@ -1451,10 +1451,7 @@ fn cline_answers_deny_one_call_and_let_the_model_go_on() {
     // Not `cancel` (it ends the whole run, the reason shown to no one).
     assert_eq!(
         (v, r.exit.code()),
-        (
-            json!({"overrideInput": {}, "contextModification": "hookrun blocked this tool call: R"}),
-            0
-        )
+        (json!({"overrideInput": {}, "contextModification": "R"}), 0)
     );
     let (v, _) = encode(
         HostId::Cline,

@@ -761,7 +761,7 @@ fn install_cline_writes_marked_hook_files_and_never_touches_others() {
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(
         run.json(),
-        json!({"overrideInput": {}, "contextModification": "hookrun blocked this tool call: no touching"})
+        json!({"overrideInput": {}, "contextModification": "no touching"})
     );
 
     let run = sb.run(&["uninstall", "cline"], b"");
