@@ -414,6 +414,101 @@ fn cursor_events_decode_to_claude_code_events() {
     );
 }
 
+/// Copilot CLI runs `.claude/settings.json` (what `install claude-code`
+/// writes) with its PascalCase payloads: a `--host claude-code` fire with
+/// one, in Copilot's environment, is answered as Copilot. A Claude Code
+/// payload never is, whatever the environment.
+#[test]
+fn copilot_payloads_fired_as_claude_code_are_copilots() {
+    use super::actual_caller;
+    let copilot_env = vars(&[("COPILOT_CLI", "1")]);
+    let nested = vars(&[("COPILOT_CLI", "1"), ("HOOKRUN_DEPTH", "1")]);
+    for rel in [
+        "copilot/measured_pascal_pre_tool_use.json",
+        "copilot/measured_pascal_read.json",
+        "copilot/measured_pascal_session_start.json",
+        "copilot/measured_pascal_stop.json",
+    ] {
+        let raw = payload(rel);
+        let caller = |env: &[(OsString, OsString)]| {
+            actual_caller(HostId::ClaudeCode, &raw, &HostEnv::new(env))
+        };
+        assert_eq!(caller(&copilot_env), HostId::Copilot, "{rel}");
+        // Not without Copilot's environment, and not inside hookrun's own
+        // hooks (hookrun is the caller there).
+        assert_eq!(caller(&[]), HostId::ClaudeCode, "{rel}");
+        assert_eq!(caller(&nested), HostId::ClaudeCode, "{rel}");
+        // Another host fired as is left alone.
+        assert_eq!(
+            actual_caller(HostId::Gemini, &raw, &HostEnv::new(&copilot_env)),
+            HostId::Gemini
+        );
+    }
+    // Copilot's camelCase payloads are `--host copilot`'s: not these.
+    let raw = payload("copilot/measured_pre_tool_use.json");
+    assert_eq!(
+        actual_caller(HostId::ClaudeCode, &raw, &HostEnv::new(&copilot_env)),
+        HostId::ClaudeCode
+    );
+    // Every Claude Code event as Claude Code sends it.
+    let events = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/events");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(events).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Value::Object(raw) = serde_json::from_str(&text).unwrap() else {
+            panic!("{}: not an object", path.display());
+        };
+        assert_eq!(
+            actual_caller(HostId::ClaudeCode, &raw, &HostEnv::new(&copilot_env)),
+            HostId::ClaudeCode,
+            "{}",
+            path.display()
+        );
+        seen += 1;
+    }
+    assert!(seen > 40, "{seen}");
+}
+
+/// What Copilot makes of hookrun's answers to its PascalCase payloads:
+/// every block at exit 0 in a form it reads (a PreToolUse deny with its
+/// reason, `decision: block` on Stop), `tool_input` keys as Claude Code's.
+#[test]
+fn copilot_pascal_case_blocks_reach_copilot_with_their_reason() {
+    let d = host(HostId::Copilot)
+        .decode(
+            payload("copilot/measured_pascal_read.json"),
+            Some("PreToolUse"),
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert_eq!(
+        field(&d.event, "tool_input"),
+        &json!({"file_path": "/tmp/run/proj/notes.txt"})
+    );
+    let (v, r) = encode(
+        HostId::Copilot,
+        "copilot/measured_pascal_pre_tool_use.json",
+        &blocked("R"),
+    );
+    assert_eq!(r.exit.code(), 0);
+    assert_eq!(v["permissionDecision"], "deny");
+    assert_eq!(v["permissionDecisionReason"], "R");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecisionReason"], "R");
+    let (v, r) = encode(
+        HostId::Copilot,
+        "copilot/measured_pascal_stop.json",
+        &blocked("SAY-BYE"),
+    );
+    assert_eq!(
+        (v, r.exit.code()),
+        (json!({"decision": "block", "reason": "SAY-BYE"}), 0)
+    );
+}
+
 #[test]
 fn copilot_reads_both_dialects() {
     let camel = decode(HostId::Copilot, "copilot/pre_tool_use__camel.json");
