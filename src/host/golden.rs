@@ -1494,6 +1494,47 @@ fn a_warning_never_displaces_a_reason_on_any_host() {
     }
 }
 
+/// A hook that timed out is a failure the Codex user must hear of. Codex's
+/// `exec` prints no hook text at all (only `hook: <Event> <Status>`); its
+/// interactive UI and app-server show a `systemMessage` as a warning entry
+/// of the run. So hookrun's warning goes there on every event that takes
+/// one, beside a block's reason (never in its place), and never in a form
+/// that makes Codex count hookrun's run as failed (which would drop the
+/// block).
+#[test]
+fn codex_hears_of_a_timed_out_hook_beside_any_block() {
+    const TIMED_OUT: &str = "hook sleep 4 failed (timed out after 2 s)";
+    for file in fixtures_of("codex") {
+        let event = decode(HostId::Codex, &file);
+        let name = event.id.name().to_owned();
+        let takes = super::codex::allowed_top(&name).contains(&"systemMessage");
+        for block in [None, Some("THE-REASON")] {
+            let decision = Decision {
+                block: block.map(str::to_owned),
+                warnings: vec![TIMED_OUT.to_owned()],
+                ..Decision::default()
+            };
+            let r = host(HostId::Codex).encode(&event, &decision).rendered;
+            assert_eq!(r.exit.code(), 0, "{file}");
+            let v = out(&r);
+            if takes {
+                assert_eq!(v["systemMessage"], TIMED_OUT, "{file} {block:?}: {v}");
+            }
+            if block.is_some() && name == "PreToolUse" {
+                assert_eq!(
+                    v["hookSpecificOutput"]["permissionDecisionReason"], "THE-REASON",
+                    "{file}: {v}"
+                );
+            }
+            if block.is_some()
+                && ["PostToolUse", "UserPromptSubmit", "Stop"].contains(&name.as_str())
+            {
+                assert_eq!(v["reason"], "THE-REASON", "{file}: {v}");
+            }
+        }
+    }
+}
+
 #[test]
 fn cline_payloads_decode_without_an_event_name_or_cwd() {
     let e = decode(HostId::Cline, "cline/tool_call__run_commands.json");
