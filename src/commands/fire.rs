@@ -57,17 +57,27 @@ fn answer(
     input: Result<crate::event::Bytes, InputError>,
     (refusal, depth_warning): (Option<String>, Option<String>),
 ) -> Printed {
-    let host = host::host(host_id);
+    let fired_as = host_id;
+    let mut host_id = host_id;
     let mut input_name = None;
     let decoded = input.and_then(|bytes| {
+        let host = host::host(host_id);
         // Long strings (a file's content) stay undecoded until something
         // asks for them, where the host line they are read from is kept.
-        let (raw, scan, deferred) = if host.decodes_verbatim() {
+        let (mut raw, mut scan, mut deferred) = if host.decodes_verbatim() {
             crate::event::read_object_deferring(&bytes)?
         } else {
             let (raw, scan) = crate::event::read_object_scanned(&bytes)?;
             (raw, scan, crate::event::Deferrals::default())
         };
+        // Another host in the fired-as host's clothes (Copilot CLI running
+        // `.claude/settings.json`): decoded and answered as the real one.
+        host_id = host::actual_caller(host_id, &raw, &HostEnv::new(&inherited_env));
+        let host = host::host(host_id);
+        if host_id != fired_as && !host.decodes_verbatim() {
+            (raw, scan) = crate::event::read_object_scanned(&bytes)?;
+            deferred = crate::event::Deferrals::default();
+        }
         // The input's own name, taken before the host's decoding sets the
         // canonical one (one parse of stdin, not two).
         if let (Some(_), Some(serde_json::Value::String(name))) =
@@ -76,6 +86,9 @@ fn answer(
             input_name = Some(name.clone());
         }
         let mut decoded = host.decode(raw, args.event.as_deref(), &HostEnv::new(&inherited_env))?;
+        if host_id != fired_as {
+            decoded.notes.push(host::caller_note(fired_as, host_id));
+        }
         // A host whose decoding is the identity: hooks can get its bytes
         // as sent, when they say what serialising the event would.
         if host.decodes_verbatim() {
@@ -83,6 +96,7 @@ fn answer(
         }
         Ok(decoded)
     });
+    let host = host::host(host_id);
     let stop_block_cap =
         host::mapping::stop_block_cap(args.stop_block_cap, host, &HostEnv::new(&inherited_env));
     let mut inherited_env = inherited_env;

@@ -389,9 +389,10 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             let mut context: Vec<String> = Vec::new();
             if let Some(reason) = a.reason() {
                 // Not `cancel` (that ends the run): an input the tool
-                // refuses, and the reason for the model.
+                // refuses, and the reason for the model exactly as a native
+                // hook's would read (no prefix of ours).
                 a.top.insert("overrideInput".into(), json!({}));
-                context.push(format!("hookrun blocked this tool call: {reason}"));
+                context.push(reason);
                 a.block = None;
             } else if let Some(updated) = &decision.updated_input {
                 a.top.insert(

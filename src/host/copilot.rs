@@ -176,6 +176,21 @@ fn camel_payload(raw: &Map<String, Value>) -> Option<bool> {
     None
 }
 
+/// Whether a payload fired as Claude Code's (`--host claude-code`, what
+/// `hookrun install claude-code` writes into `.claude/settings.json`) was
+/// sent by Copilot CLI, which runs that file too, in its PascalCase
+/// dialect. Two signals, both needed: the payload's `timestamp` (an ISO
+/// string on every PascalCase event; no Claude Code payload has the key)
+/// next to its `hook_event_name`, and `COPILOT_CLI`, which Copilot sets in
+/// every hook's environment. A fire inside hookrun's own hooks
+/// (`HOOKRUN_DEPTH`) is answered to hookrun, never to Copilot.
+pub fn sent_as_claude_code(raw: &Map<String, Value>, env: &HostEnv<'_>) -> bool {
+    matches!(raw.get("timestamp"), Some(Value::String(_)))
+        && matches!(raw.get("hook_event_name"), Some(Value::String(_)))
+        && env.get("COPILOT_CLI").is_some()
+        && env.get("HOOKRUN_DEPTH").is_none()
+}
+
 /// The camelCase event a payload without a name is, by its shape (the
 /// fields FINDINGS-measured payloads of each event carry).
 pub fn infer_event(raw: &Map<String, Value>) -> Option<&'static str> {

@@ -414,6 +414,101 @@ fn cursor_events_decode_to_claude_code_events() {
     );
 }
 
+/// Copilot CLI runs `.claude/settings.json` (what `install claude-code`
+/// writes) with its PascalCase payloads: a `--host claude-code` fire with
+/// one, in Copilot's environment, is answered as Copilot. A Claude Code
+/// payload never is, whatever the environment.
+#[test]
+fn copilot_payloads_fired_as_claude_code_are_copilots() {
+    use super::actual_caller;
+    let copilot_env = vars(&[("COPILOT_CLI", "1")]);
+    let nested = vars(&[("COPILOT_CLI", "1"), ("HOOKRUN_DEPTH", "1")]);
+    for rel in [
+        "copilot/measured_pascal_pre_tool_use.json",
+        "copilot/measured_pascal_read.json",
+        "copilot/measured_pascal_session_start.json",
+        "copilot/measured_pascal_stop.json",
+    ] {
+        let raw = payload(rel);
+        let caller = |env: &[(OsString, OsString)]| {
+            actual_caller(HostId::ClaudeCode, &raw, &HostEnv::new(env))
+        };
+        assert_eq!(caller(&copilot_env), HostId::Copilot, "{rel}");
+        // Not without Copilot's environment, and not inside hookrun's own
+        // hooks (hookrun is the caller there).
+        assert_eq!(caller(&[]), HostId::ClaudeCode, "{rel}");
+        assert_eq!(caller(&nested), HostId::ClaudeCode, "{rel}");
+        // Another host fired as is left alone.
+        assert_eq!(
+            actual_caller(HostId::Gemini, &raw, &HostEnv::new(&copilot_env)),
+            HostId::Gemini
+        );
+    }
+    // Copilot's camelCase payloads are `--host copilot`'s: not these.
+    let raw = payload("copilot/measured_pre_tool_use.json");
+    assert_eq!(
+        actual_caller(HostId::ClaudeCode, &raw, &HostEnv::new(&copilot_env)),
+        HostId::ClaudeCode
+    );
+    // Every Claude Code event as Claude Code sends it.
+    let events = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/events");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(events).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Value::Object(raw) = serde_json::from_str(&text).unwrap() else {
+            panic!("{}: not an object", path.display());
+        };
+        assert_eq!(
+            actual_caller(HostId::ClaudeCode, &raw, &HostEnv::new(&copilot_env)),
+            HostId::ClaudeCode,
+            "{}",
+            path.display()
+        );
+        seen += 1;
+    }
+    assert!(seen > 40, "{seen}");
+}
+
+/// What Copilot makes of hookrun's answers to its PascalCase payloads:
+/// every block at exit 0 in a form it reads (a PreToolUse deny with its
+/// reason, `decision: block` on Stop), `tool_input` keys as Claude Code's.
+#[test]
+fn copilot_pascal_case_blocks_reach_copilot_with_their_reason() {
+    let d = host(HostId::Copilot)
+        .decode(
+            payload("copilot/measured_pascal_read.json"),
+            Some("PreToolUse"),
+            &HostEnv::new(&[]),
+        )
+        .unwrap();
+    assert_eq!(
+        field(&d.event, "tool_input"),
+        &json!({"file_path": "/tmp/run/proj/notes.txt"})
+    );
+    let (v, r) = encode(
+        HostId::Copilot,
+        "copilot/measured_pascal_pre_tool_use.json",
+        &blocked("R"),
+    );
+    assert_eq!(r.exit.code(), 0);
+    assert_eq!(v["permissionDecision"], "deny");
+    assert_eq!(v["permissionDecisionReason"], "R");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecisionReason"], "R");
+    let (v, r) = encode(
+        HostId::Copilot,
+        "copilot/measured_pascal_stop.json",
+        &blocked("SAY-BYE"),
+    );
+    assert_eq!(
+        (v, r.exit.code()),
+        (json!({"decision": "block", "reason": "SAY-BYE"}), 0)
+    );
+}
+
 #[test]
 fn copilot_reads_both_dialects() {
     let camel = decode(HostId::Copilot, "copilot/pre_tool_use__camel.json");
@@ -1399,6 +1494,47 @@ fn a_warning_never_displaces_a_reason_on_any_host() {
     }
 }
 
+/// A hook that timed out is a failure the Codex user must hear of. Codex's
+/// `exec` prints no hook text at all (only `hook: <Event> <Status>`); its
+/// interactive UI and app-server show a `systemMessage` as a warning entry
+/// of the run. So hookrun's warning goes there on every event that takes
+/// one, beside a block's reason (never in its place), and never in a form
+/// that makes Codex count hookrun's run as failed (which would drop the
+/// block).
+#[test]
+fn codex_hears_of_a_timed_out_hook_beside_any_block() {
+    const TIMED_OUT: &str = "hook sleep 4 failed (timed out after 2 s)";
+    for file in fixtures_of("codex") {
+        let event = decode(HostId::Codex, &file);
+        let name = event.id.name().to_owned();
+        let takes = super::codex::allowed_top(&name).contains(&"systemMessage");
+        for block in [None, Some("THE-REASON")] {
+            let decision = Decision {
+                block: block.map(str::to_owned),
+                warnings: vec![TIMED_OUT.to_owned()],
+                ..Decision::default()
+            };
+            let r = host(HostId::Codex).encode(&event, &decision).rendered;
+            assert_eq!(r.exit.code(), 0, "{file}");
+            let v = out(&r);
+            if takes {
+                assert_eq!(v["systemMessage"], TIMED_OUT, "{file} {block:?}: {v}");
+            }
+            if block.is_some() && name == "PreToolUse" {
+                assert_eq!(
+                    v["hookSpecificOutput"]["permissionDecisionReason"], "THE-REASON",
+                    "{file}: {v}"
+                );
+            }
+            if block.is_some()
+                && ["PostToolUse", "UserPromptSubmit", "Stop"].contains(&name.as_str())
+            {
+                assert_eq!(v["reason"], "THE-REASON", "{file}: {v}");
+            }
+        }
+    }
+}
+
 #[test]
 fn cline_payloads_decode_without_an_event_name_or_cwd() {
     let e = decode(HostId::Cline, "cline/tool_call__run_commands.json");
@@ -1451,10 +1587,7 @@ fn cline_answers_deny_one_call_and_let_the_model_go_on() {
     // Not `cancel` (it ends the whole run, the reason shown to no one).
     assert_eq!(
         (v, r.exit.code()),
-        (
-            json!({"overrideInput": {}, "contextModification": "hookrun blocked this tool call: R"}),
-            0
-        )
+        (json!({"overrideInput": {}, "contextModification": "R"}), 0)
     );
     let (v, _) = encode(
         HostId::Cline,

@@ -288,6 +288,28 @@ pub fn host(id: HostId) -> &'static dyn Host {
         .expect("every HostId has a row in HOSTS")
 }
 
+/// The host that really sent a payload fired as `id`: `id`, unless the
+/// payload is one `id` never sends and another host does in its place
+/// (Copilot CLI running `.claude/settings.json` entries), so that the
+/// answer is in the form the real caller honours.
+pub fn actual_caller(id: HostId, raw: &Map<String, Value>, env: &HostEnv<'_>) -> HostId {
+    if id == HostId::ClaudeCode && copilot::sent_as_claude_code(raw, env) {
+        HostId::Copilot
+    } else {
+        id
+    }
+}
+
+/// Said in the report when [`actual_caller`] is not the host fired as.
+pub fn caller_note(fired_as: HostId, caller: HostId) -> String {
+    format!(
+        "fired as {} but sent by {} (its payload and environment say so): decoded and answered as {} honours",
+        fired_as.display(),
+        caller.display(),
+        caller.display()
+    )
+}
+
 /// Encodes `decision` for `host`; what the host could not express joins the
 /// decision's warnings (and notes) first, so the answer says so.
 pub fn encode(host: &dyn Host, event: &Event, decision: &mut Decision) -> Rendered {

@@ -615,6 +615,93 @@ fn copilot_install_names_each_event_so_its_nameless_payloads_work() {
     );
 }
 
+/// Copilot CLI runs `.claude/settings.json` too, with its own PascalCase
+/// payloads: what `install claude-code` wrote must answer Copilot in the
+/// form Copilot honours (a deny with its reason at exit 0, a Stop block
+/// that blocks, Copilot's `tool_input` keys read as Claude Code's), while
+/// Claude Code's own payload keeps Claude Code's answer.
+#[test]
+fn install_claude_code_answers_copilot_when_copilot_runs_it() {
+    let sb = Sandbox::new();
+    sb.write(
+        "project/.hookrun/settings.json",
+        &serde_json::to_string(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "if": "Bash(echo *)", "command": "echo 'R-BLOCK: no echo' >&2; exit 2"}]},
+                {"matcher": "Read", "hooks": [{"type": "command",
+                "command": "jq -r .tool_input.file_path >&2; exit 2"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "echo SAY-BYE >&2; exit 2"}]}]
+        }}))
+        .unwrap(),
+    );
+    let run = sb.run(&["install", "claude-code"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.path("project/.claude/settings.json")).unwrap(),
+    )
+    .unwrap();
+    let command = file["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(command.ends_with(" fire --host claude-code"), "{command}");
+    let full = format!("{command} --trust-project");
+    // The installed text as a host runs it, with Copilot's environment
+    // (COPILOT_CLI, which Copilot sets for every hook) or without it.
+    let run_installed = |stdin: &[u8], copilot: bool| {
+        let mut cmd = sb.command_via(&["sh", "-c", &full]);
+        if copilot {
+            cmd.env("COPILOT_CLI", "1");
+        }
+        crate::support::run_command(&mut cmd, stdin)
+    };
+    let pre = payload(&sb, "copilot/measured_pascal_pre_tool_use.json", &json!({}));
+    let run = run_installed(&pre, true);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.json()["permissionDecision"], "deny", "{run:?}");
+    assert_eq!(
+        run.json()["permissionDecisionReason"],
+        "R-BLOCK: no echo",
+        "{run:?}"
+    );
+    let stop = payload(&sb, "copilot/measured_pascal_stop.json", &json!({}));
+    let run = run_installed(&stop, true);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"decision": "block", "reason": "SAY-BYE"}),
+        "{run:?}"
+    );
+    // Copilot's `path` is the hooks' `file_path`.
+    let read = payload(
+        &sb,
+        "copilot/measured_pascal_read.json",
+        &json!({"hook_event_name": "PreToolUse"}),
+    );
+    let run = run_installed(&read, true);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json()["permissionDecisionReason"],
+        "/tmp/run/proj/notes.txt",
+        "{run:?}"
+    );
+
+    // Claude Code's payload, even in an environment that has COPILOT_CLI
+    // (Claude Code started from Copilot's shell): Claude Code's answer.
+    let claude = sb.event(
+        "PreToolUse",
+        &json!({"tool_name": "Bash", "tool_input": {"command": "echo hi"}, "tool_use_id": "toolu_1"}),
+    );
+    for copilot in [true, false] {
+        let run = run_installed(&claude, copilot);
+        assert_eq!(run.code, Some(2), "{run:?}");
+        assert_eq!(run.stderr.trim(), "R-BLOCK: no echo", "{run:?}");
+    }
+    // Copilot's payload without Copilot's environment is not guessed at.
+    let run = run_installed(&pre, false);
+    assert_eq!(run.code, Some(2), "{run:?}");
+}
+
 #[test]
 fn gemini_read_many_files_meets_read_deny_rules() {
     let sb = Sandbox::new();
@@ -761,7 +848,7 @@ fn install_cline_writes_marked_hook_files_and_never_touches_others() {
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(
         run.json(),
-        json!({"overrideInput": {}, "contextModification": "hookrun blocked this tool call: no touching"})
+        json!({"overrideInput": {}, "contextModification": "no touching"})
     );
 
     let run = sb.run(&["uninstall", "cline"], b"");
