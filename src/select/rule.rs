@@ -478,14 +478,29 @@ impl Specifier {
                     }
                 }
             }
-            Specifier::Path { fields, pattern } => match first_string(input, fields) {
-                None => RuleMatch::NoMatch,
-                Some(file) => match pattern.matches(file, paths) {
+            Specifier::Path { fields, pattern } => {
+                let one = |file: &str| match pattern.matches(file, paths) {
                     PathMatch::Match => RuleMatch::Match,
                     PathMatch::NoMatch => judge_on_disk(pattern, file, paths),
                     PathMatch::Unknown(reason) => RuleMatch::FailOpen(reason),
-                },
-            },
+                };
+                let mut result = first_string(input, fields).map_or(RuleMatch::NoMatch, one);
+                // A call on several files (a patch, read_many_files): any
+                // of them may be the one the rule names.
+                if result != RuleMatch::Match {
+                    let others = input.get("file_paths").and_then(Value::as_array);
+                    for file in others.into_iter().flatten().filter_map(Value::as_str) {
+                        match one(file) {
+                            RuleMatch::Match => return RuleMatch::Match,
+                            RuleMatch::FailOpen(why) if result == RuleMatch::NoMatch => {
+                                result = RuleMatch::FailOpen(why);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                result
+            }
             Specifier::Domain(domain) => match first_string(input, &["url"]).and_then(url_host) {
                 None => RuleMatch::NoMatch,
                 Some(host) if host.contains('%') => RuleMatch::FailOpen(
@@ -1423,6 +1438,29 @@ mod tests {
             "PowerShell",
             &input
         ));
+    }
+
+    #[test]
+    fn every_file_of_a_multi_file_call_meets_an_any_part_rule() {
+        let rule = Rule::parse("Edit(**/.env)").unwrap();
+        let paths = PathContext {
+            cwd: Path::new("/work/proj"),
+            anchor: Path::new("/work/proj"),
+            home: None,
+        };
+        let patch = json!({"file_path": "/work/proj/a.txt", "file_paths": ["/work/proj/a.txt", "/work/proj/.env"]});
+        let judge = |input: &Value| {
+            rule.matches_any(
+                ToolCall {
+                    tool_name: "Edit",
+                    tool_input: input,
+                },
+                &paths,
+            )
+        };
+        assert_eq!(judge(&patch), RuleMatch::Match);
+        let plain = json!({"file_path": "/work/proj/a.txt", "file_paths": ["/work/proj/a.txt", "/work/proj/b.txt"]});
+        assert_eq!(judge(&plain), RuleMatch::NoMatch);
     }
 
     #[test]

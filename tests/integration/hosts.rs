@@ -954,6 +954,36 @@ fn every_file_of_a_patch_meets_the_deny_rules() {
     assert!(run.stdout.contains(".env"), "{run:?}");
 }
 
+/// A guard hook's `if` sees every file of a patch too: it starts when any
+/// of them is the one it names, not only the first.
+#[test]
+fn a_guard_hooks_if_sees_every_file_of_a_patch() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {"PreToolUse": [{
+        "matcher": "Edit",
+        "if": "Edit(**/.env)",
+        "command": "echo 'the .env file is not for the agent' >&2; exit 2"
+    }]}});
+    let patch = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n*** Delete File: .env\n*** End Patch\n";
+    let run = fire_host(
+        &sb,
+        "codex",
+        &settings,
+        &payload(
+            &sb,
+            "codex/pre_tool_use__apply_patch.json",
+            &json!({"tool_input": {"command": patch}}),
+        ),
+        &[],
+    );
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("not for the agent"), "{run:?}");
+}
+
 /// Allow rules must cover every file of a patch (Copilot's `allow` would
 /// skip its own approval).
 #[test]
