@@ -299,11 +299,29 @@ pub fn allow_covers(rules: &[(&Rule, PathContext<'_>)], call: ToolCall<'_>) -> b
         })
         .collect();
     if command_patterns.is_empty() {
-        return applicable.iter().any(|(rule, paths)| {
-            rule.specifier
-                .as_ref()
-                .is_some_and(|s| s.judge_any(call.tool_input, paths) == RuleMatch::Match)
-        });
+        let covered = |input: &Value| {
+            applicable.iter().any(|(rule, paths)| {
+                rule.specifier
+                    .as_ref()
+                    .is_some_and(|s| s.judge_any(input, paths) == RuleMatch::Match)
+            })
+        };
+        let Some(files) = call.tool_input.get("file_paths").and_then(Value::as_array) else {
+            return covered(call.tool_input);
+        };
+        // A call on several files is allowed only when each file is, on its
+        // own (the "any part" reading would let one allowed file carry the
+        // rest).
+        let mut one = call.tool_input.clone();
+        if let Some(map) = one.as_object_mut() {
+            map.remove("file_paths");
+        }
+        return covered(&one)
+            && files.iter().all(|file| {
+                let mut each = one.clone();
+                each["file_path"] = file.clone();
+                covered(&each)
+            });
     }
     let Some(command) = call.tool_input.get("command").and_then(Value::as_str) else {
         return false;
@@ -1461,6 +1479,16 @@ mod tests {
         assert_eq!(judge(&patch), RuleMatch::Match);
         let plain = json!({"file_path": "/work/proj/a.txt", "file_paths": ["/work/proj/a.txt", "/work/proj/b.txt"]});
         assert_eq!(judge(&plain), RuleMatch::NoMatch);
+        // Allow polarity: each file must be allowed on its own.
+        let allow = Rule::parse("Edit(/a.txt)").unwrap();
+        let call = |input| ToolCall {
+            tool_name: "Edit",
+            tool_input: input,
+        };
+        let allowed = [(&allow, paths)];
+        assert!(!allow_covers(&allowed, call(&patch)));
+        let both = json!({"file_path": "/work/proj/a.txt", "file_paths": ["/work/proj/a.txt"]});
+        assert!(allow_covers(&allowed, call(&both)));
     }
 
     #[test]
