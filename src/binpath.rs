@@ -278,10 +278,7 @@ pub enum Program {
 /// Code sets it, Gemini CLI substitutes it, Copilot CLI and Qwen Code set
 /// it).
 pub fn host_names_project_dir(host: HostId) -> bool {
-    matches!(
-        host,
-        HostId::ClaudeCode | HostId::Gemini | HostId::Copilot | HostId::Qwen
-    )
+    crate::host::host(host).facts().sets_claude_project_dir
 }
 
 /// What an entry `install` writes runs: `binary` (this hookrun, or

@@ -387,12 +387,7 @@ fn project_root(env: &Environment, host: HostId, out: &mut String) -> PathBuf {
     let named = env.hookrun_project_dir.is_some() || env.claude_project_dir.is_some();
     // The host's own name for its project folder (set in its hooks' and
     // tools' environment), when hookrun's and Claude Code's are not.
-    let own = match host {
-        HostId::Gemini => Some("GEMINI_PROJECT_DIR"),
-        HostId::Copilot => Some("COPILOT_PROJECT_DIR"),
-        HostId::Qwen => Some("QWEN_PROJECT_DIR"),
-        _ => None,
-    };
+    let own = crate::host::host(host).facts().project_dir_var;
     if let (false, Some(var)) = (named, own) {
         if let Some(dir) = std::env::var_os(var).filter(|v| !v.is_empty()) {
             let _ = writeln!(

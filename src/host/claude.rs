@@ -38,6 +38,8 @@ pub static FACTS: Facts = Facts {
     wiring: &WIRING,
     timeout: Duration::from_secs(600),
     on_127: "Claude Code reads exit 127 as a non-blocking error: every guard is off",
+    sets_claude_project_dir: true,
+    project_dir_var: None,
 };
 
 /// Claude Code's tools (hookrun's own vocabulary).

@@ -94,6 +94,8 @@ pub static FACTS: Facts = Facts {
     wiring: &WIRING,
     timeout: TIMEOUT,
     on_127: "Cline reads no exit code: a missing binary is a silent allow, every guard is off",
+    sets_claude_project_dir: false,
+    project_dir_var: None,
 };
 
 /// Hook files, not a settings document: `project_file`/`user_file` are the

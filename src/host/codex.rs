@@ -100,6 +100,8 @@ pub static FACTS: Facts = Facts {
     wiring: &WIRING,
     timeout: DEFAULT_TIMEOUT,
     on_127: "Codex reads exit 127 as a failed hook and ignores it: every guard is off",
+    sets_claude_project_dir: false,
+    project_dir_var: None,
 };
 
 /// Codex's tools that keep their name behind hookrun (the others are in

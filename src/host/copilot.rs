@@ -114,6 +114,8 @@ pub static FACTS: Facts = Facts {
     wiring: &WIRING,
     timeout: DEFAULT_TIMEOUT,
     on_127: "Copilot CLI gets exit 127 instead of an answer: the guards do not run (and preToolUse fails closed)",
+    sets_claude_project_dir: true,
+    project_dir_var: Some("COPILOT_PROJECT_DIR"),
 };
 
 /// Copilot's tools that keep their name behind hookrun (the others are in

@@ -83,6 +83,8 @@ pub static FACTS: Facts = Facts {
     wiring: &WIRING,
     timeout: DEADLINE,
     on_127: "Cursor gets exit 127 instead of an answer: the guards do not run",
+    sets_claude_project_dir: false,
+    project_dir_var: None,
 };
 
 /// Cursor's tools that keep their name behind hookrun (the others are in

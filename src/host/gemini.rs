@@ -89,6 +89,8 @@ pub static FACTS: Facts = Facts {
     wiring: &WIRING,
     timeout: DEFAULT_TIMEOUT,
     on_127: "Gemini CLI reads exit 127 as a deny: every tool call is blocked",
+    sets_claude_project_dir: true,
+    project_dir_var: Some("GEMINI_PROJECT_DIR"),
 };
 
 /// Gemini's tools that keep their name behind hookrun (the others are in

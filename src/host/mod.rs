@@ -99,6 +99,12 @@ pub struct Facts {
     /// What the host makes of an entry whose command the shell cannot
     /// start (exit 127), for `doctor`.
     pub on_127: &'static str,
+    /// The host sets `$CLAUDE_PROJECT_DIR` in its hooks' environment (so an
+    /// entry may name a binary inside the project: `install --pinned`).
+    pub sets_claude_project_dir: bool,
+    /// The host's own variable naming its project folder, if it has one
+    /// besides `$CLAUDE_PROJECT_DIR` (where `install` writes).
+    pub project_dir_var: Option<&'static str>,
 }
 
 /// The host's environment variables (hookrun's own environment as the host

@@ -132,6 +132,8 @@ pub static FACTS: Facts = Facts {
     wiring: &WIRING,
     timeout: DEFAULT_TIMEOUT,
     on_127: "Qwen Code reads exit 127 as a failed hook and ignores it: every guard is off",
+    sets_claude_project_dir: true,
+    project_dir_var: Some("QWEN_PROJECT_DIR"),
 };
 
 pub static WIRING: Wiring = Wiring {
