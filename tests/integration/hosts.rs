@@ -1224,3 +1224,51 @@ fn doctor_catches_qwens_foreign_event_names_and_millisecond_timeouts() {
     );
     assert!(!of("host-event-not-routed").is_empty(), "{findings:#}");
 }
+
+/// A Claude Code payload sent to `--host codex` (a wrong `HOOKRUN_HOST`):
+/// every block is still answered in a form Claude Code honours too (the
+/// deny JSON, `decision: "block"`, at exit 0), so none is dropped.
+#[test]
+fn claude_code_payloads_fired_as_codex_keep_their_blocks() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "command": "echo no-rm >&2; exit 2"}],
+        "UserPromptSubmit": [{"command": "echo no-prompt >&2; exit 2"}],
+        "Stop": [{"command": "echo keep-going >&2; exit 2"}]
+    }});
+    let cwd = sb.project.to_str().unwrap().to_owned();
+    let fire = |event: Value| {
+        let mut event = event;
+        event["session_id"] = json!("s");
+        event["cwd"] = json!(cwd);
+        event["transcript_path"] = json!("/nonexistent/t.jsonl");
+        fire_host(&sb, "codex", &settings, event.to_string().as_bytes(), &[])
+    };
+    let run = fire(json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf x"}, "permission_mode": "default"}));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let answer = run.json();
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{run:?}"
+    );
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecisionReason"],
+        "no-rm"
+    );
+    for (event, reason) in [
+        (
+            json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}),
+            "no-prompt",
+        ),
+        (
+            json!({"hook_event_name": "Stop", "stop_hook_active": false}),
+            "keep-going",
+        ),
+    ] {
+        let run = fire(event);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert_eq!(run.json()["decision"], "block", "{run:?}");
+        assert_eq!(run.json()["reason"], reason, "{run:?}");
+    }
+}
