@@ -52,7 +52,7 @@ pub fn take(state: &StateDir, session_id: &str, key: &str) -> Option<String> {
             continue;
         }
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.starts_with(&wanted) && name.ends_with(".ctx") {
+        if name.starts_with(&wanted) && path.extension().is_some_and(|ext| ext == "ctx") {
             mine.push(path);
         }
     }
