@@ -34,6 +34,7 @@ pub mod aggregate;
 pub mod asynchook;
 pub mod auditlog;
 pub mod binpath;
+pub mod carry;
 pub mod catalog;
 pub mod cli;
 pub mod commands;

@@ -281,6 +281,15 @@ impl Host for Gemini {
         encode(event, decision)
     }
 
+    fn carry_key(&self, event: &Event, updated: Option<&Value>) -> Option<String> {
+        let tool = mapping::host_tool_of(event)?;
+        let input = match updated {
+            Some(updated) => mapping::merged_rewrite(event, TOOLS, updated, &mut Vec::new()),
+            None => mapping::host_tool_input_of(event)?.clone(),
+        };
+        Some(crate::carry::call_key(tool, Some(&input)))
+    }
+
     fn install_note(&self, _path: &std::path::Path) -> Option<String> {
         Some("next: headless Gemini CLI runs project hooks only in a trusted folder (trust it once interactively, or set GEMINI_CLI_TRUST_WORKSPACE=true); --skip-trust drops them without a word. Check with `hookrun doctor`.\n".to_owned())
     }

@@ -242,6 +242,15 @@ pub trait Host: Sync {
     /// One aggregated decision → exactly what this host accepts.
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded;
 
+    /// Where the host's before-tool answer cannot carry context but its
+    /// after-tool answer can: the key of this call (the tool and its input
+    /// as it will run, `updated` when hookrun rewrote it), so the context
+    /// rides on the same call's after-tool answer. `None` (the default):
+    /// no carrying.
+    fn carry_key(&self, _event: &Event, _updated: Option<&Value>) -> Option<String> {
+        None
+    }
+
     /// The host's event names that differ from hookrun's (its
     /// vocabulary), for the misspelt-event warnings; names not listed
     /// mean what they mean to hookrun.

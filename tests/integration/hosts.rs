@@ -158,6 +158,108 @@ fn gemini_never_gets_ask_it_would_hang_on() {
     );
 }
 
+/// Gemini's BeforeTool answer has no place for context: a PreToolUse
+/// hook's context rides on the same call's AfterTool answer, once, before
+/// that fire's own context; another call (another input) does not get it.
+#[test]
+fn gemini_pre_tool_context_rides_on_the_same_calls_after_tool_answer() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {
+        "PreToolUse": [{"hooks": [{"type": "command",
+            "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"mind the marker\"}}'"}]}],
+        "PostToolUse": [{"hooks": [{"type": "command",
+            "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"after says hi\"}}'"}]}]
+    }});
+    let before = fire_host(
+        &sb,
+        "gemini",
+        &settings,
+        &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
+        &[],
+    );
+    assert_eq!(before.code, Some(0), "{before:?}");
+    assert!(
+        !before.stdout.contains("mind the marker"),
+        "{}",
+        before.stdout
+    );
+    let after = |fields: &Value| {
+        let run = fire_host(
+            &sb,
+            "gemini",
+            &settings,
+            &payload(&sb, "gemini/after_tool__shell.json", fields),
+            &[],
+        );
+        assert_eq!(run.code, Some(0), "{run:?}");
+        run.json()["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    // Another call of the same session: not its context.
+    let other = after(&json!({"tool_input": {"command": "echo other", "description": "x"}}));
+    assert_eq!(other, "after says hi");
+    let first = after(&json!({}));
+    assert_eq!(first.matches("mind the marker").count(), 1, "{first}");
+    assert!(
+        first.find("mind the marker") < first.find("after says hi"),
+        "{first}"
+    );
+    let second = after(&json!({}));
+    assert_eq!(second, "after says hi");
+}
+
+/// Where BeforeTool blocks, the tool never runs: nothing is kept for an
+/// AfterTool; and a rewritten call is known by the input it runs with.
+#[test]
+fn gemini_keeps_no_context_of_a_blocked_call_and_keys_a_rewrite_by_its_new_input() {
+    let sb = Sandbox::new();
+    let blocking = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+        "command": "echo '{\"decision\":\"block\",\"reason\":\"no\",\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"blocked ctx\"}}'"}]}]}});
+    let before = fire_host(
+        &sb,
+        "gemini",
+        &blocking,
+        &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
+        &[],
+    );
+    assert_eq!(before.json()["decision"], "deny", "{}", before.stdout);
+    let after = |fields: &Value| {
+        let run = fire_host(
+            &sb,
+            "gemini",
+            &json!({}),
+            &payload(&sb, "gemini/after_tool__shell.json", fields),
+            &[],
+        );
+        assert_eq!(run.code, Some(0), "{run:?}");
+        run.stdout
+    };
+    assert!(!after(&json!({})).contains("blocked ctx"));
+
+    let rewriting = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+        "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"echo rewritten\"},\"additionalContext\":\"rewrite ctx\"}}'"}]}]}});
+    let before = fire_host(
+        &sb,
+        "gemini",
+        &rewriting,
+        &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
+        &[],
+    );
+    assert_eq!(before.code, Some(0), "{before:?}");
+    assert!(
+        before.stdout.contains("echo rewritten"),
+        "{}",
+        before.stdout
+    );
+    // The input as sent (not run) gets nothing; the one that ran does.
+    assert!(!after(&json!({})).contains("rewrite ctx"));
+    let ran =
+        after(&json!({"tool_input": {"command": "echo rewritten", "description": "Print hi"}}));
+    assert!(ran.contains("rewrite ctx"), "{ran}");
+}
+
 #[test]
 fn gemini_stop_loops_are_capped_by_hookrun_alone() {
     let sb = Sandbox::new();
