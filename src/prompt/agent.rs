@@ -389,7 +389,7 @@ impl Run {
                 Ok(sent) => sent,
                 Err(ended) => {
                     let text = self.clean(trail.join("\n"));
-                    return finish(ended, status, text, started, attempts + 1);
+                    return Reply::finished(ended, status, text, started, attempts + 1);
                 }
             };
             attempts += tries;
@@ -402,7 +402,7 @@ impl Run {
                 Ok(turn) => turn,
                 Err(why) => {
                     let body = self.clean(String::from_utf8_lossy(&exchange.body).into_owned());
-                    return finish(Ended::Failed(why), status, body, started, attempts);
+                    return Reply::finished(Ended::Failed(why), status, body, started, attempts);
                 }
             };
             if let Some(call) = turn.calls.iter().find(|c| c.name == ANSWER_TOOL) {
@@ -423,12 +423,12 @@ impl Run {
                     )),
                 };
                 trail.push(format!("answer: {text}"));
-                return finish(result, status, trail.join("\n"), started, attempts);
+                return Reply::finished(result, status, trail.join("\n"), started, attempts);
             }
             if turn.calls.is_empty() {
                 if enforced {
                     let said = self.clean(turn.text);
-                    return finish(
+                    return Reply::finished(
                         Ended::Failed(format!(
                             "no usable answer: the model answered without calling {ANSWER_TOOL}; it said: {}",
                             excerpt(&said)
@@ -483,7 +483,7 @@ impl Run {
             self.conversation.results(results);
         }
         let text = self.clean(trail.join("\n"));
-        finish(
+        Reply::finished(
             Ended::Failed(format!(
                 "no usable answer: the model made {MAX_TURNS} requests without calling {ANSWER_TOOL} (the most an agent hook may make)"
             )),
@@ -532,22 +532,6 @@ impl Run {
                 }
             }
         }
-    }
-}
-
-fn finish(
-    result: Ended,
-    status: Option<u16>,
-    text: String,
-    started: Instant,
-    attempts: u32,
-) -> Reply {
-    Reply {
-        result,
-        status,
-        text,
-        duration: started.elapsed(),
-        attempts,
     }
 }
 

@@ -420,6 +420,23 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// A call (or an agent's loop) that began at `started` ended so.
+    pub(crate) fn finished(
+        result: Ended,
+        status: Option<u16>,
+        text: String,
+        started: Instant,
+        attempts: u32,
+    ) -> Reply {
+        Reply {
+            result,
+            status,
+            text,
+            duration: started.elapsed(),
+            attempts,
+        }
+    }
+
     /// The reply as one job's report, for `fire`'s report and log: stdout
     /// is the model's answer (or the response body when there was none).
     pub fn job_report(&self) -> crate::exec::JobReport {
@@ -494,14 +511,20 @@ impl Call {
             attempts += 1;
             let left = timeout.saturating_sub(started.elapsed());
             if left.is_zero() {
-                return Call::finish(Ended::TimedOut, None, String::new(), started, attempts);
+                return Reply::finished(Ended::TimedOut, None, String::new(), started, attempts);
             }
             self.request.timeout = left;
             let exchange = client.send(&self.request);
             let body = String::from_utf8_lossy(&exchange.body).into_owned();
             match exchange.answer {
                 http::Answer::TimedOut => {
-                    return Call::finish(Ended::TimedOut, exchange.status, body, started, attempts);
+                    return Reply::finished(
+                        Ended::TimedOut,
+                        exchange.status,
+                        body,
+                        started,
+                        attempts,
+                    );
                 }
                 http::Answer::Failed(why) => {
                     let backoff = Duration::from_millis(500 * (1 << (attempts - 1)));
@@ -518,7 +541,7 @@ impl Call {
                     if let (Some(401 | 403), Some(var)) = (exchange.status, &self.missing_key) {
                         why = format!("{why}; {var} is not set, so no key was sent");
                     }
-                    return Call::finish(
+                    return Reply::finished(
                         Ended::Failed(why),
                         exchange.status,
                         body,
@@ -544,25 +567,9 @@ impl Call {
                             ),
                         },
                     };
-                    return Call::finish(result, exchange.status, shown, started, attempts);
+                    return Reply::finished(result, exchange.status, shown, started, attempts);
                 }
             }
-        }
-    }
-
-    fn finish(
-        result: Ended,
-        status: Option<u16>,
-        text: String,
-        started: Instant,
-        attempts: u32,
-    ) -> Reply {
-        Reply {
-            result,
-            status,
-            text,
-            duration: started.elapsed(),
-            attempts,
         }
     }
 }
