@@ -62,6 +62,21 @@ impl<'a> Answer<'a> {
         self.block = Some(format!("{reason_prefix}{why}"));
     }
 
+    /// A stop this host cannot give from PreToolUse: the call is denied
+    /// instead (the stop reason becomes the block when there is none), the
+    /// turn goes on, and the person is told. Returns `false`, the stop that
+    /// is left.
+    pub fn stop_becomes_deny(&mut self, host: &str) -> bool {
+        let why = self.decision.stop_reason.clone().unwrap_or_default();
+        self.warnings.push(format!(
+            "{host} cannot stop the turn from PreToolUse: hookrun denied the tool call instead, and the turn goes on. The stop reason was: {why}"
+        ));
+        if self.block.is_none() {
+            self.block = Some(mapping::reason_text(&why));
+        }
+        false
+    }
+
     /// A block this event cannot carry: not sent, and said to the person.
     pub fn block_not_enforced(&mut self, host: &str) {
         if let Some(reason) = self.block.take() {

@@ -278,15 +278,8 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         "PreToolUse" => {
             if stop {
                 // continue:false makes a Codex PreToolUse hook "failed" (the
-                // tool would run): a.block the tool instead.
-                let why = decision.stop_reason.clone().unwrap_or_default();
-                a.warnings.push(format!(
-                    "Codex cannot stop the turn from PreToolUse: hookrun blocked the tool call instead, and the turn goes on. The stop reason was: {why}"
-                ));
-                if a.block.is_none() {
-                    a.block = Some(mapping::reason_text(&why));
-                }
-                stop = false;
+                // tool would run): deny the tool instead.
+                stop = a.stop_becomes_deny("Codex");
             }
             a.ask_becomes_deny(
                 "Codex cannot ask for approval from a PreToolUse hook",

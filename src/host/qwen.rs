@@ -283,14 +283,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             if stop {
                 // Measured: `continue: false` on PreToolUse denies the
                 // call and the run goes on.
-                let why = decision.stop_reason.clone().unwrap_or_default();
-                a.warnings.push(format!(
-                    "Qwen Code cannot stop the turn from PreToolUse: hookrun denied the tool call instead, and the turn goes on. The stop reason was: {why}"
-                ));
-                if a.block.is_none() {
-                    a.block = Some(mapping::reason_text(&why));
-                }
-                stop = false;
+                stop = a.stop_becomes_deny("Qwen Code");
             }
             if a.block.is_none() && decision.updated_input.is_some() {
                 a.warnings.push(
