@@ -218,6 +218,11 @@ pub struct Executed {
     /// The result files of the `async` hooks this fire started: never
     /// delivered by this same fire.
     pub async_started: Vec<PathBuf>,
+    /// What running found once the hooks ended ([`warnings_after`]): said
+    /// after the hooks' own warnings.
+    pub warnings_after: Vec<String>,
+    /// Report only, with `warnings_after`.
+    pub notes_after: Vec<String>,
 }
 
 impl Executed {
@@ -229,7 +234,14 @@ impl Executed {
             warnings: Vec::new(),
             notes: Vec::new(),
             async_started: Vec::new(),
+            warnings_after: Vec::new(),
+            notes_after: Vec::new(),
         }
+    }
+
+    /// What running found once the hooks ended: `(warnings, notes)`.
+    pub fn after_run(&self) -> (Vec<String>, Vec<String>) {
+        (self.warnings_after.clone(), self.notes_after.clone())
     }
 
     /// Whether some hook answered with JSON that may nest too deep for a
@@ -308,6 +320,7 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
             ));
         }
     }
+    (out.warnings_after, out.notes_after) = warnings_after(plan, &out, event, inputs);
     out
 }
 
@@ -613,8 +626,10 @@ fn sequential_timeout(
 }
 
 /// Leaks (once per session and hook in `systemMessage`, SPEC §5.4) and
-/// hooks the deadline cut (§5.7): `(warnings, notes)`.
-pub fn warnings_after(
+/// hooks the deadline cut (§5.7): `(warnings, notes)`. [`run`] keeps them
+/// in [`Executed::warnings_after`] (a leak notice is claimed once a
+/// session: call it once per fire).
+fn warnings_after(
     plan: &Plan,
     executed: &Executed,
     event: &Event,
