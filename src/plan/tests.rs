@@ -391,7 +391,11 @@ fn the_kill_grace_follows_the_kind() {
             Duration::from_secs(20),
             grace,
         );
-        assert_eq!(t.effective, Duration::from_secs(20) - kept, "{json}");
+        assert_eq!(
+            t.effective,
+            Duration::from_secs(20).saturating_sub(kept),
+            "{json}"
+        );
         let runnable = program_for(&hook, Path::new("/c"), &ExecVars::new(&[], Path::new("/p")));
         assert_eq!(runnable.map(|r| r.kind()), Ok(kind), "{json}");
     }

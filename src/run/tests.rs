@@ -201,7 +201,7 @@ fn a_sequential_hooks_share_of_the_deadline_follows_its_kind() {
         // What the deadline (5 s) leaves, less the kind's grace: the grace
         // is the difference to the deadline, give or take the time this
         // test took so far (far less than 800 ms).
-        let gap = plan.deadline - timeout;
+        let gap = plan.deadline.saturating_sub(timeout);
         let kind = runnable.kind();
         if kind.kill_grace(limits.kill_grace).is_zero() {
             assert!(gap < Duration::from_millis(400), "{kind:?}: {gap:?}");
