@@ -197,8 +197,8 @@ pub struct HookTimeout {
 
 /// The one timeout rule (SPEC §3.2, §5.7, §9.4): the hook's own or the
 /// event's default, at most managed `maxHookTimeout`, and early enough that
-/// the whole SIGTERM → SIGKILL sequence (`kill_grace`, none for an http
-/// hook) ends by the deadline.
+/// the whole SIGTERM → SIGKILL sequence (the kind's share of `kill_grace`,
+/// [`Kind::kill_grace`]) ends by the deadline.
 pub fn hook_timeout(
     hook: &HookDef,
     event: &EventId,
