@@ -57,7 +57,7 @@ pub struct Facts<'a> {
 /// Verdicts → one decision, with every warning in order: the host's and
 /// the settings', the funnel's and planning's, running's, then the hooks'
 /// own (aggregated), then what happened while they ran and the guards.
-pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, inputs: &RunInputs<'_>) -> Decision {
+pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, _inputs: &RunInputs<'_>) -> Decision {
     let Facts {
         plan,
         executed,
@@ -116,7 +116,7 @@ pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, inputs: &RunInputs<'_>) -> 
         warnings.extend(outcome.overridden);
         every_file(&mut decision, event, &rules, policy, &mut notes);
     }
-    let (mut run_warnings, run_notes) = crate::run::warnings_after(plan, executed, event, inputs);
+    let (mut run_warnings, run_notes) = executed.after_run();
     notes.extend(run_notes);
     fail_closed(&mut decision, event, policy);
     stop_loop_guard(&mut decision, event, policy, &mut run_warnings);

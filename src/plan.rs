@@ -63,7 +63,8 @@ impl Plan {
             || self
                 .hooks
                 .iter()
-                .any(|p| matches!(p.program, Some(Runnable::Http | Runnable::Prompt)))
+                .filter_map(|p| p.program.as_ref())
+                .any(|program| program.kind().read_where_it_arrives())
     }
 
     /// The planned run of the funnel's `slot`, if it was planned.
@@ -101,10 +102,74 @@ pub enum Runnable {
     Command(Program),
     /// An http hook (SPEC §8): its request is made when it runs.
     Http,
-    /// A prompt hook: a model is asked when it runs.
+    /// A prompt hook (or an agent hook: a prompt hook with tools): a
+    /// model is asked when it runs.
     Prompt,
     /// An `mcp_tool` hook: its server is started when it runs.
     McpTool,
+}
+
+impl Runnable {
+    pub fn kind(&self) -> Kind {
+        match self {
+            Runnable::Command(_) => Kind::Command,
+            Runnable::Http => Kind::Http,
+            Runnable::Prompt => Kind::Prompt,
+            Runnable::McpTool => Kind::McpTool,
+        }
+    }
+}
+
+/// The kinds of hook hookrun runs, and what running one implies: the one
+/// place planning (its timeout), running (a sequential hook's share of the
+/// deadline) and the report read a kind's rules from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A process in its own group, under the supervisor.
+    Command,
+    /// A request on its own thread.
+    Http,
+    /// A model asked over http (`prompt` and `agent` hooks).
+    Prompt,
+    /// A tool call to an MCP server hookrun starts as a process.
+    McpTool,
+}
+
+impl Kind {
+    /// The kind a hook type runs as; `None` for a type hookrun does not run.
+    pub fn of(hook_type: &HookType) -> Option<Kind> {
+        match hook_type {
+            HookType::Command => Some(Kind::Command),
+            HookType::Http => Some(Kind::Http),
+            // An agent hook is a prompt hook with tools: the same endpoint,
+            // the same verdict (`crate::prompt::agent`).
+            HookType::Prompt | HookType::Agent => Some(Kind::Prompt),
+            HookType::McpTool => Some(Kind::McpTool),
+            HookType::Unsupported(_) => None,
+        }
+    }
+
+    /// The SIGTERM → SIGKILL grace (`kill_grace`, from `--kill-grace`) a
+    /// hook of this kind needs before the deadline: only a kind that starts
+    /// a process has a group to kill; a request just ends at its timeout.
+    pub fn kill_grace(self, kill_grace: Duration) -> Duration {
+        match self {
+            Kind::Command | Kind::McpTool => kill_grace,
+            Kind::Http | Kind::Prompt => Duration::ZERO,
+        }
+    }
+
+    /// Whether `async` (started detached, not waited for) is supported.
+    pub fn runs_detached(self) -> bool {
+        self == Kind::Command
+    }
+
+    /// Whether its answer is read where it arrives, on the thread that
+    /// waits for it, so before anyone could check the JSON's depth (see
+    /// [`Plan::needs_big_stack`]).
+    pub fn read_where_it_arrives(self) -> bool {
+        matches!(self, Kind::Http | Kind::Prompt)
+    }
 }
 
 /// Why hookrun cannot run a hook.
@@ -132,8 +197,8 @@ pub struct HookTimeout {
 
 /// The one timeout rule (SPEC §3.2, §5.7, §9.4): the hook's own or the
 /// event's default, at most managed `maxHookTimeout`, and early enough that
-/// the whole SIGTERM → SIGKILL sequence (`kill_grace`, none for an http
-/// hook) ends by the deadline.
+/// the whole SIGTERM → SIGKILL sequence (the kind's share of `kill_grace`,
+/// [`Kind::kill_grace`]) ends by the deadline.
 pub fn hook_timeout(
     hook: &HookDef,
     event: &EventId,
@@ -147,15 +212,8 @@ pub fn hook_timeout(
         .unwrap_or_else(|| event.default_hook_timeout());
     let policy_cap = policy.max_hook_timeout.filter(|max| configured > *max);
     let own = policy_cap.unwrap_or(configured);
-    // Only a command hook has a process group to kill.
-    let grace = if matches!(
-        hook.hook_type,
-        HookType::Http | HookType::Prompt | HookType::Agent
-    ) {
-        Duration::ZERO
-    } else {
-        kill_grace
-    };
+    // A type hookrun does not run is given the grace of a process.
+    let grace = Kind::of(&hook.hook_type).map_or(kill_grace, |kind| kind.kill_grace(kill_grace));
     let (effective, capped_by_deadline) = crate::exec::fit_to_deadline(own, deadline, grace);
     HookTimeout {
         configured,
@@ -199,14 +257,12 @@ pub fn program_for(
     config_dir: &Path,
     vars: &ExecVars,
 ) -> Result<Runnable, Unrunnable> {
-    match &hook.hook_type {
-        HookType::Command => {}
-        HookType::Http => return Ok(Runnable::Http),
-        // An agent hook is a prompt hook with tools: the same endpoint,
-        // the same verdict (`crate::prompt::agent`).
-        HookType::Prompt | HookType::Agent => return Ok(Runnable::Prompt),
-        HookType::McpTool => return Ok(Runnable::McpTool),
-        HookType::Unsupported(kind) => return Err(Unrunnable::Type(kind.clone())),
+    match Kind::of(&hook.hook_type) {
+        Some(Kind::Command) => {}
+        Some(Kind::Http) => return Ok(Runnable::Http),
+        Some(Kind::Prompt) => return Ok(Runnable::Prompt),
+        Some(Kind::McpTool) => return Ok(Runnable::McpTool),
+        None => return Err(Unrunnable::Type(hook.hook_type.as_str().to_owned())),
     }
     let command = hook.command.clone().unwrap_or_default();
     if let Some(args) = &hook.args {
@@ -343,12 +399,8 @@ fn plan_one(
         ));
     }
     let config_dir = settings.file_of(hook).dir.clone();
-    if hook.run_async
-        && matches!(
-            hook.hook_type,
-            HookType::Http | HookType::Prompt | HookType::Agent | HookType::McpTool
-        )
-    {
+    let kind = Kind::of(&hook.hook_type);
+    if hook.run_async && kind.is_some_and(|kind| !kind.runs_detached()) {
         warnings.push(format!(
             "hook {name}: `async` is not supported for {} hooks; it ran synchronously",
             hook.hook_type.as_str()
@@ -370,7 +422,7 @@ fn plan_one(
         program,
         unrunnable,
         config_dir,
-        run_async: hook.run_async && hook.hook_type == HookType::Command,
+        run_async: hook.run_async && kind.is_some_and(Kind::runs_detached),
         once_key,
         warnings,
         notes,

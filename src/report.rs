@@ -13,7 +13,7 @@ use crate::event::Event;
 use crate::exec::Termination;
 use crate::host::Rendered;
 use crate::plan::Plan;
-use crate::run::{Executed, HookRun, Ran};
+use crate::run::{Exchanged, Executed, HookRun, Ran};
 use crate::select::{Considered, Stage};
 use crate::settings::Settings;
 use crate::verdict::Outcome;
@@ -238,36 +238,36 @@ pub fn update_answer(report: &mut Report, decision: &Decision, rendered: &Render
 
 fn run_report(ran: &Ran) -> RunReport {
     const EXCERPT: usize = 4096;
-    let (report, verdict) = (&ran.report, &ran.verdict);
-    let (exit_code, signal) = match &report.termination {
-        _ if ran.http.is_some() => (None, None),
-        Termination::Exited(code) => (Some(*code), None),
-        Termination::Signaled(signal) => (
+    let verdict = &ran.verdict;
+    let (exit_code, signal) = match ran.process().map(|report| &report.termination) {
+        None => (ran.exchanged().and_then(Exchanged::exit_code), None),
+        Some(Termination::Exited(code)) => (Some(*code), None),
+        Some(Termination::Signaled(signal)) => (
             None,
             Some(
                 nix::sys::signal::Signal::try_from(*signal)
                     .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned()),
             ),
         ),
-        Termination::SpawnFailed(_) => (None, None),
+        Some(Termination::SpawnFailed(_)) => (None, None),
     };
     RunReport {
         outcome: verdict.outcome.unwrap_or(Outcome::Success).as_str(),
         exit_code,
-        http_status: ran.http.as_ref().and_then(|h| h.status),
+        http_status: ran.http_status(),
         signal,
-        timed_out: report.timed_out,
-        killed: report.killed,
-        leaked: report.leaked,
-        duration_ms: millis(report.duration),
+        timed_out: ran.timed_out(),
+        killed: ran.killed(),
+        leaked: ran.leaked(),
+        duration_ms: millis(ran.duration()),
         timeout_ms: millis(ran.timeout),
         block_reason: verdict.block_reason.clone(),
         failure: verdict.failure.clone(),
-        stdout: excerpt(&report.stdout.bytes, EXCERPT),
-        stdout_bytes: report.stdout.total,
-        stdout_truncated: report.stdout.truncated(),
-        stderr: excerpt(&report.stderr.bytes, EXCERPT),
-        stderr_bytes: report.stderr.total,
-        stderr_truncated: report.stderr.truncated(),
+        stdout: excerpt(&ran.stdout().bytes, EXCERPT),
+        stdout_bytes: ran.stdout().total,
+        stdout_truncated: ran.stdout().truncated(),
+        stderr: excerpt(&ran.stderr().bytes, EXCERPT),
+        stderr_bytes: ran.stderr().total,
+        stderr_truncated: ran.stderr().truncated(),
     }
 }

@@ -9,7 +9,7 @@ use super::*;
 use crate::asynchook::AsyncResult;
 use crate::exec::{Captured, JobReport, Limits, Termination};
 use crate::plan::PlanInput;
-use crate::run::{HookRun, Ran};
+use crate::run::{HookRun, Output, Ran};
 use crate::select::SelectContext;
 use crate::settings::load::load_bytes;
 use crate::settings::model::{Source, SourceKind};
@@ -83,7 +83,7 @@ fn plan_of(settings: &Settings, event: &Event) -> Plan {
 /// A hook that ran for `millis` and said `verdict`.
 fn ran(verdict: Verdict, millis: u64) -> HookRun {
     HookRun::Ran(Box::new(Ran {
-        report: JobReport {
+        output: Output::Process(JobReport {
             termination: Termination::Exited(0),
             timed_out: false,
             killed: false,
@@ -93,9 +93,8 @@ fn ran(verdict: Verdict, millis: u64) -> HookRun {
             stdout: Captured::default(),
             stderr: Captured::default(),
             duration: Duration::from_millis(millis),
-        },
+        }),
         verdict,
-        http: None,
         timeout: Duration::from_secs(60),
         capped_by_deadline: false,
         deep_answer: false,

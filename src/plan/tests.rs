@@ -345,3 +345,59 @@ fn a_powershell_hook_gets_claude_codes_script() {
         "Get-Date ${env:CLAUDE_PLUGIN_ROOT}"
     );
 }
+
+/// The grace rule lives on the kind: only a kind that starts a process
+/// (a command, an MCP server) keeps `--kill-grace` before the deadline,
+/// and planning's timeout follows it for every hook type.
+#[test]
+fn the_kill_grace_follows_the_kind() {
+    let grace = Duration::from_secs(2);
+    let cases = [
+        (json!({"command": "true"}), Some(Kind::Command), grace),
+        (
+            json!({"type": "http", "url": "http://127.0.0.1:9/"}),
+            Some(Kind::Http),
+            Duration::ZERO,
+        ),
+        (
+            json!({"type": "prompt", "prompt": "ok?"}),
+            Some(Kind::Prompt),
+            Duration::ZERO,
+        ),
+        (
+            json!({"type": "agent", "prompt": "ok?"}),
+            Some(Kind::Prompt),
+            Duration::ZERO,
+        ),
+        (
+            json!({"type": "mcp_tool", "server": "s", "tool": "t"}),
+            Some(Kind::McpTool),
+            grace,
+        ),
+    ];
+    let pre = EventId::resolve("PreToolUse");
+    for (json, kind, kept) in cases {
+        let hook = hook(&json);
+        assert_eq!(Kind::of(&hook.hook_type), kind, "{json}");
+        let kind = kind.unwrap();
+        assert_eq!(kind.kill_grace(grace), kept, "{json}");
+        assert_eq!(kind.runs_detached(), kind == Kind::Command, "{json}");
+        // Planning leaves the kind's grace before a 20 s deadline (a
+        // quarter of it at most).
+        let t = hook_timeout(
+            &hook,
+            &pre,
+            &Policy::default(),
+            Duration::from_secs(20),
+            grace,
+        );
+        assert_eq!(
+            t.effective,
+            Duration::from_secs(20).saturating_sub(kept),
+            "{json}"
+        );
+        let runnable = program_for(&hook, Path::new("/c"), &ExecVars::new(&[], Path::new("/p")));
+        assert_eq!(runnable.map(|r| r.kind()), Ok(kind), "{json}");
+    }
+    assert_eq!(Kind::of(&HookType::Unsupported("shell".into())), None);
+}

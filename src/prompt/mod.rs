@@ -437,26 +437,6 @@ impl Reply {
         }
     }
 
-    /// The reply as one job's report, for `fire`'s report and log: stdout
-    /// is the model's answer (or the response body when there was none).
-    pub fn job_report(&self) -> crate::exec::JobReport {
-        use crate::exec::{Captured, JobReport, Termination};
-        JobReport {
-            termination: Termination::Exited(0),
-            timed_out: self.result == Ended::TimedOut,
-            killed: false,
-            leaked: false,
-            interrupted: false,
-            stdin_unread: false,
-            stdout: Captured {
-                total: self.text.len() as u64,
-                bytes: self.text.clone().into_bytes(),
-            },
-            stderr: Captured::default(),
-            duration: self.duration,
-        }
-    }
-
     fn redact(&mut self, secrets: &http::Secrets) {
         if secrets.is_empty() {
             return;

@@ -1,0 +1,106 @@
+//! Http hooks (SPEC §8): a request on its own thread, through the fire's
+//! one client and SSRF guard; the answer read like a command hook's stdout.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{Exchanged, Output, Peer, Ran, RunContext};
+use crate::event::{Bytes, Event};
+use crate::exec::Captured;
+use crate::http::{self, Client, Policy};
+use crate::plan::Planned;
+use crate::settings::OnError;
+use crate::verdict::{self, HookOutput};
+
+impl RunContext<'_> {
+    /// The fire's http client and merged policy, made on first use (by an
+    /// http, prompt or agent hook).
+    pub(super) fn http_client(&mut self) -> (&Arc<Client>, &Policy) {
+        let settings = self.inputs.settings;
+        let output_cap = self.inputs.limits.output_cap;
+        let (client, policy) = self.http.get_or_insert_with(|| {
+            let policy = Policy::from_settings(settings);
+            let client = Client::new(policy.network.clone(), output_cap);
+            (Arc::new(client), policy)
+        });
+        (client, policy)
+    }
+}
+
+/// An http hook on its way.
+pub(super) enum Sending {
+    Sent(http::Pending),
+    /// Refused before sending (URL allow-list, invalid URL or header).
+    NotSent(http::Exchange),
+}
+
+impl Sending {
+    pub(super) fn wait(self) -> http::Exchange {
+        match self {
+            Sending::Sent(pending) => pending.wait(),
+            Sending::NotSent(exchange) => exchange,
+        }
+    }
+}
+
+/// Starts an http hook's request on its own thread.
+pub(super) fn start(
+    ctx: &mut RunContext<'_>,
+    p: &Planned,
+    body: &Arc<Bytes>,
+    timeout: Duration,
+) -> Sending {
+    let (settings, inherited_env) = (ctx.inputs.settings, ctx.inputs.inherited_env);
+    let (client, policy) = ctx.http_client();
+    let hook = &settings.hooks[p.hook];
+    match http::request(hook, policy, inherited_env, Arc::clone(body), timeout) {
+        Ok(request) => Sending::Sent(http::start(client, request)),
+        Err(why) => Sending::NotSent(http::not_sent(why.to_string())),
+    }
+}
+
+/// An http hook's exchange read as the protocol of one hook: a usable
+/// answer is read like a command hook's stdout on exit 0, a failure goes
+/// through `onError` like a failed command. (Never counted as cut by the
+/// deadline: the request simply ends at its timeout.)
+pub(super) fn read(
+    ctx: &RunContext<'_>,
+    event: &Event,
+    p: &Planned,
+    exchange: &http::Exchange,
+    timeout: Duration,
+) -> Ran {
+    let hook = &ctx.inputs.settings.hooks[p.hook];
+    let (ending, stdout) = exchange.protocol(timeout);
+    let verdict = verdict::read(
+        &event.id,
+        &HookOutput {
+            name: &p.name,
+            ending: &ending,
+            stdout,
+            stdout_truncated: false,
+            stderr: &[],
+            fail_closed: hook.on_error == OnError::Block,
+            tool_input: event.tool_input(),
+        },
+    );
+    let exchanged = Exchanged {
+        with: Peer::Http {
+            status: exchange.status,
+        },
+        answer: Captured {
+            bytes: exchange.body.clone(),
+            total: exchange.body_total,
+        },
+        stderr: Captured::default(),
+        timed_out: exchange.answer == http::Answer::TimedOut,
+        duration: exchange.duration,
+    };
+    Ran {
+        deep_answer: crate::stack::may_nest_deep(&exchanged.answer.bytes),
+        output: Output::Exchange(exchanged),
+        verdict,
+        timeout,
+        capped_by_deadline: false,
+    }
+}

@@ -1,0 +1,128 @@
+//! `mcp_tool` hooks: a tool call to an MCP server hookrun starts as a
+//! process, on its own thread; the tool's text read like a command hook's
+//! stdout.
+
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use super::{Exchanged, Output, Peer, Ran, RunContext, hook_env};
+use crate::event::Event;
+use crate::exec::Captured;
+use crate::mcp::{self, Answer, Outcome};
+use crate::plan::Planned;
+use crate::settings::OnError;
+use crate::verdict::{self, Ending, HookOutput};
+
+/// A tool call on its thread.
+pub(super) struct Calling(JoinHandle<Outcome>);
+
+impl Calling {
+    pub(super) fn wait(self) -> Outcome {
+        // The call bounds itself by its timeout and `kill_by`.
+        self.0.join().unwrap_or_else(|_| Outcome::panicked())
+    }
+}
+
+/// Starts an `mcp_tool` hook's call on its own thread.
+pub(super) fn start(
+    ctx: &RunContext<'_>,
+    event: &Event,
+    p: &Planned,
+    timeout: Duration,
+) -> Calling {
+    let call = prepare(ctx, event, p, timeout);
+    Calling(std::thread::spawn(move || mcp::call(&call)))
+}
+
+/// What an `mcp_tool` hook's call needs, to run on any thread.
+fn prepare(ctx: &RunContext<'_>, event: &Event, p: &Planned, timeout: Duration) -> mcp::Call {
+    let inputs = ctx.inputs;
+    let hook = &inputs.settings.hooks[p.hook];
+    let (server_name, tool, arguments) = hook.mcp.as_ref().map_or_else(
+        || (String::new(), String::new(), serde_json::Map::new()),
+        |m| {
+            let input = mcp::config::substitute_input(&m.input, event.fields());
+            (m.server.clone(), m.tool.clone(), input)
+        },
+    );
+    mcp::Call {
+        server_name,
+        tool,
+        arguments,
+        places: mcp::Places {
+            project_dir: inputs.project_dir.to_path_buf(),
+            user_file: mcp::Places::user_file_from(inputs.inherited_env),
+            trust_all: inputs.settings.trust_project,
+        },
+        inherited_env: inputs.inherited_env.to_vec(),
+        hook_env: hook_env(&ctx.base_env, p, None).into_vars(),
+        cwd: ctx.cwd.clone(),
+        timeout,
+        kill_by: Some(inputs.started + ctx.deadline),
+        kill_grace: inputs.limits.kill_grace,
+        output_cap: inputs.limits.output_cap,
+    }
+}
+
+/// An `mcp_tool` hook's answer read as the protocol of one hook: the
+/// tool's text like a command hook's stdout on exit 0, a failure (no
+/// server, a failed handshake, an error result) through `onError`.
+pub(super) fn read(
+    ctx: &RunContext<'_>,
+    event: &Event,
+    p: &Planned,
+    outcome: &Outcome,
+    timeout: Duration,
+    capped_by_deadline: bool,
+) -> Ran {
+    let hook = &ctx.inputs.settings.hooks[p.hook];
+    let ending = match &outcome.answer {
+        Answer::Output => Ending::Exited(0),
+        Answer::Failed(why) => Ending::Failed(why.clone()),
+        Answer::TimedOut => Ending::TimedOut {
+            seconds: timeout.as_secs_f64(),
+        },
+    };
+    let answered = outcome.answer == Answer::Output;
+    let stdout: &[u8] = if answered { &outcome.text } else { &[] };
+    let deep = crate::stack::may_nest_deep(stdout);
+    let mut verdict = crate::stack::on_big_stack_if(deep, || {
+        verdict::read(
+            &event.id,
+            &HookOutput {
+                name: &p.name,
+                ending: &ending,
+                stdout,
+                stdout_truncated: outcome.text_total > outcome.text.len() as u64,
+                stderr: &outcome.stderr,
+                fail_closed: hook.on_error == OnError::Block,
+                tool_input: event.tool_input().filter(|_| !stdout.is_empty()),
+            },
+        )
+    });
+    if let Some(warning) = &outcome.warning {
+        verdict.warnings.push(format!("hook {}: {warning}", p.name));
+    }
+    let exchanged = Exchanged {
+        with: Peer::McpServer {
+            killed: outcome.killed,
+        },
+        answer: Captured {
+            bytes: outcome.text.clone(),
+            total: outcome.text_total,
+        },
+        stderr: Captured {
+            bytes: outcome.stderr.clone(),
+            total: outcome.stderr.len() as u64,
+        },
+        timed_out: outcome.answer == Answer::TimedOut,
+        duration: outcome.duration,
+    };
+    Ran {
+        output: Output::Exchange(exchanged),
+        verdict,
+        timeout,
+        capped_by_deadline,
+        deep_answer: deep,
+    }
+}

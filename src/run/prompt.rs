@@ -1,0 +1,86 @@
+//! Prompt and agent hooks: a model asked on its own thread, through the
+//! http hooks' client and SSRF guard (an agent hook is a prompt hook whose
+//! model may first read the project with read-only tools: the same
+//! endpoint, the same verdict, `crate::prompt::agent`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{Exchanged, Output, Peer, Ran, RunContext};
+use crate::event::{Bytes, Event};
+use crate::exec::Captured;
+use crate::plan::Planned;
+use crate::prompt::{self, Reply, Started};
+use crate::settings::HookType;
+
+/// Starts a prompt (or agent) hook's request on its own thread.
+pub(super) fn start(
+    ctx: &mut RunContext<'_>,
+    event: &Event,
+    p: &Planned,
+    stdin: &Arc<Bytes>,
+    timeout: Duration,
+) -> Started {
+    let inputs = ctx.inputs;
+    let (client, _) = ctx.http_client();
+    let hook = &inputs.settings.hooks[p.hook];
+    let config = prompt::Config::from_settings(inputs.settings);
+    if hook.hook_type == HookType::Agent {
+        return prompt::agent::start(
+            client,
+            hook,
+            &config,
+            inputs.inherited_env,
+            event,
+            stdin,
+            timeout,
+            inputs.project_dir,
+        );
+    }
+    prompt::start(
+        client,
+        hook,
+        &config,
+        inputs.inherited_env,
+        event,
+        stdin,
+        timeout,
+    )
+}
+
+/// A prompt hook's reply as the verdict of one hook.
+pub(super) fn read(
+    ctx: &RunContext<'_>,
+    event: &Event,
+    p: &Planned,
+    reply: &Reply,
+    timeout: Duration,
+    capped_by_deadline: bool,
+) -> Ran {
+    let hook = &ctx.inputs.settings.hooks[p.hook];
+    let verdict = prompt::verdict(&event.id, &p.name, hook, reply, timeout);
+    Ran {
+        deep_answer: crate::stack::may_nest_deep(reply.text.as_bytes()),
+        output: Output::Exchange(exchanged(reply)),
+        verdict,
+        timeout,
+        capped_by_deadline,
+    }
+}
+
+/// What the report shows of a reply: the model's answer (or the response
+/// body when there was none).
+fn exchanged(reply: &Reply) -> Exchanged {
+    Exchanged {
+        with: Peer::Model {
+            status: reply.status,
+        },
+        answer: Captured {
+            total: reply.text.len() as u64,
+            bytes: reply.text.clone().into_bytes(),
+        },
+        stderr: Captured::default(),
+        timed_out: reply.result == prompt::Ended::TimedOut,
+        duration: reply.duration,
+    }
+}
