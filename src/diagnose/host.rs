@@ -16,7 +16,7 @@ use crate::settings::model::FileState;
 use crate::settings::{HookDef, Settings, Severity, Source, SourceKind};
 
 use super::probe::FileKind;
-use super::{Context, Finding};
+use super::{Check, Context, Finding};
 
 /// The settings files Claude Code reads by itself (user, project, local,
 /// managed on Linux and macOS).
@@ -50,7 +50,7 @@ pub fn check_loaded_by_host(settings: &Settings, cx: &Context<'_>, out: &mut Vec
             continue;
         }
         out.push(Finding {
-            check: "host-loads-file",
+            check: Check::HostLoadsFile,
             severity: Severity::Warning,
             file: file.path().to_path_buf(),
             json_path: "hooks".into(),
@@ -169,7 +169,7 @@ pub fn check_file_changed(settings: &Settings, cx: &Context<'_>, out: &mut Vec<F
         };
         if let Some(message) = message {
             out.push(Finding {
-                check: "file-changed-host",
+                check: Check::FileChangedHost,
                 severity: Severity::Error,
                 file,
                 json_path,
@@ -248,7 +248,7 @@ fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostF
                 scope,
             }),
             Err(err) => out.push(Finding {
-                check: "host-config-unreadable",
+                check: Check::HostConfigUnreadable,
                 severity: Severity::Note,
                 file: path,
                 json_path: String::new(),
@@ -283,7 +283,7 @@ pub fn check_host_event_names(settings: &Settings, out: &mut Vec<Finding>) {
             continue;
         };
         out.push(Finding {
-            check: "host-event-name",
+            check: Check::HostEventName,
             severity: Severity::Error,
             file: settings.file_of(hook).path().to_path_buf(),
             json_path: format!("hooks.{event}"),
@@ -371,7 +371,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
                 // hookrun's name.
                 None if host_alias(event).is_some() => {}
                 None => out.push(Finding {
-                    check: "host-event-missing",
+                    check: Check::HostEventMissing,
                     severity: Severity::Note,
                     file,
                     json_path,
@@ -398,7 +398,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
                         "they never fire"
                     };
                     out.push(Finding {
-                        check: "host-event-not-routed",
+                        check: Check::HostEventNotRouted,
                         severity: Severity::Error,
                         file,
                         json_path,
@@ -425,7 +425,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
             }
             if let Some((_, other)) = wired.iter().find(|(h, _)| *h == w.host) {
                 out.push(Finding {
-                    check: "host-runs-twice",
+                    check: Check::HostRunsTwice,
                     severity: Severity::Warning,
                     file: path.clone(),
                     json_path: "hooks".into(),
@@ -453,25 +453,22 @@ fn check_entries(
     cx: &Context<'_>,
     out: &mut Vec<Finding>,
 ) {
-    let mut push = |check: &'static str,
-                    severity: Severity,
-                    e: &wiring::Entry,
-                    message: String,
-                    fix: String| {
-        out.push(Finding {
-            check,
-            severity,
-            file: file.path.clone(),
-            json_path: e.json_path.clone(),
-            message,
-            fix,
-        });
-    };
+    let mut push =
+        |check: Check, severity: Severity, e: &wiring::Entry, message: String, fix: String| {
+            out.push(Finding {
+                check,
+                severity,
+                file: file.path.clone(),
+                json_path: e.json_path.clone(),
+                message,
+                fix,
+            });
+        };
     for e in &file.entries {
         let gemini_seconds = w.host == HostId::Gemini && e.timeout.is_some_and(|t| t < 1000.0);
         if let (true, Some(t)) = (gemini_seconds, e.timeout) {
             push(
-                "gemini-timeout-seconds",
+                Check::GeminiTimeoutSeconds,
                 Severity::Error,
                 e,
                 format!(
@@ -490,7 +487,7 @@ fn check_entries(
         };
         if let Some((max, t)) = past_max {
             push(
-                "host-timeout-milliseconds",
+                Check::HostTimeoutMilliseconds,
                 Severity::Error,
                 e,
                 format!(
@@ -516,7 +513,7 @@ fn check_entries(
             {
                 let ours = w.host_event(meant).unwrap_or(meant);
                 push(
-                    "host-event-foreign",
+                    Check::HostEventForeign,
                     Severity::Error,
                     e,
                     format!(
@@ -537,7 +534,7 @@ fn check_entries(
         if !wiring::runs_hookrun(&e.command) {
             if hook_commands.contains(&e.command.trim()) {
                 push(
-                    "host-runs-twice",
+                    Check::HostRunsTwice,
                     Severity::Warning,
                     e,
                     format!(
@@ -564,7 +561,7 @@ fn check_entries(
                 |n| format!("--host {n}"),
             );
             push(
-                "host-mismatch",
+                Check::HostMismatch,
                 Severity::Error,
                 e,
                 format!(
@@ -586,7 +583,7 @@ fn check_entries(
             if program.contains('/') {
                 match cx.probe.file(Path::new(&program)) {
                     FileKind::Missing | FileKind::Directory => push(
-                        "host-hookrun-missing",
+                        Check::HostHookrunMissing,
                         Severity::Error,
                         e,
                         format!(
@@ -602,7 +599,7 @@ fn check_entries(
                         },
                     ),
                     FileKind::File { executable: false } => push(
-                        "host-hookrun-missing",
+                        Check::HostHookrunMissing,
                         Severity::Error,
                         e,
                         format!(
@@ -615,7 +612,7 @@ fn check_entries(
                         if crate::binpath::is_npm_launcher(&cx.probe.canonical(Path::new(&program)))
                         {
                             push(
-                                "host-hookrun-launcher",
+                                Check::HostHookrunLauncher,
                                 Severity::Warning,
                                 e,
                                 crate::binpath::launcher_problem(Path::new(&program)),
@@ -629,7 +626,7 @@ fn check_entries(
                 }
             } else if !cx.probe.on_path(&program) {
                 push(
-                    "host-hookrun-not-on-path",
+                    Check::HostHookrunNotOnPath,
                     Severity::Error,
                     e,
                     format!(
@@ -655,7 +652,7 @@ fn check_entries(
             if host_ms < deadline_ms {
                 let secs = host_ms / 1000.0;
                 push(
-                    "host-timeout-short",
+                    Check::HostTimeoutShort,
                     Severity::Warning,
                     e,
                     format!(
@@ -693,7 +690,7 @@ fn ephemeral(
     program: &str,
     host: HostId,
     cx: &Context<'_>,
-    push: &mut impl FnMut(&'static str, Severity, &wiring::Entry, String, String),
+    push: &mut impl FnMut(Check, Severity, &wiring::Entry, String, String),
     e: &wiring::Entry,
 ) {
     if !program.starts_with('/') {
@@ -706,7 +703,7 @@ fn ephemeral(
         return;
     };
     push(
-        "host-hookrun-ephemeral",
+        Check::HostHookrunEphemeral,
         Severity::Warning,
         e,
         format!(
@@ -771,7 +768,7 @@ fn not_routed(
         )
     };
     out.push(Finding {
-        check: "host-not-routed",
+        check: Check::HostNotRouted,
         severity,
         file: settings.file_of(hook).path().to_path_buf(),
         json_path: "hooks".into(),
@@ -830,7 +827,7 @@ fn check_hook_fits(w: &Wiring, file: &HostFile, settings: &Settings, out: &mut V
         }
         let path = format!("{}.timeout", hook.json_path);
         out.push(Finding {
-            check: "host-timeout-below-hook",
+            check: Check::HostTimeoutBelowHook,
             severity: Severity::Warning,
             file: file.path.clone(),
             json_path: e.json_path.clone(),
@@ -872,7 +869,7 @@ pub fn check_hook_timeouts(settings: &Settings, out: &mut Vec<Finding>) {
             continue;
         }
         out.push(Finding {
-            check: "hook-timeout-too-short",
+            check: Check::HookTimeoutTooShort,
             severity: Severity::Error,
             file: settings.file_of(hook).path().to_path_buf(),
             json_path: format!("{}.timeout", hook.json_path),
