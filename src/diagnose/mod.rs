@@ -704,24 +704,7 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
     }
     let issues = match &hook.args {
         Some(args) => {
-            for (i, word) in std::iter::once(command)
-                .chain(args.iter().map(String::as_str))
-                .enumerate()
-            {
-                if has_unbraced_var(word) {
-                    let at = if i == 0 {
-                        path.clone()
-                    } else {
-                        format!("{}[{}]", h.field("args"), i - 1)
-                    };
-                    h.push(
-                        Check::ExecFormVariable,
-                        at,
-                        format!("{word:?}: exec form runs no shell and substitutes only `${{HOOKRUN_CONFIG_DIR}}`, `${{CLAUDE_PROJECT_DIR}}` and `${{CLAUDE_PLUGIN_ROOT}}`; other `$` text is passed as written"),
-                        "write the variable with braces (`${HOOKRUN_CONFIG_DIR}`), or drop `args` to use the shell form",
-                    );
-                }
-            }
+            check_exec_form_vars(command, args, &path, h);
             command::analyze_exec(command, args, &vars, cx.probe)
         }
         None => command::analyze_shell(command, &vars, cx.probe),
@@ -729,6 +712,28 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
     let blocks = tier.enforces_blocks();
     for issue in issues {
         report_issue(issue, &hook.event, blocks, &path, h);
+    }
+}
+
+/// `$VAR` in exec form: only the braced form is substituted there.
+fn check_exec_form_vars(command: &str, args: &[String], path: &str, h: &mut HookCx<'_>) {
+    for (i, word) in std::iter::once(command)
+        .chain(args.iter().map(String::as_str))
+        .enumerate()
+    {
+        if has_unbraced_var(word) {
+            let at = if i == 0 {
+                path.to_owned()
+            } else {
+                format!("{}[{}]", h.field("args"), i - 1)
+            };
+            h.push(
+                Check::ExecFormVariable,
+                at,
+                format!("{word:?}: exec form runs no shell and substitutes only `${{HOOKRUN_CONFIG_DIR}}`, `${{CLAUDE_PROJECT_DIR}}` and `${{CLAUDE_PLUGIN_ROOT}}`; other `$` text is passed as written"),
+                "write the variable with braces (`${HOOKRUN_CONFIG_DIR}`), or drop `args` to use the shell form",
+            );
+        }
     }
 }
 
