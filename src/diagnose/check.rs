@@ -240,6 +240,64 @@ mod tests {
         }
     }
 
+    /// The test code of the crate: every `tests.rs`, the `#[cfg(test)]`
+    /// part of every other source file (this table and the generated
+    /// documentation, which name every check, left out), and the
+    /// integration tests.
+    fn test_code() -> String {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(path);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        walk(&root.join("src"), &mut files);
+        walk(&root.join("tests"), &mut files);
+        let skip = [
+            root.join("src/diagnose/check.rs"),
+            root.join("src/generate/diagnostics.rs"),
+        ];
+        let mut code = String::new();
+        for file in files.iter().filter(|f| !skip.contains(f)) {
+            let text = std::fs::read_to_string(file).unwrap();
+            let whole = file.starts_with(root.join("tests")) || file.ends_with("tests.rs");
+            match text.find("#[cfg(test)]") {
+                _ if whole => code.push_str(&text),
+                Some(at) => code.push_str(&text[at..]),
+                None => {}
+            }
+        }
+        code
+    }
+
+    /// Adding a check means a test that finds it: a unit test naming the
+    /// variant, or an integration test naming its id.
+    #[test]
+    fn every_check_has_a_test_that_finds_it() {
+        let code = test_code();
+        let untested: Vec<&str> = Check::ALL
+            .iter()
+            .filter(|check| {
+                let variant = format!("Check::{check:?}");
+                let quoted = format!("\"{}\"", check.id());
+                let bracketed = format!("[{}]", check.id());
+                !(code.contains(&format!("{variant},"))
+                    || code.contains(&format!("{variant})"))
+                    || code.contains(&format!("{variant}\n"))
+                    || code.contains(&quoted)
+                    || code.contains(&bracketed))
+            })
+            .map(|check| check.id())
+            .collect();
+        assert_eq!(untested, [] as [&str; 0], "checks no test finds");
+    }
+
     #[test]
     fn serializes_and_displays_as_its_id() {
         assert_eq!(Check::JsonSyntax.to_string(), "json-syntax");

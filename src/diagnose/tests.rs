@@ -836,3 +836,102 @@ fn every_permission_rule_of_every_file_is_parsed() {
     assert_eq!(bad[0].severity, Severity::Error);
     assert!(bad[0].message.contains("every other host"), "{bad:#?}");
 }
+
+#[test]
+fn a_hosts_own_tool_name_is_found() {
+    let found = run(
+        r#"{"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "command": "exit 2"}]}}"#,
+    );
+    let f = found
+        .iter()
+        .find(|f| f.check == Check::ToolNameHost)
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(f.severity, Severity::Error);
+    assert_eq!(f.fix, "write `Bash`");
+}
+
+#[test]
+fn an_event_the_wired_host_lacks_is_a_note() {
+    let gemini = r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "hookrun fire --host gemini"}]}]}}"#;
+    let found = run_with(
+        r#"{"hooks": {"PreToolUse": [{"command": "true"}], "SubagentStop": [{"command": "true"}]}}"#,
+        "/cfg/settings.json",
+        &[("/home/u/.gemini/settings.json", gemini)],
+    );
+    let missing: Vec<(&str, Severity)> = found
+        .iter()
+        .filter(|f| f.check == Check::HostEventMissing)
+        .map(|f| (f.json_path.as_str(), f.severity))
+        .collect();
+    assert_eq!(
+        missing,
+        [("hooks.SubagentStop", Severity::Note)],
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn env_keep_in_a_project_file_is_its_own_check() {
+    let mut settings = Settings::default();
+    let source = Source {
+        path: PathBuf::from("/proj/.hookrun/settings.json"),
+        kind: SourceKind::Project,
+        claude_mode: false,
+        trust_required: false,
+    };
+    load_bytes(
+        &mut settings,
+        source,
+        PathBuf::from("/proj/.hookrun"),
+        br#"{"env": {"keep": ["GITHUB_TOKEN"]}}"#,
+    );
+    let found: Vec<Finding> = settings.problems.iter().map(problems::finding).collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].check, Check::ProjectEnvKeep);
+    assert_eq!(found[0].json_path, "env.keep");
+    assert_eq!(found[0].severity, Severity::Warning);
+}
+
+#[test]
+fn a_corrupt_trust_store_is_its_own_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trust.json");
+    std::fs::write(&path, "{not json").unwrap();
+    let Err(err) = crate::settings::trust::TrustStore::load(&path) else {
+        panic!("a corrupt store loaded")
+    };
+    // As the loader reports it.
+    let problem = crate::settings::Problem {
+        severity: Severity::Warning,
+        file: path.clone(),
+        json_path: String::new(),
+        message: err.to_string(),
+    };
+    let f = problems::finding(&problem);
+    assert_eq!(f.check, Check::TrustStore, "{f:#?}");
+    assert!(f.fix.contains("hookrun trust"), "{}", f.fix);
+}
+
+#[test]
+fn a_loader_problem_without_a_rule_keeps_its_severity() {
+    let problem = |severity| crate::settings::Problem {
+        severity,
+        file: PathBuf::from("/cfg/settings.json"),
+        json_path: "hooks.Stop[0]".into(),
+        message: "a message no rule knows".into(),
+    };
+    let error = problems::finding(&problem(Severity::Error));
+    assert_eq!(
+        (error.check, error.severity, error.fix.as_str()),
+        (
+            Check::SettingsProblem,
+            Severity::Error,
+            "fix the value at this path; the entry is skipped until then"
+        )
+    );
+    let note = problems::finding(&problem(Severity::Note));
+    assert_eq!(
+        (note.check, note.severity),
+        (Check::SettingsProblem, Severity::Note)
+    );
+}
