@@ -16,7 +16,7 @@ use crate::settings::model::FileState;
 use crate::settings::{HookDef, Settings, Severity, Source, SourceKind};
 
 use super::probe::FileKind;
-use super::{Context, Finding};
+use super::{Check, Context, Finding};
 
 /// The settings files Claude Code reads by itself (user, project, local,
 /// managed on Linux and macOS).
@@ -50,7 +50,7 @@ pub fn check_loaded_by_host(settings: &Settings, cx: &Context<'_>, out: &mut Vec
             continue;
         }
         out.push(Finding {
-            check: "host-loads-file",
+            check: Check::HostLoadsFile,
             severity: Severity::Warning,
             file: file.path().to_path_buf(),
             json_path: "hooks".into(),
@@ -169,7 +169,7 @@ pub fn check_file_changed(settings: &Settings, cx: &Context<'_>, out: &mut Vec<F
         };
         if let Some(message) = message {
             out.push(Finding {
-                check: "file-changed-host",
+                check: Check::FileChangedHost,
                 severity: Severity::Error,
                 file,
                 json_path,
@@ -248,7 +248,7 @@ fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostF
                 scope,
             }),
             Err(err) => out.push(Finding {
-                check: "host-config-unreadable",
+                check: Check::HostConfigUnreadable,
                 severity: Severity::Note,
                 file: path,
                 json_path: String::new(),
@@ -283,7 +283,7 @@ pub fn check_host_event_names(settings: &Settings, out: &mut Vec<Finding>) {
             continue;
         };
         out.push(Finding {
-            check: "host-event-name",
+            check: Check::HostEventName,
             severity: Severity::Error,
             file: settings.file_of(hook).path().to_path_buf(),
             json_path: format!("hooks.{event}"),
@@ -353,79 +353,95 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
             continue;
         };
         wired.push((w.host, first.path.clone()));
-        for (event, hook) in &hooked {
-            let count = settings
-                .hooks
-                .iter()
-                .filter(|h| h.event.name() == *event)
-                .count();
-            let hooks = if count == 1 {
-                "1 hook".to_owned()
-            } else {
-                format!("{count} hooks")
-            };
-            let file = settings.file_of(hook).path().to_path_buf();
-            let json_path = format!("hooks.{event}");
-            match w.host_event(event) {
-                // Said by `host-event-name`: the host has the event, under
-                // hookrun's name.
-                None if host_alias(event).is_some() => {}
-                None => out.push(Finding {
-                    check: "host-event-missing",
-                    severity: Severity::Note,
+        check_routed(w, &ours, &hooked, settings, out);
+    }
+    check_read_twice(&wired, out);
+}
+
+/// Every event with hooks must have an entry of this host running hookrun
+/// (`ours`: the host's entries that do).
+fn check_routed(
+    w: &Wiring,
+    ours: &[(&HostFile, &wiring::Entry)],
+    hooked: &[(&str, &HookDef)],
+    settings: &Settings,
+    out: &mut Vec<Finding>,
+) {
+    for (event, hook) in hooked {
+        let count = settings
+            .hooks
+            .iter()
+            .filter(|h| h.event.name() == *event)
+            .count();
+        let hooks = if count == 1 {
+            "1 hook".to_owned()
+        } else {
+            format!("{count} hooks")
+        };
+        let file = settings.file_of(hook).path().to_path_buf();
+        let json_path = format!("hooks.{event}");
+        match w.host_event(event) {
+            // Said by `host-event-name`: the host has the event, under
+            // hookrun's name.
+            None if host_alias(event).is_some() => {}
+            None => out.push(Finding {
+                check: Check::HostEventMissing,
+                severity: Severity::Note,
+                file,
+                json_path,
+                message: format!(
+                    "{} has no {event} event, so it never calls hookrun for it ({hooks} there)",
+                    w.host.display()
+                ),
+                fix: "nothing to do if they are meant for another host".into(),
+            }),
+            Some(host_event) if !ours.iter().any(|(_, e)| e.host_event == host_event) => {
+                let names = ours
+                    .iter()
+                    .map(|(f, _)| f.path.display().to_string())
+                    .fold(Vec::<String>::new(), |mut v, p| {
+                        if !v.contains(&p) {
+                            v.push(p);
+                        }
+                        v
+                    })
+                    .join(", ");
+                let they = if count == 1 {
+                    "it never fires"
+                } else {
+                    "they never fire"
+                };
+                out.push(Finding {
+                    check: Check::HostEventNotRouted,
+                    severity: Severity::Error,
                     file,
                     json_path,
                     message: format!(
-                        "{} has no {event} event, so it never calls hookrun for it ({hooks} there)",
+                        "{hooks} on {event}, but no {} entry runs hookrun for {host_event} (the hookrun entries in {names} are for other events): {} never calls hookrun for it, so {they}",
+                        w.host.display(),
                         w.host.display()
                     ),
-                    fix: "nothing to do if they are meant for another host".into(),
-                }),
-                Some(host_event) if !ours.iter().any(|(_, e)| e.host_event == host_event) => {
-                    let names = ours
-                        .iter()
-                        .map(|(f, _)| f.path.display().to_string())
-                        .fold(Vec::<String>::new(), |mut v, p| {
-                            if !v.contains(&p) {
-                                v.push(p);
-                            }
-                            v
-                        })
-                        .join(", ");
-                    let they = if count == 1 {
-                        "it never fires"
-                    } else {
-                        "they never fire"
-                    };
-                    out.push(Finding {
-                        check: "host-event-not-routed",
-                        severity: Severity::Error,
-                        file,
-                        json_path,
-                        message: format!(
-                            "{hooks} on {event}, but no {} entry runs hookrun for {host_event} (the hookrun entries in {names} are for other events): {} never calls hookrun for it, so {they}",
-                            w.host.display(),
-                            w.host.display()
-                        ),
-                        fix: format!(
-                            "run `hookrun install {}` (adds an entry for every event with hooks), or add a `hookrun fire` entry under {host_event}",
-                            w.host.name()
-                        ),
-                    });
-                }
-                Some(_) => {}
+                    fix: format!(
+                        "run `hookrun install {}` (adds an entry for every event with hooks), or add a `hookrun fire` entry under {host_event}",
+                        w.host.name()
+                    ),
+                });
             }
+            Some(_) => {}
         }
     }
-    // A host that reads another host's file calls hookrun twice.
-    for (host, path) in &wired {
+}
+
+/// A host that reads another host's file calls hookrun twice.
+fn check_read_twice(wired: &[(HostId, PathBuf)], out: &mut Vec<Finding>) {
+    for (host, path) in wired {
         for w in wiring::all() {
             if w.host == *host || !w.also_read_by.contains(host) {
                 continue;
             }
             if let Some((_, other)) = wired.iter().find(|(h, _)| *h == w.host) {
                 out.push(Finding {
-                    check: "host-runs-twice",
+                    check: Check::HostRunsTwice,
                     severity: Severity::Warning,
                     file: path.clone(),
                     json_path: "hooks".into(),
@@ -446,6 +462,35 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
     }
 }
 
+/// Where the findings about one host file's entries go.
+struct EntryFindings<'a> {
+    file: &'a HostFile,
+    out: &'a mut Vec<Finding>,
+}
+
+impl EntryFindings<'_> {
+    fn push(
+        &mut self,
+        check: Check,
+        severity: Severity,
+        e: &wiring::Entry,
+        message: String,
+        fix: String,
+    ) {
+        self.out.push(Finding {
+            check,
+            severity,
+            file: self.file.path.clone(),
+            json_path: e.json_path.clone(),
+            message,
+            fix,
+        });
+    }
+}
+
+/// Every entry of one host file: its timeout's unit, its event's name, and
+/// for an entry running hookrun its `--host`, its program and its timeout
+/// against hookrun's deadline.
 fn check_entries(
     w: &Wiring,
     file: &HostFile,
@@ -453,91 +498,15 @@ fn check_entries(
     cx: &Context<'_>,
     out: &mut Vec<Finding>,
 ) {
-    let mut push = |check: &'static str,
-                    severity: Severity,
-                    e: &wiring::Entry,
-                    message: String,
-                    fix: String| {
-        out.push(Finding {
-            check,
-            severity,
-            file: file.path.clone(),
-            json_path: e.json_path.clone(),
-            message,
-            fix,
-        });
-    };
+    let mut found = EntryFindings { file, out };
+    let found = &mut found;
     for e in &file.entries {
-        let gemini_seconds = w.host == HostId::Gemini && e.timeout.is_some_and(|t| t < 1000.0);
-        if let (true, Some(t)) = (gemini_seconds, e.timeout) {
-            push(
-                "gemini-timeout-seconds",
-                Severity::Error,
-                e,
-                format!(
-                    "timeout {t} is {t} milliseconds to Gemini CLI (its unit is ms, not seconds): the hook is killed before it can answer, and the call it guards goes ahead"
-                ),
-                format!("write {} for {t} s", t * 1000.0),
-            );
-        }
-        // A host that reads large values in another unit (Qwen Code: 1000
-        // and more are milliseconds).
-        let max = crate::host::host(w.host).max_timeout();
-        #[allow(clippy::cast_precision_loss)]
-        let past_max = match (max, e.timeout) {
-            (Some(max), Some(t)) if t > max as f64 => Some((max, t)),
-            _ => None,
-        };
-        if let Some((max, t)) = past_max {
-            push(
-                "host-timeout-milliseconds",
-                Severity::Error,
-                e,
-                format!(
-                    "timeout {t} is {t} milliseconds to {} (it reads values above {max} as milliseconds, not seconds): meant as seconds, the hook is killed after {} s, and the call it guards goes ahead",
-                    w.host.display(),
-                    t / 1000.0
-                ),
-                format!(
-                    "write at most {max} (seconds), or {} for {t} ms",
-                    t / 1000.0
-                ),
-            );
-        }
-        // An entry under another host's name for an event: this host has
-        // no such event and never runs it.
-        if let Some((other, meant)) = host_alias(&e.host_event).filter(|(h, _)| *h != w.host) {
-            if w.claude_event(&e.host_event).is_none()
-                && crate::host::mapping::event_row(
-                    crate::host::host(w.host).events(),
-                    &e.host_event,
-                )
-                .is_none()
-            {
-                let ours = w.host_event(meant).unwrap_or(meant);
-                push(
-                    "host-event-foreign",
-                    Severity::Error,
-                    e,
-                    format!(
-                        "`{}` is {}'s name for `{meant}`; {} has no `{}` event and drops the entry without a word: it never runs",
-                        e.host_event,
-                        other.display(),
-                        w.host.display(),
-                        e.host_event
-                    ),
-                    format!(
-                        "move it under `{ours}` (`hookrun install {}` writes {}'s own names)",
-                        w.host.name(),
-                        w.host.display()
-                    ),
-                );
-            }
-        }
+        let other_unit = check_timeout_unit(w, e, found);
+        check_foreign_event(w, e, found);
         if !wiring::runs_hookrun(&e.command) {
             if hook_commands.contains(&e.command.trim()) {
-                push(
-                    "host-runs-twice",
+                found.push(
+                    Check::HostRunsTwice,
                     Severity::Warning,
                     e,
                     format!(
@@ -551,126 +520,217 @@ fn check_entries(
             }
             continue;
         }
-        let named = wiring::named_host(&e.command);
-        let named_ok = match &named {
-            None => w.host == HostId::ClaudeCode,
-            Some(name) => {
-                name == w.host.name() || (w.host == HostId::ClaudeCode && name == "claude")
-            }
-        };
-        if !named_ok {
-            let says = named.map_or_else(
-                || "no --host (Claude Code's protocol)".to_owned(),
-                |n| format!("--host {n}"),
-            );
-            push(
-                "host-mismatch",
+        check_host_flag(w, e, found);
+        if let Some(program) = wiring::program(&e.command) {
+            check_program(w, &program, cx, e, found);
+        }
+        if other_unit || e.command.contains("--deadline") {
+            continue;
+        }
+        check_timeout_short(w, e, found);
+    }
+}
+
+/// A timeout the host reads in another unit than it was meant in (Gemini
+/// CLI's milliseconds written as seconds; Qwen Code's milliseconds above
+/// its maximum): true when there was one.
+fn check_timeout_unit(w: &Wiring, e: &wiring::Entry, found: &mut EntryFindings<'_>) -> bool {
+    let gemini_seconds = w.host == HostId::Gemini && e.timeout.is_some_and(|t| t < 1000.0);
+    if let (true, Some(t)) = (gemini_seconds, e.timeout) {
+        found.push(
+            Check::GeminiTimeoutSeconds,
+            Severity::Error,
+            e,
+            format!(
+                "timeout {t} is {t} milliseconds to Gemini CLI (its unit is ms, not seconds): the hook is killed before it can answer, and the call it guards goes ahead"
+            ),
+            format!("write {} for {t} s", t * 1000.0),
+        );
+    }
+    // A host that reads large values in another unit (Qwen Code: 1000
+    // and more are milliseconds).
+    let max = crate::host::host(w.host).max_timeout();
+    #[allow(clippy::cast_precision_loss)]
+    let past_max = match (max, e.timeout) {
+        (Some(max), Some(t)) if t > max as f64 => Some((max, t)),
+        _ => None,
+    };
+    if let Some((max, t)) = past_max {
+        found.push(
+            Check::HostTimeoutMilliseconds,
+            Severity::Error,
+            e,
+            format!(
+                "timeout {t} is {t} milliseconds to {} (it reads values above {max} as milliseconds, not seconds): meant as seconds, the hook is killed after {} s, and the call it guards goes ahead",
+                w.host.display(),
+                t / 1000.0
+            ),
+            format!(
+                "write at most {max} (seconds), or {} for {t} ms",
+                t / 1000.0
+            ),
+        );
+    }
+    gemini_seconds || past_max.is_some()
+}
+
+fn check_foreign_event(w: &Wiring, e: &wiring::Entry, found: &mut EntryFindings<'_>) {
+    // An entry under another host's name for an event: this host has
+    // no such event and never runs it.
+    if let Some((other, meant)) = host_alias(&e.host_event).filter(|(h, _)| *h != w.host) {
+        if w.claude_event(&e.host_event).is_none()
+            && crate::host::mapping::event_row(crate::host::host(w.host).events(), &e.host_event)
+                .is_none()
+        {
+            let ours = w.host_event(meant).unwrap_or(meant);
+            found.push(
+                Check::HostEventForeign,
                 Severity::Error,
                 e,
                 format!(
-                    "this {} entry runs hookrun with {says}: hookrun reads the event and answers in another host's protocol, which {} misreads (a block may not block)",
+                    "`{}` is {}'s name for `{meant}`; {} has no `{}` event and drops the entry without a word: it never runs",
+                    e.host_event,
+                    other.display(),
                     w.host.display(),
-                    w.host.display()
+                    e.host_event
                 ),
                 format!(
-                    "write `hookrun fire --host {}` (or run `hookrun install {}`)",
+                    "move it under `{ours}` (`hookrun install {}` writes {}'s own names)",
                     w.host.name(),
-                    w.host.name()
+                    w.host.display()
                 ),
             );
         }
-        if let Some(program) = wiring::program(&e.command) {
-            let consequence = on_127(w.host);
-            let program = expand_program(&program, cx);
-            ephemeral(&program, w.host, cx, &mut push, e);
-            if program.contains('/') {
-                match cx.probe.file(Path::new(&program)) {
-                    FileKind::Missing | FileKind::Directory => push(
-                        "host-hookrun-missing",
-                        Severity::Error,
-                        e,
-                        format!(
-                            "runs {program}, which does not exist: the shell exits 127, and {consequence}"
-                        ),
-                        if program.contains("/node_modules/") {
-                            "the entry runs the project's npm devDependency: run `npm install` in the project (or `npm i -D hookrun` if it is not in package.json)".to_owned()
-                        } else {
-                            format!(
-                                "fix the path, or run `hookrun install {}` to write this binary's path",
-                                w.host.name()
-                            )
-                        },
-                    ),
-                    FileKind::File { executable: false } => push(
-                        "host-hookrun-missing",
-                        Severity::Error,
-                        e,
-                        format!(
-                            "runs {program}, which is not executable: the shell exits 126, and {}",
-                            consequence.replace("127", "126")
-                        ),
-                        format!("chmod +x {program}"),
-                    ),
-                    FileKind::File { executable: true } => {
-                        if crate::binpath::is_npm_launcher(&cx.probe.canonical(Path::new(&program)))
-                        {
-                            push(
-                                "host-hookrun-launcher",
-                                Severity::Warning,
-                                e,
-                                crate::binpath::launcher_problem(Path::new(&program)),
-                                format!(
-                                    "run `hookrun install {}` (it writes the native path)",
-                                    w.host.name()
-                                ),
-                            );
-                        }
-                    }
-                }
-            } else if !cx.probe.on_path(&program) {
-                push(
-                    "host-hookrun-not-on-path",
-                    Severity::Error,
-                    e,
+    }
+}
+
+/// An entry running hookrun must name its host's protocol.
+fn check_host_flag(w: &Wiring, e: &wiring::Entry, found: &mut EntryFindings<'_>) {
+    let named = wiring::named_host(&e.command);
+    let named_ok = match &named {
+        None => w.host == HostId::ClaudeCode,
+        Some(name) => name == w.host.name() || (w.host == HostId::ClaudeCode && name == "claude"),
+    };
+    if !named_ok {
+        let says = named.map_or_else(
+            || "no --host (Claude Code's protocol)".to_owned(),
+            |n| format!("--host {n}"),
+        );
+        found.push(
+            Check::HostMismatch,
+            Severity::Error,
+            e,
+            format!(
+                "this {} entry runs hookrun with {says}: hookrun reads the event and answers in another host's protocol, which {} misreads (a block may not block)",
+                w.host.display(),
+                w.host.display()
+            ),
+            format!(
+                "write `hookrun fire --host {}` (or run `hookrun install {}`)",
+                w.host.name(),
+                w.host.name()
+            ),
+        );
+    }
+}
+
+/// The hookrun an entry runs must exist, be executable, be native and stay.
+fn check_program(
+    w: &Wiring,
+    program: &str,
+    cx: &Context<'_>,
+    e: &wiring::Entry,
+    found: &mut EntryFindings<'_>,
+) {
+    let consequence = on_127(w.host);
+    let program = expand_program(program, cx);
+    ephemeral(&program, w.host, cx, found, e);
+    if program.contains('/') {
+        match cx.probe.file(Path::new(&program)) {
+            FileKind::Missing | FileKind::Directory => found.push(
+                Check::HostHookrunMissing,
+                Severity::Error,
+                e,
+                format!(
+                    "runs {program}, which does not exist: the shell exits 127, and {consequence}"
+                ),
+                if program.contains("/node_modules/") {
+                    "the entry runs the project's npm devDependency: run `npm install` in the project (or `npm i -D hookrun` if it is not in package.json)".to_owned()
+                } else {
                     format!(
-                        "runs `{program}`, which is not on PATH here (and {} runs hooks with its own PATH): the shell exits 127, and {consequence}",
-                        w.host.display()
-                    ),
-                    format!(
-                        "write hookrun's absolute path (`hookrun install {}` does)",
+                        "fix the path, or run `hookrun install {}` to write this binary's path",
                         w.host.name()
-                    ),
-                );
+                    )
+                },
+            ),
+            FileKind::File { executable: false } => found.push(
+                Check::HostHookrunMissing,
+                Severity::Error,
+                e,
+                format!(
+                    "runs {program}, which is not executable: the shell exits 126, and {}",
+                    consequence.replace("127", "126")
+                ),
+                format!("chmod +x {program}"),
+            ),
+            FileKind::File { executable: true } => {
+                if crate::binpath::is_npm_launcher(&cx.probe.canonical(Path::new(&program))) {
+                    found.push(
+                        Check::HostHookrunLauncher,
+                        Severity::Warning,
+                        e,
+                        crate::binpath::launcher_problem(Path::new(&program)),
+                        format!(
+                            "run `hookrun install {}` (it writes the native path)",
+                            w.host.name()
+                        ),
+                    );
+                }
             }
         }
-        if gemini_seconds || past_max.is_some() || e.command.contains("--deadline") {
-            continue;
-        }
-        if let (Some(timeout), Some(claude)) = (e.timeout, w.claude_event(&e.host_event)) {
-            #[allow(clippy::cast_precision_loss)]
-            let host_ms = timeout * w.timeout_unit_ms as f64;
-            let deadline = crate::host::host(w.host).default_deadline(&EventId::resolve(claude));
-            #[allow(clippy::cast_precision_loss)]
-            let deadline_ms = deadline.as_millis() as f64;
-            if host_ms < deadline_ms {
-                let secs = host_ms / 1000.0;
-                push(
-                    "host-timeout-short",
-                    Severity::Warning,
-                    e,
-                    format!(
-                        "{} gives this entry {secs} s, but hookrun answers {} within {:.0} s (the host's default): a slow hook's answer arrives after {} stopped waiting",
-                        w.host.display(),
-                        e.host_event,
-                        deadline.as_secs_f64(),
-                        w.host.display()
-                    ),
-                    format!(
-                        "add `--deadline {}` to the command (a margin under {secs} s), or remove the entry's timeout",
-                        crate::diagnose::host::deadline_hint(secs)
-                    ),
-                );
-            }
+    } else if !cx.probe.on_path(&program) {
+        found.push(
+            Check::HostHookrunNotOnPath,
+            Severity::Error,
+            e,
+            format!(
+                "runs `{program}`, which is not on PATH here (and {} runs hooks with its own PATH): the shell exits 127, and {consequence}",
+                w.host.display()
+            ),
+            format!(
+                "write hookrun's absolute path (`hookrun install {}` does)",
+                w.host.name()
+            ),
+        );
+    }
+}
+
+/// A host timeout shorter than hookrun's deadline for the event.
+fn check_timeout_short(w: &Wiring, e: &wiring::Entry, found: &mut EntryFindings<'_>) {
+    if let (Some(timeout), Some(claude)) = (e.timeout, w.claude_event(&e.host_event)) {
+        #[allow(clippy::cast_precision_loss)]
+        let host_ms = timeout * w.timeout_unit_ms as f64;
+        let deadline = crate::host::host(w.host).default_deadline(&EventId::resolve(claude));
+        #[allow(clippy::cast_precision_loss)]
+        let deadline_ms = deadline.as_millis() as f64;
+        if host_ms < deadline_ms {
+            let secs = host_ms / 1000.0;
+            found.push(
+                Check::HostTimeoutShort,
+                Severity::Warning,
+                e,
+                format!(
+                    "{} gives this entry {secs} s, but hookrun answers {} within {:.0} s (the host's default): a slow hook's answer arrives after {} stopped waiting",
+                    w.host.display(),
+                    e.host_event,
+                    deadline.as_secs_f64(),
+                    w.host.display()
+                ),
+                format!(
+                    "add `--deadline {}` to the command (a margin under {secs} s), or remove the entry's timeout",
+                    crate::diagnose::host::deadline_hint(secs)
+                ),
+            );
         }
     }
 }
@@ -693,7 +753,7 @@ fn ephemeral(
     program: &str,
     host: HostId,
     cx: &Context<'_>,
-    push: &mut impl FnMut(&'static str, Severity, &wiring::Entry, String, String),
+    found: &mut EntryFindings<'_>,
     e: &wiring::Entry,
 ) {
     if !program.starts_with('/') {
@@ -705,8 +765,8 @@ fn ephemeral(
     else {
         return;
     };
-    push(
-        "host-hookrun-ephemeral",
+    found.push(
+        Check::HostHookrunEphemeral,
         Severity::Warning,
         e,
         format!(
@@ -771,7 +831,7 @@ fn not_routed(
         )
     };
     out.push(Finding {
-        check: "host-not-routed",
+        check: Check::HostNotRouted,
         severity,
         file: settings.file_of(hook).path().to_path_buf(),
         json_path: "hooks".into(),
@@ -830,7 +890,7 @@ fn check_hook_fits(w: &Wiring, file: &HostFile, settings: &Settings, out: &mut V
         }
         let path = format!("{}.timeout", hook.json_path);
         out.push(Finding {
-            check: "host-timeout-below-hook",
+            check: Check::HostTimeoutBelowHook,
             severity: Severity::Warning,
             file: file.path.clone(),
             json_path: e.json_path.clone(),
@@ -872,7 +932,7 @@ pub fn check_hook_timeouts(settings: &Settings, out: &mut Vec<Finding>) {
             continue;
         }
         out.push(Finding {
-            check: "hook-timeout-too-short",
+            check: Check::HookTimeoutTooShort,
             severity: Severity::Error,
             file: settings.file_of(hook).path().to_path_buf(),
             json_path: format!("{}.timeout", hook.json_path),

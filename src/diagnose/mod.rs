@@ -8,6 +8,7 @@
 //! — so `doctor` cannot disagree with `fire` about what a setting means.
 //! Never runs a hook; the only I/O goes through [`Probe`].
 
+pub mod check;
 pub mod command;
 pub mod host;
 pub mod ownership;
@@ -23,14 +24,15 @@ use crate::catalog::{EventId, MatchField};
 use crate::select::matcher::Matcher;
 use crate::select::rule::Rule;
 use crate::settings::{HookDef, Settings, Severity, SourceKind};
+pub use check::Check;
 use command::{Issue, Vars};
 use probe::Probe;
 
 /// One thing `doctor` found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The check's id (see [`CHECKS`]).
-    pub check: &'static str,
+    /// The check that found it.
+    pub check: Check,
     pub severity: Severity,
     pub file: PathBuf,
     /// JSON path inside the file; empty for the whole file.
@@ -50,364 +52,6 @@ pub struct Context<'a> {
     pub codex_home: Option<&'a Path>,
     pub probe: &'a dyn Probe,
 }
-
-/// A check, for the documentation and `--format json` consumers.
-pub struct CheckInfo {
-    pub id: &'static str,
-    pub severity: Severity,
-    pub what: &'static str,
-}
-
-const fn check(id: &'static str, severity: Severity, what: &'static str) -> CheckInfo {
-    CheckInfo { id, severity, what }
-}
-
-use Severity::{Error, Note, Warning};
-
-/// Every check, in the order findings are reported for one hook.
-pub static CHECKS: &[CheckInfo] = &[
-    check(
-        "settings-unreadable",
-        Error,
-        "a settings file cannot be read",
-    ),
-    check(
-        ownership::CHECK,
-        Warning,
-        "a settings file another user can change: group- or world-writable, in a folder others can write, or owned by someone else",
-    ),
-    check(
-        "settings-missing",
-        Error,
-        "a settings file named with --settings does not exist",
-    ),
-    check("json-syntax", Error, "a settings file is not valid JSON"),
-    check("json-shape", Error, "a settings file is not a JSON object"),
-    check(
-        "invalid-entry",
-        Error,
-        "a hook entry has the wrong shape and is skipped",
-    ),
-    check(
-        "invalid-value",
-        Error,
-        "a field has the wrong type or value and its hook is skipped",
-    ),
-    check(
-        "unknown-event",
-        Warning,
-        "an event key that is not in the catalog (nearest name given)",
-    ),
-    check("unknown-key", Warning, "an unknown top-level key"),
-    check(
-        "filter-typo",
-        Error,
-        "a misspelt `matcher` or `if` (`matchr`, `iff`): ignored, so the hook runs unfiltered",
-    ),
-    check("unknown-field", Warning, "an unknown hook or group field"),
-    check("empty-group", Warning, "a matcher group with no hooks"),
-    check(
-        "ignored-field",
-        Warning,
-        "a field that is ignored where it is written",
-    ),
-    check(
-        "async-rewake-foreground",
-        Warning,
-        "`asyncRewake` without `async`: the hook runs in the foreground and its exit 2 blocks (as in Claude Code)",
-    ),
-    check(
-        "claude-mode",
-        Note,
-        "a key a Claude Code settings file holds for Claude Code itself",
-    ),
-    check(
-        "untrusted",
-        Error,
-        "a project settings file that is not trusted (or changed since): its hooks and rules do not take effect",
-    ),
-    check(
-        "hooks-disabled",
-        Error,
-        "`disableAllHooks: true` turns hooks off",
-    ),
-    check(
-        "host-loads-file",
-        Warning,
-        "hookrun loads a file Claude Code also loads: its hooks run twice",
-    ),
-    check(
-        "not-run",
-        Error,
-        "a hook hookrun does not run (type `agent`, `mcp_tool`…, a shell other than sh, bash and powershell)",
-    ),
-    check(
-        "prompt-hook-event",
-        Error,
-        "a prompt hook on an event with no conversation to judge (SessionStart, SessionEnd…): it never runs",
-    ),
-    check(
-        "prompt-hook",
-        Warning,
-        "a prompt hook that fails on every fire (forbidden, endpoint not allowed, no model, no API key) or uses a placeholder hookrun does not replace",
-    ),
-    check(
-        "prompt-endpoint",
-        Note,
-        "where a prompt hook sends the event: endpoint, provider, model and the variable the key comes from",
-    ),
-    check(
-        "http-hook",
-        Warning,
-        "an http hook with an invalid URL, a private-address literal the SSRF guard refuses, or a header variable `allowedEnvVars` does not list",
-    ),
-    check(
-        "matcher-invalid",
-        Error,
-        "a matcher regex that does not compile (the hook runs unfiltered)",
-    ),
-    check(
-        "matcher-looks-like-rule",
-        Error,
-        "a matcher written as a permission rule (`Bash(git *)`): as a regex it never matches the tool",
-    ),
-    check(
-        "matcher-may-blow-up",
-        Warning,
-        "a look-around or back-reference matcher with a quantifier inside a quantified group",
-    ),
-    check(
-        "matcher-not-portable",
-        Note,
-        "a matcher using JavaScript-only regex syntax (look-around, back-references)",
-    ),
-    check(
-        "matcher-ignored",
-        Warning,
-        "a matcher on an event without a match field (it filters nothing)",
-    ),
-    check(
-        "matcher-matches-nothing",
-        Error,
-        "a matcher list with no names (`|`): the hook never runs",
-    ),
-    check(
-        "tool-name-case",
-        Error,
-        "a tool name no host sends, differing from a known one in case or separators",
-    ),
-    check(
-        "tool-name-host",
-        Error,
-        "a host's own name for a tool (`run_shell_command`): hooks see Claude Code's names behind every host, so it never matches",
-    ),
-    check(
-        "tool-name-typo",
-        Warning,
-        "a tool name close to a known one",
-    ),
-    check(
-        "matcher-overmatch",
-        Warning,
-        "a regex matcher that also matches other known tools as a substring",
-    ),
-    check("if-invalid", Error, "an `if` rule that does not parse"),
-    check(
-        "permission-rule-invalid",
-        Error,
-        "a `permissions` deny or ask rule that does not parse, in any settings file (hookrun's, Claude Code's, managed): the guard it stands for never holds",
-    ),
-    check(
-        "allow-rule-invalid",
-        Warning,
-        "a `permissions` allow rule that does not parse: it approves nothing",
-    ),
-    check(
-        "if-never-applies",
-        Error,
-        "`if` on an event without tool input: the hook never runs",
-    ),
-    check(
-        "if-matcher-conflict",
-        Error,
-        "`if` names a tool the matcher never lets through: the hook never runs",
-    ),
-    check(
-        "exit-1-does-not-block",
-        Error,
-        "`exit 1` in a hook of a blocking event (only exit 2 blocks)",
-    ),
-    check(
-        "block-not-enforced",
-        Error,
-        "`exit 2` in a hook of an event whose blocks are not enforced",
-    ),
-    check(
-        "recursion",
-        Error,
-        "a hook runs `hookrun fire` from a file hookrun loads",
-    ),
-    check(
-        "powershell-missing",
-        Error,
-        "a `shell: \"powershell\"` hook where neither pwsh nor powershell is on PATH: it fails on every run",
-    ),
-    check(
-        "command-missing",
-        Error,
-        "the program a command starts (by path) does not exist or is a directory",
-    ),
-    check(
-        "command-not-executable",
-        Error,
-        "the program a command starts exists but is not executable",
-    ),
-    check(
-        "command-not-on-path",
-        Warning,
-        "the program a command starts is not on PATH (here)",
-    ),
-    check(
-        "script-missing",
-        Error,
-        "an interpreter's script does not exist (`python3 missing.py` exits 2: a block)",
-    ),
-    check(
-        "unquoted-path",
-        Error,
-        "a path variable outside quotes whose value holds a space: the shell splits it",
-    ),
-    check(
-        "script-tool-missing",
-        Warning,
-        "a shell script uses a tool (jq, python3…) that is not on PATH, without checking for it",
-    ),
-    check(
-        "relative-path",
-        Warning,
-        "a program or script named relative to the working directory",
-    ),
-    check(
-        "exec-form-variable",
-        Warning,
-        "`$VAR` in exec form, which substitutes only `${VAR}`",
-    ),
-    check(
-        "timeout-milliseconds",
-        Warning,
-        "a timeout of 1000 or more: seconds written as milliseconds?",
-    ),
-    check(
-        "timeout-exceeds-host",
-        Warning,
-        "a timeout beyond the host's own timeout for the event",
-    ),
-    check(
-        "timeout-no-grace",
-        Warning,
-        "a timeout that leaves no room for the kill grace before the deadline (hookrun stops the hook earlier)",
-    ),
-    check(
-        "file-changed-host",
-        Error,
-        "a FileChanged hook whose files the host does not watch",
-    ),
-    check(
-        "host-event-not-routed",
-        Error,
-        "hooks on an event for which a host that runs hookrun has no `hookrun fire` entry: they never fire",
-    ),
-    check(
-        "host-not-routed",
-        Warning,
-        "a host's config file exists but no entry in it runs hookrun: under that host every guard is off (an error for the project's file, a warning when only the user's file exists)",
-    ),
-    check(
-        "host-event-name",
-        Error,
-        "hooks under a host's own name for another event (Gemini's `AfterAgent` is `Stop`): they never run under that host",
-    ),
-    check(
-        "host-event-missing",
-        Note,
-        "hooks on an event a host that runs hookrun does not have",
-    ),
-    check(
-        "host-hookrun-not-on-path",
-        Error,
-        "a host entry runs `hookrun` by name and it is not on PATH: exit 127 (every guard off, or every call blocked)",
-    ),
-    check(
-        "host-hookrun-missing",
-        Error,
-        "a host entry runs hookrun by a path that does not exist or is not executable",
-    ),
-    check(
-        "host-hookrun-ephemeral",
-        Warning,
-        "a host entry runs a hookrun inside a package runner's cache (uvx, npx, pnpm dlx, pipx run, bunx): exit 127 once the cache is cleaned",
-    ),
-    check(
-        "host-hookrun-launcher",
-        Warning,
-        "a host entry runs npm's Node launcher (hookrun.js), not the native hookrun: Node starts at every event",
-    ),
-    check(
-        "host-mismatch",
-        Error,
-        "a host entry runs `hookrun fire` without that host's `--host`: the answer is in another protocol",
-    ),
-    check(
-        "host-timeout-short",
-        Warning,
-        "a host entry's timeout is shorter than hookrun's deadline for the event: the answer can come too late",
-    ),
-    check(
-        "host-timeout-below-hook",
-        Warning,
-        "a hook's timeout is longer than the host entry (or hookrun's deadline) allows: a slow run is cut, and the call goes ahead",
-    ),
-    check(
-        "hook-timeout-too-short",
-        Error,
-        "a hook timeout under 50 ms (0.0005): no command starts and answers in it, so the hook never takes effect",
-    ),
-    check(
-        "gemini-timeout-seconds",
-        Error,
-        "a Gemini CLI timeout under 1000: its unit is milliseconds, so it was probably meant as seconds",
-    ),
-    check(
-        "host-timeout-milliseconds",
-        Error,
-        "a Qwen Code timeout of 1000 or more: Qwen reads those as milliseconds, so one meant as seconds cuts the hook at once",
-    ),
-    check(
-        "host-event-foreign",
-        Error,
-        "a host entry under another host's event name (`BeforeTool` in .qwen/settings.json): the host drops it unread, so it never runs",
-    ),
-    check(
-        "host-runs-twice",
-        Warning,
-        "a host runs a hook hookrun runs too, or reads another host's file that calls hookrun: it runs twice",
-    ),
-    check(
-        "env-kept-out",
-        Note,
-        "secret-looking variables of this environment that hooks do not get (env.keep lets one through)",
-    ),
-    check(
-        "env-needed",
-        Warning,
-        "a hook's command uses a variable hookrun keeps out of the hooks' environment: it sees it unset",
-    ),
-    check(
-        "host-config-unreadable",
-        Note,
-        "a host config file that is not JSON (comments are fine): its entries are not checked",
-    ),
-];
 
 /// Runs every check. Findings are in load order of the files, then in the
 /// order of the hooks within each file.
@@ -431,19 +75,17 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     // The table grades each check: a finding that means "this guard never
     // fires" is an error wherever it was found, so `doctor` exits non-zero.
     for finding in &mut out {
-        if let Some(info) = CHECKS.iter().find(|c| c.id == finding.check) {
-            finding.severity = finding.severity.max(info.severity);
-        }
+        finding.severity = finding.severity.max(finding.check.severity());
     }
     // A host's own event name is said once, by `host-event-name`, not also
     // as an unknown event.
     let host_named: Vec<(PathBuf, String)> = out
         .iter()
-        .filter(|f| f.check == "host-event-name")
+        .filter(|f| f.check == Check::HostEventName)
         .map(|f| (f.file.clone(), f.json_path.clone()))
         .collect();
     out.retain(|f| {
-        f.check != "unknown-event"
+        f.check != Check::UnknownEvent
             || !host_named
                 .iter()
                 .any(|(file, path)| *file == f.file && *path == f.json_path)
@@ -494,7 +136,7 @@ pub fn scrubbed_env(
             continue;
         }
         out.push(Finding {
-            check: "env-needed",
+            check: Check::EnvNeeded,
             severity: Severity::Warning,
             file: settings.file_of(hook).path().to_path_buf(),
             json_path: format!("{}.command", hook.json_path),
@@ -509,7 +151,7 @@ pub fn scrubbed_env(
         });
     }
     out.push(Finding {
-        check: "env-kept-out",
+        check: Check::EnvKeptOut,
         severity: Severity::Note,
         file: PathBuf::new(),
         json_path: String::new(),
@@ -599,7 +241,7 @@ fn check_disabled(settings: &Settings, out: &mut Vec<Finding>) {
             "every hook from user, project, local and command-line files (managed hooks still run)"
         };
         out.push(Finding {
-            check: "hooks-disabled",
+            check: Check::HooksDisabled,
             severity: Severity::Warning,
             file: file.path().to_path_buf(),
             json_path: "disableAllHooks".into(),
@@ -626,20 +268,10 @@ struct HookCx<'a> {
 }
 
 impl HookCx<'_> {
-    fn push(
-        &mut self,
-        check: &'static str,
-        json_path: String,
-        message: String,
-        fix: impl Into<String>,
-    ) {
-        let severity = CHECKS
-            .iter()
-            .find(|c| c.id == check)
-            .map_or(Severity::Warning, |c| c.severity);
+    fn push(&mut self, check: Check, json_path: String, message: String, fix: impl Into<String>) {
         self.out.push(Finding {
             check,
-            severity,
+            severity: check.severity(),
             file: self.file.clone(),
             json_path,
             message,
@@ -674,13 +306,13 @@ fn check_permission_rules(settings: &Settings, out: &mut Vec<Finding>) {
                 };
                 let (check, severity, effect) = if list == "allow" {
                     (
-                        "allow-rule-invalid",
+                        Check::AllowRuleInvalid,
                         Severity::Warning,
                         "it approves nothing".to_owned(),
                     )
                 } else {
                     (
-                        "permission-rule-invalid",
+                        Check::PermissionRuleInvalid,
                         Severity::Error,
                         format!("this {list} rule is skipped, so what it guards is never stopped"),
                     )
@@ -721,7 +353,7 @@ fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut V
             _ => h.field("type"),
         };
         h.push(
-            "not-run",
+            Check::NotRun,
             at,
             format!("{why}: hookrun reports it and skips it on every fire"),
             "rewrite it as a command hook (\"type\": \"command\"), or keep it in the host's own settings where the host runs it",
@@ -744,7 +376,7 @@ fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut V
             "fix the URL: http:// or https://, a host and an optional path (see docs/http-hooks.md)"
                 .to_owned()
         };
-        h.push("http-hook", at, message, fix);
+        h.push(Check::HttpHook, at, message, fix);
     }
     let env: Vec<_> = std::env::vars_os().collect();
     for (check, field, message, fix) in prompt::check(settings, hook, &env) {
@@ -773,7 +405,7 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
                     }
                 };
                 h.push(
-                    "matcher-ignored",
+                    Check::MatcherIgnored,
                     path,
                     format!(
                         "matcher {pattern:?} is ignored: {why}, so this hook runs on every {}",
@@ -791,7 +423,7 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
     if let Some(reason) = matcher.invalid_reason() {
         let reason = reason.lines().next().unwrap_or(reason);
         h.push(
-            "matcher-invalid",
+            Check::MatcherInvalid,
             path,
             format!(
                 "matcher {:?} is not a valid regex ({reason}): the hook runs on every {}, unfiltered",
@@ -805,7 +437,7 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
     if let Matcher::List(names) = &matcher {
         if names.is_empty() {
             h.push(
-                "matcher-matches-nothing",
+                Check::MatcherMatchesNothing,
                 path,
                 format!("matcher {pattern:?} lists no names: it matches nothing, so this hook never runs"),
                 "write the names to match (`Edit|Write`), or remove `matcher` to match everything",
@@ -815,7 +447,7 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
     }
     if matcher.may_blow_up() {
         h.push(
-            "matcher-may-blow-up",
+            Check::MatcherMayBlowUp,
             path.clone(),
             format!(
                 "matcher {pattern:?} needs the backtracking engine (look-around or back-references) and repeats a group that itself repeats: its time can double with each character, and a match that takes over {} ms does not filter (the hook runs)",
@@ -826,7 +458,7 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
     }
     if matcher.is_regex() && regex::Regex::new(pattern).is_err() {
         h.push(
-            "matcher-not-portable",
+            Check::MatcherNotPortable,
             path.clone(),
             format!(
                 "matcher {pattern:?} uses JavaScript-only regex syntax (look-around or back-references): hookrun and Claude Code accept it, an RE2-style engine (Rust, Go) would not"
@@ -839,7 +471,7 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
     }
     if let Some(tool) = rule_shaped(pattern).filter(|tool| !matcher.matches(tool)) {
         h.push(
-            "matcher-looks-like-rule",
+            Check::MatcherLooksLikeRule,
             path,
             format!(
                 "matcher {pattern:?} is read as a regex, which never matches the tool name `{tool}`: this hook never runs (permission-rule syntax belongs in `if`)"
@@ -862,7 +494,7 @@ fn check_tool_names(pattern: &str, matcher: &Matcher, path: &str, h: &mut HookCx
             let case = tools::regex_case_miss(pattern, matcher);
             if !case.is_empty() {
                 h.push(
-                    "tool-name-case",
+                    Check::ToolNameCase,
                     path.to_owned(),
                     format!(
                         "matcher {pattern:?} matches no tool name a known host sends, only {} ignoring case: tool names are case-sensitive",
@@ -874,7 +506,7 @@ fn check_tool_names(pattern: &str, matcher: &Matcher, path: &str, h: &mut HookCx
             if let Some(over) = tools::overmatch(pattern, matcher) {
                 let exact = over.meant.join("|");
                 h.push(
-                    "matcher-overmatch",
+                    Check::MatcherOvermatch,
                     path.to_owned(),
                     format!(
                         "matcher {pattern:?} is a regex search, unanchored: besides {} it also matches {}",
@@ -896,7 +528,7 @@ fn check_tool_names(pattern: &str, matcher: &Matcher, path: &str, h: &mut HookCx
 fn name_issue(name: &str, what: &str, path: &str, h: &mut HookCx<'_>) {
     match tools::check_name(name) {
         Some(tools::NameIssue::Case(near)) => h.push(
-            "tool-name-case",
+            Check::ToolNameCase,
             path.to_owned(),
             format!(
                 "{what} names tool `{name}`, which no known host sends; tool names are case-sensitive: {} is what hosts send",
@@ -905,7 +537,7 @@ fn name_issue(name: &str, what: &str, path: &str, h: &mut HookCx<'_>) {
             format!("write `{}`", near[0].0),
         ),
         Some(tools::NameIssue::Translated(host, claude)) => h.push(
-            "tool-name-host",
+            Check::ToolNameHost,
             path.to_owned(),
             format!(
                 "{what} names tool `{name}`, {host}'s name for `{claude}`: behind every host hookrun gives tools to your hooks under Claude Code's names, so this never matches"
@@ -913,7 +545,7 @@ fn name_issue(name: &str, what: &str, path: &str, h: &mut HookCx<'_>) {
             format!("write `{claude}`"),
         ),
         Some(tools::NameIssue::Typo(near)) => h.push(
-            "tool-name-typo",
+            Check::ToolNameTypo,
             path.to_owned(),
             format!(
                 "{what} names tool `{name}`, which no known host sends; did you mean {}?",
@@ -951,7 +583,7 @@ fn check_if(hook: &HookDef, h: &mut HookCx<'_>) {
     let event = &hook.event;
     if !event.has_tool() {
         h.push(
-            "if-never-applies",
+            Check::IfNeverApplies,
             path,
             format!(
                 "`if` only applies to tool events; {} has no tool input, so this hook never runs",
@@ -965,7 +597,7 @@ fn check_if(hook: &HookDef, h: &mut HookCx<'_>) {
         Ok(rule) => rule,
         Err(err) => {
             h.push(
-                "if-invalid",
+                Check::IfInvalid,
                 path,
                 format!("{err}: the hook runs unfiltered"),
                 "write one rule, `Tool` or `Tool(specifier)`, e.g. \"Bash(git push *)\"",
@@ -982,7 +614,7 @@ fn check_if(hook: &HookDef, h: &mut HookCx<'_>) {
     let matcher = Matcher::compile(hook.matcher.as_deref(), strict);
     if matches!(matcher, Matcher::List(_) | Matcher::Regex(_)) && !matcher.matches(tool) {
         h.push(
-            "if-matcher-conflict",
+            Check::IfMatcherConflict,
             path,
             format!(
                 "`if` tests {tool} calls, but matcher {:?} never lets a {tool} call through: this hook never runs",
@@ -1005,7 +637,7 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
         if !crate::exec::POWERSHELLS.iter().any(|p| cx.probe.on_path(p)) {
             let at = h.field("shell");
             h.push(
-                "powershell-missing",
+                Check::PowershellMissing,
                 at,
                 "shell \"powershell\", and neither pwsh nor powershell is on PATH here: the hook fails on every run, a failure that blocks nothing".to_owned(),
                 "install PowerShell (pwsh), or remove \"shell\": \"powershell\" and write the command for sh",
@@ -1034,7 +666,7 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
     };
     if tier.enforces_blocks() && command::exits_with(&shell_text, 1) {
         h.push(
-            "exit-1-does-not-block",
+            Check::Exit1DoesNotBlock,
             path.clone(),
             format!(
                 "`exit 1` does not block: on {} it is a failure of the hook, and the action goes ahead",
@@ -1045,7 +677,7 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
     }
     if !tier.enforces_blocks() && command::exits_with(&shell_text, 2) {
         h.push(
-            "block-not-enforced",
+            Check::BlockNotEnforced,
             path.clone(),
             format!(
                 "`exit 2` does not block on {} (tier {}): the block is only reported",
@@ -1059,7 +691,7 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
         let unquoted = command::unquoted_split_vars(command, &vars);
         if let Some((name, value)) = unquoted.first() {
             h.push(
-                "unquoted-path",
+                Check::UnquotedPath,
                 path.clone(),
                 format!(
                     "`${name}` is not quoted and its value ({value}) holds a space: the shell splits the path, so the hook exits 127 on every run, a failure that blocks nothing"
@@ -1072,24 +704,7 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
     }
     let issues = match &hook.args {
         Some(args) => {
-            for (i, word) in std::iter::once(command)
-                .chain(args.iter().map(String::as_str))
-                .enumerate()
-            {
-                if has_unbraced_var(word) {
-                    let at = if i == 0 {
-                        path.clone()
-                    } else {
-                        format!("{}[{}]", h.field("args"), i - 1)
-                    };
-                    h.push(
-                        "exec-form-variable",
-                        at,
-                        format!("{word:?}: exec form runs no shell and substitutes only `${{HOOKRUN_CONFIG_DIR}}`, `${{CLAUDE_PROJECT_DIR}}` and `${{CLAUDE_PLUGIN_ROOT}}`; other `$` text is passed as written"),
-                        "write the variable with braces (`${HOOKRUN_CONFIG_DIR}`), or drop `args` to use the shell form",
-                    );
-                }
-            }
+            check_exec_form_vars(command, args, &path, h);
             command::analyze_exec(command, args, &vars, cx.probe)
         }
         None => command::analyze_shell(command, &vars, cx.probe),
@@ -1097,6 +712,28 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
     let blocks = tier.enforces_blocks();
     for issue in issues {
         report_issue(issue, &hook.event, blocks, &path, h);
+    }
+}
+
+/// `$VAR` in exec form: only the braced form is substituted there.
+fn check_exec_form_vars(command: &str, args: &[String], path: &str, h: &mut HookCx<'_>) {
+    for (i, word) in std::iter::once(command)
+        .chain(args.iter().map(String::as_str))
+        .enumerate()
+    {
+        if has_unbraced_var(word) {
+            let at = if i == 0 {
+                path.to_owned()
+            } else {
+                format!("{}[{}]", h.field("args"), i - 1)
+            };
+            h.push(
+                Check::ExecFormVariable,
+                at,
+                format!("{word:?}: exec form runs no shell and substitutes only `${{HOOKRUN_CONFIG_DIR}}`, `${{CLAUDE_PROJECT_DIR}}` and `${{CLAUDE_PLUGIN_ROOT}}`; other `$` text is passed as written"),
+                "write the variable with braces (`${HOOKRUN_CONFIG_DIR}`), or drop `args` to use the shell form",
+            );
+        }
     }
 }
 
@@ -1113,31 +750,31 @@ fn report_issue(issue: Issue, event: &EventId, blocks: bool, path: &str, h: &mut
     let path = path.to_owned();
     match issue {
         Issue::Missing { word, path: file } => h.push(
-            "command-missing",
+            Check::CommandMissing,
             path,
             format!("runs {}, which does not exist: the hook exits 127 on every run, a failure that blocks nothing", located(&word, &file)),
             "fix the path (use \"$HOOKRUN_CONFIG_DIR\"/… or \"$CLAUDE_PROJECT_DIR\"/… for files next to the settings or in the project)",
         ),
         Issue::IsDirectory { word, path: file } => h.push(
-            "command-missing",
+            Check::CommandMissing,
             path,
             format!("runs {}, which is a directory: the hook exits 126 on every run", located(&word, &file)),
             "name the script inside it",
         ),
         Issue::NotExecutable { word, path: file } => h.push(
-            "command-not-executable",
+            Check::CommandNotExecutable,
             path,
             format!("runs {word}, which is not executable: the hook exits 126 on every run, a failure that blocks nothing"),
             format!("chmod +x {}", file.display()),
         ),
         Issue::NotOnPath { program } => h.push(
-            "command-not-on-path",
+            Check::CommandNotOnPath,
             path,
             format!("runs `{program}`, which is not on PATH here: if the host's PATH lacks it too, the hook exits 127 on every run"),
             format!("install `{program}`, or write its full path"),
         ),
         Issue::Relative { word } => h.push(
-            "relative-path",
+            Check::RelativePath,
             path,
             format!("runs {word} relative to the working directory, which is the event's cwd: when the agent works in a sub-folder it is not found"),
             format!("anchor it: \"$CLAUDE_PROJECT_DIR\"/{}", word.trim_start_matches("./")),
@@ -1151,14 +788,14 @@ fn report_issue(issue: Issue, event: &EventId, blocks: bool, path: &str, h: &mut
                 "the hook fails on every run, and a failure blocks nothing".to_owned()
             };
             h.push(
-                "script-missing",
+                Check::ScriptMissing,
                 path,
                 format!("`{interpreter}` runs {}, which does not exist: {effect}", located(&word, &file)),
                 "fix the script path (use \"$HOOKRUN_CONFIG_DIR\"/… or \"$CLAUDE_PROJECT_DIR\"/…)",
             );
         }
         Issue::ScriptToolMissing { script, tool } => h.push(
-            "script-tool-missing",
+            Check::ScriptToolMissing,
             path,
             format!(
                 "runs {}, which uses `{tool}` without checking for it, and `{tool}` is not on PATH here: if the host's PATH lacks it too, the script fails on every run, and a guard that reads the event with it may let everything through",
@@ -1167,7 +804,7 @@ fn report_issue(issue: Issue, event: &EventId, blocks: bool, path: &str, h: &mut
             format!("install `{tool}`, or make the script fail closed without it: `command -v {tool} >/dev/null || {{ echo \"{tool} is missing\" >&2; exit 2; }}`"),
         ),
         Issue::Recursion => h.push(
-            "recursion",
+            Check::Recursion,
             path,
             "runs `hookrun fire` from a file hookrun loads: every fire starts another fire, so hooks run twice or recurse until the deadline".into(),
             "remove this hook: `hookrun fire` belongs only in the host's settings (e.g. .claude/settings.json), which hookrun should not load",
@@ -1192,7 +829,7 @@ fn check_timeout(hook: &HookDef, h: &mut HookCx<'_>) {
     let seconds = timeout.as_secs_f64();
     if timeout >= Duration::from_secs(1000) {
         h.push(
-            "timeout-milliseconds",
+            Check::TimeoutMilliseconds,
             path,
             format!(
                 "timeout {seconds} is in seconds ({}): it looks like milliseconds",
@@ -1208,7 +845,7 @@ fn check_timeout(hook: &HookDef, h: &mut HookCx<'_>) {
     let (term_at, _) = crate::exec::fit_to_deadline(timeout, deadline, grace);
     if timeout <= host && !crate::exec::fits_deadline(timeout, deadline, grace) {
         h.push(
-            "timeout-no-grace",
+            Check::TimeoutNoGrace,
             path,
             format!(
                 "timeout {seconds} s and the {} s kill grace after it do not fit in the {} s hookrun answers {} within: hookrun sends SIGTERM at {} s so that a hook ignoring it is killed by the deadline",
@@ -1226,7 +863,7 @@ fn check_timeout(hook: &HookDef, h: &mut HookCx<'_>) {
     }
     if timeout > host {
         h.push(
-            "timeout-exceeds-host",
+            Check::TimeoutExceedsHost,
             path,
             format!(
                 "timeout {seconds} s exceeds the {} s the host allows for {}: the host would discard hookrun's whole answer, so hookrun cuts the hook at {} s",

@@ -6,12 +6,9 @@
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
-use super::Finding;
+use super::{Check, Finding};
 use crate::settings::model::FileState;
 use crate::settings::{Settings, Severity};
-
-/// The check's id (see [`super::CHECKS`]).
-pub const CHECK: &str = "settings-writable-by-others";
 
 pub fn check(settings: &Settings, out: &mut Vec<Finding>) {
     let me = nix::unistd::geteuid().as_raw();
@@ -25,7 +22,7 @@ pub fn check(settings: &Settings, out: &mut Vec<Finding>) {
         };
         let mut said = |message: String, fix: String| {
             out.push(Finding {
-                check: CHECK,
+                check: Check::SettingsWritableByOthers,
                 severity: Severity::Warning,
                 file: path.to_path_buf(),
                 json_path: String::new(),
@@ -71,7 +68,7 @@ fn folder(dir: &Path, out: &mut Vec<Finding>, file: &Path) {
     let sticky = meta.mode() & 0o1000 != 0;
     if let Some(who) = writable_by_others(meta.mode()).filter(|_| !sticky) {
         out.push(Finding {
-            check: CHECK,
+            check: Check::SettingsWritableByOthers,
             severity: Severity::Warning,
             file: file.to_path_buf(),
             json_path: String::new(),

@@ -10,42 +10,42 @@ use crate::catalog;
 use crate::settings::load::HOOK_FIELDS;
 use crate::settings::{Problem, Severity};
 
-use super::Finding;
+use super::{Check, Finding};
 
 /// How one kind of loader message becomes a finding.
 struct Rule {
     /// The message contains this.
     needle: &'static str,
-    check: &'static str,
+    check: Check,
     fix: fn(&Problem) -> String,
 }
 
 const RULES: &[Rule] = &[
     Rule {
         needle: "cannot be read",
-        check: "settings-unreadable",
+        check: Check::SettingsUnreadable,
         fix: |_| "make the file readable by the user the host runs as".into(),
     },
     Rule {
         needle: "is not valid JSON",
-        check: "json-syntax",
+        check: Check::JsonSyntax,
         fix: |_| {
             "fix the syntax at the line and column given (JSON has no comments and no trailing commas)".into()
         },
     },
     Rule {
         needle: "must be a JSON object",
-        check: "json-shape",
+        check: Check::JsonShape,
         fix: |_| "make the file one object: {\"hooks\": {\"PreToolUse\": [ … ]}}".into(),
     },
     Rule {
         needle: "is not a known event",
-        check: "unknown-event",
+        check: Check::UnknownEvent,
         fix: unknown_event_fix,
     },
     Rule {
         needle: "probably a misspelt `",
-        check: "filter-typo",
+        check: Check::FilterTypo,
         fix: |p| {
             let field = if p.message.contains("misspelt `if`") {
                 "if"
@@ -57,7 +57,7 @@ const RULES: &[Rule] = &[
     },
     Rule {
         needle: "unknown key in a matcher group",
-        check: "unknown-field",
+        check: Check::UnknownField,
         fix: |_| {
             "a group holds only `matcher` and `hooks`: move the field into each hook of `hooks`"
                 .into()
@@ -65,78 +65,78 @@ const RULES: &[Rule] = &[
     },
     Rule {
         needle: "unknown key",
-        check: "unknown-key",
+        check: Check::UnknownKey,
         fix: |p| did_you_mean(p, "rename it to"),
     },
     Rule {
         needle: "unknown field",
-        check: "unknown-field",
+        check: Check::UnknownField,
         fix: |p| did_you_mean(p, "rename it to"),
     },
     Rule {
         needle: "mixes the nested shape",
-        check: "invalid-entry",
+        check: Check::InvalidEntry,
         fix: |_| {
             "put `command`, `type`… inside the group's `hooks` list, or remove `hooks` to make it one flat hook".into()
         },
     },
     Rule {
         needle: "expected an object mapping event names",
-        check: "invalid-entry",
+        check: Check::InvalidEntry,
         fix: |_| "write `hooks` as {\"EventName\": [ {hook}, … ]}".into(),
     },
     Rule {
         needle: "expected a list of hooks",
-        check: "invalid-entry",
+        check: Check::InvalidEntry,
         fix: |_| "wrap the hooks in a list: [ {…} ]".into(),
     },
     Rule {
         needle: "expected a hook object",
-        check: "invalid-entry",
+        check: Check::InvalidEntry,
         fix: |_| "write each hook as an object: {\"command\": \"…\"}".into(),
     },
     Rule {
         needle: "a command hook needs `command`",
-        check: "invalid-entry",
+        check: Check::InvalidEntry,
         fix: |_| "add `command` (the shell command to run), or set `type`".into(),
     },
     Rule {
         needle: "an http hook needs `url`",
-        check: "invalid-entry",
+        check: Check::InvalidEntry,
         fix: |_| "add `url`".into(),
     },
     Rule {
         needle: "prompt hooks are not supported on",
-        check: "prompt-hook-event",
+        check: Check::PromptHookEvent,
         fix: |_| {
             "move the hook to an event with a conversation (PreToolUse, Stop…), or write it as a command hook".into()
         },
     },
     Rule {
         needle: "agent hooks are not supported on",
-        check: "prompt-hook-event",
+        check: Check::PromptHookEvent,
         fix: |_| {
             "move the hook to an event it runs on (PreToolUse, Stop…), or write it as a command hook".into()
         },
     },
     Rule {
         needle: "an agent hook needs `prompt`",
-        check: "invalid-entry",
+        check: Check::InvalidEntry,
         fix: |_| "add `prompt` (what the model is asked; $ARGUMENTS is the event JSON)".into(),
     },
     Rule {
         needle: "is not used by agent hooks",
-        check: "ignored-field",
+        check: Check::IgnoredField,
         fix: |p| format!("remove `{}`", last_key(&p.json_path)),
     },
     Rule {
         needle: "a prompt hook needs `prompt`",
-        check: "invalid-entry",
+        check: Check::InvalidEntry,
         fix: |_| "add `prompt` (what the model is asked; $ARGUMENTS is the event JSON)".into(),
     },
     Rule {
         needle: "is only used by prompt hooks",
-        check: "ignored-field",
+        check: Check::IgnoredField,
         fix: |p| {
             format!(
                 "remove `{}`, or set \"type\": \"prompt\"",
@@ -146,91 +146,91 @@ const RULES: &[Rule] = &[
     },
     Rule {
         needle: "a project may not choose where prompts",
-        check: "managed-only",
+        check: Check::ManagedOnly,
         fix: |_| "set it in your user settings (~/.config/hookrun/settings.json)".into(),
     },
     Rule {
         needle: "expected a non-empty string",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write a string, e.g. \"claude-haiku-4-5\"".into(),
     },
     Rule {
         needle: "is not a usable endpoint",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| {
             "write the base URL with http:// or https://, e.g. \"http://127.0.0.1:11434/v1\"".into()
         },
     },
     Rule {
         needle: "expected an object with provider, baseUrl",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write promptHooks as {\"model\": \"claude-haiku-4-5\"}".into(),
     },
     Rule {
         needle: "expected a list of URL patterns",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write a list of URL patterns: [\"https://api.anthropic.com/*\"]".into(),
     },
     Rule {
         needle: "unknown provider",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "use \"anthropic\" or \"openai\"".into(),
     },
     Rule {
         needle: "this group runs nothing",
-        check: "empty-group",
+        check: Check::EmptyGroup,
         fix: |_| "add hooks to the group's `hooks` list, or remove the group".into(),
     },
     Rule {
         needle: "is empty",
-        check: "invalid-entry",
+        check: Check::InvalidEntry,
         fix: |_| "write the command to run, or remove the hook".into(),
     },
     Rule {
         needle: "expected a positive number of seconds",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write the timeout as a number of seconds, e.g. \"timeout\": 10".into(),
     },
     Rule {
         needle: "expected true or false",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write true or false, without quotes".into(),
     },
     Rule {
         needle: "unknown variant",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "use one of the values the message lists".into(),
     },
     Rule {
         needle: "invalid type",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "use the type the message names (numbers and booleans without quotes)".into(),
     },
     Rule {
         needle: "does not exist: no hooks are loaded",
-        check: "settings-missing",
+        check: Check::SettingsMissing,
         fix: |_| {
             "fix the path given with --settings / --claude-settings (relative paths are relative to the current directory)".into()
         },
     },
     Rule {
         needle: "is not trusted",
-        check: "untrusted",
+        check: Check::Untrusted,
         fix: |p| trust_fix(p),
     },
     Rule {
         needle: "changed since it was trusted",
-        check: "untrusted",
+        check: Check::Untrusted,
         fix: |p| trust_fix(p),
     },
     Rule {
         needle: "is honoured only in managed settings",
-        check: "managed-only",
+        check: Check::ManagedOnly,
         fix: |_| "move the key to the managed settings file, or remove it".into(),
     },
     Rule {
         needle: "a project cannot ask for your secrets",
-        check: "project-env-keep",
+        check: Check::ProjectEnvKeep,
         fix: |_| {
             "list the variable in env.keep of your user settings (~/.config/hookrun/settings.json)"
                 .into()
@@ -238,79 +238,79 @@ const RULES: &[Rule] = &[
     },
     Rule {
         needle: "expected a file path",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "set `log` to a file path, e.g. \"~/.local/state/hookrun/audit.jsonl\"".into(),
     },
     Rule {
         needle: "expected a rule string",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write each rule as a string, e.g. \"Bash(git push *)\"".into(),
     },
     Rule {
         needle: "expected a list of rules",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write the rules as a list: [\"Bash(rm *)\"]".into(),
     },
     Rule {
         needle: "expected an object with allow, ask and deny",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write permissions as {\"deny\": [\"Bash(rm *)\"]}".into(),
     },
     Rule {
         needle: "expected an object such as",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write env as {\"keep\": [\"NAME\"]}".into(),
     },
     Rule {
         needle: "expected a list of strings",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write a list of strings: [\"…\"]".into(),
     },
     Rule {
         needle: "unknown source",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "use user, project, local, cli or managed".into(),
     },
     Rule {
         needle: "unknown key (expected",
-        check: "unknown-key",
+        check: Check::UnknownKey,
         fix: |_| "remove the key: hookrun ignores it".into(),
     },
     Rule {
         needle: "not a valid trust store",
-        check: "trust-store",
+        check: Check::TrustStore,
         fix: |_| "run `hookrun trust` in each project you trust to rewrite the store".into(),
     },
     Rule {
         needle: "expected a string",
-        check: "invalid-value",
+        check: Check::InvalidValue,
         fix: |_| "write the matcher as a string, e.g. \"Edit|Write\"".into(),
     },
     Rule {
         needle: "is ignored inside a matcher group",
-        check: "ignored-field",
+        check: Check::IgnoredField,
         fix: |_| "remove the inner `matcher`, or move the hook to a group with that matcher".into(),
     },
     Rule {
         needle: "is only used by command hooks",
-        check: "ignored-field",
+        check: Check::IgnoredField,
         fix: |_| "remove `args`".into(),
     },
     Rule {
         needle: "is ignored in exec form",
-        check: "ignored-field",
+        check: Check::IgnoredField,
         fix: |_| "remove `shell`, or drop `args` to run `command` through the shell".into(),
     },
     Rule {
         needle: "the hook runs in the foreground and its exit 2 blocks",
-        check: "async-rewake-foreground",
+        check: Check::AsyncRewakeForeground,
         fix: |_| {
             "add \"async\": true to run it in the background (its exit 2 then reaches the model later), or remove `asyncRewake`".into()
         },
     },
     Rule {
         needle: "ignored in a Claude Code settings file",
-        check: "claude-mode",
+        check: Check::ClaudeMode,
         fix: |_| "nothing to do: Claude Code applies it itself".into(),
     },
 ];
@@ -324,7 +324,7 @@ pub fn finding(problem: &Problem) -> Finding {
                 Severity::Error => "fix the value at this path; the entry is skipped until then",
                 Severity::Warning | Severity::Note => "check the value at this path",
             };
-            ("settings", fix.to_owned())
+            (Check::SettingsProblem, fix.to_owned())
         },
         |r| (r.check, (r.fix)(problem)),
     );
@@ -420,10 +420,10 @@ mod tests {
     /// must map to.
     #[test]
     fn every_loader_message_has_its_own_fix() {
-        let cases: &[(&[u8], bool, &[&str])] = &[
-            (b"{", false, &["json-syntax"]),
-            (b"[1]", false, &["json-shape"]),
-            (b"{\"hooks\": 3}", false, &["invalid-entry"]),
+        let cases: &[(&[u8], bool, &[Check])] = &[
+            (b"{", false, &[Check::JsonSyntax]),
+            (b"[1]", false, &[Check::JsonShape]),
+            (b"{\"hooks\": 3}", false, &[Check::InvalidEntry]),
             (
                 br#"{"hoks": {}, "disableAllHooks": "yes", "permissions": {}, "log": {}, "hooks": {
                     "PreToolUsed": [{"command": "x", "comand": "y"}],
@@ -444,31 +444,31 @@ mod tests {
                 "allowPromptHooks": 1, "allowedPromptHookEndpoints": "x"}"#,
                 false,
                 &[
-                    "prompt-hook-event",
-                    "managed-only",
-                    "unknown-key",
-                    "invalid-value",
-                    "unknown-event",
-                    "unknown-field",
-                    "invalid-entry",
-                    "empty-group",
-                    "ignored-field",
-                    "async-rewake-foreground",
+                    Check::PromptHookEvent,
+                    Check::ManagedOnly,
+                    Check::UnknownKey,
+                    Check::InvalidValue,
+                    Check::UnknownEvent,
+                    Check::UnknownField,
+                    Check::InvalidEntry,
+                    Check::EmptyGroup,
+                    Check::IgnoredField,
+                    Check::AsyncRewakeForeground,
                 ],
             ),
             (
                 br#"{"env": {}, "hooks": {"Stop": [{"hooks": [{"command": "x", "once": true}]}]}}"#,
                 true,
-                &["claude-mode"],
+                &[Check::ClaudeMode],
             ),
         ];
         for (json, claude_mode, expected) in cases {
             let found = problems(json, *claude_mode);
             assert!(!found.is_empty());
-            let mut checks: Vec<&str> = Vec::new();
+            let mut checks: Vec<Check> = Vec::new();
             for problem in &found {
                 let f = finding(problem);
-                assert_ne!(f.check, "settings", "no rule for {problem}");
+                assert_ne!(f.check, Check::SettingsProblem, "no rule for {problem}");
                 assert!(!f.fix.is_empty());
                 checks.push(f.check);
             }

@@ -5,11 +5,12 @@
 
 use std::ffi::OsString;
 
+use super::Check;
 use crate::prompt;
 use crate::settings::{HookDef, HookType, Settings};
 
-/// One finding about one prompt hook: check id, field, message, fix.
-pub type PromptFinding = (&'static str, &'static str, String, String);
+/// One finding about one prompt hook: check, field, message, fix.
+pub type PromptFinding = (Check, &'static str, String, String);
 
 /// Checks one hook (nothing for other types). `env` is the environment
 /// `fire` would read the endpoint, model and key from.
@@ -25,14 +26,14 @@ pub fn check(
     let config = prompt::Config::from_settings(settings);
     match prompt::endpoint(hook, &config, env) {
         Err(why) => out.push((
-            "prompt-hook",
+            Check::PromptHook,
             "type",
             format!("{why}: this prompt hook fails on every fire (onError decides what that means)"),
             "see docs/prompt-hooks.md: set promptHooks (provider, baseUrl, model) in your user settings, or remove the hook".to_owned(),
         )),
         Ok(endpoint) => {
             out.push((
-                "prompt-endpoint",
+                Check::PromptEndpoint,
                 "prompt",
                 format!(
                     "sends the event (commands, file contents…){} to {} ({}, model {} from {}; key from {})",
@@ -51,7 +52,7 @@ pub fn check(
             ));
             if endpoint.url.contains("/v1/v1/") {
                 out.push((
-                    "prompt-hook",
+                    Check::PromptHook,
                     "prompt",
                     format!(
                         "the request goes to {}: promptHooks.baseUrl ends in /v1 and the {} provider adds /v1/messages itself, so the path is doubled (a 404 on every fire)",
@@ -63,7 +64,7 @@ pub fn check(
             }
             if !endpoint.key_set && !is_loopback(&endpoint.url) {
                 out.push((
-                    "prompt-hook",
+                    Check::PromptHook,
                     "prompt",
                     format!(
                         "{} is not set here: the request to {} would be refused (401) and the hook would fail open on every fire",
@@ -81,7 +82,7 @@ pub fn check(
         .unwrap_or_default();
     if let Some(word) = positional(text) {
         out.push((
-            "prompt-hook",
+            Check::PromptHook,
             "prompt",
             format!("{word} is not replaced by hookrun (only $ARGUMENTS is): the model sees it as written"),
             "write $ARGUMENTS where the event JSON should go".to_owned(),
@@ -152,7 +153,7 @@ mod tests {
             .iter()
             .find(|f| f.2.contains("the path is doubled"))
             .unwrap_or_else(|| panic!("{found:?}"));
-        assert_eq!(doubled.0, "prompt-hook");
+        assert_eq!(doubled.0, Check::PromptHook);
         assert!(doubled.3.contains("drop the trailing /v1"), "{doubled:?}");
         // The root is right: nothing to say about the path.
         let settings = load(
@@ -171,10 +172,10 @@ mod tests {
             SourceKind::User,
         );
         let found = check(&settings, &settings.hooks[0], &env(&[]));
-        let checks: Vec<&str> = found.iter().map(|f| f.0).collect();
+        let checks: Vec<Check> = found.iter().map(|f| f.0).collect();
         assert_eq!(
             checks,
-            ["prompt-endpoint", "prompt-hook", "prompt-hook"],
+            [Check::PromptEndpoint, Check::PromptHook, Check::PromptHook],
             "{found:?}"
         );
         assert!(
@@ -207,7 +208,7 @@ mod tests {
         );
         let found = check(&settings, &settings.hooks[0], &env(&[]));
         assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!((found[0].0, found[0].1), ("prompt-hook", "type"));
+        assert_eq!((found[0].0, found[0].1), (Check::PromptHook, "type"));
         assert!(found[0].2.contains("needs `model`"), "{found:?}");
     }
 

@@ -62,7 +62,7 @@ fn run(json: &str) -> Vec<Finding> {
 }
 
 /// (check, json path) of every finding.
-fn ids(findings: &[Finding]) -> Vec<(&'static str, String)> {
+fn ids(findings: &[Finding]) -> Vec<(Check, String)> {
     findings
         .iter()
         .map(|f| (f.check, f.json_path.clone()))
@@ -94,10 +94,10 @@ fn a_clean_config_has_no_findings() {
 
 #[test]
 fn every_check_has_a_severity_and_ids_are_unique() {
-    for (i, a) in CHECKS.iter().enumerate() {
-        assert!(!a.what.is_empty());
-        for b in &CHECKS[i + 1..] {
-            assert_ne!(a.id, b.id);
+    for (i, a) in Check::ALL.iter().enumerate() {
+        assert!(!a.what().is_empty());
+        for b in &Check::ALL[i + 1..] {
+            assert_ne!(a.id(), b.id());
         }
     }
 }
@@ -110,7 +110,7 @@ fn matcher_paths_point_at_the_group_in_the_nested_shape() {
     // Reported once for the group, not once per inner hook.
     assert_eq!(
         ids(&found),
-        [("matcher-ignored", "hooks.Stop[0].matcher".into())]
+        [(Check::MatcherIgnored, "hooks.Stop[0].matcher".into())]
     );
     assert_eq!(found[0].severity, Severity::Warning);
 }
@@ -119,39 +119,39 @@ fn matcher_paths_point_at_the_group_in_the_nested_shape() {
 fn matcher_checks() {
     let f =
         one(r#"{"hooks": {"PreToolUse": [{"matcher": "Bash(git push *)", "command": "echo x"}]}}"#);
-    assert_eq!(f.check, "matcher-looks-like-rule");
+    assert_eq!(f.check, Check::MatcherLooksLikeRule);
     assert_eq!(
         f.fix,
         r#"set "matcher": "Bash" and "if": "Bash(git push *)""#
     );
     let f =
         one(r#"{"hooks": {"PreToolUse": [{"matcher": "Bash(git push", "command": "echo x"}]}}"#);
-    assert_eq!(f.check, "matcher-invalid");
+    assert_eq!(f.check, Check::MatcherInvalid);
     assert_eq!(f.severity, Severity::Error);
     assert!(f.fix.contains("move it to `if`"), "{}", f.fix);
     assert!(f.fix.contains("\"matcher\": \"Bash\""), "{}", f.fix);
 
     let f = one(r#"{"hooks": {"PreToolUse": [{"matcher": "|", "command": "echo x"}]}}"#);
-    assert_eq!(f.check, "matcher-matches-nothing");
+    assert_eq!(f.check, Check::MatcherMatchesNothing);
 
     let f = one(r#"{"hooks": {"PreToolUse": [{"matcher": "Edit.*", "command": "echo x"}]}}"#);
-    assert_eq!(f.check, "matcher-overmatch");
+    assert_eq!(f.check, Check::MatcherOvermatch);
     assert!(f.message.contains("NotebookEdit"), "{}", f.message);
     assert!(f.fix.contains("^(Edit)$"), "{}", f.fix);
 
     let f = one(r#"{"hooks": {"PreToolUse": [{"matcher": "bash", "command": "echo x"}]}}"#);
-    assert_eq!(f.check, "tool-name-case");
+    assert_eq!(f.check, Check::ToolNameCase);
     assert_eq!(f.fix, "write `Bash`");
 
     let f =
         one(r#"{"hooks": {"PostToolUse": [{"matcher": "^(write|edit)$", "command": "echo x"}]}}"#);
-    assert_eq!(f.check, "tool-name-case");
+    assert_eq!(f.check, Check::ToolNameCase);
 
     let f = one(r#"{"hooks": {"PreToolUse": [{"matcher": "Wirte", "command": "echo x"}]}}"#);
-    assert_eq!(f.check, "tool-name-typo");
+    assert_eq!(f.check, Check::ToolNameTypo);
 
     let f = one(r#"{"hooks": {"PreToolUse": [{"matcher": "^(?!Bash$).*", "command": "echo x"}]}}"#);
-    assert_eq!(f.check, "matcher-not-portable");
+    assert_eq!(f.check, Check::MatcherNotPortable);
     assert_eq!(f.severity, Severity::Note);
 
     // Non-tool match fields are not tool names.
@@ -166,22 +166,22 @@ fn if_checks() {
     let f = one(r#"{"hooks": {"SessionStart": [{"if": "Bash(ls)", "command": "echo x"}]}}"#);
     assert_eq!(
         (f.check, f.json_path.as_str()),
-        ("if-never-applies", "hooks.SessionStart[0].if")
+        (Check::IfNeverApplies, "hooks.SessionStart[0].if")
     );
     assert_eq!(f.severity, Severity::Error);
 
     let f = one(r#"{"hooks": {"PreToolUse": [{"if": "Bash(git push", "command": "echo x"}]}}"#);
-    assert_eq!(f.check, "if-invalid");
+    assert_eq!(f.check, Check::IfInvalid);
 
     let f = one(
         r#"{"hooks": {"PreToolUse": [{"matcher": "Edit|Write", "if": "Bash(rm *)", "command": "echo x"}]}}"#,
     );
-    assert_eq!(f.check, "if-matcher-conflict");
+    assert_eq!(f.check, Check::IfMatcherConflict);
 
     let f = one(r#"{"hooks": {"PreToolUse": [{"if": "bash(rm *)", "command": "echo x"}]}}"#);
     assert_eq!(
         (f.check, f.json_path.as_str()),
-        ("tool-name-case", "hooks.PreToolUse[0].if")
+        (Check::ToolNameCase, "hooks.PreToolUse[0].if")
     );
 
     assert_eq!(
@@ -197,21 +197,21 @@ fn command_checks() {
     let f = one(r#"{"hooks": {"PreToolUse": [{"command": "echo no >&2; exit 1"}]}}"#);
     assert_eq!(
         (f.check, f.json_path.as_str()),
-        ("exit-1-does-not-block", "hooks.PreToolUse[0].command")
+        (Check::Exit1DoesNotBlock, "hooks.PreToolUse[0].command")
     );
     assert_eq!(f.fix, "use `exit 2` to block (with the reason on stderr)");
     // Not on an event whose blocks are ignored anyway.
     let f = one(r#"{"hooks": {"Notification": [{"command": "exit 1; exit 2"}]}}"#);
-    assert_eq!(f.check, "block-not-enforced");
+    assert_eq!(f.check, Check::BlockNotEnforced);
 
     let f = one(r#"{"hooks": {"Stop": [{"command": "$HOOKRUN_CONFIG_DIR/gone.sh"}]}}"#);
-    assert_eq!(f.check, "command-missing");
+    assert_eq!(f.check, Check::CommandMissing);
     assert!(f.message.contains("/cfg/gone.sh"), "{}", f.message);
 
     let f = one(
         r#"{"hooks": {"PreToolUse": [{"command": "python3 ${HOOKRUN_CONFIG_DIR}/missing.py"}]}}"#,
     );
-    assert_eq!(f.check, "script-missing");
+    assert_eq!(f.check, Check::ScriptMissing);
     assert!(
         f.message.contains("every PreToolUse is blocked"),
         "{}",
@@ -219,14 +219,14 @@ fn command_checks() {
     );
 
     let f = one(r#"{"hooks": {"Stop": [{"command": "hookrun fire"}]}}"#);
-    assert_eq!(f.check, "recursion");
+    assert_eq!(f.check, Check::Recursion);
 
     let f = one(
         r#"{"hooks": {"Stop": [{"command": "${HOOKRUN_CONFIG_DIR}/ok.sh", "args": ["$HOOKRUN_CONFIG_DIR/x"]}]}}"#,
     );
     assert_eq!(
         (f.check, f.json_path.as_str()),
-        ("exec-form-variable", "hooks.Stop[0].args[0]")
+        (Check::ExecFormVariable, "hooks.Stop[0].args[0]")
     );
 }
 
@@ -235,11 +235,11 @@ fn timeout_checks() {
     let f = one(r#"{"hooks": {"Stop": [{"command": "echo", "timeout": 5000}]}}"#);
     assert_eq!(
         (f.check, f.json_path.as_str()),
-        ("timeout-milliseconds", "hooks.Stop[0].timeout")
+        (Check::TimeoutMilliseconds, "hooks.Stop[0].timeout")
     );
     assert_eq!(f.fix, "write 5 for 5000 ms");
     let f = one(r#"{"hooks": {"UserPromptSubmit": [{"command": "echo", "timeout": 60}]}}"#);
-    assert_eq!(f.check, "timeout-exceeds-host");
+    assert_eq!(f.check, Check::TimeoutExceedsHost);
     assert!(f.message.contains("30 s"), "{}", f.message);
     assert_eq!(f.fix, "lower it to at most 27 s");
     assert!(f.message.contains("at 27 s"), "{}", f.message);
@@ -256,7 +256,7 @@ fn a_timeout_leaving_no_room_for_the_kill_grace_is_flagged() {
     let f = one(r#"{"hooks": {"UserPromptSubmit": [{"command": "echo", "timeout": 28}]}}"#);
     assert_eq!(
         (f.check, f.json_path.as_str()),
-        ("timeout-no-grace", "hooks.UserPromptSubmit[0].timeout")
+        (Check::TimeoutNoGrace, "hooks.UserPromptSubmit[0].timeout")
     );
     assert!(f.message.contains("SIGTERM at 27 s"), "{}", f.message);
     assert_eq!(f.fix, "lower it to at most 27 s (or lower --kill-grace)");
@@ -273,8 +273,8 @@ fn unsupported_type_and_shell() {
     assert_eq!(
         ids(&found),
         [
-            ("not-run", "hooks.Stop[0].type".into()),
-            ("not-run", "hooks.Stop[1].shell".into())
+            (Check::NotRun, "hooks.Stop[0].type".into()),
+            (Check::NotRun, "hooks.Stop[1].shell".into())
         ]
     );
 }
@@ -286,13 +286,16 @@ fn host_loaded_files_and_file_changed() {
         "/proj/.claude/settings.json",
         &[],
     );
-    assert_eq!(ids(&found), [("host-loads-file", "hooks".into())]);
+    assert_eq!(ids(&found), [(Check::HostLoadsFile, "hooks".into())]);
 
     let hookrun = r#"{"hooks": {"FileChanged": [{"matcher": ".envrc|.env", "command": "echo"}]}}"#;
     let found = run_with(hookrun, "/cfg/settings.json", &[]);
     assert_eq!(
         ids(&found),
-        [("file-changed-host", "hooks.FileChanged[0].matcher".into())]
+        [(
+            Check::FileChangedHost,
+            "hooks.FileChanged[0].matcher".into()
+        )]
     );
     assert!(
         found[0].fix.contains(r#""matcher": ".envrc|.env""#),
@@ -329,7 +332,7 @@ fn disabled_hooks() {
     let f = one(r#"{"disableAllHooks": true, "hooks": {}}"#);
     assert_eq!(
         (f.check, f.json_path.as_str()),
-        ("hooks-disabled", "disableAllHooks")
+        (Check::HooksDisabled, "disableAllHooks")
     );
 }
 
@@ -339,8 +342,8 @@ fn loader_problems_come_first_with_their_fix() {
     assert_eq!(
         ids(&found),
         [
-            ("unknown-event", "hooks.PreToolUsed".into()),
-            ("unknown-field", "hooks.PreToolUsed[0].timout".into())
+            (Check::UnknownEvent, "hooks.PreToolUsed".into()),
+            (Check::UnknownField, "hooks.PreToolUsed[0].timout".into())
         ]
     );
     assert_eq!(found[0].fix, "rename the key to `PreToolUse`");
@@ -384,10 +387,10 @@ fn fire_warnings_cover_a_lowercase_tool_and_a_millisecond_timeout() {
     assert!(super::fire_warnings(&settings, &EventId::Known("PostToolUse")).is_empty());
 }
 
-fn checks_of(found: &[Finding], prefix: &str) -> Vec<(&'static str, String, String)> {
+fn checks_of(found: &[Finding], prefix: &str) -> Vec<(Check, String, String)> {
     found
         .iter()
-        .filter(|f| f.check.starts_with(prefix) || f.check == "gemini-timeout-seconds")
+        .filter(|f| f.check.id().starts_with(prefix) || f.check == Check::GeminiTimeoutSeconds)
         .map(|f| (f.check, f.file.display().to_string(), f.json_path.clone()))
         .collect()
 }
@@ -410,12 +413,12 @@ fn events_with_hooks_but_no_host_entry_are_found() {
         routed,
         [
             (
-                "host-event-not-routed",
+                Check::HostEventNotRouted,
                 "/cfg/settings.json".into(),
                 "hooks.PostToolUse".into()
             ),
             (
-                "host-event-not-routed",
+                Check::HostEventNotRouted,
                 "/cfg/settings.json".into(),
                 "hooks.Stop".into()
             ),
@@ -458,22 +461,22 @@ fn host_entries_that_cannot_reach_hookrun_are_errors() {
         got,
         [
             (
-                "host-hookrun-missing",
+                Check::HostHookrunMissing,
                 "/proj/.claude/settings.json".into(),
                 "hooks.PreToolUse[0].hooks[0]".into()
             ),
             (
-                "gemini-timeout-seconds",
+                Check::GeminiTimeoutSeconds,
                 "/home/u/.gemini/settings.json".into(),
                 "hooks.BeforeTool[0].hooks[0]".into()
             ),
             (
-                "host-mismatch",
+                Check::HostMismatch,
                 "/home/u/.gemini/settings.json".into(),
                 "hooks.BeforeTool[0].hooks[0]".into()
             ),
             (
-                "gemini-timeout-seconds",
+                Check::GeminiTimeoutSeconds,
                 "/home/u/.gemini/settings.json".into(),
                 "hooks.AfterTool[0].hooks[0]".into()
             ),
@@ -482,7 +485,7 @@ fn host_entries_that_cannot_reach_hookrun_are_errors() {
     );
     let missing = found
         .iter()
-        .find(|f| f.check == "host-hookrun-missing")
+        .find(|f| f.check == Check::HostHookrunMissing)
         .unwrap();
     assert_eq!(missing.severity, Severity::Error);
     assert!(
@@ -504,19 +507,23 @@ fn host_timeouts_and_double_runs_are_warned_about() {
             ("/proj/.github/hooks/hookrun.json", copilot),
         ],
     );
-    let got: Vec<&str> = found
+    let got: Vec<Check> = found
         .iter()
-        .filter(|f| f.check.starts_with("host-"))
+        .filter(|f| f.check.id().starts_with("host-"))
         .map(|f| f.check)
         .collect();
     assert_eq!(
         got,
-        ["host-timeout-short", "host-runs-twice", "host-runs-twice"],
+        [
+            Check::HostTimeoutShort,
+            Check::HostRunsTwice,
+            Check::HostRunsTwice
+        ],
         "{found:#?}"
     );
     let short = &found
         .iter()
-        .find(|f| f.check == "host-timeout-short")
+        .find(|f| f.check == Check::HostTimeoutShort)
         .unwrap();
     assert!(short.fix.contains("--deadline 9s"), "{}", short.fix);
     assert!(
@@ -536,7 +543,7 @@ fn hooks_under_a_hosts_own_event_name_are_found() {
     );
     let named: Vec<&Finding> = found
         .iter()
-        .filter(|f| f.check == "host-event-name")
+        .filter(|f| f.check == Check::HostEventName)
         .collect();
     assert_eq!(named.len(), 2, "{found:#?}");
     assert_eq!(named[0].json_path, "hooks.AfterAgent");
@@ -607,18 +614,18 @@ fn case_variants_are_the_case_half_of_check_name() {
 fn matchers_that_can_blow_up_are_flagged() {
     let found =
         run(r#"{"hooks": {"PreToolUse": [{"matcher": "^(?=a)(a+)+$", "command": "echo x"}]}}"#);
-    let checks: Vec<&str> = found.iter().map(|f| f.check).collect();
-    assert!(checks.contains(&"matcher-may-blow-up"), "{found:#?}");
+    let checks: Vec<Check> = found.iter().map(|f| f.check).collect();
+    assert!(checks.contains(&Check::MatcherMayBlowUp), "{found:#?}");
     let f = found
         .iter()
-        .find(|f| f.check == "matcher-may-blow-up")
+        .find(|f| f.check == Check::MatcherMayBlowUp)
         .unwrap();
     assert_eq!(f.severity, Severity::Warning);
     assert_eq!(f.json_path, "hooks.PreToolUse[0].matcher");
     // Without look-around the same shape runs on the linear engine: fine.
     let found = run(r#"{"hooks": {"PreToolUse": [{"matcher": "(a+)+$", "command": "echo x"}]}}"#);
     assert!(
-        found.iter().all(|f| f.check != "matcher-may-blow-up"),
+        found.iter().all(|f| f.check != Check::MatcherMayBlowUp),
         "{found:#?}"
     );
     // A huge alternation is an error, quickly, not an abort.
@@ -628,7 +635,10 @@ fn matchers_that_can_blow_up_are_flagged() {
         huge.join("|")
     );
     let found = run(&json);
-    let f = found.iter().find(|f| f.check == "matcher-invalid").unwrap();
+    let f = found
+        .iter()
+        .find(|f| f.check == Check::MatcherInvalid)
+        .unwrap();
     assert!(f.message.contains("bytes long"), "{}", f.message);
     assert!(
         f.message.len() < 2000,
@@ -638,7 +648,7 @@ fn matchers_that_can_blow_up_are_flagged() {
 
 #[test]
 fn a_guard_that_never_fires_is_an_error() {
-    let severity = |json: &str, check: &str| {
+    let severity = |json: &str, check: Check| {
         let found = run(json);
         found
             .iter()
@@ -650,7 +660,7 @@ fn a_guard_that_never_fires_is_an_error() {
     assert_eq!(
         severity(
             r#"{"hooks": {"PreToolUse": [{"matcher": "bash", "command": "exit 2"}]}}"#,
-            "tool-name-case"
+            Check::ToolNameCase
         ),
         Severity::Error
     );
@@ -658,7 +668,7 @@ fn a_guard_that_never_fires_is_an_error() {
     assert_eq!(
         severity(
             r#"{"hooks": {"PreToolUse": [{"command": "echo no >&2; exit 1"}]}}"#,
-            "exit-1-does-not-block"
+            Check::Exit1DoesNotBlock
         ),
         Severity::Error
     );
@@ -671,7 +681,7 @@ fn a_guard_that_never_fires_is_an_error() {
     );
     let f = found
         .iter()
-        .find(|f| f.check == "gemini-timeout-seconds")
+        .find(|f| f.check == Check::GeminiTimeoutSeconds)
         .expect("gemini-timeout-seconds");
     assert_eq!(f.severity, Severity::Error, "{f:#?}");
     // An untrusted project file: nothing in it takes effect.
@@ -693,12 +703,12 @@ fn a_guard_that_never_fires_is_an_error() {
         probe: &probe,
     };
     let found = diagnose(&settings, &cx);
-    assert_eq!(found[0].check, "untrusted");
+    assert_eq!(found[0].check, Check::Untrusted);
     assert_eq!(found[0].severity, Severity::Error);
     // Every graded check is in the table the documentation mirrors.
     let doc = include_str!("../../docs/diagnostics.md");
-    for check in CHECKS {
-        let row = format!("| `{}` | {} |", check.id, check.severity.as_str());
+    for check in Check::ALL {
+        let row = format!("| `{}` | {} |", check.id(), check.severity().as_str());
         assert!(doc.contains(&row), "docs/diagnostics.md lacks {row}");
     }
 }
@@ -741,7 +751,7 @@ fn an_ssrf_refused_url_gets_a_fix_about_the_network_not_variables() {
         run(r#"{"hooks": {"Stop": [{"type": "http", "url": "http://10.0.0.5:8080/hook"}]}}"#);
     let f = found
         .iter()
-        .find(|f| f.check == "http-hook")
+        .find(|f| f.check == Check::HttpHook)
         .unwrap_or_else(|| panic!("{found:#?}"));
     assert!(
         f.fix.contains(r#""allowedHookNetworks": ["10.0.0.5"]"#),
@@ -758,31 +768,31 @@ fn every_permission_rule_of_every_file_is_parsed() {
     let found = run(
         r#"{"permissions": {"deny": ["Bash(rm *)", "Bash(", "mcp__*__x"], "ask": ["Web*"], "allow": ["Read(", "Read"]}}"#,
     );
-    let rules: Vec<(&str, String, Severity)> = found
+    let rules: Vec<(Check, String, Severity)> = found
         .iter()
-        .filter(|f| f.check.ends_with("rule-invalid"))
+        .filter(|f| f.check.id().ends_with("rule-invalid"))
         .map(|f| (f.check, f.json_path.clone(), f.severity))
         .collect();
     assert_eq!(
         rules,
         [
             (
-                "permission-rule-invalid",
+                Check::PermissionRuleInvalid,
                 "permissions.deny[1]".into(),
                 Severity::Error
             ),
             (
-                "permission-rule-invalid",
+                Check::PermissionRuleInvalid,
                 "permissions.deny[2]".into(),
                 Severity::Error
             ),
             (
-                "permission-rule-invalid",
+                Check::PermissionRuleInvalid,
                 "permissions.ask[0]".into(),
                 Severity::Error
             ),
             (
-                "allow-rule-invalid",
+                Check::AllowRuleInvalid,
                 "permissions.allow[0]".into(),
                 Severity::Warning
             ),
@@ -819,10 +829,109 @@ fn every_permission_rule_of_every_file_is_parsed() {
     let found = diagnose(&settings, &cx);
     let bad: Vec<&Finding> = found
         .iter()
-        .filter(|f| f.check == "permission-rule-invalid")
+        .filter(|f| f.check == Check::PermissionRuleInvalid)
         .collect();
     assert_eq!(bad.len(), 1, "{found:#?}");
     assert_eq!(bad[0].json_path, "permissions.deny[1]");
     assert_eq!(bad[0].severity, Severity::Error);
     assert!(bad[0].message.contains("every other host"), "{bad:#?}");
+}
+
+#[test]
+fn a_hosts_own_tool_name_is_found() {
+    let found = run(
+        r#"{"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "command": "exit 2"}]}}"#,
+    );
+    let f = found
+        .iter()
+        .find(|f| f.check == Check::ToolNameHost)
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(f.severity, Severity::Error);
+    assert_eq!(f.fix, "write `Bash`");
+}
+
+#[test]
+fn an_event_the_wired_host_lacks_is_a_note() {
+    let gemini = r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "hookrun fire --host gemini"}]}]}}"#;
+    let found = run_with(
+        r#"{"hooks": {"PreToolUse": [{"command": "true"}], "SubagentStop": [{"command": "true"}]}}"#,
+        "/cfg/settings.json",
+        &[("/home/u/.gemini/settings.json", gemini)],
+    );
+    let missing: Vec<(&str, Severity)> = found
+        .iter()
+        .filter(|f| f.check == Check::HostEventMissing)
+        .map(|f| (f.json_path.as_str(), f.severity))
+        .collect();
+    assert_eq!(
+        missing,
+        [("hooks.SubagentStop", Severity::Note)],
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn env_keep_in_a_project_file_is_its_own_check() {
+    let mut settings = Settings::default();
+    let source = Source {
+        path: PathBuf::from("/proj/.hookrun/settings.json"),
+        kind: SourceKind::Project,
+        claude_mode: false,
+        trust_required: false,
+    };
+    load_bytes(
+        &mut settings,
+        source,
+        PathBuf::from("/proj/.hookrun"),
+        br#"{"env": {"keep": ["GITHUB_TOKEN"]}}"#,
+    );
+    let found: Vec<Finding> = settings.problems.iter().map(problems::finding).collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].check, Check::ProjectEnvKeep);
+    assert_eq!(found[0].json_path, "env.keep");
+    assert_eq!(found[0].severity, Severity::Warning);
+}
+
+#[test]
+fn a_corrupt_trust_store_is_its_own_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trust.json");
+    std::fs::write(&path, "{not json").unwrap();
+    let Err(err) = crate::settings::trust::TrustStore::load(&path) else {
+        panic!("a corrupt store loaded")
+    };
+    // As the loader reports it.
+    let problem = crate::settings::Problem {
+        severity: Severity::Warning,
+        file: path.clone(),
+        json_path: String::new(),
+        message: err.to_string(),
+    };
+    let f = problems::finding(&problem);
+    assert_eq!(f.check, Check::TrustStore, "{f:#?}");
+    assert!(f.fix.contains("hookrun trust"), "{}", f.fix);
+}
+
+#[test]
+fn a_loader_problem_without_a_rule_keeps_its_severity() {
+    let problem = |severity| crate::settings::Problem {
+        severity,
+        file: PathBuf::from("/cfg/settings.json"),
+        json_path: "hooks.Stop[0]".into(),
+        message: "a message no rule knows".into(),
+    };
+    let error = problems::finding(&problem(Severity::Error));
+    assert_eq!(
+        (error.check, error.severity, error.fix.as_str()),
+        (
+            Check::SettingsProblem,
+            Severity::Error,
+            "fix the value at this path; the entry is skipped until then"
+        )
+    );
+    let note = problems::finding(&problem(Severity::Note));
+    assert_eq!(
+        (note.check, note.severity),
+        (Check::SettingsProblem, Severity::Note)
+    );
 }

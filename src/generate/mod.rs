@@ -1,6 +1,7 @@
 //! Generated artefacts (STYLE rule 9): shell completions, man pages, the
-//! settings JSON Schema, the tables of `docs/protocol.md` and the fixture
-//! files quoted in `docs/cookbook.md`, all rendered from the code.
+//! settings JSON Schema, the tables of `docs/protocol.md`, the check table
+//! of `docs/diagnostics.md` and the fixture files quoted in
+//! `docs/cookbook.md`, all rendered from the code.
 //!
 //! Owns rendering only: it reads committed files (a document whose marked
 //! sections it fills, a fixture it quotes) but never writes one. The test
@@ -9,6 +10,7 @@
 //! writes it.
 
 pub mod completions;
+pub mod diagnostics;
 pub mod man;
 pub mod protocol;
 pub mod schema;
@@ -91,6 +93,10 @@ pub fn artefacts() -> Vec<Artefact> {
     all.push(Artefact {
         path: PathBuf::from("docs/protocol.md"),
         content: Content::Sections(protocol::sections()),
+    });
+    all.push(Artefact {
+        path: PathBuf::from("docs/diagnostics.md"),
+        content: Content::Sections(diagnostics::sections()),
     });
     all.push(Artefact {
         path: PathBuf::from("docs/cookbook.md"),

@@ -171,6 +171,23 @@ fn rule() -> Value {
 /// Every top-level key, with its schema. Its names must equal the loader's
 /// `TOP_LEVEL_KEYS` (tested below).
 fn top_level() -> Vec<(&'static str, Value)> {
+    let mut keys = file_keys();
+    keys.extend(http_keys());
+    keys.extend(managed_keys());
+    keys.extend(prompt_keys());
+    keys.push((
+        "maxHookTimeout",
+        json!({
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "description": "Managed settings only: no hook's timeout may exceed this many seconds."
+        }),
+    ));
+    keys
+}
+
+/// The hooks, the rules and the file's own keys.
+fn file_keys() -> Vec<(&'static str, Value)> {
     let rules = |what: &str| {
         json!({
             "type": "array",
@@ -178,16 +195,6 @@ fn top_level() -> Vec<(&'static str, Value)> {
             "description": what,
         })
     };
-    let sources: Vec<&str> = [
-        SourceKind::User,
-        SourceKind::Project,
-        SourceKind::Local,
-        SourceKind::Cli,
-        SourceKind::Managed,
-    ]
-    .iter()
-    .map(|kind| kind.as_str())
-    .collect();
     vec![
         (
             "$schema",
@@ -241,6 +248,12 @@ fn top_level() -> Vec<(&'static str, Value)> {
                 "examples": ["~/.local/state/hookrun/audit.jsonl"]
             }),
         ),
+    ]
+}
+
+/// Where http hooks may go.
+fn http_keys() -> Vec<(&'static str, Value)> {
+    vec![
         (
             "allowedHttpHookUrls",
             json!({
@@ -266,6 +279,22 @@ fn top_level() -> Vec<(&'static str, Value)> {
                 "examples": [["10.1.0.0/16", "fd00::/64"]]
             }),
         ),
+    ]
+}
+
+/// Keys of managed settings: which hooks may run.
+fn managed_keys() -> Vec<(&'static str, Value)> {
+    let sources: Vec<&str> = [
+        SourceKind::User,
+        SourceKind::Project,
+        SourceKind::Local,
+        SourceKind::Cli,
+        SourceKind::Managed,
+    ]
+    .iter()
+    .map(|kind| kind.as_str())
+    .collect();
+    vec![
         (
             "allowManagedHooksOnly",
             json!({
@@ -297,6 +326,12 @@ fn top_level() -> Vec<(&'static str, Value)> {
                 "description": "Managed settings only: the only variables any http hook's headers may use (on top of each hook's allowedEnvVars)."
             }),
         ),
+    ]
+}
+
+/// Where prompt hooks send their question, and whether they may.
+fn prompt_keys() -> Vec<(&'static str, Value)> {
+    vec![
         (
             "promptHooks",
             json!({
@@ -339,14 +374,6 @@ fn top_level() -> Vec<(&'static str, Value)> {
                 "items": { "type": "string" },
                 "description": "Managed settings only: URL patterns (`*` matches anything) the request of a prompt hook may go to; [] allows none.",
                 "examples": [["https://api.anthropic.com/*", "http://127.0.0.1:*"]]
-            }),
-        ),
-        (
-            "maxHookTimeout",
-            json!({
-                "type": "number",
-                "exclusiveMinimum": 0,
-                "description": "Managed settings only: no hook's timeout may exceed this many seconds."
             }),
         ),
     ]
