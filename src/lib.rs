@@ -48,6 +48,7 @@ pub mod fire;
 pub mod fsafe;
 pub mod generate;
 pub mod hookenv;
+pub mod hookstate;
 pub mod host;
 pub mod http;
 pub mod jsonedit;

@@ -17,6 +17,7 @@ use crate::catalog::{EventId, ToolCall};
 use crate::cli::{OutputFormat, StatsArgs};
 use crate::commands::Printed;
 use crate::exit::Exit;
+use crate::hookstate::HookState;
 use crate::settings::{self, Environment, discover};
 
 /// Counters of one event or one hook.
@@ -134,7 +135,7 @@ pub fn summarize(
             counts.failures += u64::from(hook.outcome == "failure");
             counts.timeouts += u64::from(hook.timed_out);
             counts.leaks += u64::from(hook.leaked);
-            if hook.outcome != "async" && hook.outcome != "skipped" && hook.outcome != "not run" {
+            if !HookState::from_word(&hook.outcome).is_some_and(HookState::never_started) {
                 counts.durations.push(hook.duration_ms);
             }
         }
