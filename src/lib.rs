@@ -40,6 +40,7 @@ pub mod cli;
 pub mod commands;
 pub mod decide;
 pub mod diagnose;
+pub mod display;
 pub mod escape;
 pub mod event;
 pub mod exec;

@@ -574,7 +574,7 @@ fn row_text(out: &mut String, row: &Row, cx: &Context<'_>) {
 fn file_name(files: &[PathBuf], index: usize) -> String {
     files
         .get(index)
-        .map_or_else(String::new, |p| crate::commands::common::display_path(p))
+        .map_or_else(String::new, |p| crate::display::display_path(p))
 }
 
 fn sources_text(out: &mut String, cx: &Context<'_>) {
