@@ -46,26 +46,7 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
         out.push_str(&root_note);
     }
     let w = wiring::wiring(args.host);
-    let codex_home = std::env::var_os("CODEX_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
-    let path = if args.local {
-        if args.host != HostId::ClaudeCode {
-            return Err(Usage(format!(
-                "--local: only Claude Code has a local settings file ({} reads {})",
-                args.host.display(),
-                w.project_file
-            ))
-            .into());
-        }
-        project_dir.join(LOCAL_FILE)
-    } else {
-        w.files(&project_dir, env.home.as_deref(), codex_home.as_deref())
-            .into_iter()
-            .find(|(s, _)| *s == scope)
-            .map(|(_, p)| p)
-            .context("no home folder ($HOME is not set): use --project")?
-    };
+    let path = host_file(args, w, &env, &project_dir, scope)?;
     let inside = (scope == Scope::Project).then_some(project_dir.as_path());
 
     // A host whose hooks are files, not a document (Cline).
@@ -76,28 +57,7 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
     let mut routes = Vec::new();
     let mut settings = None;
     if install {
-        let binary = binary(args)?;
-        let may_pin = scope == Scope::Project && args.binary.is_none();
-        let home = env.home.as_deref();
-        let fire = match binpath::entry_program(
-            &binary,
-            args.host,
-            args.pinned,
-            may_pin,
-            &project_dir,
-            home,
-            |name| std::env::var_os(name),
-            &mut out,
-        )
-        .map_err(anyhow::Error::msg)?
-        {
-            binpath::Program::Path(binary) => fire_command(&binary, args.host)?,
-            binpath::Program::Pinned => format!(
-                "{} fire --host {}",
-                binpath::PINNED_PROGRAM,
-                args.host.name()
-            ),
-        };
+        let fire = entry_command(args, &env, &project_dir, scope, &mut out)?;
         let loaded = common::inspect_settings(&args.settings, &env, &project_dir);
         let events = events_to_route(&loaded, args.host, &mut out);
         if w.shape == wiring::Shape::Files {
@@ -146,6 +106,67 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
         "{} kept changing while hookrun edited it (another program writes it): nothing written; run again when it is quiet",
         path.display()
     )
+}
+
+/// The host file (or, for Cline, folder) install edits.
+fn host_file(
+    args: &InstallArgs,
+    w: &Wiring,
+    env: &Environment,
+    project_dir: &Path,
+    scope: Scope,
+) -> anyhow::Result<PathBuf> {
+    if args.local {
+        if args.host != HostId::ClaudeCode {
+            return Err(Usage(format!(
+                "--local: only Claude Code has a local settings file ({} reads {})",
+                args.host.display(),
+                w.project_file
+            ))
+            .into());
+        }
+        return Ok(project_dir.join(LOCAL_FILE));
+    }
+    let codex_home = std::env::var_os("CODEX_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    w.files(project_dir, env.home.as_deref(), codex_home.as_deref())
+        .into_iter()
+        .find(|(s, _)| *s == scope)
+        .map(|(_, p)| p)
+        .context("no home folder ($HOME is not set): use --project")
+}
+
+/// The command the host's entries run: this binary by path, or the
+/// project's pinned one.
+fn entry_command(
+    args: &InstallArgs,
+    env: &Environment,
+    project_dir: &Path,
+    scope: Scope,
+    out: &mut String,
+) -> anyhow::Result<String> {
+    let binary = binary(args)?;
+    let may_pin = scope == Scope::Project && args.binary.is_none();
+    let program = binpath::entry_program(
+        &binary,
+        args.host,
+        args.pinned,
+        may_pin,
+        project_dir,
+        env.home.as_deref(),
+        |name| std::env::var_os(name),
+        out,
+    )
+    .map_err(anyhow::Error::msg)?;
+    Ok(match program {
+        binpath::Program::Path(binary) => fire_command(&binary, args.host)?,
+        binpath::Program::Pinned => format!(
+            "{} fire --host {}",
+            binpath::PINNED_PROGRAM,
+            args.host.name()
+        ),
+    })
 }
 
 /// Claude Code's own file, kept out of git: `install claude-code --local`.
