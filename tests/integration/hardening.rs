@@ -212,15 +212,10 @@ fn deep_json_from_the_host_or_a_hook_is_read_not_crashed_on() {
     let event = json!({"tool_name": "Bash", "tool_input": {"command": "echo hi"}}).to_string();
     let fire = |settings: &Value, extra: &[&str]| {
         let file = sb.settings(settings);
-        let mut args = vec![
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            file.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        sb.run(&args, event.as_bytes())
+        sb.run(
+            &crate::support::fire_args("PreToolUse", &file, extra),
+            event.as_bytes(),
+        )
     };
     let cat = |path: &std::path::Path| format!("cat '{}'", path.display());
     // What the counting hook (`wc -c > seen`) was given.
