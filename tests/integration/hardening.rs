@@ -273,14 +273,7 @@ fn deep_json_from_the_host_or_a_hook_is_read_not_crashed_on() {
         r#"{{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{{"command":"echo hi","junk":{nested}}}}}"#
     );
     let run = sb.run(
-        &[
-            "fire",
-            "--host",
-            "gemini",
-            "--no-default-settings",
-            "--settings",
-            counting.to_str().unwrap(),
-        ],
+        &crate::support::host_args("fire", "gemini", &counting, &[]),
         deep_event.as_bytes(),
     );
     assert_eq!(run.code, Some(0), "{run:?}");

@@ -237,10 +237,18 @@ pub fn run_command(cmd: &mut Command, stdin: &[u8]) -> Run {
     run_command_within(cmd, stdin, RUN_TIMEOUT)
 }
 
-/// Runs `cmd`, failing the test if it has not exited within `timeout`.
-pub fn run_command_within(cmd: &mut Command, stdin: &[u8], timeout: Duration) -> Run {
+/// A started hookrun whose stdin is written, and whose stdout and stderr
+/// are read to end of file, by threads of their own (so no pipe fills).
+pub struct Piped {
+    pub child: std::process::Child,
+    pub writer: std::thread::JoinHandle<()>,
+    pub stdout: std::thread::JoinHandle<Vec<u8>>,
+    pub stderr: std::thread::JoinHandle<Vec<u8>>,
+}
+
+/// Starts `cmd` with all three pipes ([`Piped`]).
+pub fn spawn_piped(cmd: &mut Command, stdin: Vec<u8>) -> Piped {
     use std::io::Read as _;
-    let started = Instant::now();
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -248,9 +256,8 @@ pub fn run_command_within(cmd: &mut Command, stdin: &[u8], timeout: Duration) ->
         .spawn()
         .expect("spawn hookrun");
     let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
     let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
+        let _ = pipe.write_all(&stdin);
     });
     let reader = |mut source: Box<dyn std::io::Read + Send>| {
         std::thread::spawn(move || {
@@ -261,6 +268,23 @@ pub fn run_command_within(cmd: &mut Command, stdin: &[u8], timeout: Duration) ->
     };
     let stdout = reader(Box::new(child.stdout.take().unwrap()));
     let stderr = reader(Box::new(child.stderr.take().unwrap()));
+    Piped {
+        child,
+        writer,
+        stdout,
+        stderr,
+    }
+}
+
+/// Runs `cmd`, failing the test if it has not exited within `timeout`.
+pub fn run_command_within(cmd: &mut Command, stdin: &[u8], timeout: Duration) -> Run {
+    let started = Instant::now();
+    let Piped {
+        mut child,
+        writer,
+        stdout,
+        stderr,
+    } = spawn_piped(cmd, stdin.to_vec());
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait for hookrun") {
             break status;
@@ -319,6 +343,26 @@ pub fn fire_args<'a>(event: &'a str, settings: &'a Path, extra: &[&'a str]) -> V
     let mut args = vec![
         "fire",
         event,
+        "--no-default-settings",
+        "--settings",
+        settings.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// `VERB --host HOST --no-default-settings --settings SETTINGS EXTRA…`
+/// (`fire` or `explain` as that host calls it).
+pub fn host_args<'a>(
+    verb: &'a str,
+    host: &'a str,
+    settings: &'a Path,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        verb,
+        "--host",
+        host,
         "--no-default-settings",
         "--settings",
         settings.to_str().unwrap(),
