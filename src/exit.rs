@@ -57,7 +57,7 @@ impl Exit {
     /// How a command that failed with `err` ends: [`Exit::Usage`] when a
     /// [`Usage`] marker is in its chain, else [`Exit::Failure`].
     pub fn of_error(err: &anyhow::Error) -> Exit {
-        if err.chain().any(|cause| cause.is::<Usage>()) {
+        if err.chain().any(<dyn std::error::Error>::is::<Usage>) {
             Exit::Usage
         } else {
             Exit::Failure
@@ -119,16 +119,16 @@ mod tests {
     #[test]
     fn an_error_line_names_each_cause_once() {
         use anyhow::Context as _;
-        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "denied");
-        let err = Err::<(), _>(io).context("cannot create /d").unwrap_err();
-        assert_eq!(error_line(&err), "cannot create /d: denied");
-        // A typed error whose message already carries its source.
+        /// A typed error whose message already carries its source.
         #[derive(Debug, thiserror::Error)]
         #[error("failed to read /f: {source}")]
         struct Read {
             #[source]
             source: std::io::Error,
         }
+        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "denied");
+        let err = Err::<(), _>(io).context("cannot create /d").unwrap_err();
+        assert_eq!(error_line(&err), "cannot create /d: denied");
         let read = Read {
             source: std::io::Error::other("is a directory"),
         };

@@ -127,6 +127,7 @@ pub fn run() -> ExitCode {
 /// `hookrun: …` line on stderr naming the error and each cause
 /// ([`exit::error_line`]), and the exit its kind maps to
 /// ([`Exit::of_error`]).
+#[allow(clippy::needless_pass_by_value)] // `unwrap_or_else(failed)` hands it over
 fn failed(err: anyhow::Error) -> commands::Printed {
     commands::Printed {
         exit: Exit::of_error(&err),
