@@ -77,13 +77,7 @@ fn huge_matchers_and_rules_are_errors_not_aborts() {
     let file = sb.settings(&settings);
     let started = Instant::now();
     let run = sb.run(
-        &[
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            file.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("PreToolUse", &file, &[]),
         &sb.event(
             "PreToolUse",
             &json!({"tool_name": "Edit", "tool_input": {"file_path": "/x/f3"}}),
@@ -310,13 +304,7 @@ fn deep_json_without_its_stack_is_said_in_the_answer() {
     );
     // With room, nothing to say.
     let run = sb.run(
-        &[
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            file.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("PreToolUse", &file, &[]),
         event.as_bytes(),
     );
     assert_eq!(run.code, Some(0), "{run:?}");
@@ -331,13 +319,7 @@ fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
     let file = file.to_str().unwrap();
     let fire_with = |body: String| {
         sb.run(
-            &[
-                "fire",
-                "PreToolUse",
-                "--no-default-settings",
-                "--settings",
-                file,
-            ],
+            &crate::support::fire_args("PreToolUse", std::path::Path::new(file), &[]),
             body.as_bytes(),
         )
     };

@@ -220,13 +220,7 @@ fn once_runs_once_per_session_even_concurrently() {
     assert_eq!(std::fs::read_to_string(&count).unwrap().lines().count(), 3);
     // Without a session id it always runs.
     sb.run(
-        &[
-            "fire",
-            "SessionStart",
-            "--no-default-settings",
-            "--settings",
-            settings.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("SessionStart", &settings, &[]),
         b"{\"source\":\"startup\"}",
     );
     assert_eq!(std::fs::read_to_string(&count).unwrap().lines().count(), 4);
