@@ -75,14 +75,14 @@ impl Line {
         let hooks = report
             .hooks
             .iter()
-            .filter(|h| h.state != "stopped")
+            .filter(|h| h.state != crate::hookstate::HookState::Stopped)
             .map(|h| HookLine {
                 name: h.name.clone(),
                 source: h.source.clone(),
                 outcome: h
                     .run
                     .as_ref()
-                    .map_or_else(|| h.state.to_owned(), |r| r.outcome.to_owned()),
+                    .map_or_else(|| h.state.as_str().to_owned(), |r| r.outcome.to_owned()),
                 exit_code: h.run.as_ref().and_then(|r| r.exit_code),
                 signal: h.run.as_ref().and_then(|r| r.signal.clone()),
                 timed_out: h.run.as_ref().is_some_and(|r| r.timed_out),

@@ -40,6 +40,7 @@ pub mod cli;
 pub mod commands;
 pub mod decide;
 pub mod diagnose;
+pub mod display;
 pub mod escape;
 pub mod event;
 pub mod exec;
@@ -48,6 +49,7 @@ pub mod fire;
 pub mod fsafe;
 pub mod generate;
 pub mod hookenv;
+pub mod hookstate;
 pub mod host;
 pub mod http;
 pub mod jsonedit;
@@ -89,10 +91,10 @@ pub fn run() -> ExitCode {
     let shown = Shown::of(&cli.command);
     let printed = match &cli.command {
         Command::Fire(args) => commands::fire::run(args),
-        Command::Trust(args) => commands::trust::run(args, true),
-        Command::Untrust(args) => commands::trust::run(args, false),
-        Command::Stats(args) => commands::stats::run(args),
-        Command::Init(args) => commands::init::run(args),
+        Command::Trust(args) => commands::trust::run(args, true).unwrap_or_else(failed),
+        Command::Untrust(args) => commands::trust::run(args, false).unwrap_or_else(failed),
+        Command::Stats(args) => commands::stats::run(args).unwrap_or_else(failed),
+        Command::Init(args) => commands::init::run(args).unwrap_or_else(failed),
         Command::AsyncRun { job } => {
             return Exit::failure_if(asynchook::run_job(job).is_err()).into();
         }
@@ -101,8 +103,8 @@ pub fn run() -> ExitCode {
         Command::List(args) => commands::list::run(args),
         Command::Test(args) => stack::on_big_stack(|| commands::test::run(args)),
         Command::Replay(args) => commands::replay::run(args),
-        Command::Install(args) => commands::install::run(args, true),
-        Command::Uninstall(args) => commands::install::run(args, false),
+        Command::Install(args) => commands::install::run(args, true).unwrap_or_else(failed),
+        Command::Uninstall(args) => commands::install::run(args, false).unwrap_or_else(failed),
         Command::Completions(args) => {
             commands::Printed::stdout(generate::completions::render(args.shell), Exit::Success)
         }
@@ -119,6 +121,18 @@ pub fn run() -> ExitCode {
         ),
     }
     printed.exit.into()
+}
+
+/// The one place a command's error becomes what hookrun prints: one
+/// `hookrun: …` line on stderr naming the error and each cause
+/// ([`exit::error_line`]), and the exit its kind maps to
+/// ([`Exit::of_error`]).
+#[allow(clippy::needless_pass_by_value)] // `unwrap_or_else(failed)` hands it over
+fn failed(err: anyhow::Error) -> commands::Printed {
+    commands::Printed {
+        exit: Exit::of_error(&err),
+        ..commands::Printed::failure(&exit::error_line(&err))
+    }
 }
 
 /// Who reads what a command prints, hence how it is escaped ([`escape`]).

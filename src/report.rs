@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::aggregate::Decision;
 use crate::event::Event;
 use crate::exec::Termination;
+use crate::hookstate::HookState;
 use crate::host::Rendered;
 use crate::plan::Plan;
 use crate::run::{Exchanged, Executed, HookRun, Ran};
@@ -63,8 +64,8 @@ pub struct HookReport {
     pub source_kind: &'static str,
     pub json_path: String,
     pub event: String,
-    /// `ran`, `not run` (unsupported) or `stopped`.
-    pub state: &'static str,
+    /// `ran`, `async`, `skipped`, `not run` (unsupported) or `stopped`.
+    pub state: HookState,
     /// The funnel layer that stopped it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layer: Option<&'static str>,
@@ -165,19 +166,19 @@ pub fn build(from: &Sources<'_>) -> Report {
                 HookRun::Ran(ran) => {
                     warnings.extend(ran.verdict.warnings.iter().cloned());
                     notes.extend(ran.verdict.notes.iter().cloned());
-                    ("ran", Some(run_report(ran)))
+                    (HookState::Ran, Some(run_report(ran)))
                 }
                 HookRun::Async => {
                     notes.push("started detached; its output arrives with a later fire".to_owned());
-                    ("async", None)
+                    (HookState::Async, None)
                 }
                 HookRun::Skipped(why) => {
                     notes.push(why.clone());
-                    ("skipped", None)
+                    (HookState::Skipped, None)
                 }
-                HookRun::NotRun => ("not run", None),
+                HookRun::NotRun => (HookState::NotRun, None),
             },
-            _ => ("stopped", None),
+            _ => (HookState::Stopped, None),
         };
         hooks.push(HookReport {
             name: hook.display_name(),

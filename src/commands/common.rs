@@ -182,17 +182,7 @@ pub fn stdin_is_terminal() -> bool {
     std::io::stdin().is_terminal()
 }
 
-/// A path for display: relative to the current directory when it is below
-/// it, as written otherwise.
-pub fn display_path(path: &Path) -> String {
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
-        .filter(|rel| !rel.as_os_str().is_empty())
-        .unwrap_or_else(|| path.to_path_buf())
-        .display()
-        .to_string()
-}
+pub use crate::display::display_path;
 
 /// How long `fire` waits for stdin to close: `--deadline`, else the default
 /// deadline of the event named on the command line, else the longest

@@ -18,6 +18,7 @@ use crate::diagnose::command::{Vars, expand};
 use crate::event::Event;
 use crate::exec::Program;
 use crate::exit::Exit;
+use crate::hookstate::HookState;
 use crate::plan::{self, PlanInput, Planned, Runnable};
 use crate::select::{self, Considered, SelectContext, Stage};
 use crate::settings::model::FileState;
@@ -32,7 +33,7 @@ struct Shown {
     json_path: String,
     event: String,
     /// `run`, `stopped` or `not run`.
-    state: &'static str,
+    state: HookState,
     layer: Option<&'static str>,
     detail: String,
     /// The command after expansion, for hooks that would run.
@@ -174,7 +175,7 @@ fn show(
     let mut warnings = c.warnings.clone();
     let (state, layer, detail, command) = match &c.stage {
         Stage::Stopped(layer) => (
-            "stopped",
+            HookState::Stopped,
             Some(layer.as_str()),
             c.why(settings, event),
             None,
@@ -196,7 +197,7 @@ fn show(
                     }
                     Runnable::McpTool => crate::mcp::describe(hook),
                 };
-                ("run", None, String::new(), Some(shown))
+                (HookState::WouldRun, None, String::new(), Some(shown))
             }
             other => {
                 let why = other
@@ -206,13 +207,15 @@ fn show(
                     "hook {}: {why}; it would not run",
                     hook.display_name()
                 ));
-                ("not run", None, why, None)
+                (HookState::NotRun, None, why, None)
             }
         },
     };
     // As `fire` plans it: the managed cap, then the deadline.
     let (timeout, capped) = match planned {
-        Some(p) if state == "run" => (Some(p.timeout.effective), p.timeout.capped_by_deadline),
+        Some(p) if state == HookState::WouldRun => {
+            (Some(p.timeout.effective), p.timeout.capped_by_deadline)
+        }
         _ => (None, false),
     };
     Shown {
@@ -380,7 +383,7 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
     }
     for s in shown {
         let verdict = match (s.state, s.layer) {
-            ("run", _) => "would run".to_owned(),
+            (HookState::WouldRun, _) => "would run".to_owned(),
             (_, Some(layer)) => format!("stopped at {layer}"),
             _ => "would not run".to_owned(),
         };
@@ -407,7 +410,10 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
             let _ = writeln!(out, "   note: {n}");
         }
     }
-    let runs = shown.iter().filter(|s| s.state == "run").count();
+    let runs = shown
+        .iter()
+        .filter(|s| s.state == HookState::WouldRun)
+        .count();
     let mode = if h.sequential && runs > 1 {
         ", one after another (a hook sets `sequential`)"
     } else {
@@ -485,7 +491,7 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
         "problems": problems,
         "scrubbed_env": h.scrubbed,
         "hooks": hooks,
-        "would_run": shown.iter().filter(|s| s.state == "run").count(),
+        "would_run": shown.iter().filter(|s| s.state == HookState::WouldRun).count(),
         "sequential": h.sequential,
     })
 }

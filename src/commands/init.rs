@@ -4,6 +4,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use anyhow::{Context as _, anyhow, bail};
+
 use crate::cli::InitArgs;
 use crate::commands::Printed;
 use crate::exit::Exit;
@@ -78,7 +80,7 @@ fn project_root(env: &Environment, given: Option<&Path>) -> (PathBuf, Option<Str
     (here, None)
 }
 
-pub fn run(args: &InitArgs) -> Printed {
+pub fn run(args: &InitArgs) -> anyhow::Result<Printed> {
     let env = Environment::from_process();
     let mut placed = None;
     let target = if args.project {
@@ -88,16 +90,12 @@ pub fn run(args: &InitArgs) -> Printed {
     } else {
         match env.config_dir() {
             Some(dir) => dir.join("settings.json"),
-            None => {
-                return Printed::failure(
-                    "neither HOME nor XDG_CONFIG_HOME is set: there is no user settings folder (use --project)",
-                );
-            }
+            None => bail!(
+                "neither HOME nor XDG_CONFIG_HOME is set: there is no user settings folder (use --project)"
+            ),
         }
     };
-    if let Err(why) = write_new(&target) {
-        return Printed::failure(&why);
-    }
+    write_new(&target)?;
     let binary = std::env::current_exe()
         .ok()
         .and_then(|p| p.canonicalize().ok())
@@ -116,10 +114,7 @@ pub fn run(args: &InitArgs) -> Printed {
             shell_quote(&target.display().to_string())
         );
     }
-    let entry = match host_entry(&binary) {
-        Ok(entry) => entry,
-        Err(why) => return Printed::failure(&format!("{why} (the starter was written)")),
-    };
+    let entry = host_entry(&binary).map_err(|why| anyhow!("{why} (the starter was written)"))?;
     let _ = writeln!(
         out,
         "\nTo make hookrun Claude Code's hook, let hookrun write its entries (one per event your settings have hooks on; run it again after adding hooks on other events):\n\n    hookrun install claude-code{}\n\nor add this to ~/.claude/settings.json (or the project's .claude/settings.json); it routes PreToolUse, the one event the starter has hooks on, and each event you add hooks on later needs an entry of its own:\n\n{entry}",
@@ -128,19 +123,18 @@ pub fn run(args: &InitArgs) -> Printed {
     out.push_str(
         "\nThe command names this binary by its absolute path: Claude Code runs hooks with the PATH it was started with, and a `hookrun` it cannot find exits 127, which turns every guard off.\n",
     );
-    Printed::stdout(out, Exit::Success)
+    Ok(Printed::stdout(out, Exit::Success))
 }
 
-fn write_new(target: &Path) -> Result<(), String> {
+fn write_new(target: &Path) -> anyhow::Result<()> {
     if target.exists() {
-        return Err(format!(
+        bail!(
             "{} already exists: nothing written (edit it, or remove it first)",
             target.display()
-        ));
+        );
     }
     if let Some(dir) = target.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     // create_new: never replace a file that appeared in the meantime.
     std::fs::OpenOptions::new()
@@ -148,12 +142,12 @@ fn write_new(target: &Path) -> Result<(), String> {
         .create_new(true)
         .open(target)
         .and_then(|mut file| std::io::Write::write_all(&mut file, STARTER.as_bytes()))
-        .map_err(|err| format!("cannot write {}: {err}", target.display()))
+        .with_context(|| format!("cannot write {}", target.display()))
 }
 
 /// The `hooks` object for the host's settings: every listed event runs
 /// the entry `hookrun install claude-code` writes.
-pub fn host_entry(binary: &Path) -> Result<String, String> {
+pub fn host_entry(binary: &Path) -> anyhow::Result<String> {
     let command = super::install::fire_command(binary, HostId::ClaudeCode)?;
     let entry = crate::host::wiring::wiring(HostId::ClaudeCode).entry(&command);
     let hook = serde_json::json!([{ "hooks": [entry] }]);

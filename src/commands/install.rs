@@ -5,11 +5,13 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use anyhow::{Context as _, anyhow, bail};
+
 use super::common::{self, Printed};
 use crate::binpath;
 use crate::catalog::EventId;
 use crate::cli::InstallArgs;
-use crate::exit::Exit;
+use crate::exit::{Exit, Usage};
 use crate::host::HostId;
 use crate::host::wiring::{self, Route, Scope, Wiring};
 use crate::jsonedit::Doc;
@@ -26,14 +28,11 @@ const DEFAULT_EVENTS: &[&str] = &[
     "SessionStart",
 ];
 
-pub fn run(args: &InstallArgs, install: bool) -> Printed {
-    match plan(args, install) {
-        Ok(text) => Printed::stdout(text, Exit::Success),
-        Err(line) => Printed::failure(&line),
-    }
+pub fn run(args: &InstallArgs, install: bool) -> anyhow::Result<Printed> {
+    Ok(Printed::stdout(plan(args, install)?, Exit::Success))
 }
 
-fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
+fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
     let env = common::environment(&args.settings);
     let mut out = String::new();
     let scope = if args.user {
@@ -47,25 +46,7 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
         out.push_str(&root_note);
     }
     let w = wiring::wiring(args.host);
-    let codex_home = std::env::var_os("CODEX_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
-    let path = if args.local {
-        if args.host != HostId::ClaudeCode {
-            return Err(format!(
-                "--local: only Claude Code has a local settings file ({} reads {})",
-                args.host.display(),
-                w.project_file
-            ));
-        }
-        project_dir.join(LOCAL_FILE)
-    } else {
-        w.files(&project_dir, env.home.as_deref(), codex_home.as_deref())
-            .into_iter()
-            .find(|(s, _)| *s == scope)
-            .map(|(_, p)| p)
-            .ok_or("no home folder ($HOME is not set): use --project")?
-    };
+    let path = host_file(args, w, &env, &project_dir, scope)?;
     let inside = (scope == Scope::Project).then_some(project_dir.as_path());
 
     // A host whose hooks are files, not a document (Cline).
@@ -76,26 +57,7 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
     let mut routes = Vec::new();
     let mut settings = None;
     if install {
-        let binary = binary(args)?;
-        let may_pin = scope == Scope::Project && args.binary.is_none();
-        let home = env.home.as_deref();
-        let fire = match binpath::entry_program(
-            &binary,
-            args.host,
-            args.pinned,
-            may_pin,
-            &project_dir,
-            home,
-            |name| std::env::var_os(name),
-            &mut out,
-        )? {
-            binpath::Program::Path(binary) => fire_command(&binary, args.host)?,
-            binpath::Program::Pinned => format!(
-                "{} fire --host {}",
-                binpath::PINNED_PROGRAM,
-                args.host.name()
-            ),
-        };
+        let fire = entry_command(args, &env, &project_dir, scope, &mut out)?;
         let loaded = common::inspect_settings(&args.settings, &env, &project_dir);
         let events = events_to_route(&loaded, args.host, &mut out);
         if w.shape == wiring::Shape::Files {
@@ -123,7 +85,7 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
         settings = Some(loaded);
     }
 
-    let _lock = safewrite::lock_folder(&path)?;
+    let _lock = safewrite::lock_folder(&path).map_err(anyhow::Error::msg)?;
     for _attempt in 0..3 {
         let mut text = out.clone();
         match edit(args, install, w, &path, inside, &routes, &mut text)? {
@@ -140,10 +102,71 @@ fn plan(args: &InstallArgs, install: bool) -> Result<String, String> {
             Edited::Changed => {}
         }
     }
-    Err(format!(
+    bail!(
         "{} kept changing while hookrun edited it (another program writes it): nothing written; run again when it is quiet",
         path.display()
-    ))
+    )
+}
+
+/// The host file (or, for Cline, folder) install edits.
+fn host_file(
+    args: &InstallArgs,
+    w: &Wiring,
+    env: &Environment,
+    project_dir: &Path,
+    scope: Scope,
+) -> anyhow::Result<PathBuf> {
+    if args.local {
+        if args.host != HostId::ClaudeCode {
+            return Err(Usage(format!(
+                "--local: only Claude Code has a local settings file ({} reads {})",
+                args.host.display(),
+                w.project_file
+            ))
+            .into());
+        }
+        return Ok(project_dir.join(LOCAL_FILE));
+    }
+    let codex_home = std::env::var_os("CODEX_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    w.files(project_dir, env.home.as_deref(), codex_home.as_deref())
+        .into_iter()
+        .find(|(s, _)| *s == scope)
+        .map(|(_, p)| p)
+        .context("no home folder ($HOME is not set): use --project")
+}
+
+/// The command the host's entries run: this binary by path, or the
+/// project's pinned one.
+fn entry_command(
+    args: &InstallArgs,
+    env: &Environment,
+    project_dir: &Path,
+    scope: Scope,
+    out: &mut String,
+) -> anyhow::Result<String> {
+    let binary = binary(args)?;
+    let may_pin = scope == Scope::Project && args.binary.is_none();
+    let program = binpath::entry_program(
+        &binary,
+        args.host,
+        args.pinned,
+        may_pin,
+        project_dir,
+        env.home.as_deref(),
+        |name| std::env::var_os(name),
+        out,
+    )
+    .map_err(anyhow::Error::msg)?;
+    Ok(match program {
+        binpath::Program::Path(binary) => fire_command(&binary, args.host)?,
+        binpath::Program::Pinned => format!(
+            "{} fire --host {}",
+            binpath::PINNED_PROGRAM,
+            args.host.name()
+        ),
+    })
 }
 
 /// Claude Code's own file, kept out of git: `install claude-code --local`.
@@ -164,8 +187,8 @@ fn edit(
     inside: Option<&Path>,
     routes: &[Route],
     out: &mut String,
-) -> Result<Edited, String> {
-    let target = safewrite::open(path, inside)?;
+) -> anyhow::Result<Edited> {
+    let target = safewrite::open(path, inside).map_err(anyhow::Error::msg)?;
     let Some(before) = &target.before else {
         if !install {
             let _ = writeln!(
@@ -178,17 +201,17 @@ fn edit(
         return finish(args, install, w, &target, "{}\n", routes, out);
     };
     let text = String::from_utf8(before.clone()).map_err(|_| {
-        format!(
+        anyhow!(
             "{} is not UTF-8 text: hookrun does not rewrite it",
             path.display()
         )
     })?;
     if target.read_only() {
-        return Err(format!(
+        bail!(
             "{} is read-only: hookrun does not rewrite it; make it writable (chmod u+w {}) and run again, or edit it by hand",
             path.display(),
             path.display()
-        ));
+        );
     }
     let base = if text.trim().is_empty() {
         "{}\n"
@@ -206,10 +229,10 @@ fn finish(
     base: &str,
     routes: &[Route],
     out: &mut String,
-) -> Result<Edited, String> {
+) -> anyhow::Result<Edited> {
     let path = &target.named;
     let mut doc = Doc::parse(base).map_err(|err| {
-        format!(
+        anyhow!(
             "{} is not valid JSON ({err}); hookrun does not rewrite it: fix it or add the entries by hand",
             path.display()
         )
@@ -219,7 +242,7 @@ fn finish(
     } else {
         wiring::uninstall(w, &mut doc)
     }
-    .map_err(|why| format!("{}: {why}", path.display()))?;
+    .with_context(|| path.display().to_string())?;
     if install {
         report_routes(w, routes, &outcome, out);
     } else {
@@ -275,7 +298,9 @@ fn finish(
         return Ok(Edited::Done);
     }
     let backup = match (&target.before, target.mode) {
-        (Some(before), Some(mode)) => Some(safewrite::backup(path, before, mode)?),
+        (Some(before), Some(mode)) => {
+            Some(safewrite::backup(path, before, mode).map_err(anyhow::Error::msg)?)
+        }
         _ => None,
     };
     let written = safewrite::replace(target, (!remove_file).then_some(after.as_bytes()));
@@ -288,7 +313,7 @@ fn finish(
             }
             return Ok(Edited::Changed);
         }
-        Err(safewrite::WriteError::Io(why)) => return Err(why),
+        Err(safewrite::WriteError::Io(why)) => bail!(why),
     }
     if let Some(backup) = backup {
         let _ = writeln!(out, "backup: {}", backup.display());
@@ -502,10 +527,10 @@ fn shared_or_local(
 /// This binary by absolute path, or `--binary` made absolute.
 /// The command a host entry runs: `BINARY fire --host HOST` (also what
 /// `hookrun init` prints).
-pub fn fire_command(binary: &Path, host: HostId) -> Result<String, String> {
+pub fn fire_command(binary: &Path, host: HostId) -> anyhow::Result<String> {
     let quoted = shlex::try_quote(&binary.to_string_lossy())
         .map_err(|_| {
-            format!(
+            anyhow!(
                 "the binary path {} cannot be written as a shell word",
                 binary.display()
             )
@@ -514,14 +539,15 @@ pub fn fire_command(binary: &Path, host: HostId) -> Result<String, String> {
     Ok(format!("{quoted} fire --host {}", host.name()))
 }
 
-fn binary(args: &InstallArgs) -> Result<PathBuf, String> {
+fn binary(args: &InstallArgs) -> anyhow::Result<PathBuf> {
     let path = match &args.binary {
-        Some(path) => std::path::absolute(path)
-            .map_err(|err| format!("--binary {}: {err}", path.display()))?,
+        Some(path) => {
+            std::path::absolute(path).with_context(|| format!("--binary {}", path.display()))?
+        }
         None => std::env::current_exe()
             .and_then(std::fs::canonicalize)
             .map_err(|err| {
-                format!("cannot find this hookrun binary's path: {err}; pass --binary")
+                anyhow!("cannot find this hookrun binary's path: {err}; pass --binary")
             })?,
     };
     Ok(path)

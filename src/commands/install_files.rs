@@ -10,6 +10,8 @@ use std::fmt::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 
+use anyhow::{Context as _, bail};
+
 use crate::host::cline;
 use crate::host::wiring::Wiring;
 
@@ -26,7 +28,7 @@ pub fn run(
     dir: &Path,
     route: Option<Route<'_>>,
     dry_run: bool,
-) -> Result<String, String> {
+) -> anyhow::Result<String> {
     let mut out = String::new();
     refuse_symlinked(dir)?;
     let host = crate::host::host(w.host);
@@ -73,7 +75,7 @@ pub fn run(
                 let _ = writeln!(out, "would remove {} (dry run)", path.display());
             } else {
                 std::fs::remove_file(&path)
-                    .map_err(|err| format!("cannot remove {}: {err}", path.display()))?;
+                    .with_context(|| format!("cannot remove {}", path.display()))?;
                 let _ = writeln!(out, "removed {}", path.display());
             }
             removed += 1;
@@ -89,13 +91,13 @@ pub fn run(
 
 /// The folder and its parent must not be symlinks (a repository can plant
 /// `.clinerules -> /somewhere`): hookrun writes only where it means to.
-fn refuse_symlinked(dir: &Path) -> Result<(), String> {
+fn refuse_symlinked(dir: &Path) -> anyhow::Result<()> {
     for path in [Some(dir), dir.parent()].into_iter().flatten() {
         if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!(
+            bail!(
                 "{} is a symlink: hookrun does not write hook files through it; make it a folder or install by hand",
                 path.display()
-            ));
+            );
         }
     }
     Ok(())
@@ -103,7 +105,7 @@ fn refuse_symlinked(dir: &Path) -> Result<(), String> {
 
 /// Writes one hook file unless a file that is not hookrun's is there;
 /// whether the event is routed by hookrun's file.
-fn write_one(path: &Path, text: &str, dry_run: bool, out: &mut String) -> Result<bool, String> {
+fn write_one(path: &Path, text: &str, dry_run: bool, out: &mut String) -> anyhow::Result<bool> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() || !meta.file_type().is_file() => {
             let _ = writeln!(
@@ -129,23 +131,25 @@ fn write_one(path: &Path, text: &str, dry_run: bool, out: &mut String) -> Result
             }
         }
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-        Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
+        Err(err) => {
+            return Err(err).with_context(|| format!("cannot read {}", path.display()));
+        }
     }
     if dry_run {
         let _ = writeln!(out, "would write {} (dry run):\n{text}", path.display());
         return Ok(true);
     }
     let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)
-        .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut file = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|err| format!("cannot write in {}: {err}", dir.display()))?;
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
     std::io::Write::write_all(&mut file, text.as_bytes())
-        .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+        .with_context(|| format!("cannot write {}", path.display()))?;
     std::fs::set_permissions(file.path(), std::fs::Permissions::from_mode(0o755))
-        .map_err(|err| format!("cannot make {} executable: {err}", path.display()))?;
+        .with_context(|| format!("cannot make {} executable", path.display()))?;
     file.persist(path)
-        .map_err(|err| format!("cannot write {}: {}", path.display(), err.error))?;
+        .map_err(|err| err.error)
+        .with_context(|| format!("cannot write {}", path.display()))?;
     let _ = writeln!(out, "wrote {}", path.display());
     Ok(true)
 }

@@ -18,6 +18,7 @@ use crate::catalog::EventId;
 use crate::cli::{ListArgs, OutputFormat};
 use crate::event::Event;
 use crate::exit::Exit;
+use crate::hookstate::HookState;
 use crate::plan::{self, ExecVars};
 use crate::select::{self, Layer, SelectContext, Stage};
 use crate::settings::{Settings, Severity};
@@ -33,7 +34,7 @@ struct Row {
     timeout_s: f64,
     timeout_default: bool,
     /// `enabled`, `disabled`, `untrusted` or `not run`.
-    state: &'static str,
+    state: HookState,
     /// Why, for states other than `enabled`.
     why: String,
     name: String,
@@ -96,11 +97,11 @@ fn rows(
         .map(|(index, hook)| {
             let file = settings.file_of(hook);
             let (state, why) = match stopped.get(&index) {
-                Some((Layer::Trust, why)) => ("untrusted", why.clone()),
-                Some((_, why)) => ("disabled", why.clone()),
+                Some((Layer::Trust, why)) => (HookState::Untrusted, why.clone()),
+                Some((_, why)) => (HookState::Disabled, why.clone()),
                 None => match plan::program_for(hook, &file.dir, &vars) {
-                    Ok(_) => ("enabled", String::new()),
-                    Err(why) => ("not run", why.to_string()),
+                    Ok(_) => (HookState::Enabled, String::new()),
+                    Err(why) => (HookState::NotRun, why.to_string()),
                 },
             };
             // The hook's own timeout as `fire` plans it (the managed cap
@@ -187,7 +188,7 @@ fn text(settings: &Settings, rows: &[Row], only: Option<&EventId>) -> String {
             .iter()
             .map(|r| {
                 let state = if r.why.is_empty() {
-                    r.state.to_owned()
+                    r.state.as_str().to_owned()
                 } else {
                     shorten(&format!("{}: {}", r.state, r.why), MAX_STATE)
                 };

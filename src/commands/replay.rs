@@ -35,7 +35,7 @@ pub fn run(args: &ReplayArgs) -> Printed {
     };
     let files = match source::expand(&sources) {
         Ok(files) => files,
-        Err(why) => return Printed::failure(&why),
+        Err(why) => return Printed::failure(&crate::exit::error_line(&why)),
     };
     if files.is_empty() {
         let list: Vec<String> = sources.iter().map(|p| p.display().to_string()).collect();

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
 
+use anyhow::Context as _;
 use serde::Serialize;
 
 use crate::auditlog::Line;
@@ -16,6 +17,7 @@ use crate::catalog::{EventId, ToolCall};
 use crate::cli::{OutputFormat, StatsArgs};
 use crate::commands::Printed;
 use crate::exit::Exit;
+use crate::hookstate::HookState;
 use crate::settings::{self, Environment, discover};
 
 /// Counters of one event or one hook.
@@ -133,7 +135,7 @@ pub fn summarize(
             counts.failures += u64::from(hook.outcome == "failure");
             counts.timeouts += u64::from(hook.timed_out);
             counts.leaks += u64::from(hook.leaked);
-            if hook.outcome != "async" && hook.outcome != "skipped" && hook.outcome != "not run" {
+            if !HookState::from_word(&hook.outcome).is_some_and(HookState::never_started) {
                 counts.durations.push(hook.duration_ms);
             }
         }
@@ -184,18 +186,17 @@ pub fn summarize(
     Ok(stats)
 }
 
-pub fn run(args: &StatsArgs) -> Printed {
+pub fn run(args: &StatsArgs) -> anyhow::Result<Printed> {
     let mut env = Environment::from_process();
     if let Some(dir) = &args.settings.project_dir {
         env.hookrun_project_dir = Some(dir.clone());
     }
     let project = discover::project_dir(&env, Some(&env.current_dir));
     let loaded = settings::load(&args.settings.source_options(), &env, &project);
-    let Some(path): Option<PathBuf> = args.log.clone().or_else(|| loaded.log_path()) else {
-        return Printed::failure(
+    let path: PathBuf =
+        args.log.clone().or_else(|| loaded.log_path()).context(
             "no audit log: pass --log PATH, set HOOKRUN_LOG, or set `log` in your settings",
-        );
-    };
+        )?;
     let configured: Vec<(String, String, String)> = loaded
         .hooks
         .iter()
@@ -211,19 +212,17 @@ pub fn run(args: &StatsArgs) -> Printed {
         Ok(stats) => stats,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             // Before the first fire that logs, the log is simply not there.
-            return Printed::stdout(
+            return Ok(Printed::stdout(
                 format!(
                     "no fires logged yet: {} does not exist (hookrun creates it on the first fire that logs)\n",
                     path.display()
                 ),
                 Exit::Success,
-            );
+            ));
         }
         Err(err) => {
-            return Printed::failure(&format!(
-                "cannot read the audit log {}: {err}",
-                path.display()
-            ));
+            return Err(err)
+                .with_context(|| format!("cannot read the audit log {}", path.display()));
         }
     };
     let stdout = match args.format {
@@ -234,11 +233,7 @@ pub fn run(args: &StatsArgs) -> Printed {
         }
         OutputFormat::Text => render_text(&stats),
     };
-    Printed {
-        stdout,
-        stderr: String::new(),
-        exit: Exit::Success,
-    }
+    Ok(Printed::stdout(stdout, Exit::Success))
 }
 
 /// Pads by hand: the label column is as wide as its longest label, so a

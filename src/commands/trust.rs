@@ -4,6 +4,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use anyhow::Context as _;
+
 use crate::cli::TrustArgs;
 use crate::commands::Printed;
 use crate::exit::Exit;
@@ -25,11 +27,10 @@ fn files_of(path: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-pub fn run(args: &TrustArgs, trust: bool) -> Printed {
+pub fn run(args: &TrustArgs, trust: bool) -> anyhow::Result<Printed> {
     let env = Environment::from_process();
-    let Some(store_path) = settings::trust_store_path(&env) else {
-        return Printed::failure("cannot find the config directory: set HOME or XDG_CONFIG_HOME");
-    };
+    let store_path = settings::trust_store_path(&env)
+        .context("cannot find the config directory: set HOME or XDG_CONFIG_HOME")?;
     let mut store = match TrustStore::load(&store_path) {
         Ok(store) => store,
         // Trusting rewrites a corrupt store; untrusting has nothing to
@@ -39,7 +40,7 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
             tracing::warn!(%err, "starting a new trust store");
             TrustStore::empty(store_path.clone())
         }
-        Err(err) => return Printed::failure(&err.to_string()),
+        Err(err) => return Err(err.into()),
     };
     let targets: Vec<PathBuf> = if args.paths.is_empty() {
         // The project, and every nested layer down to here.
@@ -102,11 +103,11 @@ pub fn run(args: &TrustArgs, trust: bool) -> Printed {
     for line in &failed {
         let _ = writeln!(stderr, "hookrun: {line}");
     }
-    Printed {
+    Ok(Printed {
         stdout: out,
         stderr,
         exit: Exit::failure_if(!failed.is_empty()),
-    }
+    })
 }
 
 /// For `untrust`: the file itself, or every trusted file of the project

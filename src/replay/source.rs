@@ -8,19 +8,20 @@
 use std::io::{BufRead, BufReader, Seek as _, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use anyhow::Context as _;
+
 use super::{Replayed, Tally, audit, transcript};
 
 /// Expands SOURCEs into files; a SOURCE that does not exist is an error
 /// naming it.
-pub fn expand(sources: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+pub fn expand(sources: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for source in sources {
-        let meta = std::fs::metadata(source)
-            .map_err(|err| format!("source {}: {err}", source.display()))?;
+        let named = || format!("source {}", source.display());
+        let meta = std::fs::metadata(source).with_context(named)?;
         if meta.is_dir() {
             let mut found = Vec::new();
-            walk(source, &mut found)
-                .map_err(|err| format!("source {}: {err}", source.display()))?;
+            walk(source, &mut found).with_context(named)?;
             found.sort();
             files.extend(found);
         } else {
@@ -140,7 +141,11 @@ mod tests {
             names,
             ["p/a.jsonl", "p/b.jsonl", "p/s1/subagents/agent-x.jsonl"]
         );
-        let err = expand(&[dir.path().join("nope")]).unwrap_err();
+        let err = crate::exit::error_line(&expand(&[dir.path().join("nope")]).unwrap_err());
         assert!(err.starts_with("source ") && err.contains("nope"), "{err}");
+        assert!(
+            err.ends_with("No such file or directory (os error 2)"),
+            "{err}"
+        );
     }
 }

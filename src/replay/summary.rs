@@ -94,6 +94,67 @@ impl Counts {
     }
 }
 
+/// How one event's new verdict differs from the old policy's, or (with
+/// no old policy) from what the recording says happened.
+struct Compared {
+    kinds: Vec<&'static str>,
+    before: String,
+    added: Vec<String>,
+    removed: Vec<String>,
+}
+
+fn compare(r: &Replayed, new: &Verdict, old: Option<&Verdict>) -> Compared {
+    let name = r.event.id.name();
+    if let Some(old) = old {
+        let mut kinds = Vec::new();
+        if old.decision != new.decision {
+            kinds.push(decision_change(old.decision, new.decision));
+        }
+        let added: Vec<String> = new
+            .hooks
+            .iter()
+            .filter(|h| !old.hooks.contains(h))
+            .cloned()
+            .collect();
+        let removed: Vec<String> = old
+            .hooks
+            .iter()
+            .filter(|h| !new.hooks.contains(h))
+            .cloned()
+            .collect();
+        if !added.is_empty() {
+            kinds.push("hooks newly run");
+        }
+        if !removed.is_empty() {
+            kinds.push("hooks no longer run");
+        }
+        Compared {
+            kinds,
+            before: old.decision.to_owned(),
+            added,
+            removed,
+        }
+    } else {
+        // Against the recording: a call that went through would
+        // now be stopped.
+        let went_through = match name {
+            "PreToolUse" => r.recorded.went_through(),
+            _ => r.recorded == Recorded::Ran,
+        };
+        let kind = match new.decision {
+            "deny" if went_through => Some("newly denied"),
+            "ask" if went_through => Some("newly asks"),
+            _ => None,
+        };
+        Compared {
+            kinds: kind.into_iter().collect(),
+            before: format!("{} in the recording", r.recorded.as_str()),
+            added: Vec::new(),
+            removed: Vec::new(),
+        }
+    }
+}
+
 /// The whole replay, counted.
 #[derive(Debug, Default)]
 pub struct Summary {
@@ -130,7 +191,8 @@ impl Summary {
         self
     }
 
-    pub fn add(&mut self, r: &Replayed, new: &Verdict, old: Option<&Verdict>) {
+    /// The tallies one event adds to (sessions, events, decisions).
+    fn count(&mut self, r: &Replayed, new: &Verdict, old: Option<&Verdict>) {
         if !self.sessions.contains(&r.session) {
             self.sessions.insert(r.session.clone());
         }
@@ -154,49 +216,17 @@ impl Summary {
         if new.decision == "deny" {
             *self.blocked.entry(describe(&r.event)).or_default() += 1;
         }
-        let (kinds, before, added, removed) = if let Some(old) = old {
-            let mut kinds = Vec::new();
-            if old.decision != new.decision {
-                kinds.push(decision_change(old.decision, new.decision));
-            }
-            let added: Vec<String> = new
-                .hooks
-                .iter()
-                .filter(|h| !old.hooks.contains(h))
-                .cloned()
-                .collect();
-            let removed: Vec<String> = old
-                .hooks
-                .iter()
-                .filter(|h| !new.hooks.contains(h))
-                .cloned()
-                .collect();
-            if !added.is_empty() {
-                kinds.push("hooks newly run");
-            }
-            if !removed.is_empty() {
-                kinds.push("hooks no longer run");
-            }
-            (kinds, old.decision.to_owned(), added, removed)
-        } else {
-            // Against the recording: a call that went through would
-            // now be stopped.
-            let went_through = match name {
-                "PreToolUse" => r.recorded.went_through(),
-                _ => r.recorded == Recorded::Ran,
-            };
-            let kind = match new.decision {
-                "deny" if went_through => Some("newly denied"),
-                "ask" if went_through => Some("newly asks"),
-                _ => None,
-            };
-            (
-                kind.into_iter().collect(),
-                format!("{} in the recording", r.recorded.as_str()),
-                Vec::new(),
-                Vec::new(),
-            )
-        };
+    }
+
+    pub fn add(&mut self, r: &Replayed, new: &Verdict, old: Option<&Verdict>) {
+        self.count(r, new, old);
+        let name = r.event.id.name();
+        let Compared {
+            kinds,
+            before,
+            added,
+            removed,
+        } = compare(r, new, old);
         if let Some(rows) = self.rows.as_mut() {
             rows.push(Row {
                 session: r.session.clone(),
@@ -411,6 +441,40 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
     if s.against {
         let _ = writeln!(out, "  before:  {}", or_none(counts_line(&s.old.decisions)));
     }
+    hooks_text(&mut out, s);
+    let baseline = if s.against {
+        "vs the other policy"
+    } else {
+        "vs what the recording did"
+    };
+    if s.changes.is_empty() {
+        let _ = writeln!(out, "changes:   none ({baseline})");
+    } else {
+        let _ = writeln!(
+            out,
+            "changes:   {} ({baseline}): {}",
+            plural(s.changes.len() as u64, "event"),
+            counts_line(&s.change_kinds)
+        );
+    }
+    let top = s.top_blocked(5);
+    if !top.is_empty() {
+        out.push_str("top blocked:\n");
+        for (what, count) in top {
+            let _ = writeln!(out, "  {:>6}  {what}", thousands(count));
+        }
+    }
+    sources_text(&mut out, cx);
+    warnings_text(&mut out, "policy", cx.new);
+    if let Some(old) = cx.old {
+        warnings_text(&mut out, "against", old);
+    }
+    listed_text(&mut out, s, cx);
+    out
+}
+
+/// Which hooks ran (or would run), the busiest first.
+fn hooks_text(out: &mut String, s: &Summary) {
     let mut runs: Vec<(&String, &u64)> = s.new.hook_runs.iter().collect();
     runs.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     if runs.is_empty() {
@@ -442,39 +506,16 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
             shown.join(" · ")
         );
     }
-    let baseline = if s.against {
-        "vs the other policy"
-    } else {
-        "vs what the recording did"
-    };
-    if s.changes.is_empty() {
-        let _ = writeln!(out, "changes:   none ({baseline})");
-    } else {
-        let _ = writeln!(
-            out,
-            "changes:   {} ({baseline}): {}",
-            plural(s.changes.len() as u64, "event"),
-            counts_line(&s.change_kinds)
-        );
-    }
-    let top = s.top_blocked(5);
-    if !top.is_empty() {
-        out.push_str("top blocked:\n");
-        for (what, count) in top {
-            let _ = writeln!(out, "  {:>6}  {what}", thousands(count));
-        }
-    }
-    sources_text(&mut out, cx);
-    warnings_text(&mut out, "policy", cx.new);
-    if let Some(old) = cx.old {
-        warnings_text(&mut out, "against", old);
-    }
+}
+
+/// Every event (`--show all`), or the first changed ones.
+fn listed_text(out: &mut String, s: &Summary, cx: &Context<'_>) {
     if let (crate::cli::Show::All, Some(rows)) = (cx.show, &s.rows) {
         let _ = writeln!(out, "\nevery replayed event ({}):", rows.len());
         for row in rows {
-            row_text(&mut out, row, cx);
+            row_text(out, row, cx);
         }
-        return out;
+        return;
     }
     let limit = match cx.show {
         crate::cli::Show::Changes(n) => n,
@@ -493,10 +534,9 @@ pub fn text(s: &Summary, cx: &Context<'_>) -> String {
             }
         );
         for c in s.changes.iter().take(shown) {
-            change_text(&mut out, c, cx);
+            change_text(out, c, cx);
         }
     }
-    out
 }
 
 fn or_none(text: String) -> String {
@@ -574,7 +614,7 @@ fn row_text(out: &mut String, row: &Row, cx: &Context<'_>) {
 fn file_name(files: &[PathBuf], index: usize) -> String {
     files
         .get(index)
-        .map_or_else(String::new, |p| crate::commands::common::display_path(p))
+        .map_or_else(String::new, |p| crate::display::display_path(p))
 }
 
 fn sources_text(out: &mut String, cx: &Context<'_>) {

@@ -144,3 +144,38 @@ fn host_flag_accepts_claude_code_and_refuses_others_as_usage() {
     );
     assert_eq!(run.code, Some(1), "{run:?}");
 }
+
+#[test]
+fn a_command_that_cannot_do_its_job_names_the_file_and_why_and_exits_1() {
+    let sb = Sandbox::new();
+    // `.hookrun` is a file: init cannot make the folder its starter goes in.
+    let blocker = sb.project.join(".hookrun");
+    std::fs::write(&blocker, "not a folder").unwrap();
+    let run = sb.run(
+        &[
+            "init",
+            "--project",
+            "--project-dir",
+            sb.project.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert_eq!(run.stdout, "", "{run:?}");
+    // The folder it tried, then the system's reason, on one line.
+    let expected = format!("hookrun: cannot create {}: ", blocker.display());
+    assert!(run.stderr.starts_with(&expected), "{run:?}");
+    assert!(run.stderr.ends_with(")\n"), "the os error: {run:?}");
+    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+    assert_eq!(std::fs::read_to_string(&blocker).unwrap(), "not a folder");
+    // A flag that cannot work with the host named is a usage mistake:
+    // exit 1 too (never 2), the flag named.
+    let run = sb.run(&["install", "codex", "--local"], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert_eq!(run.stdout, "", "{run:?}");
+    assert!(
+        run.stderr
+            .starts_with("hookrun: --local: only Claude Code has a local settings file"),
+        "{run:?}"
+    );
+}

@@ -56,13 +56,7 @@ fn event_names_are_lenient_and_come_from_argument_or_input() {
     let settings = settings.to_str().unwrap();
     for name in ["pre_tool_use", "PreToolUse", "pre-tool-use", "preToolUse"] {
         let run = sb.run(
-            &[
-                "fire",
-                name,
-                "--no-default-settings",
-                "--settings",
-                settings,
-            ],
+            &crate::support::fire_args(name, std::path::Path::new(settings), &[]),
             &sb.event("SomethingElse", &json!({"tool_name": "Bash"})),
         );
         assert_eq!(run.code, Some(2), "{name}: {run:?}");
@@ -103,13 +97,7 @@ fn hook_stdin_is_the_event_byte_for_byte() {
     );
     // Appended as the last key when the input lacked it.
     let run = sb.run(
-        &[
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            settings.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("PreToolUse", &settings, &[]),
         b"{\"tool_name\":\"Bash\",\"x\":1}",
     );
     assert_eq!(run.code, Some(0));

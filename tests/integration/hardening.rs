@@ -77,13 +77,7 @@ fn huge_matchers_and_rules_are_errors_not_aborts() {
     let file = sb.settings(&settings);
     let started = Instant::now();
     let run = sb.run(
-        &[
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            file.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("PreToolUse", &file, &[]),
         &sb.event(
             "PreToolUse",
             &json!({"tool_name": "Edit", "tool_input": {"file_path": "/x/f3"}}),
@@ -212,15 +206,10 @@ fn deep_json_from_the_host_or_a_hook_is_read_not_crashed_on() {
     let event = json!({"tool_name": "Bash", "tool_input": {"command": "echo hi"}}).to_string();
     let fire = |settings: &Value, extra: &[&str]| {
         let file = sb.settings(settings);
-        let mut args = vec![
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            file.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        sb.run(&args, event.as_bytes())
+        sb.run(
+            &crate::support::fire_args("PreToolUse", &file, extra),
+            event.as_bytes(),
+        )
     };
     let cat = |path: &std::path::Path| format!("cat '{}'", path.display());
     // What the counting hook (`wc -c > seen`) was given.
@@ -278,14 +267,7 @@ fn deep_json_from_the_host_or_a_hook_is_read_not_crashed_on() {
         r#"{{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{{"command":"echo hi","junk":{nested}}}}}"#
     );
     let run = sb.run(
-        &[
-            "fire",
-            "--host",
-            "gemini",
-            "--no-default-settings",
-            "--settings",
-            counting.to_str().unwrap(),
-        ],
+        &crate::support::host_args("fire", "gemini", &counting, &[]),
         deep_event.as_bytes(),
     );
     assert_eq!(run.code, Some(0), "{run:?}");
@@ -322,13 +304,7 @@ fn deep_json_without_its_stack_is_said_in_the_answer() {
     );
     // With room, nothing to say.
     let run = sb.run(
-        &[
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            file.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("PreToolUse", &file, &[]),
         event.as_bytes(),
     );
     assert_eq!(run.code, Some(0), "{run:?}");
@@ -343,13 +319,7 @@ fn deep_nesting_and_lone_surrogates_reach_the_deny_rules() {
     let file = file.to_str().unwrap();
     let fire_with = |body: String| {
         sb.run(
-            &[
-                "fire",
-                "PreToolUse",
-                "--no-default-settings",
-                "--settings",
-                file,
-            ],
+            &crate::support::fire_args("PreToolUse", std::path::Path::new(file), &[]),
             body.as_bytes(),
         )
     };

@@ -139,14 +139,7 @@ fn a_host_that_translates_fields_never_passes_its_line_through() {
     // own names, so the hook's stdin cannot be the host's bytes.
     let line = br#"{"session_id":"s","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#;
     let run = sb.run(
-        &[
-            "fire",
-            "--host",
-            "gemini",
-            "--no-default-settings",
-            "--settings",
-            file.to_str().unwrap(),
-        ],
+        &crate::support::host_args("fire", "gemini", &file, &[]),
         line,
     );
     assert_eq!(run.code, Some(0), "{run:?}");

@@ -5,35 +5,20 @@
 //! can leave even if the guard failed, and are skipped with a note where
 //! that is not possible.
 
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Run, Sandbox, hooks, read_when_ready, run_command};
+use crate::support::{
+    Request, Run, Sandbox, hooks, read_request, read_when_ready, run_command, serve_loopback,
+    write_response,
+};
 
 /// One request as the server saw it.
-#[derive(Debug, Clone)]
-struct Received {
-    method: String,
-    path: String,
-    /// Header lines as received, in order.
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
+type Received = Request;
 
-impl Received {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// What the server answers on a path.
 #[derive(Debug, Clone)]
 enum Reply {
     Status(u16, &'static str),
@@ -51,17 +36,9 @@ struct Server {
 
 impl Server {
     fn start(route: fn(&str) -> Reply) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
         let log = Arc::new(Mutex::new(Vec::new()));
         let shared = Arc::clone(&log);
-        std::thread::spawn(move || {
-            for stream in listener.incoming().take(32) {
-                let Ok(stream) = stream else { continue };
-                let log = Arc::clone(&shared);
-                std::thread::spawn(move || serve(stream, route, &log));
-            }
-        });
+        let addr = serve_loopback(32, move |stream| serve(stream, route, &shared));
         Server { addr, log }
     }
 
@@ -79,45 +56,11 @@ impl Server {
 }
 
 fn serve(stream: TcpStream, route: fn(&str) -> Reply, log: &Mutex<Vec<Received>>) {
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+    let Some(request) = read_request(&stream) else {
         return;
-    }
-    let mut parts = line.split_whitespace();
-    let method = parts.next().unwrap_or_default().to_owned();
-    let path = parts.next().unwrap_or_default().to_owned();
-    let mut headers = Vec::new();
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header).unwrap_or(0) == 0 {
-            break;
-        }
-        let header = header.trim_end_matches(['\r', '\n']);
-        if header.is_empty() {
-            break;
-        }
-        if let Some((k, v)) = header.split_once(':') {
-            headers.push((k.trim().to_owned(), v.trim().to_owned()));
-        }
-    }
-    let length: usize = headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0; length];
-    let _ = reader.read_exact(&mut body);
-    let reply = route(&path);
-    log.lock().unwrap().push(Received {
-        method,
-        path,
-        headers,
-        body,
-    });
+    };
+    let reply = route(&request.path);
+    log.lock().unwrap().push(request);
     let (status, extra, body) = match reply {
         Reply::Status(code, body) => (code, String::new(), body),
         Reply::Redirect(to) => (302, format!("Location: {to}\r\n"), ""),
@@ -126,14 +69,7 @@ fn serve(stream: TcpStream, route: fn(&str) -> Reply, log: &Mutex<Vec<Received>>
             (200, String::new(), "{}")
         }
     };
-    let mut out = stream;
-    let _ = write!(
-        out,
-        "HTTP/1.1 {status} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n{body}",
-        reason(status),
-        body.len()
-    );
-    let _ = out.flush();
+    write_response(stream, status, reason(status), &extra, body);
 }
 
 fn reason(status: u16) -> &'static str {

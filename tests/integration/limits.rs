@@ -24,16 +24,9 @@ fn many(n: usize, command: &str, guard: Value) -> Value {
 
 fn fire_via(sb: &Sandbox, wrapper: &[&str], settings: &Value, extra: &[&str]) -> Run {
     let file = sb.settings(settings);
-    let mut args = vec![
-        "fire",
-        "PreToolUse",
-        "--no-default-settings",
-        "--settings",
-        file.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
     run_command(
-        sb.command_via(wrapper).args(&args),
+        sb.command_via(wrapper)
+            .args(crate::support::fire_args("PreToolUse", &file, extra)),
         &sb.event("PreToolUse", &bash()),
     )
 }

@@ -2,43 +2,15 @@
 //! answer only later fires, and a `once` hook is claimed only when it
 //! really starts.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::support::{Run, Sandbox};
-
-fn fire_with(sb: &Sandbox, event: &str, settings: &Path, extra: &[&str], fields: &Value) -> Run {
-    let mut args = vec![
-        "fire",
-        event,
-        "--no-default-settings",
-        "--settings",
-        settings.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    sb.run(&args, &sb.event(event, fields))
-}
+use crate::support::{Sandbox, results_in};
 
 fn state_root(sb: &Sandbox) -> PathBuf {
     sb.home.join(".state/hookrun")
-}
-
-fn results_in(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |entries| {
-        entries
-            .flatten()
-            .map(|e| {
-                let path = e.path();
-                if path.is_dir() {
-                    results_in(&path)
-                } else {
-                    usize::from(path.to_string_lossy().ends_with(".result.json"))
-                }
-            })
-            .sum()
-    })
 }
 
 fn wait_for_results(sb: &Sandbox, count: usize) {
@@ -70,7 +42,7 @@ fn a_fast_async_result_is_not_delivered_by_the_fire_that_started_it() {
         "UserPromptSubmit": [{"command": "true"}]
     }}));
     let fields = json!({"session_id": "s-fast", "tool_name": "Bash"});
-    let run = fire_with(&sb, "PostToolUse", &settings, &[], &fields);
+    let run = sb.fire_with("PostToolUse", &settings, &[], &fields);
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(
         results_in(&root),
@@ -82,8 +54,7 @@ fn a_fast_async_result_is_not_delivered_by_the_fire_that_started_it() {
         "answered its own fire: {run:?}"
     );
 
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "UserPromptSubmit",
         &settings,
         &[],
@@ -101,16 +72,10 @@ fn async_hooks_run_under_the_fires_output_cap() {
         "PostToolUse": [{"name": "chatty", "command": command, "async": true}]
     }}));
     let fields = json!({"session_id": "s-cap", "tool_name": "Bash"});
-    let run = fire_with(
-        &sb,
-        "PostToolUse",
-        &settings,
-        &["--output-cap", "64"],
-        &fields,
-    );
+    let run = sb.fire_with("PostToolUse", &settings, &["--output-cap", "64"], &fields);
     assert_eq!(run.code, Some(0), "{run:?}");
     wait_for_results(&sb, 1);
-    let run = fire_with(&sb, "PostToolUse", &sb.settings(&json!({})), &[], &fields);
+    let run = sb.fire_with("PostToolUse", &sb.settings(&json!({})), &[], &fields);
     let message = run.system_message();
     assert!(
         !message.contains(&long),
@@ -123,9 +88,9 @@ fn async_hooks_run_under_the_fires_output_cap() {
 
     // The control: without --output-cap the same hook's message arrives whole.
     let fields = json!({"session_id": "s-cap-control", "tool_name": "Bash"});
-    fire_with(&sb, "PostToolUse", &settings, &[], &fields);
+    sb.fire_with("PostToolUse", &settings, &[], &fields);
     wait_for_results(&sb, 1);
-    let run = fire_with(&sb, "PostToolUse", &sb.settings(&json!({})), &[], &fields);
+    let run = sb.fire_with("PostToolUse", &sb.settings(&json!({})), &[], &fields);
     assert_eq!(run.system_message(), long);
 }
 
@@ -138,8 +103,7 @@ fn async_hooks_run_under_the_fires_kill_grace() {
     }}));
     let fields = json!({"session_id": "s-grace", "tool_name": "Bash"});
     let started = Instant::now();
-    fire_with(
-        &sb,
+    sb.fire_with(
         "PostToolUse",
         &settings,
         &["--kill-grace", "100ms"],
@@ -182,8 +146,7 @@ fn a_once_hook_that_could_not_start_is_not_counted_as_run() {
     let fields = json!({"session_id": "s-once", "tool_name": "Bash"});
     // Creates the session's folder; then a file where the async folder goes
     // makes starting any async hook of the session fail.
-    fire_with(
-        &sb,
+    sb.fire_with(
         "Notification",
         &settings,
         &[],
@@ -192,13 +155,7 @@ fn a_once_hook_that_could_not_start_is_not_counted_as_run() {
     let blocker = session_dir(&sb).join("async");
     std::fs::write(&blocker, "in the way").unwrap();
 
-    let run = fire_with(
-        &sb,
-        "PostToolUse",
-        &settings,
-        &["--format", "report"],
-        &fields,
-    );
+    let run = sb.fire_with("PostToolUse", &settings, &["--format", "report"], &fields);
     let hook = run.hook("setup");
     assert_eq!(hook["state"], "not run", "{hook:#}");
     let warnings = run.json()["warnings"].to_string();
@@ -208,22 +165,10 @@ fn a_once_hook_that_could_not_start_is_not_counted_as_run() {
     );
 
     std::fs::remove_file(&blocker).unwrap();
-    let run = fire_with(
-        &sb,
-        "PostToolUse",
-        &settings,
-        &["--format", "report"],
-        &fields,
-    );
+    let run = sb.fire_with("PostToolUse", &settings, &["--format", "report"], &fields);
     assert_eq!(run.hook("setup")["state"], "async", "{}", run.stdout);
     crate::support::read_when_ready(&ran);
     // And now it did run: once.
-    let run = fire_with(
-        &sb,
-        "PostToolUse",
-        &settings,
-        &["--format", "report"],
-        &fields,
-    );
+    let run = sb.fire_with("PostToolUse", &settings, &["--format", "report"], &fields);
     assert_eq!(run.hook("setup")["state"], "skipped", "{}", run.stdout);
 }

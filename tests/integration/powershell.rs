@@ -12,21 +12,11 @@ use serde_json::{Value, json};
 use crate::support::{Run, Sandbox, clean_path, read_when_ready, skipped};
 
 fn fire(sb: &Sandbox, settings: &Value, extra: &[&str]) -> Run {
-    let file = sb.settings(settings);
-    let mut args = vec![
-        "fire",
+    sb.fire_with(
         "PreToolUse",
-        "--no-default-settings",
-        "--settings",
-        file.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    sb.run(
-        &args,
-        &sb.event(
-            "PreToolUse",
-            &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-        ),
+        &sb.settings(settings),
+        extra,
+        &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
     )
 }
 

@@ -5,14 +5,15 @@
 //! and the decision it reached.
 
 use std::fmt::Write as _;
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, hooks, read_when_ready};
+use crate::support::{
+    Sandbox, hooks, read_request, read_when_ready, serve_loopback, write_response,
+};
 
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
@@ -24,10 +25,7 @@ pub(crate) struct Received {
 
 impl Received {
     pub(crate) fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::support::header(&self.headers, name)
     }
 
     /// Every text the request carries, for matching markers.
@@ -63,8 +61,6 @@ pub(crate) enum Answer {
     Body(Value),
 }
 
-type Script = Arc<dyn Fn(&Received) -> Answer + Send + Sync>;
-
 pub(crate) struct Model {
     addr: SocketAddr,
     log: Arc<Mutex<Vec<Received>>>,
@@ -72,19 +68,9 @@ pub(crate) struct Model {
 
 impl Model {
     pub(crate) fn start(script: impl Fn(&Received) -> Answer + Send + Sync + 'static) -> Model {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
         let log = Arc::new(Mutex::new(Vec::new()));
         let shared = Arc::clone(&log);
-        let script: Script = Arc::new(script);
-        std::thread::spawn(move || {
-            for stream in listener.incoming().take(64) {
-                let Ok(stream) = stream else { continue };
-                let log = Arc::clone(&shared);
-                let script = Arc::clone(&script);
-                std::thread::spawn(move || serve(stream, &*script, &log));
-            }
-        });
+        let addr = serve_loopback(64, move |stream| serve(stream, &script, &shared));
         Model { addr, log }
     }
 
@@ -102,44 +88,14 @@ fn serve(
     script: &(dyn Fn(&Received) -> Answer + Send + Sync),
     log: &Mutex<Vec<Received>>,
 ) {
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+    let Some(request) = read_request(&stream) else {
         return;
-    }
-    let path = line
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or_default()
-        .to_owned();
-    let mut headers = Vec::new();
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header).unwrap_or(0) == 0 {
-            break;
-        }
-        let header = header.trim_end_matches(['\r', '\n']);
-        if header.is_empty() {
-            break;
-        }
-        if let Some((k, v)) = header.split_once(':') {
-            headers.push((k.trim().to_owned(), v.trim().to_owned()));
-        }
-    }
-    let length: usize = headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0; length];
-    let _ = reader.read_exact(&mut body);
+    };
+    let path = request.path;
     let received = Received {
         path: path.clone(),
-        headers,
-        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+        headers: request.headers,
+        body: serde_json::from_slice(&request.body).unwrap_or(Value::Null),
     };
     let answer = script(&received);
     let key = received.header("x-api-key").unwrap_or_default().to_owned();
@@ -180,13 +136,7 @@ fn serve(
                 .to_string(),
         ),
     };
-    let mut out = stream;
-    let _ = write!(
-        out,
-        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = out.flush();
+    write_response(stream, status, "X", "", &body);
 }
 
 pub(crate) const KEY: &str = "sk-ant-it-9f3c1e77d2";

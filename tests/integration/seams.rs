@@ -77,15 +77,7 @@ fn event_name_warnings_behind_gemini_use_geminis_names() {
     let settings = sb.settings(&json!({"hooks": {"PreToolUse": [{"command": "true"}]}}));
     let shell = std::fs::read_to_string(fixture("hosts/gemini/before_tool__shell.json")).unwrap();
     let fire = |args: &[&str], input: &str| {
-        let mut all = vec![
-            "fire",
-            "--host",
-            "gemini",
-            "--no-default-settings",
-            "--settings",
-        ];
-        all.push(settings.to_str().unwrap());
-        all.extend_from_slice(args);
+        let all = crate::support::host_args("fire", "gemini", &settings, args);
         sb.run(&all, input.as_bytes())
     };
     // Gemini's own names, with or without a (Claude Code) argument: quiet.
@@ -210,14 +202,7 @@ fn a_hookrun_fire_inside_a_hook_behind_gemini_answers_that_hook_in_claude_codes_
         .replace("/tmp/run/proj", sb.project.to_str().unwrap());
     let shell = shell.as_bytes();
     let run = sb.run(
-        &[
-            "fire",
-            "--host",
-            "gemini",
-            "--no-default-settings",
-            "--settings",
-            outer.to_str().unwrap(),
-        ],
+        &crate::support::host_args("fire", "gemini", &outer, &[]),
         shell,
     );
     assert_eq!(run.code, Some(0), "{run:?}");
@@ -237,15 +222,7 @@ fn explain_gives_fires_event_name_warnings_in_the_hosts_vocabulary() {
         .unwrap()
         .replace("/tmp/run/proj", sb.project.to_str().unwrap());
     let explain = |args: &[&str], input: &str| {
-        let mut all = vec![
-            "explain",
-            "--host",
-            "gemini",
-            "--no-default-settings",
-            "--settings",
-        ];
-        all.push(settings.to_str().unwrap());
-        all.extend_from_slice(args);
+        let all = crate::support::host_args("explain", "gemini", &settings, args);
         sb.run(&all, input.as_bytes())
     };
     let run = explain(&[], &shell.replace("\"BeforeTool\"", "\"BeforeTol\""));

@@ -114,7 +114,7 @@ fn relative_or_in_project_settings_paths_are_project_files() {
         sb.project.join("hooks.json").to_str().unwrap(),
     ] {
         let run = sb.run(
-            &["fire", "Stop", "--no-default-settings", "--settings", path],
+            &crate::support::fire_args("Stop", std::path::Path::new(path), &[]),
             &sb.event("Stop", &json!({})),
         );
         assert!(!marker.exists(), "{path}: {run:?}");
@@ -138,13 +138,7 @@ fn relative_or_in_project_settings_paths_are_project_files() {
     let outside = sb.settings(&settings);
     std::fs::remove_file(&marker).unwrap();
     sb.run(
-        &[
-            "fire",
-            "Stop",
-            "--no-default-settings",
-            "--settings",
-            outside.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("Stop", &outside, &[]),
         &sb.event("Stop", &json!({})),
     );
     assert!(marker.exists());
@@ -651,13 +645,7 @@ fn doctor_always_names_the_variables_kept_from_hooks() {
     // A fire whose hooks use none of them says nothing.
     let quiet = sb.settings(&hooks("PreToolUse", json!([{"command": "true"}])));
     let run = sb.run(
-        &[
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            quiet.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("PreToolUse", &quiet, &[]),
         &sb.event(
             "PreToolUse",
             &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),

@@ -7,24 +7,6 @@ use serde_json::{Value, json};
 
 use crate::support::{Sandbox, fixture, hooks};
 
-fn fire_with(
-    sb: &Sandbox,
-    event: &str,
-    settings: &std::path::Path,
-    extra: &[&str],
-    fields: &Value,
-) -> crate::support::Run {
-    let mut args = vec![
-        "fire",
-        event,
-        "--no-default-settings",
-        "--settings",
-        settings.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    sb.run(&args, &sb.event(event, fields))
-}
-
 #[test]
 fn concurrent_fires_write_whole_lines() {
     let sb = Sandbox::new();
@@ -93,7 +75,7 @@ fn the_log_comes_from_env_or_settings_and_failures_only_warn() {
     let settings = sb.settings(
         &json!({"log": from_settings.to_str().unwrap(), "hooks": {"Stop": [{"command": "true"}]}}),
     );
-    let run = fire_with(&sb, "Stop", &settings, &[], &json!({}));
+    let run = sb.fire_with("Stop", &settings, &[], &json!({}));
     assert_eq!(run.code, Some(0));
     assert_eq!(
         std::fs::read_to_string(&from_settings)
@@ -105,15 +87,14 @@ fn the_log_comes_from_env_or_settings_and_failures_only_warn() {
 
     let from_env = sb.path("from-env.jsonl");
     sb.env("HOOKRUN_LOG", from_env.to_str().unwrap());
-    fire_with(&sb, "Stop", &settings, &[], &json!({}));
+    sb.fire_with("Stop", &settings, &[], &json!({}));
     assert_eq!(
         std::fs::read_to_string(&from_env).unwrap().lines().count(),
         1,
         "the environment wins over settings"
     );
 
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "Stop",
         &settings,
         &["--log", "/proc/no-such-dir/audit.jsonl"],
@@ -204,8 +185,7 @@ fn once_runs_once_per_session_even_concurrently() {
         json!([{"command": format!("echo x >> '{}'", count.display()), "once": true}]),
     ));
     for session in ["a", "a", "b", "a"] {
-        fire_with(
-            &sb,
+        sb.fire_with(
             "SessionStart",
             &settings,
             &[],
@@ -240,13 +220,7 @@ fn once_runs_once_per_session_even_concurrently() {
     assert_eq!(std::fs::read_to_string(&count).unwrap().lines().count(), 3);
     // Without a session id it always runs.
     sb.run(
-        &[
-            "fire",
-            "SessionStart",
-            "--no-default-settings",
-            "--settings",
-            settings.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("SessionStart", &settings, &[]),
         b"{\"source\":\"startup\"}",
     );
     assert_eq!(std::fs::read_to_string(&count).unwrap().lines().count(), 4);
@@ -288,8 +262,7 @@ fn async_hooks_return_at_once_and_deliver_on_the_next_fire() {
         "UserPromptSubmit": [{"command": "true"}]
     }}));
     let started = Instant::now();
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "PostToolUse",
         &settings,
         &[],
@@ -306,8 +279,7 @@ fn async_hooks_return_at_once_and_deliver_on_the_next_fire() {
     // A Notification does not accept additionalContext: the result stays pending.
     wait_for_async_result(&sb);
     assert!(ready.exists());
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "Notification",
         &settings,
         &[],
@@ -317,8 +289,7 @@ fn async_hooks_return_at_once_and_deliver_on_the_next_fire() {
 
     // The next fire that accepts context gets it, exactly once, even though
     // its own hook says nothing.
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "UserPromptSubmit",
         &settings,
         &[],
@@ -330,8 +301,7 @@ fn async_hooks_return_at_once_and_deliver_on_the_next_fire() {
         "{json}"
     );
     assert_eq!(json["systemMessage"], "async says hi");
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "UserPromptSubmit",
         &settings,
         &[],
@@ -342,8 +312,7 @@ fn async_hooks_return_at_once_and_deliver_on_the_next_fire() {
         "delivered once: {run:?}"
     );
     // Another session never sees it.
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "UserPromptSubmit",
         &settings,
         &[],
@@ -358,8 +327,7 @@ fn async_decisions_have_no_effect_and_say_so() {
     let ready = sb.path("async-done");
     let command = format!("echo no >&2; touch '{}'; exit 2", ready.display());
     let settings = sb.settings(&json!({"hooks": {"PreToolUse": [{"name": "late-guard", "command": command, "async": true}]}}));
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "PreToolUse",
         &settings,
         &[],
@@ -368,8 +336,7 @@ fn async_decisions_have_no_effect_and_say_so() {
     assert_eq!(run.code, Some(0), "an async block cannot block: {run:?}");
     wait_for_async_result(&sb);
     assert!(ready.exists());
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "PreToolUse",
         &sb.settings(&json!({})),
         &[],
@@ -406,8 +373,7 @@ fn async_rewake_hooks_run_in_the_background_and_wake_with_their_exit_2() {
         {"name": "bg-tests", "command": failing, "async": true, "asyncRewake": true},
         {"name": "bg-quiet", "command": passing, "async": true, "asyncRewake": true}
     ]}}));
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "PreToolUse",
         &settings,
         &[],
@@ -423,30 +389,12 @@ fn async_rewake_hooks_run_in_the_background_and_wake_with_their_exit_2() {
     }
     // Both results are written just after the hooks exit.
     let root = sb.home.join(".state/hookrun");
-    let count_results = || {
-        fn count(dir: &std::path::Path) -> usize {
-            std::fs::read_dir(dir).map_or(0, |entries| {
-                entries
-                    .flatten()
-                    .map(|e| {
-                        let path = e.path();
-                        if path.is_dir() {
-                            count(&path)
-                        } else {
-                            usize::from(path.to_string_lossy().ends_with(".result.json"))
-                        }
-                    })
-                    .sum()
-            })
-        }
-        count(&root)
-    };
+    let count_results = || crate::support::results_in(&root);
     while count_results() < 2 {
         assert!(Instant::now() < deadline, "the results never came");
         std::thread::sleep(Duration::from_millis(25));
     }
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "UserPromptSubmit",
         &sb.settings(&json!({})),
         &[],
@@ -479,8 +427,7 @@ fn async_rewake_without_async_blocks_in_the_foreground() {
     let settings = sb.settings(&json!({"hooks": {"PreToolUse": [
         {"command": "echo 'FG-REWAKE: no' >&2; exit 2", "asyncRewake": true}
     ]}}));
-    let run = fire_with(
-        &sb,
+    let run = sb.fire_with(
         "PreToolUse",
         &settings,
         &[],
@@ -517,8 +464,7 @@ fn stop_loop_guard_caps_consecutive_blocks() {
         json!([{"command": "echo tests fail >&2; exit 2"}]),
     ));
     let fire = || {
-        fire_with(
-            &sb,
+        sb.fire_with(
             "Stop",
             &settings,
             &["--stop-block-cap", "3"],
@@ -548,12 +494,14 @@ fn stop_loop_guard_caps_consecutive_blocks() {
     // the loop itself after 8) the default cap is one more: 9.
     for _ in 0..9 {
         assert_eq!(
-            fire_with(&sb, "Stop", &settings, &[], &json!({"session_id": "other"})).code,
+            sb.fire_with("Stop", &settings, &[], &json!({"session_id": "other"}))
+                .code,
             Some(2)
         );
     }
     assert_eq!(
-        fire_with(&sb, "Stop", &settings, &[], &json!({"session_id": "other"})).code,
+        sb.fire_with("Stop", &settings, &[], &json!({"session_id": "other"}))
+            .code,
         Some(0)
     );
 }
@@ -568,8 +516,7 @@ fn a_daemon_started_on_purpose_warns_once_per_session() {
     ));
     let log = sb.path("audit.jsonl");
     let fire = |session: &str| {
-        fire_with(
-            &sb,
+        sb.fire_with(
             "SessionStart",
             &settings,
             &["--log", log.to_str().unwrap()],

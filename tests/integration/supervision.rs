@@ -8,9 +8,8 @@
 //! and only when their environment proves they came from this sandbox.
 
 use std::ffi::OsStr;
-use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -167,35 +166,12 @@ struct Background {
 impl Background {
     fn start(mut command: Command, stdin: Vec<u8>) -> Background {
         let started = Instant::now();
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn hookrun");
-        let mut pipe = child.stdin.take().unwrap();
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&stdin);
-        });
-        let stdout = child.stdout.take().map(|mut out| {
-            std::thread::spawn(move || {
-                let mut bytes = Vec::new();
-                let _ = out.read_to_end(&mut bytes);
-                bytes
-            })
-        });
-        let stderr = child.stderr.take().map(|mut err| {
-            std::thread::spawn(move || {
-                let mut bytes = Vec::new();
-                let _ = err.read_to_end(&mut bytes);
-                bytes
-            })
-        });
+        let piped = crate::support::spawn_piped(&mut command, stdin);
         Background {
-            child,
+            child: piped.child,
             started,
-            stdout,
-            stderr,
+            stdout: Some(piped.stdout),
+            stderr: Some(piped.stderr),
         }
     }
 

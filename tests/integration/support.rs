@@ -131,28 +131,20 @@ impl Sandbox {
     /// `hookrun fire EVENT --no-default-settings --settings FILE` with an
     /// event built by [`Sandbox::event`].
     pub fn fire(&self, event: &str, settings: &Value, fields: &Value) -> Run {
-        let file = self.settings(settings);
-        let file = file.to_str().unwrap();
-        self.run(
-            &["fire", event, "--no-default-settings", "--settings", file],
-            &self.event(event, fields),
-        )
+        self.fire_with(event, &self.settings(settings), &[], fields)
     }
 
     /// Same, with `--format report`.
     pub fn report(&self, event: &str, settings: &Value, fields: &Value) -> Run {
         let file = self.settings(settings);
-        let file = file.to_str().unwrap();
+        self.fire_with(event, &file, &["--format", "report"], fields)
+    }
+
+    /// `hookrun fire EVENT --no-default-settings --settings SETTINGS EXTRA…`
+    /// with an event built by [`Sandbox::event`].
+    pub fn fire_with(&self, event: &str, settings: &Path, extra: &[&str], fields: &Value) -> Run {
         self.run(
-            &[
-                "fire",
-                event,
-                "--no-default-settings",
-                "--settings",
-                file,
-                "--format",
-                "report",
-            ],
+            &fire_args(event, settings, extra),
             &self.event(event, fields),
         )
     }
@@ -245,10 +237,18 @@ pub fn run_command(cmd: &mut Command, stdin: &[u8]) -> Run {
     run_command_within(cmd, stdin, RUN_TIMEOUT)
 }
 
-/// Runs `cmd`, failing the test if it has not exited within `timeout`.
-pub fn run_command_within(cmd: &mut Command, stdin: &[u8], timeout: Duration) -> Run {
+/// A started hookrun whose stdin is written, and whose stdout and stderr
+/// are read to end of file, by threads of their own (so no pipe fills).
+pub struct Piped {
+    pub child: std::process::Child,
+    pub writer: std::thread::JoinHandle<()>,
+    pub stdout: std::thread::JoinHandle<Vec<u8>>,
+    pub stderr: std::thread::JoinHandle<Vec<u8>>,
+}
+
+/// Starts `cmd` with all three pipes ([`Piped`]).
+pub fn spawn_piped(cmd: &mut Command, stdin: Vec<u8>) -> Piped {
     use std::io::Read as _;
-    let started = Instant::now();
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -256,9 +256,8 @@ pub fn run_command_within(cmd: &mut Command, stdin: &[u8], timeout: Duration) ->
         .spawn()
         .expect("spawn hookrun");
     let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
     let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
+        let _ = pipe.write_all(&stdin);
     });
     let reader = |mut source: Box<dyn std::io::Read + Send>| {
         std::thread::spawn(move || {
@@ -269,6 +268,23 @@ pub fn run_command_within(cmd: &mut Command, stdin: &[u8], timeout: Duration) ->
     };
     let stdout = reader(Box::new(child.stdout.take().unwrap()));
     let stderr = reader(Box::new(child.stderr.take().unwrap()));
+    Piped {
+        child,
+        writer,
+        stdout,
+        stderr,
+    }
+}
+
+/// Runs `cmd`, failing the test if it has not exited within `timeout`.
+pub fn run_command_within(cmd: &mut Command, stdin: &[u8], timeout: Duration) -> Run {
+    let started = Instant::now();
+    let Piped {
+        mut child,
+        writer,
+        stdout,
+        stderr,
+    } = spawn_piped(cmd, stdin.to_vec());
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait for hookrun") {
             break status;
@@ -319,4 +335,158 @@ pub fn read_when_ready(path: &Path) -> String {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// `fire EVENT --no-default-settings --settings SETTINGS EXTRA…`: one
+/// settings file and nothing else.
+pub fn fire_args<'a>(event: &'a str, settings: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "fire",
+        event,
+        "--no-default-settings",
+        "--settings",
+        settings.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// `VERB --host HOST --no-default-settings --settings SETTINGS EXTRA…`
+/// (`fire` or `explain` as that host calls it).
+pub fn host_args<'a>(
+    verb: &'a str,
+    host: &'a str,
+    settings: &'a Path,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        verb,
+        "--host",
+        host,
+        "--no-default-settings",
+        "--settings",
+        settings.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// How many async results (`*.result.json`) wait below `dir`.
+pub fn results_in(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |entries| {
+        entries
+            .flatten()
+            .map(|e| {
+                let path = e.path();
+                if path.is_dir() {
+                    results_in(&path)
+                } else {
+                    usize::from(path.to_string_lossy().ends_with(".result.json"))
+                }
+            })
+            .sum()
+    })
+}
+
+/// One HTTP/1.1 request as a loopback test server read it.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    /// Header lines as received, in order.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header(&self.headers, name)
+    }
+}
+
+/// The first header of that name (any case).
+pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+/// A loopback HTTP server for tests: each of the first `connections`
+/// connections is handed to `handle` on a thread of its own.
+pub fn serve_loopback(
+    connections: usize,
+    handle: impl Fn(std::net::TcpStream) + Send + Sync + 'static,
+) -> std::net::SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let handle = std::sync::Arc::new(handle);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(connections) {
+            let Ok(stream) = stream else { continue };
+            let handle = std::sync::Arc::clone(&handle);
+            std::thread::spawn(move || handle(stream));
+        }
+    });
+    addr
+}
+
+/// Reads one request (line, headers, a `Content-Length` body), waiting at
+/// most 10 s for it; `None` when the client closed before a request line.
+pub fn read_request(stream: &std::net::TcpStream) -> Option<Request> {
+    use std::io::{BufRead as _, Read as _};
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return None;
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_owned();
+    let path = parts.next().unwrap_or_default().to_owned();
+    let mut headers = Vec::new();
+    loop {
+        let mut text = String::new();
+        if reader.read_line(&mut text).unwrap_or(0) == 0 {
+            break;
+        }
+        let text = text.trim_end_matches(['\r', '\n']);
+        if text.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = text.split_once(':') {
+            headers.push((k.trim().to_owned(), v.trim().to_owned()));
+        }
+    }
+    let length: usize = header(&headers, "content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+    Some(Request {
+        method,
+        path,
+        headers,
+        body,
+    })
+}
+
+/// Writes a JSON response (`extra` holds more header lines, each ending
+/// in `\r\n`) and closes the connection.
+pub fn write_response(
+    mut stream: std::net::TcpStream,
+    status: u16,
+    reason: &str,
+    extra: &str,
+    body: &str,
+) {
+    use std::io::Write as _;
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n{body}",
+        body.len()
+    );
+    let _ = stream.flush();
 }

@@ -122,13 +122,7 @@ fn a_misspelt_matcher_is_a_doctor_error_and_a_fire_warning() {
         &json!({ "tool_name": "Read", "tool_input": {} }),
     );
     let run = sandbox.run(
-        &[
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            file,
-        ],
+        &crate::support::fire_args("PreToolUse", std::path::Path::new(file), &[]),
         &read,
     );
     assert!(run.stdout.contains("runs unfiltered"), "{run:?}");
@@ -150,13 +144,7 @@ fn a_lowercase_tool_name_and_a_millisecond_timeout_warn_at_fire_time() {
         &json!({ "tool_name": "Bash", "tool_input": {} }),
     );
     let run = sandbox.run(
-        &[
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            file,
-        ],
+        &crate::support::fire_args("PreToolUse", std::path::Path::new(file), &[]),
         &bash,
     );
     assert_eq!(run.code, Some(0), "{run:?}");
@@ -178,13 +166,7 @@ fn a_lowercase_tool_in_if_warns_at_fire_time_as_in_matcher() {
         &json!({ "tool_name": "Bash", "tool_input": { "command": "rm -rf *" } }),
     );
     let run = sandbox.run(
-        &[
-            "fire",
-            "PreToolUse",
-            "--no-default-settings",
-            "--settings",
-            file,
-        ],
+        &crate::support::fire_args("PreToolUse", std::path::Path::new(file), &[]),
         &rm,
     );
     assert_eq!(run.code, Some(0), "the hook is off: {run:?}");
@@ -227,13 +209,7 @@ fn a_symlink_does_not_walk_a_project_file_past_trust() {
         let project = project.to_str().unwrap().to_owned();
         sandbox.env("CLAUDE_PROJECT_DIR", &project);
         let run = sandbox.run(
-            &[
-                "fire",
-                "Stop",
-                "--no-default-settings",
-                "--settings",
-                named.to_str().unwrap(),
-            ],
+            &crate::support::fire_args("Stop", &named, &[]),
             &sandbox.event("Stop", &json!({})),
         );
         assert!(
@@ -253,13 +229,7 @@ fn the_users_config_folder_is_never_project_content() {
     let home = sandbox.home.to_str().unwrap().to_owned();
     sandbox.env("CLAUDE_PROJECT_DIR", &home);
     let run = sandbox.run(
-        &[
-            "fire",
-            "Stop",
-            "--no-default-settings",
-            "--settings",
-            file.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("Stop", &file, &[]),
         &sandbox.event("Stop", &json!({})),
     );
     assert!(sandbox.path("config.ran").exists(), "{run:?}");
@@ -275,13 +245,7 @@ fn home_reached_by_fallback_is_not_a_project_root() {
         serde_json::from_slice(&sandbox.event("Stop", &json!({}))).unwrap();
     event["cwd"] = json!(sandbox.home.to_str().unwrap());
     let run = sandbox.run(
-        &[
-            "fire",
-            "Stop",
-            "--no-default-settings",
-            "--settings",
-            file.to_str().unwrap(),
-        ],
+        &crate::support::fire_args("Stop", &file, &[]),
         &serde_json::to_vec(&event).unwrap(),
     );
     assert!(sandbox.path("home.ran").exists(), "{run:?}");
