@@ -16,6 +16,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::answer::Answer;
+use super::common;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
@@ -137,60 +138,6 @@ pub static WIRING: Wiring = Wiring {
     also_read_by: &[],
 };
 
-/// The files an `apply_patch` patch touches, in order.
-pub fn patch_files(patch: &str) -> Vec<String> {
-    patch
-        .lines()
-        .filter_map(|line| {
-            [
-                "*** Add File: ",
-                "*** Update File: ",
-                "*** Delete File: ",
-                "*** Move to: ",
-            ]
-            .iter()
-            // Codex trims the header (`  *** Delete File: .env` deletes).
-            .find_map(|prefix| line.trim_start().strip_prefix(prefix))
-        })
-        .map(|p| p.trim().to_owned())
-        .filter(|p| !p.is_empty())
-        .collect()
-}
-
-/// An `apply_patch` call's files as `tool_input.file_path` (the first) and
-/// `file_paths` (every one), relative ones resolved against `cwd`; the note
-/// when there are several.
-pub fn add_patch_files(raw: &mut Map<String, Value>) -> Option<String> {
-    let cwd = raw
-        .get("cwd")
-        .and_then(Value::as_str)
-        .map(std::path::PathBuf::from);
-    let patch = raw
-        .get("tool_input")
-        .and_then(|i| i.get("command"))
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let files: Vec<String> = patch_files(patch)
-        .into_iter()
-        .map(|f| match &cwd {
-            Some(dir) if !f.starts_with('/') => dir.join(&f).display().to_string(),
-            _ => f,
-        })
-        .collect();
-    if let Some(Value::Object(input)) = raw.get_mut("tool_input") {
-        if let Some(first) = files.first() {
-            input.insert("file_path".into(), json!(first));
-        }
-        input.insert("file_paths".into(), json!(files));
-    }
-    (files.len() > 1).then(|| {
-        format!(
-            "the patch touches {} files: `if` rules and permissions see the first as file_path; every one is in tool_input.file_paths",
-            files.len()
-        )
-    })
-}
-
 impl Host for Codex {
     fn facts(&self) -> &'static Facts {
         &FACTS
@@ -217,7 +164,7 @@ impl Host for Codex {
         let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
         let mut notes = Vec::new();
         if host_tool.as_deref() == Some("apply_patch") {
-            notes.extend(add_patch_files(&mut raw));
+            notes.extend(common::add_patch_files(&mut raw));
         }
         // Claude Code's Bash `tool_response` is an object; Codex sends the
         // output as a string (kept under hookrun_host).

@@ -342,7 +342,7 @@ impl Host for Copilot {
             if let Some(Value::String(patch)) = raw.get("tool_input").cloned() {
                 raw.insert("tool_input".into(), json!({"command": patch}));
             }
-            if let Some(note) = super::codex::add_patch_files(&mut raw) {
+            if let Some(note) = super::common::add_patch_files(&mut raw) {
                 notes.push(note);
             }
         }

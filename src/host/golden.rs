@@ -201,10 +201,10 @@ fn codex_decodes_bash_and_apply_patch() {
 #[test]
 fn codex_patch_files_are_listed_in_order() {
     let patch = "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n*** Add File: b/c.rs\n+z\n*** Delete File: d\n*** End Patch";
-    assert_eq!(super::codex::patch_files(patch), ["a.rs", "b/c.rs", "d"]);
+    assert_eq!(super::common::patch_files(patch), ["a.rs", "b/c.rs", "d"]);
     // Codex trims hunk headers: an indented header still deletes the file.
     let patch = "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n  *** Delete File: .env\n*** End Patch";
-    assert_eq!(super::codex::patch_files(patch), ["a.rs", ".env"]);
+    assert_eq!(super::common::patch_files(patch), ["a.rs", ".env"]);
 }
 
 /// A Gemini BeforeTool call of `tool` with `input`.

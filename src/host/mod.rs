@@ -18,6 +18,7 @@ pub mod answer;
 pub mod claude;
 pub mod cline;
 pub mod codex;
+pub mod common;
 pub mod copilot;
 pub mod cursor;
 pub mod gemini;
