@@ -245,10 +245,12 @@ fn carry_context(
     state: Option<&StateDir>,
     decision: &mut Decision,
 ) {
-    let before = event.id == crate::catalog::EventId::Known("PreToolUse");
-    if !before && event.id != crate::catalog::EventId::Known("PostToolUse") {
-        return;
-    }
+    use crate::catalog::KnownEvent::{PostToolUse, PreToolUse};
+    let before = match event.id.known() {
+        Some(PreToolUse) => true,
+        Some(PostToolUse) => false,
+        _ => return,
+    };
     let (Some(state), Some(session)) = (state, event.session_id()) else {
         return;
     };

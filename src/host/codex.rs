@@ -21,6 +21,7 @@ use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -45,9 +46,9 @@ pub static TOOLS: &[ToolRow] = &[
 ];
 
 /// The top-level keys Codex's output schemas know, per event.
-pub fn allowed_top(event: &str) -> &'static [&'static str] {
+pub fn allowed_top(event: Option<K>) -> &'static [&'static str] {
     match event {
-        "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Stop" => &[
+        Some(K::PreToolUse | K::PostToolUse | K::UserPromptSubmit | K::Stop) => &[
             "continue",
             "stopReason",
             "suppressOutput",
@@ -56,7 +57,7 @@ pub fn allowed_top(event: &str) -> &'static [&'static str] {
             "reason",
             "hookSpecificOutput",
         ],
-        "SessionStart" | "PermissionRequest" => &[
+        Some(K::SessionStart | K::PermissionRequest) => &[
             "continue",
             "stopReason",
             "suppressOutput",
@@ -69,18 +70,18 @@ pub fn allowed_top(event: &str) -> &'static [&'static str] {
 }
 
 /// The `hookSpecificOutput` keys Codex knows, per event.
-pub fn allowed_hso(event: &str) -> &'static [&'static str] {
+pub fn allowed_hso(event: Option<K>) -> &'static [&'static str] {
     match event {
-        "PreToolUse" => &[
+        Some(K::PreToolUse) => &[
             "hookEventName",
             "permissionDecision",
             "permissionDecisionReason",
             "updatedInput",
             "additionalContext",
         ],
-        "PostToolUse" => &["hookEventName", "additionalContext", "updatedMCPToolOutput"],
-        "UserPromptSubmit" | "SessionStart" => &["hookEventName", "additionalContext"],
-        "PermissionRequest" => &["hookEventName", "decision"],
+        Some(K::PostToolUse) => &["hookEventName", "additionalContext", "updatedMCPToolOutput"],
+        Some(K::UserPromptSubmit | K::SessionStart) => &["hookEventName", "additionalContext"],
+        Some(K::PermissionRequest) => &["hookEventName", "decision"],
         _ => &[],
     }
 }
@@ -219,10 +220,11 @@ impl Host for Codex {
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     let mut a = Answer::new(event, decision);
     let name = a.name();
+    let known = event.id.known();
     let mut stop = decision.stop;
 
-    match name {
-        "PreToolUse" => {
+    match known {
+        Some(K::PreToolUse) => {
             if stop {
                 // continue:false makes a Codex PreToolUse hook "failed" (the
                 // tool would run): deny the tool instead.
@@ -273,7 +275,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 );
             }
         }
-        "PermissionRequest" => {
+        Some(K::PermissionRequest) => {
             let mut inner = Map::new();
             if let Some(reason) = &a.block {
                 inner.insert("behavior".into(), json!("deny"));
@@ -304,13 +306,15 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 stop = false;
             }
         }
-        "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "Stop" => {
+        Some(K::PostToolUse | K::PostToolUseFailure | K::UserPromptSubmit | K::Stop) => {
             if let Some(reason) = &a.block {
                 a.top.insert("decision".into(), json!("block"));
                 a.top
                     .insert("reason".into(), json!(mapping::reason_text(reason)));
             }
-            if name == "PostToolUse" && event.tool_name().is_some_and(|t| t.starts_with("mcp__")) {
+            if known == Some(K::PostToolUse)
+                && event.tool_name().is_some_and(|t| t.starts_with("mcp__"))
+            {
                 if let Some(output) = decision.passthrough.get("updatedMCPToolOutput") {
                     a.hso.insert("updatedMCPToolOutput".into(), output.clone());
                 }
@@ -324,7 +328,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         }
     }
     if let Some(context) = &decision.context {
-        if allowed_hso(name).contains(&"additionalContext") {
+        if allowed_hso(known).contains(&"additionalContext") {
             a.hso.insert("additionalContext".into(), json!(context));
         } else {
             a.notes.push(format!(
@@ -336,14 +340,14 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         a.notes
             .push("suppressOutput:true makes a Codex hook fail: not sent".into());
     }
-    if stop && allowed_top(name).contains(&"continue") {
+    if stop && allowed_top(known).contains(&"continue") {
         a.top.insert("continue".into(), json!(false));
         if let Some(reason) = decision.stop_reason.as_deref().filter(|r| !r.is_empty()) {
             a.top.insert("stopReason".into(), json!(reason));
         }
     }
     if let Some(message) = a.system_message() {
-        if allowed_top(name).contains(&"systemMessage") {
+        if allowed_top(known).contains(&"systemMessage") {
             a.top.insert("systemMessage".into(), json!(message));
         } else {
             a.notes.push(format!(
@@ -351,7 +355,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             ));
         }
     }
-    if allowed_top(name).contains(&"hookSpecificOutput") {
+    if allowed_top(known).contains(&"hookSpecificOutput") {
         a.nest_hso(true);
     }
     if a.top.is_empty() {

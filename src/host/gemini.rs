@@ -24,6 +24,7 @@ use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -297,9 +298,9 @@ impl Host for Gemini {
 
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     let mut a = Answer::new(event, decision);
-    let name = a.name();
-    match name {
-        "PreToolUse" => {
+    let known = event.id.known();
+    match known {
+        Some(K::PreToolUse) => {
             a.ask_becomes_deny(
                 "Gemini CLI cannot ask for approval from a hook (a headless run waits forever)",
                 "approval required, but Gemini CLI cannot ask: ",
@@ -314,14 +315,14 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 }
             }
         }
-        "PreCompact" => a.block_not_enforced("Gemini CLI"),
-        "SessionStart" | "SessionEnd" | "Notification" => a.block_ignored(),
+        Some(K::PreCompact) => a.block_not_enforced("Gemini CLI"),
+        Some(K::SessionStart | K::SessionEnd | K::Notification) => a.block_ignored(),
         _ => {}
     }
     if let Some(context) = &decision.context {
         if matches!(
-            name,
-            "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "SessionStart"
+            known,
+            Some(K::PostToolUse | K::PostToolUseFailure | K::UserPromptSubmit | K::SessionStart)
         ) {
             a.hso.insert("additionalContext".into(), json!(context));
         } else {
@@ -348,7 +349,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     if let Some(reason) = a.reason() {
         // Measured: "deny" on BeforeTool, "block" on the others ("block"
         // and "deny" are read alike where both were tried).
-        let word = if name == "PreToolUse" {
+        let word = if known == Some(K::PreToolUse) {
             "deny"
         } else {
             "block"
@@ -361,7 +362,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         // place of the reason, so a warning there would hide why: the
         // reason comes first.
         let message = match a.reason() {
-            Some(reason) if name != "PreToolUse" => format!("{reason}\n{message}"),
+            Some(reason) if known != Some(K::PreToolUse) => format!("{reason}\n{message}"),
             _ => message,
         };
         a.top.insert("systemMessage".into(), json!(message));

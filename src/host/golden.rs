@@ -1506,8 +1506,7 @@ fn codex_hears_of_a_timed_out_hook_beside_any_block() {
     const TIMED_OUT: &str = "hook sleep 4 failed (timed out after 2 s)";
     for file in fixtures_of("codex") {
         let event = decode(HostId::Codex, &file);
-        let name = event.id.name().to_owned();
-        let takes = super::codex::allowed_top(&name).contains(&"systemMessage");
+        let takes = super::codex::allowed_top(event.id.known()).contains(&"systemMessage");
         for block in [None, Some("THE-REASON")] {
             let decision = Decision {
                 block: block.map(str::to_owned),
@@ -1520,14 +1519,14 @@ fn codex_hears_of_a_timed_out_hook_beside_any_block() {
             if takes {
                 assert_eq!(v["systemMessage"], TIMED_OUT, "{file} {block:?}: {v}");
             }
-            if block.is_some() && name == "PreToolUse" {
+            if block.is_some() && event.id.known() == Some(crate::catalog::KnownEvent::PreToolUse) {
                 assert_eq!(
                     v["hookSpecificOutput"]["permissionDecisionReason"], "THE-REASON",
                     "{file}: {v}"
                 );
             }
             if block.is_some()
-                && ["PostToolUse", "UserPromptSubmit", "Stop"].contains(&name.as_str())
+                && ["PostToolUse", "UserPromptSubmit", "Stop"].contains(&event.id.name())
             {
                 assert_eq!(v["reason"], "THE-REASON", "{file}: {v}");
             }

@@ -31,6 +31,7 @@ use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -277,9 +278,10 @@ impl Host for Qwen {
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     let mut a = Answer::new(event, decision);
     let name = a.name();
+    let known = event.id.known();
     let mut stop = decision.stop;
-    match name {
-        "PreToolUse" => {
+    match known {
+        Some(K::PreToolUse) => {
             if stop {
                 // Measured: `continue: false` on PreToolUse denies the
                 // call and the run goes on.
@@ -310,7 +312,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 }
             }
         }
-        "PostToolUse" | "PostToolUseFailure" => {
+        Some(K::PostToolUse | K::PostToolUseFailure) => {
             // Measured: Qwen ignores a PostToolUse block; context reaches
             // the model, after the tool's result.
             if let Some(reason) = a.block.take() {
@@ -323,7 +325,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                     .insert("additionalContext".into(), json!(context.join("\n")));
             }
         }
-        "PermissionRequest" => {
+        Some(K::PermissionRequest) => {
             let mut inner = Map::new();
             if let Some(reason) = a.reason() {
                 inner.insert("behavior".into(), json!("deny"));
@@ -336,14 +338,16 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 a.hso.insert("decision".into(), Value::Object(inner));
             }
         }
-        "UserPromptSubmit" | "Stop" | "SubagentStop" | "PostToolBatch" => {}
-        "SessionStart" | "SessionEnd" | "Notification" | "SubagentStart" => a.block_ignored(),
+        Some(K::UserPromptSubmit | K::Stop | K::SubagentStop | K::PostToolBatch) => {}
+        Some(K::SessionStart | K::SessionEnd | K::Notification | K::SubagentStart) => {
+            a.block_ignored()
+        }
         _ => a.block_not_enforced("Qwen Code"),
     }
     if let Some(context) = &decision.context {
         if matches!(
-            name,
-            "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "SessionStart"
+            known,
+            Some(K::PostToolUse | K::PostToolUseFailure | K::UserPromptSubmit | K::SessionStart)
         ) {
             a.hso
                 .entry("additionalContext")
