@@ -236,9 +236,10 @@ fn finish(f: Finish<'_>) -> FireResult {
     }
 }
 
-/// A host whose before-tool answer cannot carry context (Gemini CLI) gets
-/// it on the same call's after-tool answer instead: kept at PreToolUse when
-/// the call may run, taken at PostToolUse, before that fire's own context.
+/// A host whose before-tool answer cannot carry context (Gemini CLI, Qwen
+/// Code) gets it on the same call's after-tool answer instead: kept at
+/// PreToolUse when the call may run, taken at PostToolUse, before that
+/// fire's own context.
 fn carry_context(
     host: &dyn host::Host,
     event: &Event,

@@ -4,6 +4,18 @@
 
 use serde_json::{Map, Value, json};
 
+use super::mapping;
+use crate::event::Event;
+
+/// The carry key of a tool call as the host sent it (its own tool name and
+/// input, which its after-tool event repeats), for a host whose
+/// before-tool answer cannot carry context ([`super::Host::carry_key`]).
+pub fn call_key_as_sent(event: &Event) -> Option<String> {
+    let tool = mapping::host_tool_of(event)?;
+    let input = mapping::host_tool_input_of(event)?;
+    Some(crate::carry::call_key(tool, Some(input)))
+}
+
 /// The files an `apply_patch` patch touches, in order.
 pub fn patch_files(patch: &str) -> Vec<String> {
     patch

@@ -20,6 +20,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::answer::Answer;
+use super::common;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
@@ -283,11 +284,11 @@ impl Host for Gemini {
     }
 
     fn carry_key(&self, event: &Event, updated: Option<&Value>) -> Option<String> {
-        let tool = mapping::host_tool_of(event)?;
-        let input = match updated {
-            Some(updated) => mapping::merged_rewrite(event, TOOLS, updated, &mut Vec::new()),
-            None => mapping::host_tool_input_of(event)?.clone(),
+        let Some(updated) = updated else {
+            return common::call_key_as_sent(event);
         };
+        let tool = mapping::host_tool_of(event)?;
+        let input = mapping::merged_rewrite(event, TOOLS, updated, &mut Vec::new());
         Some(crate::carry::call_key(tool, Some(&input)))
     }
 

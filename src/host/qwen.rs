@@ -13,7 +13,8 @@
 //!   ORs the top-level `decision` of parallel hooks, so it holds where a
 //!   later hook's `permissionDecision` would not);
 //! - PreToolUse cannot rewrite (`updatedInput` is ignored: the original
-//!   call would run) nor add context; PostToolUse blocks are ignored (the
+//!   call would run) nor add context (hookrun carries it to the same
+//!   call's PostToolUse answer); PostToolUse blocks are ignored (the
 //!   reason is sent as context instead, which the model reads);
 //! - UserPromptSubmit fires again at every continuation with `prompt: ""`:
 //!   that is no prompt, so hookrun fires no hooks for it (see
@@ -27,6 +28,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::answer::Answer;
+use super::common;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
@@ -264,6 +266,17 @@ impl Host for Qwen {
 
     fn max_timeout(&self) -> Option<u64> {
         Some(MAX_TIMEOUT_SECS)
+    }
+
+    /// Qwen drops a PreToolUse answer's context (measured) but shows a
+    /// PostToolUse one after the tool's result: the context rides there.
+    /// A rewritten call is denied (Qwen cannot apply a rewrite), so it
+    /// never runs and nothing is kept for it.
+    fn carry_key(&self, event: &Event, updated: Option<&Value>) -> Option<String> {
+        if updated.is_some() {
+            return None;
+        }
+        common::call_key_as_sent(event)
     }
 
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
