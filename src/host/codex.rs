@@ -236,30 +236,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             );
             if a.block.is_none() {
                 if let Some(updated) = &decision.updated_input {
-                    if let Some(command) = updated.get("command").and_then(Value::as_str) {
-                        a.hso.insert("permissionDecision".into(), json!("allow"));
-                        a.hso
-                            .insert("updatedInput".into(), json!({"command": command}));
-                        let others = updated.as_object().is_some_and(|o| {
-                            o.keys().any(|k| {
-                                !matches!(
-                                    k.as_str(),
-                                    "command" | "file_path" | "file_paths" | "description"
-                                )
-                            })
-                        });
-                        if others {
-                            a.notes.push(
-                                "Codex reads only `command` from a rewrite: the other fields were not sent".into(),
-                            );
-                        }
-                    } else {
-                        a.warnings.push(
-                            "Codex can only rewrite a tool call's `command`, and the hooks' rewrite has none: hookrun denied the call rather than run it unrewritten".into(),
-                        );
-                        a.block =
-                            Some("a hook rewrote this call in a form Codex cannot apply".into());
-                    }
+                    rewrite(&mut a, updated);
                 } else if decision.permission == Some(Permission::Allow) {
                     a.notes.push(
                         "allow without a rewrite is a failed hook to Codex: nothing sent, Codex's own approval applies".into(),
@@ -276,29 +253,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             }
         }
         Some(K::PermissionRequest) => {
-            let mut inner = Map::new();
-            if let Some(reason) = &a.block {
-                inner.insert("behavior".into(), json!("deny"));
-                inner.insert("message".into(), json!(mapping::reason_text(reason)));
-            } else if decision.permission == Some(Permission::Allow) {
-                if decision.updated_input.is_some() {
-                    a.warnings.push(
-                        "Codex does not take a rewrite on PermissionRequest: hookrun left the approval to Codex's prompt instead of allowing the original call".into(),
-                    );
-                } else {
-                    inner.insert("behavior".into(), json!("allow"));
-                }
-            }
-            for key in ["updatedPermissions", "interrupt"] {
-                if decision.passthrough.contains_key(key) {
-                    a.notes.push(format!(
-                        "`{key}` makes a Codex PermissionRequest hook fail: not sent"
-                    ));
-                }
-            }
-            if !inner.is_empty() {
-                a.hso.insert("decision".into(), Value::Object(inner));
-            }
+            permission_request(&mut a);
             if stop {
                 a.notes.push(
                     "continue:false makes a Codex PermissionRequest hook fail: not sent".into(),
@@ -363,5 +318,61 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         a.done(mapping::empty_answer())
     } else {
         a.json()
+    }
+}
+
+/// A PreToolUse rewrite as Codex takes one: only `command`, with an allow;
+/// a rewrite without one becomes a deny.
+fn rewrite(a: &mut Answer<'_>, updated: &Value) {
+    if let Some(command) = updated.get("command").and_then(Value::as_str) {
+        a.hso.insert("permissionDecision".into(), json!("allow"));
+        a.hso
+            .insert("updatedInput".into(), json!({"command": command}));
+        let others = updated.as_object().is_some_and(|o| {
+            o.keys().any(|k| {
+                !matches!(
+                    k.as_str(),
+                    "command" | "file_path" | "file_paths" | "description"
+                )
+            })
+        });
+        if others {
+            a.notes.push(
+                "Codex reads only `command` from a rewrite: the other fields were not sent".into(),
+            );
+        }
+    } else {
+        a.warnings.push(
+            "Codex can only rewrite a tool call's `command`, and the hooks' rewrite has none: hookrun denied the call rather than run it unrewritten".into(),
+        );
+        a.block = Some("a hook rewrote this call in a form Codex cannot apply".into());
+    }
+}
+
+/// A PermissionRequest answer: Codex takes `behavior` alone (a rewrite or
+/// the nested pass-through fields make its hook fail).
+fn permission_request(a: &mut Answer<'_>) {
+    let mut inner = Map::new();
+    if let Some(reason) = &a.block {
+        inner.insert("behavior".into(), json!("deny"));
+        inner.insert("message".into(), json!(mapping::reason_text(reason)));
+    } else if a.decision.permission == Some(Permission::Allow) {
+        if a.decision.updated_input.is_some() {
+            a.warnings.push(
+                "Codex does not take a rewrite on PermissionRequest: hookrun left the approval to Codex's prompt instead of allowing the original call".into(),
+            );
+        } else {
+            inner.insert("behavior".into(), json!("allow"));
+        }
+    }
+    for key in ["updatedPermissions", "interrupt"] {
+        if a.decision.passthrough.contains_key(key) {
+            a.notes.push(format!(
+                "`{key}` makes a Codex PermissionRequest hook fail: not sent"
+            ));
+        }
+    }
+    if !inner.is_empty() {
+        a.hso.insert("decision".into(), Value::Object(inner));
     }
 }
