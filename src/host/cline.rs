@@ -314,8 +314,7 @@ impl Host for Cline {
                 claude_event,
                 host_tool,
                 host_tool_input,
-                notes: Vec::new(),
-                warnings: Vec::new(),
+                ..Translated::default()
             },
         )
     }

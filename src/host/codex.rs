@@ -150,22 +150,20 @@ impl Host for Codex {
         arg: Option<&str>,
         _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
+        let mut t = Translated::begin(&FACTS, &mut raw, arg, |_, _| None)?;
         // Codex sends only its own events: another is another host's
         // payload (Claude Code's, with HOOKRUN_HOST=codex), answered here
         // in a protocol that host may not honour.
-        let mut warnings = Vec::new();
-        if mapping::event_row(EVENTS, &host_event).is_none()
-            && crate::catalog::lookup(&host_event).is_some()
+        if mapping::event_row(EVENTS, &t.host_event).is_none()
+            && crate::catalog::lookup(&t.host_event).is_some()
         {
-            warnings.push(format!(
-                "Codex sends no {host_event} event: this payload is another host's (Claude Code's?), and a block in Codex's protocol may not hold there. Fire it with that host's --host"
+            t.warnings.push(format!(
+                "Codex sends no {} event: this payload is another host's (Claude Code's?), and a block in Codex's protocol may not hold there. Fire it with that host's --host",
+                t.host_event
             ));
         }
-        let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
-        let mut notes = Vec::new();
-        if host_tool.as_deref() == Some("apply_patch") {
-            notes.extend(common::add_patch_files(&mut raw));
+        if t.host_tool.as_deref() == Some("apply_patch") {
+            t.notes.extend(common::add_patch_files(&mut raw));
         }
         // Claude Code's Bash `tool_response` is an object; Codex sends the
         // output as a string (kept under hookrun_host).
@@ -179,30 +177,14 @@ impl Host for Codex {
                 json!({"stdout": text, "stderr": "", "interrupted": false}),
             );
         }
-        let mut decoded = mapping::finish(
-            raw,
-            Translated {
-                host: HostId::Codex,
-                host_event,
-                claude_event,
-                host_tool,
-                host_tool_input,
-                notes,
-                warnings,
-            },
-        )?;
-        if let Some(Value::String(text)) = response {
-            decoded.notes.push(
+        if response.as_ref().is_some_and(Value::is_string) {
+            t.notes.push(
                 "tool_response was Codex's output string; hookrun_host.tool_response keeps it"
                     .into(),
             );
-            let mut fields = decoded.event.fields().clone();
-            if let Some(Value::Object(info)) = fields.get_mut(mapping::HOST_FIELD) {
-                info.insert("tool_response".into(), json!(text));
-            }
-            decoded.event = Event::from_object(fields, Some(decoded.event.id.name()))?;
+            t.keep("tool_response", response);
         }
-        Ok(decoded)
+        mapping::finish(raw, t)
     }
 
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {

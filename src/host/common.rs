@@ -4,8 +4,86 @@
 
 use serde_json::{Map, Value, json};
 
-use super::mapping;
+use super::answer::Answer;
+use super::{HostEnv, mapping};
+use crate::catalog::KnownEvent as K;
 use crate::event::Event;
+
+/// A shell call's result in Claude Code's form (`.tool_response.stdout`)
+/// where the host sends Gemini CLI's `{llmContent, returnDisplay}`
+/// (Gemini CLI and its fork Qwen Code): `returnDisplay`, the output as
+/// shown, else `llmContent`. Returns the host's original `tool_response`,
+/// which the decode keeps under `hookrun_host`.
+pub fn shell_response_as_claude(raw: &mut Map<String, Value>) -> Option<Value> {
+    let original = raw.get("tool_response").cloned();
+    if let (Some("Bash"), Some(Value::Object(response))) =
+        (raw.get("tool_name").and_then(Value::as_str), &original)
+    {
+        if let Some(text) = response
+            .get("returnDisplay")
+            .filter(|v| v.is_string())
+            .or_else(|| response.get("llmContent").filter(|v| v.is_string()))
+        {
+            let mut translated = response.clone();
+            translated.insert("stdout".into(), text.clone());
+            translated.insert("stderr".into(), json!(""));
+            translated.insert("interrupted".into(), json!(false));
+            raw.insert("tool_response".into(), Value::Object(translated));
+        }
+    }
+    original
+}
+
+/// `key` (`cwd`, `session_id`) from the first of the host's variables
+/// that is set, when the payload has none of its own.
+pub fn fill_from_env(raw: &mut Map<String, Value>, key: &str, env: &HostEnv<'_>, vars: &[&str]) {
+    if raw.contains_key(key) {
+        return;
+    }
+    if let Some(value) = vars.iter().find_map(|name| mapping::var(env, name)) {
+        raw.insert(key.into(), json!(value));
+    }
+}
+
+/// The decision's context as `hookSpecificOutput.additionalContext` on the
+/// events where a Gemini-family host shows it (after a tool, with a prompt,
+/// at session start), unless the encoder already put one there; on any
+/// other event it is dropped and noted, naming the event as `shown_as`.
+pub fn context_after_tool_prompt_and_session(a: &mut Answer<'_>, host: &str, shown_as: &str) {
+    let Some(context) = &a.decision.context else {
+        return;
+    };
+    if matches!(
+        a.event.id.known(),
+        Some(K::PostToolUse | K::PostToolUseFailure | K::UserPromptSubmit | K::SessionStart)
+    ) {
+        a.hso
+            .entry("additionalContext")
+            .or_insert_with(|| json!(context));
+    } else {
+        a.notes.push(format!(
+            "additionalContext dropped: {host} shows it only after a tool, with the prompt and at session start, not on {shown_as}"
+        ));
+    }
+}
+
+/// The hooks' pass-through fields (`sessionTitle`…), none of which the
+/// host has: noted, not sent.
+pub fn passthrough_not_sent(a: &mut Answer<'_>, host: &str) {
+    for key in a.decision.passthrough.keys() {
+        a.notes
+            .push(format!("`{key}` has no {host} equivalent: not sent"));
+    }
+}
+
+/// A stop of the turn as Claude Code's `continue: false` (and its
+/// `stopReason`), for hosts that read it alike.
+pub fn stop_turn(a: &mut Answer<'_>) {
+    a.top.insert("continue".into(), json!(false));
+    if let Some(reason) = &a.decision.stop_reason {
+        a.top.insert("stopReason".into(), json!(reason));
+    }
+}
 
 /// The carry key of a tool call as the host sent it (its own tool name and
 /// input, which its after-tool event repeats), for a host whose

@@ -367,7 +367,7 @@ impl Host for Copilot {
             claude_event = "SubagentStop".into();
             notes.push("this agentStop ends a subagent: it is SubagentStop".into());
         }
-        let mut decoded = mapping::finish(
+        mapping::finish(
             raw,
             Translated {
                 host: HostId::Copilot,
@@ -377,12 +377,12 @@ impl Host for Copilot {
                 host_tool_input,
                 notes,
                 warnings,
+                kept: original_response
+                    .map(|original| ("tool_response", original))
+                    .into_iter()
+                    .collect(),
             },
-        )?;
-        if let Some(original) = original_response {
-            mapping::keep_in_host_info(&mut decoded, "tool_response", original)?;
-        }
-        Ok(decoded)
+        )
     }
 
     fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {

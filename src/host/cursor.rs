@@ -217,8 +217,8 @@ impl Host for Cursor {
                 claude_event,
                 host_tool: original_tool,
                 host_tool_input: original_input,
-                notes: Vec::new(),
                 warnings,
+                ..Translated::default()
             },
         )
     }

@@ -184,10 +184,9 @@ impl Host for Gemini {
         arg: Option<&str>,
         env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
-        let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, mcp);
+        let mut t = Translated::begin(&FACTS, &mut raw, arg, mcp)?;
         if let Some(Value::Object(input)) = raw.get_mut("tool_input") {
-            match host_tool.as_deref() {
+            match t.host_tool.as_deref() {
                 Some("read_many_files") => {
                     let paths: Vec<Value> = ["include", "paths", "file_paths"]
                         .iter()
@@ -220,57 +219,15 @@ impl Host for Gemini {
         if notification.as_deref() == Some("ToolPermission") {
             raw.insert("notification_type".into(), json!("permission_prompt"));
         }
-        // A shell's result as Claude Code's (`.tool_response.stdout`):
-        // `returnDisplay` is the output as shown; the original stays under
-        // hookrun_host.
-        let original_response = raw.get("tool_response").cloned();
-        if let (Some("Bash"), Some(Value::Object(response))) = (
-            raw.get("tool_name").and_then(Value::as_str),
-            &original_response,
-        ) {
-            if let Some(text) = response
-                .get("returnDisplay")
-                .filter(|v| v.is_string())
-                .or_else(|| response.get("llmContent").filter(|v| v.is_string()))
-            {
-                let mut translated = response.clone();
-                translated.insert("stdout".into(), text.clone());
-                translated.insert("stderr".into(), json!(""));
-                translated.insert("interrupted".into(), json!(false));
-                raw.insert("tool_response".into(), Value::Object(translated));
-            }
-        }
+        // A shell's result as Claude Code's (`.tool_response.stdout`).
+        t.keep("tool_response", common::shell_response_as_claude(&mut raw));
         // AfterAgent's answer is Claude Code's `last_assistant_message`.
         if let Some(answer) = raw.get("prompt_response").cloned() {
             raw.entry("last_assistant_message").or_insert(answer);
         }
-        if !raw.contains_key("cwd") {
-            if let Some(dir) =
-                mapping::var(env, "GEMINI_PROJECT_DIR").or_else(|| mapping::var(env, "GEMINI_CWD"))
-            {
-                raw.insert("cwd".into(), json!(dir));
-            }
-        }
-        if !raw.contains_key("session_id") {
-            if let Some(id) = mapping::var(env, "GEMINI_SESSION_ID") {
-                raw.insert("session_id".into(), json!(id));
-            }
-        }
-        let mut decoded = mapping::finish(
-            raw,
-            Translated {
-                host: HostId::Gemini,
-                host_event,
-                claude_event,
-                host_tool,
-                host_tool_input,
-                notes: Vec::new(),
-                warnings: Vec::new(),
-            },
-        )?;
-        if let Some(original) = original_response {
-            mapping::keep_in_host_info(&mut decoded, "tool_response", original)?;
-        }
+        common::fill_from_env(&mut raw, "cwd", env, &["GEMINI_PROJECT_DIR", "GEMINI_CWD"]);
+        common::fill_from_env(&mut raw, "session_id", env, &["GEMINI_SESSION_ID"]);
+        let mut decoded = mapping::finish(raw, t)?;
         if let Some(original) = notification.filter(|n| n == "ToolPermission") {
             decoded.notes.push(format!(
                 "Gemini's notification_type {original:?} is given as \"permission_prompt\""
@@ -320,32 +277,15 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         Some(K::SessionStart | K::SessionEnd | K::Notification) => a.block_ignored(),
         _ => {}
     }
-    if let Some(context) = &decision.context {
-        if matches!(
-            known,
-            Some(K::PostToolUse | K::PostToolUseFailure | K::UserPromptSubmit | K::SessionStart)
-        ) {
-            a.hso.insert("additionalContext".into(), json!(context));
-        } else {
-            a.notes.push(format!(
-                "additionalContext dropped: Gemini CLI shows it only after a tool, with the prompt and at session start, not on {}",
-                a.host_event
-            ));
-        }
-    }
-    for key in decision.passthrough.keys() {
-        a.notes
-            .push(format!("`{key}` has no Gemini CLI equivalent: not sent"));
-    }
+    let shown_as = a.host_event.clone();
+    common::context_after_tool_prompt_and_session(&mut a, "Gemini CLI", &shown_as);
+    common::passthrough_not_sent(&mut a, "Gemini CLI");
     if decision.suppress_output {
         a.notes
             .push("suppressOutput has no Gemini CLI equivalent: not sent".to_owned());
     }
     if decision.stop {
-        a.top.insert("continue".into(), json!(false));
-        if let Some(reason) = &decision.stop_reason {
-            a.top.insert("stopReason".into(), json!(reason));
-        }
+        common::stop_turn(&mut a);
     }
     if let Some(reason) = a.reason() {
         // Measured: "deny" on BeforeTool, "block" on the others ("block"

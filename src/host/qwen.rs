@@ -198,54 +198,14 @@ impl Host for Qwen {
         arg: Option<&str>,
         env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
-        let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
-        // A shell's result as Claude Code's (`.tool_response.stdout`): Qwen
-        // sends `{llmContent, returnDisplay}`; the original stays under
-        // hookrun_host.
-        let original_response = raw.get("tool_response").cloned();
-        if let (Some("Bash"), Some(Value::Object(response))) = (
-            raw.get("tool_name").and_then(Value::as_str),
-            &original_response,
-        ) {
-            if let Some(text) = response
-                .get("returnDisplay")
-                .filter(|v| v.is_string())
-                .or_else(|| response.get("llmContent").filter(|v| v.is_string()))
-            {
-                let mut translated = response.clone();
-                translated.insert("stdout".into(), text.clone());
-                translated.insert("stderr".into(), json!(""));
-                translated.insert("interrupted".into(), json!(false));
-                raw.insert("tool_response".into(), Value::Object(translated));
-            }
-        }
-        if !raw.contains_key("cwd") {
-            if let Some(dir) = mapping::var(env, "QWEN_PROJECT_DIR") {
-                raw.insert("cwd".into(), json!(dir));
-            }
-        }
-        if !raw.contains_key("session_id") {
-            if let Some(id) = mapping::var(env, "QWEN_CODE_SESSION_ID") {
-                raw.insert("session_id".into(), json!(id));
-            }
-        }
-        let continuation = claude_event == "UserPromptSubmit" && is_continuation(&raw);
-        let mut decoded = mapping::finish(
-            raw,
-            Translated {
-                host: HostId::Qwen,
-                host_event,
-                claude_event,
-                host_tool,
-                host_tool_input,
-                notes: Vec::new(),
-                warnings: Vec::new(),
-            },
-        )?;
-        if let Some(original) = original_response {
-            mapping::keep_in_host_info(&mut decoded, "tool_response", original)?;
-        }
+        let mut t = Translated::begin(&FACTS, &mut raw, arg, |_, _| None)?;
+        // A shell's result as Claude Code's: Qwen sends Gemini's
+        // `{llmContent, returnDisplay}`.
+        t.keep("tool_response", common::shell_response_as_claude(&mut raw));
+        common::fill_from_env(&mut raw, "cwd", env, &["QWEN_PROJECT_DIR"]);
+        common::fill_from_env(&mut raw, "session_id", env, &["QWEN_CODE_SESSION_ID"]);
+        let continuation = t.claude_event == "UserPromptSubmit" && is_continuation(&raw);
+        let mut decoded = mapping::finish(raw, t)?;
         if continuation {
             decoded.fire_no_hooks = true;
             decoded.notes.push(
@@ -353,36 +313,17 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         }
         Some(K::UserPromptSubmit | K::Stop | K::SubagentStop | K::PostToolBatch) => {}
         Some(K::SessionStart | K::SessionEnd | K::Notification | K::SubagentStart) => {
-            a.block_ignored()
+            a.block_ignored();
         }
         _ => a.block_not_enforced("Qwen Code"),
     }
-    if let Some(context) = &decision.context {
-        if matches!(
-            known,
-            Some(K::PostToolUse | K::PostToolUseFailure | K::UserPromptSubmit | K::SessionStart)
-        ) {
-            a.hso
-                .entry("additionalContext")
-                .or_insert_with(|| json!(context));
-        } else {
-            a.notes.push(format!(
-                "additionalContext dropped: Qwen Code shows it only after a tool, with the prompt and at session start, not on {name}"
-            ));
-        }
-    }
-    for key in decision.passthrough.keys() {
-        a.notes
-            .push(format!("`{key}` has no Qwen Code equivalent: not sent"));
-    }
+    common::context_after_tool_prompt_and_session(&mut a, "Qwen Code", name);
+    common::passthrough_not_sent(&mut a, "Qwen Code");
     if decision.suppress_output {
         a.top.insert("suppressOutput".into(), json!(true));
     }
     if stop {
-        a.top.insert("continue".into(), json!(false));
-        if let Some(reason) = &decision.stop_reason {
-            a.top.insert("stopReason".into(), json!(reason));
-        }
+        common::stop_turn(&mut a);
     }
     if let Some(reason) = a.reason() {
         // UserPromptSubmit, Stop, SubagentStop, PostToolBatch: measured on

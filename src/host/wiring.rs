@@ -822,7 +822,7 @@ mod tests {
     #[test]
     fn the_pinned_entry_install_writes_is_installs_own() {
         let w = wiring(HostId::ClaudeCode);
-        let pinned = format!("{} fire --host claude-code", PINNED_PROGRAM);
+        let pinned = format!("{PINNED_PROGRAM} fire --host claude-code");
         let entry = w.entry_with(&pinned, w.install_timeout(None));
         assert!(installed_by_hookrun(w, &entry), "{entry}");
         // A relative program of the user's own is not.
