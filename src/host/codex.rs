@@ -6,7 +6,7 @@
 //! `stopReason` on PreToolUse, a deny without a reason… make the hook
 //! "failed", and a failed hook is ignored: the tool runs. This encoder only
 //! ever writes the fields and combinations Codex accepts
-//! ([`ALLOWED_TOP`], [`ALLOWED_HSO`]); what Codex cannot be told is mapped
+//! ([`allowed_top`], [`allowed_hso`]); what Codex cannot be told is mapped
 //! to the safest answer it can, with a warning.
 //!
 //! Timeouts are seconds (600 by default); there is no cap on Stop blocks.
