@@ -38,13 +38,9 @@ pub struct Ephemeral {
     pub root: PathBuf,
 }
 
-/// The name of the link npm makes in `node_modules/.bin` for the platform
-/// package's executable (the `bin` entry of npm/platforms/*/package.json).
-pub const NPM_NATIVE_LINK: &str = "hookrun-native";
-
-/// The program of a project-pinned entry: the npm devDependency's native
-/// executable, reached through the project folder the host names.
-pub const PINNED_PROGRAM: &str = "\"$CLAUDE_PROJECT_DIR\"/node_modules/.bin/hookrun-native";
+// The forms of an entry's program are wiring facts (the entries name
+// them, `doctor` reads them back): kept there, named here too.
+pub use crate::host::wiring::{NPM_NATIVE_LINK, PINNED_PROGRAM};
 
 /// The durable ways to install, for the message that refuses a cache.
 pub const DURABLE_INSTALLS: &str = "`uv tool install hookrun`, `pipx install hookrun`, `npm i -g hookrun` or `cargo binstall hookrun`; or, for a project whose teammates share the entry, `npm i -D hookrun` and `hookrun install HOST --pinned`";

@@ -1,6 +1,7 @@
 //! Context a host could not show before a tool, carried to the same call's
 //! answer after it (Gemini CLI: its BeforeTool answer has no
-//! `additionalContext`, its AfterTool answer has).
+//! `additionalContext`, its AfterTool answer has; Qwen Code drops a
+//! PreToolUse context and shows a PostToolUse one).
 //!
 //! The host sends no call id, and two calls' before-tool fires may both come
 //! before either after-tool fire, so an entry is keyed by the session and a

@@ -179,9 +179,88 @@ impl Encoding {
     }
 }
 
+/// Declares [`KnownEvent`], one variant per catalog row, in the catalog's
+/// order: the variant's name is the event's canonical name.
+macro_rules! known_events {
+    ($($event:ident),* $(,)?) => {
+        /// An event of the catalog, one variant per row of [`CATALOG`] (in
+        /// its order), so that code branching on an event is checked by
+        /// the compiler; [`KnownEvent::spec`] is the row.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum KnownEvent {
+            $($event),*
+        }
+
+        impl KnownEvent {
+            /// Every known event, in the catalog's order.
+            pub const ALL: &'static [KnownEvent] = &[$(KnownEvent::$event),*];
+
+            /// The canonical name (`PreToolUse`).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(KnownEvent::$event => stringify!($event)),*
+                }
+            }
+        }
+    };
+}
+
+known_events! {
+    PreToolUse,
+    PermissionRequest,
+    PermissionDenied,
+    PostToolUse,
+    PostToolUseFailure,
+    PostToolBatch,
+    UserPromptSubmit,
+    UserPromptExpansion,
+    MessageDisplay,
+    Stop,
+    SubagentStop,
+    StopFailure,
+    SubagentStart,
+    SessionStart,
+    SessionEnd,
+    Setup,
+    InstructionsLoaded,
+    PreCompact,
+    PostCompact,
+    Notification,
+    ConfigChange,
+    CwdChanged,
+    DirectoryAdded,
+    FileChanged,
+    TeammateIdle,
+    TaskCreated,
+    TaskCompleted,
+    Elicitation,
+    ElicitationResult,
+    WorktreeCreate,
+    WorktreeRemove,
+    BeforeModel,
+    AfterModel,
+    AfterAgent,
+
+}
+
+impl std::fmt::Display for KnownEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl KnownEvent {
+    /// The event's catalog row: found by its place, no search.
+    pub fn spec(self) -> &'static EventSpec {
+        &CATALOG[self as usize]
+    }
+}
+
 /// One row of the catalog.
 #[derive(Debug)]
 pub struct EventSpec {
+    /// The event this row describes (its place in [`CATALOG`]).
+    pub event: KnownEvent,
     /// Canonical `PascalCase` name, used in output and in `hook_event_name`.
     pub name: &'static str,
     pub match_field: MatchField,
@@ -206,13 +285,14 @@ pub struct EventSpec {
 const TEN_MINUTES: Duration = Duration::from_secs(600);
 
 const fn row(
-    name: &'static str,
+    event: KnownEvent,
     match_field: MatchField,
     tier: Tier,
     encoding: Encoding,
 ) -> EventSpec {
     EventSpec {
-        name,
+        event,
+        name: event.name(),
         match_field,
         tier,
         encoding,
@@ -258,121 +338,127 @@ const fn tool_call(mut spec: EventSpec, place: ToolCall) -> EventSpec {
 }
 
 use Encoding as E;
+use KnownEvent as K;
 use MatchField::{Basename, Key, None as NoField};
 use Tier::{Block, Downgraded, Feedback, Ignored};
 
 /// The catalog, in the order of SPEC §2.
 pub static CATALOG: &[EventSpec] = &[
     tool_call(
-        row("PreToolUse", Key("tool_name"), Block, E::PreToolUse),
+        row(K::PreToolUse, Key("tool_name"), Block, E::PreToolUse),
         ToolCall::Before,
     ),
     row(
-        "PermissionRequest",
+        K::PermissionRequest,
         Key("tool_name"),
         Block,
         E::PermissionRequest,
     ),
     row(
-        "PermissionDenied",
+        K::PermissionDenied,
         Key("tool_name"),
         Ignored,
         E::PermissionDenied,
     ),
     tool_call(
-        row("PostToolUse", Key("tool_name"), Feedback, E::PostTool),
+        row(K::PostToolUse, Key("tool_name"), Feedback, E::PostTool),
         ToolCall::After,
     ),
     tool_call(
         row(
-            "PostToolUseFailure",
+            K::PostToolUseFailure,
             Key("tool_name"),
             Feedback,
             E::PostTool,
         ),
         ToolCall::After,
     ),
-    row("PostToolBatch", NoField, Block, E::PostToolBatch),
+    row(K::PostToolBatch, NoField, Block, E::PostToolBatch),
     plain_context(timeouts(
-        row("UserPromptSubmit", NoField, Block, E::Prompt),
+        row(K::UserPromptSubmit, NoField, Block, E::Prompt),
         Duration::from_secs(30),
         Duration::from_secs(30),
     )),
     plain_context(row(
-        "UserPromptExpansion",
+        K::UserPromptExpansion,
         Key("command_name"),
         Block,
         E::Prompt,
     )),
     timeouts(
-        row("MessageDisplay", NoField, Ignored, E::MessageDisplay),
+        row(K::MessageDisplay, NoField, Ignored, E::MessageDisplay),
         Duration::from_secs(10),
         Duration::from_secs(10),
     ),
-    row("Stop", NoField, Feedback, E::Stop),
-    row("SubagentStop", Key("agent_type"), Feedback, E::Stop),
+    row(K::Stop, NoField, Feedback, E::Stop),
+    row(K::SubagentStop, Key("agent_type"), Feedback, E::Stop),
     discards_message(strict_matcher(row(
-        "StopFailure",
+        K::StopFailure,
         Key("error"),
         Ignored,
         E::Plain,
     ))),
     row(
-        "SubagentStart",
+        K::SubagentStart,
         Key("agent_type"),
         Downgraded,
         E::SessionStart,
     ),
     env_file(plain_context(row(
-        "SessionStart",
+        K::SessionStart,
         Key("source"),
         Downgraded,
         E::SessionStart,
     ))),
     discards_message(timeouts(
-        row("SessionEnd", Key("reason"), Ignored, E::Plain),
+        row(K::SessionEnd, Key("reason"), Ignored, E::Plain),
         Duration::from_millis(1500),
         TEN_MINUTES,
     )),
-    env_file(row("Setup", Key("trigger"), Downgraded, E::SessionStart)),
+    env_file(row(K::Setup, Key("trigger"), Downgraded, E::SessionStart)),
     discards_message(row(
-        "InstructionsLoaded",
+        K::InstructionsLoaded,
         Key("load_reason"),
         Ignored,
         E::Plain,
     )),
-    row("PreCompact", Key("trigger"), Block, E::DecisionBlock),
-    row("PostCompact", Key("trigger"), Ignored, E::Plain),
+    row(K::PreCompact, Key("trigger"), Block, E::DecisionBlock),
+    row(K::PostCompact, Key("trigger"), Ignored, E::Plain),
     discards_message(row(
-        "Notification",
+        K::Notification,
         Key("notification_type"),
         Ignored,
         E::Plain,
     )),
-    row("ConfigChange", Key("source"), Block, E::DecisionBlock),
-    env_file(row("CwdChanged", NoField, Ignored, E::WatchPaths)),
-    row("DirectoryAdded", Key("source"), Ignored, E::Plain),
+    row(K::ConfigChange, Key("source"), Block, E::DecisionBlock),
+    env_file(row(K::CwdChanged, NoField, Ignored, E::WatchPaths)),
+    row(K::DirectoryAdded, Key("source"), Ignored, E::Plain),
     env_file(strict_matcher(row(
-        "FileChanged",
+        K::FileChanged,
         Basename("file_path"),
         Ignored,
         E::WatchPaths,
     ))),
-    row("TeammateIdle", NoField, Feedback, E::ExitOnly),
-    row("TaskCreated", NoField, Feedback, E::DecisionBlock),
-    row("TaskCompleted", NoField, Feedback, E::ExitOnly),
-    row("Elicitation", Key("mcp_server_name"), Block, E::Elicitation),
+    row(K::TeammateIdle, NoField, Feedback, E::ExitOnly),
+    row(K::TaskCreated, NoField, Feedback, E::DecisionBlock),
+    row(K::TaskCompleted, NoField, Feedback, E::ExitOnly),
     row(
-        "ElicitationResult",
+        K::Elicitation,
         Key("mcp_server_name"),
         Block,
         E::Elicitation,
     ),
-    row("WorktreeCreate", NoField, Block, E::WorktreeCreate),
-    row("WorktreeRemove", NoField, Ignored, E::Plain),
-    row("BeforeModel", NoField, Block, E::ExitOnly),
-    row("AfterModel", NoField, Block, E::ExitOnly),
-    row("AfterAgent", NoField, Feedback, E::ExitOnly),
+    row(
+        K::ElicitationResult,
+        Key("mcp_server_name"),
+        Block,
+        E::Elicitation,
+    ),
+    row(K::WorktreeCreate, NoField, Block, E::WorktreeCreate),
+    row(K::WorktreeRemove, NoField, Ignored, E::Plain),
+    row(K::BeforeModel, NoField, Block, E::ExitOnly),
+    row(K::AfterModel, NoField, Block, E::ExitOnly),
+    row(K::AfterAgent, NoField, Feedback, E::ExitOnly),
 ];
 
 /// Events whose input carries a tool (`tool_name` + `tool_input`), the only
@@ -519,14 +605,14 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// know, which passes through verbatim with tier block (SPEC §2).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EventId {
-    Known(&'static str),
+    Known(KnownEvent),
     Unknown(String),
 }
 
 impl EventId {
     pub fn resolve(name: &str) -> EventId {
         match lookup(name) {
-            Some(spec) => EventId::Known(spec.name),
+            Some(spec) => EventId::Known(spec.event),
             None => EventId::Unknown(name.to_owned()),
         }
     }
@@ -534,20 +620,23 @@ impl EventId {
     /// The name used in output and in `hook_event_name`.
     pub fn name(&self) -> &str {
         match self {
-            EventId::Known(name) => name,
+            EventId::Known(event) => event.name(),
             EventId::Unknown(name) => name,
         }
     }
 
-    pub fn spec(&self) -> Option<&'static EventSpec> {
+    /// The catalog event, if it is one (for a `match` over events).
+    pub fn known(&self) -> Option<KnownEvent> {
         match self {
-            // A known name is always a row's own `name` (see `resolve`), so
-            // an exact comparison finds it without folding: the funnel asks
-            // for the spec several times per hook, and the lenient lookup
-            // allocates a folded copy of every row's name each time.
-            EventId::Known(name) => CATALOG.iter().find(|spec| spec.name == *name),
+            EventId::Known(event) => Some(*event),
             EventId::Unknown(_) => None,
         }
+    }
+
+    pub fn spec(&self) -> Option<&'static EventSpec> {
+        // The funnel asks for the spec several times per hook: a known
+        // event indexes the catalog, with no name compared.
+        self.known().map(KnownEvent::spec)
     }
 
     pub fn tier(&self) -> Tier {
@@ -646,6 +735,17 @@ mod tests {
     }
 
     #[test]
+    fn known_events_are_the_catalog_rows_in_order() {
+        assert_eq!(KnownEvent::ALL.len(), CATALOG.len());
+        for (i, spec) in CATALOG.iter().enumerate() {
+            assert_eq!(spec.event as usize, i, "{}", spec.name);
+            assert_eq!(KnownEvent::ALL[i], spec.event);
+            assert_eq!(spec.event.spec().name, spec.event.name());
+            assert_eq!(EventId::resolve(spec.name), EventId::Known(spec.event));
+        }
+    }
+
+    #[test]
     fn catalog_has_every_event_once() {
         assert_eq!(CATALOG.len(), 34);
         for (i, a) in CATALOG.iter().enumerate() {
@@ -687,13 +787,13 @@ mod tests {
         assert_eq!(call("MyOwnEvent"), ToolCall::None);
         let guarded: Vec<&str> = CATALOG
             .iter()
-            .filter(|s| EventId::Known(s.name).stop_loop_guarded())
+            .filter(|s| EventId::Known(s.event).stop_loop_guarded())
             .map(|s| s.name)
             .collect();
         assert_eq!(guarded, ["Stop", "SubagentStop"]);
         let permissions: Vec<&str> = CATALOG
             .iter()
-            .filter(|s| EventId::Known(s.name).permission_rules_apply())
+            .filter(|s| EventId::Known(s.event).permission_rules_apply())
             .map(|s| s.name)
             .collect();
         assert_eq!(permissions, ["PreToolUse", "PermissionRequest"]);

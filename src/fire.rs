@@ -236,19 +236,22 @@ fn finish(f: Finish<'_>) -> FireResult {
     }
 }
 
-/// A host whose before-tool answer cannot carry context (Gemini CLI) gets
-/// it on the same call's after-tool answer instead: kept at PreToolUse when
-/// the call may run, taken at PostToolUse, before that fire's own context.
+/// A host whose before-tool answer cannot carry context (Gemini CLI, Qwen
+/// Code) gets it on the same call's after-tool answer instead: kept at
+/// PreToolUse when the call may run, taken at PostToolUse, before that
+/// fire's own context.
 fn carry_context(
     host: &dyn host::Host,
     event: &Event,
     state: Option<&StateDir>,
     decision: &mut Decision,
 ) {
-    let before = event.id == crate::catalog::EventId::Known("PreToolUse");
-    if !before && event.id != crate::catalog::EventId::Known("PostToolUse") {
-        return;
-    }
+    use crate::catalog::KnownEvent::{PostToolUse, PreToolUse};
+    let before = match event.id.known() {
+        Some(PreToolUse) => true,
+        Some(PostToolUse) => false,
+        _ => return,
+    };
     let (Some(state), Some(session)) = (state, event.session_id()) else {
         return;
     };

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::catalog::EventId;
+use crate::catalog::{EventId, KnownEvent};
 use crate::host::HostId;
 use crate::host::wiring::{self, Scope, Wiring};
 use crate::jsonedit::Doc;
@@ -90,7 +90,7 @@ fn host_file_changed_entries(cx: &Context<'_>) -> Vec<HostEntry> {
                 .command
                 .as_deref()
                 .is_some_and(|c| c.contains("hookrun"));
-            if hook.event == EventId::Known("FileChanged") && runs_hookrun {
+            if hook.event == EventId::Known(KnownEvent::FileChanged) && runs_hookrun {
                 entries.push(HostEntry {
                     file: path.clone(),
                     names: file_names(hook.matcher.as_deref().unwrap_or_default())
@@ -109,7 +109,7 @@ pub fn check_file_changed(settings: &Settings, cx: &Context<'_>, out: &mut Vec<F
     let hooks: Vec<&HookDef> = settings
         .hooks
         .iter()
-        .filter(|h| h.event == EventId::Known("FileChanged"))
+        .filter(|h| h.event == EventId::Known(KnownEvent::FileChanged))
         .collect();
     if hooks.is_empty() {
         return;

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::probe::{FileKind, Probe};
 use super::*;
+use crate::catalog::KnownEvent;
 use crate::settings::Source;
 use crate::settings::load::load_bytes;
 
@@ -369,7 +370,7 @@ fn fire_warnings_cover_a_lowercase_tool_and_a_millisecond_timeout() {
         PathBuf::from("/cfg"),
         json.as_bytes(),
     );
-    let warnings = super::fire_warnings(&settings, &EventId::Known("PreToolUse"));
+    let warnings = super::fire_warnings(&settings, &EventId::Known(KnownEvent::PreToolUse));
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     assert!(
         warnings[0].contains("matcher names tool `bash`") && warnings[0].contains("`Bash`"),
@@ -381,10 +382,10 @@ fn fire_warnings_cover_a_lowercase_tool_and_a_millisecond_timeout() {
     );
     // Only the fired event's hooks.
     assert_eq!(
-        super::fire_warnings(&settings, &EventId::Known("Stop")).len(),
+        super::fire_warnings(&settings, &EventId::Known(KnownEvent::Stop)).len(),
         1
     );
-    assert!(super::fire_warnings(&settings, &EventId::Known("PostToolUse")).is_empty());
+    assert!(super::fire_warnings(&settings, &EventId::Known(KnownEvent::PostToolUse)).is_empty());
 }
 
 fn checks_of(found: &[Finding], prefix: &str) -> Vec<(Check, String, String)> {

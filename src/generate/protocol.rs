@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::aggregate::{self, Entry};
-use crate::catalog::{CATALOG, Encoding, EventId, EventSpec, MatchField, Tier};
+use crate::catalog::{CATALOG, Encoding, EventId, EventSpec, KnownEvent, MatchField, Tier};
 use crate::host::{Rendered, claude};
 use crate::verdict::{self, Ending, HookOutput, Outcome};
 
@@ -75,7 +75,7 @@ pub fn match_field(spec: &EventSpec) -> String {
 
 /// One line about an event, for the settings schema's `hooks` keys.
 pub fn event_summary(spec: &EventSpec) -> String {
-    let id = EventId::Known(spec.name);
+    let id = EventId::Known(spec.event);
     let matcher = match spec.match_field {
         MatchField::None => "no match field (a `matcher` is ignored)".to_owned(),
         MatchField::Key(key) => format!("`matcher` compares `{key}`"),
@@ -111,7 +111,7 @@ fn events_table() -> String {
          |---|---|---|---|---|---|---|---|---|\n",
     );
     for spec in CATALOG {
-        let id = EventId::Known(spec.name);
+        let id = EventId::Known(spec.event);
         let plain = if spec.encoding == Encoding::WorktreeCreate {
             "the worktree path (last line)"
         } else if spec.plain_stdout_is_context {
@@ -184,7 +184,7 @@ fn describe(rendered: &Rendered, event: &str) -> String {
 fn answers_table() -> String {
     let mut rows: Vec<(Vec<&str>, String, String)> = Vec::new();
     for spec in CATALOG {
-        let id = EventId::Known(spec.name);
+        let id = EventId::Known(spec.event);
         let blocked = answer(&id, &Ending::Exited(2), "", "REASON");
         let context_json = json!({
             "hookSpecificOutput": { "hookEventName": spec.name, "additionalContext": "CONTEXT" }
@@ -340,7 +340,7 @@ fn scenarios() -> Vec<Scenario> {
 }
 
 fn hook_exits_table() -> String {
-    let event = EventId::Known("PreToolUse");
+    let event = EventId::Known(KnownEvent::PreToolUse);
     let mut out = String::from(
         "| the hook (named `check`, on PreToolUse) | outcome | block reason | warning |\n|---|---|---|---|\n",
     );

@@ -180,92 +180,12 @@ impl Host for ClaudeCode {
 /// Encodes a decision for an event in Claude Code's protocol.
 pub fn render(event: &EventId, decision: &Decision) -> Rendered {
     let encoding = event.encoding();
-    let passthrough = encoding.hook_fields().passthrough;
     let mut top = Map::new();
     let mut hso = Map::new();
     let blocked = decision.block.as_deref();
 
-    match encoding {
-        Encoding::PreToolUse => {
-            if let Some(reason) = blocked {
-                hso.insert("permissionDecision".into(), json!("deny"));
-                hso.insert("permissionDecisionReason".into(), json!(reason));
-            } else if let Some(permission) = decision.permission {
-                hso.insert("permissionDecision".into(), json!(permission.as_str()));
-                if let Some(reason) = &decision.permission_reason {
-                    hso.insert("permissionDecisionReason".into(), json!(reason));
-                }
-            }
-            if let Some(input) = &decision.updated_input {
-                hso.insert("updatedInput".into(), input.clone());
-            }
-            insert_context(&mut hso, decision);
-        }
-        Encoding::PermissionRequest => {
-            let mut inner = Map::new();
-            if let Some(reason) = blocked {
-                inner.insert("behavior".into(), json!("deny"));
-                inner.insert("message".into(), json!(reason));
-                copy(&mut inner, &decision.passthrough, &["interrupt"]);
-            } else if decision.permission == Some(Permission::Allow) {
-                inner.insert("behavior".into(), json!("allow"));
-                if let Some(input) = &decision.updated_input {
-                    inner.insert("updatedInput".into(), input.clone());
-                }
-                copy(&mut inner, &decision.passthrough, &["updatedPermissions"]);
-            }
-            if !inner.is_empty() {
-                hso.insert("decision".into(), Value::Object(inner));
-            }
-        }
-        Encoding::Elicitation => {
-            if blocked.is_some() {
-                hso.insert("action".into(), json!("decline"));
-            } else {
-                copy(&mut hso, &decision.passthrough, passthrough);
-            }
-        }
-        Encoding::Prompt
-        | Encoding::PostTool
-        | Encoding::PostToolBatch
-        | Encoding::DecisionBlock => {
-            if let Some(reason) = blocked {
-                top.insert("decision".into(), json!("block"));
-                top.insert("reason".into(), json!(reason));
-            }
-            insert_context(&mut hso, decision);
-            copy(&mut hso, &decision.passthrough, passthrough);
-        }
-        Encoding::Stop | Encoding::SessionStart => {
-            insert_context(&mut hso, decision);
-            copy(&mut hso, &decision.passthrough, passthrough);
-        }
-        Encoding::WatchPaths | Encoding::PermissionDenied | Encoding::MessageDisplay => {
-            copy(&mut hso, &decision.passthrough, passthrough);
-        }
-        Encoding::Unknown => {
-            for (key, value) in &decision.passthrough {
-                hso.insert(key.clone(), value.clone());
-            }
-        }
-        Encoding::ExitOnly | Encoding::Plain | Encoding::WorktreeCreate => {}
-    }
-
-    if decision.stop {
-        top.insert("continue".into(), json!(false));
-        if let Some(reason) = &decision.stop_reason {
-            top.insert("stopReason".into(), json!(reason));
-        }
-    }
-    if decision.suppress_output {
-        top.insert("suppressOutput".into(), json!(true));
-    }
-    if let Some(message) = decision.system_message() {
-        top.insert("systemMessage".into(), json!(message));
-    }
-    if let Some(sequence) = &decision.terminal_sequence {
-        top.insert("terminalSequence".into(), json!(sequence));
-    }
+    event_fields(encoding, decision, &mut top, &mut hso);
+    universal_fields(decision, &mut top);
     if !hso.is_empty() {
         let mut with_name = Map::new();
         with_name.insert("hookEventName".into(), json!(event.name()));
@@ -297,6 +217,102 @@ pub fn render(event: &EventId, decision: &Decision) -> Rendered {
         stderr,
         exit,
         value,
+    }
+}
+
+/// The fields of one encoding (SPEC §7.3): the decision, context and the
+/// hooks' pass-through fields, where this event's answer takes them.
+fn event_fields(
+    encoding: Encoding,
+    decision: &Decision,
+    top: &mut Map<String, Value>,
+    hso: &mut Map<String, Value>,
+) {
+    let passthrough = encoding.hook_fields().passthrough;
+    let blocked = decision.block.as_deref();
+    match encoding {
+        Encoding::PreToolUse => {
+            if let Some(reason) = blocked {
+                hso.insert("permissionDecision".into(), json!("deny"));
+                hso.insert("permissionDecisionReason".into(), json!(reason));
+            } else if let Some(permission) = decision.permission {
+                hso.insert("permissionDecision".into(), json!(permission.as_str()));
+                if let Some(reason) = &decision.permission_reason {
+                    hso.insert("permissionDecisionReason".into(), json!(reason));
+                }
+            }
+            if let Some(input) = &decision.updated_input {
+                hso.insert("updatedInput".into(), input.clone());
+            }
+            insert_context(hso, decision);
+        }
+        Encoding::PermissionRequest => {
+            let mut inner = Map::new();
+            if let Some(reason) = blocked {
+                inner.insert("behavior".into(), json!("deny"));
+                inner.insert("message".into(), json!(reason));
+                copy(&mut inner, &decision.passthrough, &["interrupt"]);
+            } else if decision.permission == Some(Permission::Allow) {
+                inner.insert("behavior".into(), json!("allow"));
+                if let Some(input) = &decision.updated_input {
+                    inner.insert("updatedInput".into(), input.clone());
+                }
+                copy(&mut inner, &decision.passthrough, &["updatedPermissions"]);
+            }
+            if !inner.is_empty() {
+                hso.insert("decision".into(), Value::Object(inner));
+            }
+        }
+        Encoding::Elicitation => {
+            if blocked.is_some() {
+                hso.insert("action".into(), json!("decline"));
+            } else {
+                copy(hso, &decision.passthrough, passthrough);
+            }
+        }
+        Encoding::Prompt
+        | Encoding::PostTool
+        | Encoding::PostToolBatch
+        | Encoding::DecisionBlock => {
+            if let Some(reason) = blocked {
+                top.insert("decision".into(), json!("block"));
+                top.insert("reason".into(), json!(reason));
+            }
+            insert_context(hso, decision);
+            copy(hso, &decision.passthrough, passthrough);
+        }
+        Encoding::Stop | Encoding::SessionStart => {
+            insert_context(hso, decision);
+            copy(hso, &decision.passthrough, passthrough);
+        }
+        Encoding::WatchPaths | Encoding::PermissionDenied | Encoding::MessageDisplay => {
+            copy(hso, &decision.passthrough, passthrough);
+        }
+        Encoding::Unknown => {
+            for (key, value) in &decision.passthrough {
+                hso.insert(key.clone(), value.clone());
+            }
+        }
+        Encoding::ExitOnly | Encoding::Plain | Encoding::WorktreeCreate => {}
+    }
+}
+
+/// The fields every event's answer may carry.
+fn universal_fields(decision: &Decision, top: &mut Map<String, Value>) {
+    if decision.stop {
+        top.insert("continue".into(), json!(false));
+        if let Some(reason) = &decision.stop_reason {
+            top.insert("stopReason".into(), json!(reason));
+        }
+    }
+    if decision.suppress_output {
+        top.insert("suppressOutput".into(), json!(true));
+    }
+    if let Some(message) = decision.system_message() {
+        top.insert("systemMessage".into(), json!(message));
+    }
+    if let Some(sequence) = &decision.terminal_sequence {
+        top.insert("terminalSequence".into(), json!(sequence));
     }
 }
 

@@ -29,6 +29,7 @@ use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -313,8 +314,7 @@ impl Host for Cline {
                 claude_event,
                 host_tool,
                 host_tool_input,
-                notes: Vec::new(),
-                warnings: Vec::new(),
+                ..Translated::default()
             },
         )
     }
@@ -367,7 +367,6 @@ fn override_input(event: &Event, updated: &Value, notes: &mut Vec<String>) -> Va
 
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     let mut a = Answer::new(event, decision);
-    let name = a.name();
     if decision.stop {
         // continue:false: Cline's cancel ends the whole run.
         let why = decision
@@ -382,8 +381,8 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         );
         return a.json();
     }
-    match name {
-        "PreToolUse" => {
+    match event.id.known() {
+        Some(K::PreToolUse) => {
             a.ask_becomes_deny(
                 "Cline has no ask",
                 "approval required, but Cline cannot ask: ",
@@ -412,7 +411,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                     .insert("contextModification".into(), json!(context.join("\n")));
             }
         }
-        "PostToolUse" => a.block_as_context("Cline", "contextModification"),
+        Some(K::PostToolUse) => a.block_as_context("Cline", "contextModification"),
         _ => {
             if a.block.is_some() {
                 a.block_not_enforced("Cline");

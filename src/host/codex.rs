@@ -6,7 +6,7 @@
 //! `stopReason` on PreToolUse, a deny without a reason… make the hook
 //! "failed", and a failed hook is ignored: the tool runs. This encoder only
 //! ever writes the fields and combinations Codex accepts
-//! ([`ALLOWED_TOP`], [`ALLOWED_HSO`]); what Codex cannot be told is mapped
+//! ([`allowed_top`], [`allowed_hso`]); what Codex cannot be told is mapped
 //! to the safest answer it can, with a warning.
 //!
 //! Timeouts are seconds (600 by default); there is no cap on Stop blocks.
@@ -16,10 +16,12 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::answer::Answer;
+use super::common;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -44,9 +46,9 @@ pub static TOOLS: &[ToolRow] = &[
 ];
 
 /// The top-level keys Codex's output schemas know, per event.
-pub fn allowed_top(event: &str) -> &'static [&'static str] {
+pub fn allowed_top(event: Option<K>) -> &'static [&'static str] {
     match event {
-        "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Stop" => &[
+        Some(K::PreToolUse | K::PostToolUse | K::UserPromptSubmit | K::Stop) => &[
             "continue",
             "stopReason",
             "suppressOutput",
@@ -55,7 +57,7 @@ pub fn allowed_top(event: &str) -> &'static [&'static str] {
             "reason",
             "hookSpecificOutput",
         ],
-        "SessionStart" | "PermissionRequest" => &[
+        Some(K::SessionStart | K::PermissionRequest) => &[
             "continue",
             "stopReason",
             "suppressOutput",
@@ -68,18 +70,18 @@ pub fn allowed_top(event: &str) -> &'static [&'static str] {
 }
 
 /// The `hookSpecificOutput` keys Codex knows, per event.
-pub fn allowed_hso(event: &str) -> &'static [&'static str] {
+pub fn allowed_hso(event: Option<K>) -> &'static [&'static str] {
     match event {
-        "PreToolUse" => &[
+        Some(K::PreToolUse) => &[
             "hookEventName",
             "permissionDecision",
             "permissionDecisionReason",
             "updatedInput",
             "additionalContext",
         ],
-        "PostToolUse" => &["hookEventName", "additionalContext", "updatedMCPToolOutput"],
-        "UserPromptSubmit" | "SessionStart" => &["hookEventName", "additionalContext"],
-        "PermissionRequest" => &["hookEventName", "decision"],
+        Some(K::PostToolUse) => &["hookEventName", "additionalContext", "updatedMCPToolOutput"],
+        Some(K::UserPromptSubmit | K::SessionStart) => &["hookEventName", "additionalContext"],
+        Some(K::PermissionRequest) => &["hookEventName", "decision"],
         _ => &[],
     }
 }
@@ -137,60 +139,6 @@ pub static WIRING: Wiring = Wiring {
     also_read_by: &[],
 };
 
-/// The files an `apply_patch` patch touches, in order.
-pub fn patch_files(patch: &str) -> Vec<String> {
-    patch
-        .lines()
-        .filter_map(|line| {
-            [
-                "*** Add File: ",
-                "*** Update File: ",
-                "*** Delete File: ",
-                "*** Move to: ",
-            ]
-            .iter()
-            // Codex trims the header (`  *** Delete File: .env` deletes).
-            .find_map(|prefix| line.trim_start().strip_prefix(prefix))
-        })
-        .map(|p| p.trim().to_owned())
-        .filter(|p| !p.is_empty())
-        .collect()
-}
-
-/// An `apply_patch` call's files as `tool_input.file_path` (the first) and
-/// `file_paths` (every one), relative ones resolved against `cwd`; the note
-/// when there are several.
-pub fn add_patch_files(raw: &mut Map<String, Value>) -> Option<String> {
-    let cwd = raw
-        .get("cwd")
-        .and_then(Value::as_str)
-        .map(std::path::PathBuf::from);
-    let patch = raw
-        .get("tool_input")
-        .and_then(|i| i.get("command"))
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let files: Vec<String> = patch_files(patch)
-        .into_iter()
-        .map(|f| match &cwd {
-            Some(dir) if !f.starts_with('/') => dir.join(&f).display().to_string(),
-            _ => f,
-        })
-        .collect();
-    if let Some(Value::Object(input)) = raw.get_mut("tool_input") {
-        if let Some(first) = files.first() {
-            input.insert("file_path".into(), json!(first));
-        }
-        input.insert("file_paths".into(), json!(files));
-    }
-    (files.len() > 1).then(|| {
-        format!(
-            "the patch touches {} files: `if` rules and permissions see the first as file_path; every one is in tool_input.file_paths",
-            files.len()
-        )
-    })
-}
-
 impl Host for Codex {
     fn facts(&self) -> &'static Facts {
         &FACTS
@@ -202,22 +150,20 @@ impl Host for Codex {
         arg: Option<&str>,
         _env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
+        let mut t = Translated::begin(&FACTS, &mut raw, arg, |_, _| None)?;
         // Codex sends only its own events: another is another host's
         // payload (Claude Code's, with HOOKRUN_HOST=codex), answered here
         // in a protocol that host may not honour.
-        let mut warnings = Vec::new();
-        if mapping::event_row(EVENTS, &host_event).is_none()
-            && crate::catalog::lookup(&host_event).is_some()
+        if mapping::event_row(EVENTS, &t.host_event).is_none()
+            && crate::catalog::lookup(&t.host_event).is_some()
         {
-            warnings.push(format!(
-                "Codex sends no {host_event} event: this payload is another host's (Claude Code's?), and a block in Codex's protocol may not hold there. Fire it with that host's --host"
+            t.warnings.push(format!(
+                "Codex sends no {} event: this payload is another host's (Claude Code's?), and a block in Codex's protocol may not hold there. Fire it with that host's --host",
+                t.host_event
             ));
         }
-        let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
-        let mut notes = Vec::new();
-        if host_tool.as_deref() == Some("apply_patch") {
-            notes.extend(add_patch_files(&mut raw));
+        if t.host_tool.as_deref() == Some("apply_patch") {
+            t.notes.extend(common::add_patch_files(&mut raw));
         }
         // Claude Code's Bash `tool_response` is an object; Codex sends the
         // output as a string (kept under hookrun_host).
@@ -231,30 +177,14 @@ impl Host for Codex {
                 json!({"stdout": text, "stderr": "", "interrupted": false}),
             );
         }
-        let mut decoded = mapping::finish(
-            raw,
-            Translated {
-                host: HostId::Codex,
-                host_event,
-                claude_event,
-                host_tool,
-                host_tool_input,
-                notes,
-                warnings,
-            },
-        )?;
-        if let Some(Value::String(text)) = response {
-            decoded.notes.push(
+        if response.as_ref().is_some_and(Value::is_string) {
+            t.notes.push(
                 "tool_response was Codex's output string; hookrun_host.tool_response keeps it"
                     .into(),
             );
-            let mut fields = decoded.event.fields().clone();
-            if let Some(Value::Object(info)) = fields.get_mut(mapping::HOST_FIELD) {
-                info.insert("tool_response".into(), json!(text));
-            }
-            decoded.event = Event::from_object(fields, Some(decoded.event.id.name()))?;
+            t.keep("tool_response", response);
         }
-        Ok(decoded)
+        mapping::finish(raw, t)
     }
 
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
@@ -272,10 +202,11 @@ impl Host for Codex {
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     let mut a = Answer::new(event, decision);
     let name = a.name();
+    let known = event.id.known();
     let mut stop = decision.stop;
 
-    match name {
-        "PreToolUse" => {
+    match known {
+        Some(K::PreToolUse) => {
             if stop {
                 // continue:false makes a Codex PreToolUse hook "failed" (the
                 // tool would run): deny the tool instead.
@@ -287,30 +218,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             );
             if a.block.is_none() {
                 if let Some(updated) = &decision.updated_input {
-                    if let Some(command) = updated.get("command").and_then(Value::as_str) {
-                        a.hso.insert("permissionDecision".into(), json!("allow"));
-                        a.hso
-                            .insert("updatedInput".into(), json!({"command": command}));
-                        let others = updated.as_object().is_some_and(|o| {
-                            o.keys().any(|k| {
-                                !matches!(
-                                    k.as_str(),
-                                    "command" | "file_path" | "file_paths" | "description"
-                                )
-                            })
-                        });
-                        if others {
-                            a.notes.push(
-                                "Codex reads only `command` from a rewrite: the other fields were not sent".into(),
-                            );
-                        }
-                    } else {
-                        a.warnings.push(
-                            "Codex can only rewrite a tool call's `command`, and the hooks' rewrite has none: hookrun denied the call rather than run it unrewritten".into(),
-                        );
-                        a.block =
-                            Some("a hook rewrote this call in a form Codex cannot apply".into());
-                    }
+                    rewrite(&mut a, updated);
                 } else if decision.permission == Some(Permission::Allow) {
                     a.notes.push(
                         "allow without a rewrite is a failed hook to Codex: nothing sent, Codex's own approval applies".into(),
@@ -326,30 +234,8 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 );
             }
         }
-        "PermissionRequest" => {
-            let mut inner = Map::new();
-            if let Some(reason) = &a.block {
-                inner.insert("behavior".into(), json!("deny"));
-                inner.insert("message".into(), json!(mapping::reason_text(reason)));
-            } else if decision.permission == Some(Permission::Allow) {
-                if decision.updated_input.is_some() {
-                    a.warnings.push(
-                        "Codex does not take a rewrite on PermissionRequest: hookrun left the approval to Codex's prompt instead of allowing the original call".into(),
-                    );
-                } else {
-                    inner.insert("behavior".into(), json!("allow"));
-                }
-            }
-            for key in ["updatedPermissions", "interrupt"] {
-                if decision.passthrough.contains_key(key) {
-                    a.notes.push(format!(
-                        "`{key}` makes a Codex PermissionRequest hook fail: not sent"
-                    ));
-                }
-            }
-            if !inner.is_empty() {
-                a.hso.insert("decision".into(), Value::Object(inner));
-            }
+        Some(K::PermissionRequest) => {
+            permission_request(&mut a);
             if stop {
                 a.notes.push(
                     "continue:false makes a Codex PermissionRequest hook fail: not sent".into(),
@@ -357,13 +243,15 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 stop = false;
             }
         }
-        "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "Stop" => {
+        Some(K::PostToolUse | K::PostToolUseFailure | K::UserPromptSubmit | K::Stop) => {
             if let Some(reason) = &a.block {
                 a.top.insert("decision".into(), json!("block"));
                 a.top
                     .insert("reason".into(), json!(mapping::reason_text(reason)));
             }
-            if name == "PostToolUse" && event.tool_name().is_some_and(|t| t.starts_with("mcp__")) {
+            if known == Some(K::PostToolUse)
+                && event.tool_name().is_some_and(|t| t.starts_with("mcp__"))
+            {
                 if let Some(output) = decision.passthrough.get("updatedMCPToolOutput") {
                     a.hso.insert("updatedMCPToolOutput".into(), output.clone());
                 }
@@ -377,7 +265,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         }
     }
     if let Some(context) = &decision.context {
-        if allowed_hso(name).contains(&"additionalContext") {
+        if allowed_hso(known).contains(&"additionalContext") {
             a.hso.insert("additionalContext".into(), json!(context));
         } else {
             a.notes.push(format!(
@@ -389,14 +277,14 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         a.notes
             .push("suppressOutput:true makes a Codex hook fail: not sent".into());
     }
-    if stop && allowed_top(name).contains(&"continue") {
+    if stop && allowed_top(known).contains(&"continue") {
         a.top.insert("continue".into(), json!(false));
         if let Some(reason) = decision.stop_reason.as_deref().filter(|r| !r.is_empty()) {
             a.top.insert("stopReason".into(), json!(reason));
         }
     }
     if let Some(message) = a.system_message() {
-        if allowed_top(name).contains(&"systemMessage") {
+        if allowed_top(known).contains(&"systemMessage") {
             a.top.insert("systemMessage".into(), json!(message));
         } else {
             a.notes.push(format!(
@@ -404,7 +292,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             ));
         }
     }
-    if allowed_top(name).contains(&"hookSpecificOutput") {
+    if allowed_top(known).contains(&"hookSpecificOutput") {
         a.nest_hso(true);
     }
     if a.top.is_empty() {
@@ -412,5 +300,61 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         a.done(mapping::empty_answer())
     } else {
         a.json()
+    }
+}
+
+/// A PreToolUse rewrite as Codex takes one: only `command`, with an allow;
+/// a rewrite without one becomes a deny.
+fn rewrite(a: &mut Answer<'_>, updated: &Value) {
+    if let Some(command) = updated.get("command").and_then(Value::as_str) {
+        a.hso.insert("permissionDecision".into(), json!("allow"));
+        a.hso
+            .insert("updatedInput".into(), json!({"command": command}));
+        let others = updated.as_object().is_some_and(|o| {
+            o.keys().any(|k| {
+                !matches!(
+                    k.as_str(),
+                    "command" | "file_path" | "file_paths" | "description"
+                )
+            })
+        });
+        if others {
+            a.notes.push(
+                "Codex reads only `command` from a rewrite: the other fields were not sent".into(),
+            );
+        }
+    } else {
+        a.warnings.push(
+            "Codex can only rewrite a tool call's `command`, and the hooks' rewrite has none: hookrun denied the call rather than run it unrewritten".into(),
+        );
+        a.block = Some("a hook rewrote this call in a form Codex cannot apply".into());
+    }
+}
+
+/// A PermissionRequest answer: Codex takes `behavior` alone (a rewrite or
+/// the nested pass-through fields make its hook fail).
+fn permission_request(a: &mut Answer<'_>) {
+    let mut inner = Map::new();
+    if let Some(reason) = &a.block {
+        inner.insert("behavior".into(), json!("deny"));
+        inner.insert("message".into(), json!(mapping::reason_text(reason)));
+    } else if a.decision.permission == Some(Permission::Allow) {
+        if a.decision.updated_input.is_some() {
+            a.warnings.push(
+                "Codex does not take a rewrite on PermissionRequest: hookrun left the approval to Codex's prompt instead of allowing the original call".into(),
+            );
+        } else {
+            inner.insert("behavior".into(), json!("allow"));
+        }
+    }
+    for key in ["updatedPermissions", "interrupt"] {
+        if a.decision.passthrough.contains_key(key) {
+            a.notes.push(format!(
+                "`{key}` makes a Codex PermissionRequest hook fail: not sent"
+            ));
+        }
+    }
+    if !inner.is_empty() {
+        a.hso.insert("decision".into(), Value::Object(inner));
     }
 }

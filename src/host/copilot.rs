@@ -28,6 +28,7 @@ use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -342,7 +343,7 @@ impl Host for Copilot {
             if let Some(Value::String(patch)) = raw.get("tool_input").cloned() {
                 raw.insert("tool_input".into(), json!({"command": patch}));
             }
-            if let Some(note) = super::codex::add_patch_files(&mut raw) {
+            if let Some(note) = super::common::add_patch_files(&mut raw) {
                 notes.push(note);
             }
         }
@@ -366,7 +367,7 @@ impl Host for Copilot {
             claude_event = "SubagentStop".into();
             notes.push("this agentStop ends a subagent: it is SubagentStop".into());
         }
-        let mut decoded = mapping::finish(
+        mapping::finish(
             raw,
             Translated {
                 host: HostId::Copilot,
@@ -376,12 +377,12 @@ impl Host for Copilot {
                 host_tool_input,
                 notes,
                 warnings,
+                kept: original_response
+                    .map(|original| ("tool_response", original))
+                    .into_iter()
+                    .collect(),
             },
-        )?;
-        if let Some(original) = original_response {
-            mapping::keep_in_host_info(&mut decoded, "tool_response", original)?;
-        }
-        Ok(decoded)
+        )
     }
 
     fn own_stop_block_cap(&self, _env: &HostEnv<'_>) -> Option<u32> {
@@ -434,8 +435,9 @@ impl Host for Copilot {
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     let mut a = Answer::new(event, decision);
     let pascal = !is_camel(&a.host_event);
-    match a.name() {
-        "PreToolUse" => {
+    let known = event.id.known();
+    match known {
+        Some(K::PreToolUse) => {
             if let Some(reason) = a.reason() {
                 a.top.insert("permissionDecision".into(), json!("deny"));
                 a.top
@@ -471,7 +473,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 a.top.insert("additionalContext".into(), json!(context));
             }
         }
-        "PermissionRequest" => {
+        Some(K::PermissionRequest) => {
             if let Some(reason) = a.reason() {
                 a.top.insert("behavior".into(), json!("deny"));
                 a.top.insert("message".into(), json!(reason));
@@ -480,20 +482,20 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             }
             a.block = None;
         }
-        "Stop" | "SubagentStop" | "UserPromptSubmit" | "PostToolUse" => {
+        Some(K::Stop | K::SubagentStop | K::UserPromptSubmit | K::PostToolUse) => {
             if let Some(reason) = a.reason() {
                 a.top.insert("decision".into(), json!("block"));
                 a.top.insert("reason".into(), json!(reason));
             }
             a.block = None;
-            if a.name() == "Stop" || a.name() == "SubagentStop" {
+            if matches!(known, Some(K::Stop | K::SubagentStop)) {
                 a.context_dropped("Copilot CLI");
             } else if let Some(context) = &decision.context {
                 a.top.insert("additionalContext".into(), json!(context));
             }
         }
-        "PostToolUseFailure" => a.block_as_context("Copilot", "additionalContext"),
-        "SessionStart" | "SubagentStart" => {
+        Some(K::PostToolUseFailure) => a.block_as_context("Copilot", "additionalContext"),
+        Some(K::SessionStart | K::SubagentStart) => {
             a.block_not_enforced("Copilot CLI");
             if let Some(context) = &decision.context {
                 a.top.insert("additionalContext".into(), json!(context));

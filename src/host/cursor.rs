@@ -18,6 +18,7 @@ use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::EventId;
+use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -216,8 +217,8 @@ impl Host for Cursor {
                 claude_event,
                 host_tool: original_tool,
                 host_tool_input: original_input,
-                notes: Vec::new(),
                 warnings,
+                ..Translated::default()
             },
         )
     }
@@ -288,8 +289,8 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             ));
         }
     } else {
-        match event.id.name() {
-            "UserPromptSubmit" => {
+        match event.id.known() {
+            Some(K::UserPromptSubmit) => {
                 a.top.insert(
                     "continue".into(),
                     json!(a.block.is_none() && !decision.stop),
@@ -308,7 +309,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                     );
                 }
             }
-            "Stop" | "SubagentStop" => {
+            Some(K::Stop | K::SubagentStop) => {
                 if let Some(reason) = a.block.take() {
                     a.top.insert(
                         "followup_message".into(),
@@ -316,7 +317,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                     );
                 }
             }
-            "PostToolUse" | "PostToolUseFailure" | "SessionStart" => {
+            Some(K::PostToolUse | K::PostToolUseFailure | K::SessionStart) => {
                 a.block_as_context("Cursor", "additional_context");
             }
             _ => {

@@ -20,10 +20,12 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::answer::Answer;
+use super::common;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -182,10 +184,9 @@ impl Host for Gemini {
         arg: Option<&str>,
         env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
-        let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, mcp);
+        let mut t = Translated::begin(&FACTS, &mut raw, arg, mcp)?;
         if let Some(Value::Object(input)) = raw.get_mut("tool_input") {
-            match host_tool.as_deref() {
+            match t.host_tool.as_deref() {
                 Some("read_many_files") => {
                     let paths: Vec<Value> = ["include", "paths", "file_paths"]
                         .iter()
@@ -218,57 +219,15 @@ impl Host for Gemini {
         if notification.as_deref() == Some("ToolPermission") {
             raw.insert("notification_type".into(), json!("permission_prompt"));
         }
-        // A shell's result as Claude Code's (`.tool_response.stdout`):
-        // `returnDisplay` is the output as shown; the original stays under
-        // hookrun_host.
-        let original_response = raw.get("tool_response").cloned();
-        if let (Some("Bash"), Some(Value::Object(response))) = (
-            raw.get("tool_name").and_then(Value::as_str),
-            &original_response,
-        ) {
-            if let Some(text) = response
-                .get("returnDisplay")
-                .filter(|v| v.is_string())
-                .or_else(|| response.get("llmContent").filter(|v| v.is_string()))
-            {
-                let mut translated = response.clone();
-                translated.insert("stdout".into(), text.clone());
-                translated.insert("stderr".into(), json!(""));
-                translated.insert("interrupted".into(), json!(false));
-                raw.insert("tool_response".into(), Value::Object(translated));
-            }
-        }
+        // A shell's result as Claude Code's (`.tool_response.stdout`).
+        t.keep("tool_response", common::shell_response_as_claude(&mut raw));
         // AfterAgent's answer is Claude Code's `last_assistant_message`.
         if let Some(answer) = raw.get("prompt_response").cloned() {
             raw.entry("last_assistant_message").or_insert(answer);
         }
-        if !raw.contains_key("cwd") {
-            if let Some(dir) =
-                mapping::var(env, "GEMINI_PROJECT_DIR").or_else(|| mapping::var(env, "GEMINI_CWD"))
-            {
-                raw.insert("cwd".into(), json!(dir));
-            }
-        }
-        if !raw.contains_key("session_id") {
-            if let Some(id) = mapping::var(env, "GEMINI_SESSION_ID") {
-                raw.insert("session_id".into(), json!(id));
-            }
-        }
-        let mut decoded = mapping::finish(
-            raw,
-            Translated {
-                host: HostId::Gemini,
-                host_event,
-                claude_event,
-                host_tool,
-                host_tool_input,
-                notes: Vec::new(),
-                warnings: Vec::new(),
-            },
-        )?;
-        if let Some(original) = original_response {
-            mapping::keep_in_host_info(&mut decoded, "tool_response", original)?;
-        }
+        common::fill_from_env(&mut raw, "cwd", env, &["GEMINI_PROJECT_DIR", "GEMINI_CWD"]);
+        common::fill_from_env(&mut raw, "session_id", env, &["GEMINI_SESSION_ID"]);
+        let mut decoded = mapping::finish(raw, t)?;
         if let Some(original) = notification.filter(|n| n == "ToolPermission") {
             decoded.notes.push(format!(
                 "Gemini's notification_type {original:?} is given as \"permission_prompt\""
@@ -282,11 +241,11 @@ impl Host for Gemini {
     }
 
     fn carry_key(&self, event: &Event, updated: Option<&Value>) -> Option<String> {
-        let tool = mapping::host_tool_of(event)?;
-        let input = match updated {
-            Some(updated) => mapping::merged_rewrite(event, TOOLS, updated, &mut Vec::new()),
-            None => mapping::host_tool_input_of(event)?.clone(),
+        let Some(updated) = updated else {
+            return common::call_key_as_sent(event);
         };
+        let tool = mapping::host_tool_of(event)?;
+        let input = mapping::merged_rewrite(event, TOOLS, updated, &mut Vec::new());
         Some(crate::carry::call_key(tool, Some(&input)))
     }
 
@@ -297,9 +256,9 @@ impl Host for Gemini {
 
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     let mut a = Answer::new(event, decision);
-    let name = a.name();
-    match name {
-        "PreToolUse" => {
+    let known = event.id.known();
+    match known {
+        Some(K::PreToolUse) => {
             a.ask_becomes_deny(
                 "Gemini CLI cannot ask for approval from a hook (a headless run waits forever)",
                 "approval required, but Gemini CLI cannot ask: ",
@@ -314,41 +273,24 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 }
             }
         }
-        "PreCompact" => a.block_not_enforced("Gemini CLI"),
-        "SessionStart" | "SessionEnd" | "Notification" => a.block_ignored(),
+        Some(K::PreCompact) => a.block_not_enforced("Gemini CLI"),
+        Some(K::SessionStart | K::SessionEnd | K::Notification) => a.block_ignored(),
         _ => {}
     }
-    if let Some(context) = &decision.context {
-        if matches!(
-            name,
-            "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "SessionStart"
-        ) {
-            a.hso.insert("additionalContext".into(), json!(context));
-        } else {
-            a.notes.push(format!(
-                "additionalContext dropped: Gemini CLI shows it only after a tool, with the prompt and at session start, not on {}",
-                a.host_event
-            ));
-        }
-    }
-    for key in decision.passthrough.keys() {
-        a.notes
-            .push(format!("`{key}` has no Gemini CLI equivalent: not sent"));
-    }
+    let shown_as = a.host_event.clone();
+    common::context_after_tool_prompt_and_session(&mut a, "Gemini CLI", &shown_as);
+    common::passthrough_not_sent(&mut a, "Gemini CLI");
     if decision.suppress_output {
         a.notes
             .push("suppressOutput has no Gemini CLI equivalent: not sent".to_owned());
     }
     if decision.stop {
-        a.top.insert("continue".into(), json!(false));
-        if let Some(reason) = &decision.stop_reason {
-            a.top.insert("stopReason".into(), json!(reason));
-        }
+        common::stop_turn(&mut a);
     }
     if let Some(reason) = a.reason() {
         // Measured: "deny" on BeforeTool, "block" on the others ("block"
         // and "deny" are read alike where both were tried).
-        let word = if name == "PreToolUse" {
+        let word = if known == Some(K::PreToolUse) {
             "deny"
         } else {
             "block"
@@ -361,7 +303,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         // place of the reason, so a warning there would hide why: the
         // reason comes first.
         let message = match a.reason() {
-            Some(reason) if name != "PreToolUse" => format!("{reason}\n{message}"),
+            Some(reason) if known != Some(K::PreToolUse) => format!("{reason}\n{message}"),
             _ => message,
         };
         a.top.insert("systemMessage".into(), json!(message));

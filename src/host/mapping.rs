@@ -135,6 +135,7 @@ pub fn event_names(
 }
 
 /// The parts of a decoded event that differ from the host's.
+#[derive(Debug, Default)]
 pub struct Translated {
     pub host: HostId,
     pub host_event: String,
@@ -144,6 +145,39 @@ pub struct Translated {
     pub host_tool_input: Option<Value>,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
+    /// More of the host's original values, kept under `hookrun_host`
+    /// beside its names (a `tool_response` the decode translated).
+    pub kept: Vec<(&'static str, Value)>,
+}
+
+impl Translated {
+    /// The start of most decodes: the event's names by the host's events
+    /// table, and its tool renamed in place by its tools table (an MCP
+    /// tool by `mcp`, as [`translate_tool`] does).
+    pub fn begin(
+        facts: &super::Facts,
+        raw: &mut Map<String, Value>,
+        arg: Option<&str>,
+        mcp: impl Fn(&str, &Map<String, Value>) -> Option<String>,
+    ) -> Result<Translated, InputError> {
+        let (host_event, claude_event) = event_names(raw, arg, facts.events)?;
+        let (host_tool, host_tool_input) = translate_tool(raw, facts.tools, mcp);
+        Ok(Translated {
+            host: facts.id,
+            host_event,
+            claude_event,
+            host_tool,
+            host_tool_input,
+            ..Translated::default()
+        })
+    }
+
+    /// Keeps the host's original `value` of `key` under `hookrun_host`.
+    pub fn keep(&mut self, key: &'static str, value: Option<Value>) {
+        if let Some(value) = value {
+            self.kept.push((key, value));
+        }
+    }
 }
 
 /// Renames `tool_name`/`tool_input` of `raw` in place by `rows`; an MCP
@@ -223,6 +257,9 @@ pub fn finish(mut raw: Map<String, Value>, mut t: Translated) -> Result<Decoded,
     }
     if let Some(input) = &t.host_tool_input {
         info.insert("tool_input".into(), input.clone());
+    }
+    for (key, value) in t.kept {
+        info.insert(key.into(), value);
     }
     raw.insert(HOST_FIELD.into(), Value::Object(info));
     let event = Event::from_object(raw, Some(&t.claude_event))?;
@@ -467,16 +504,6 @@ pub fn nested_json(raw: &mut Map<String, Value>, key: &str) -> Option<String> {
         )),
         Ok(_) | Err(_) => None,
     }
-}
-
-/// Records one more of the host's original values under `hookrun_host`.
-pub fn keep_in_host_info(decoded: &mut Decoded, key: &str, value: Value) -> Result<(), InputError> {
-    let mut fields = decoded.event.fields().clone();
-    if let Some(Value::Object(info)) = fields.get_mut(HOST_FIELD) {
-        info.insert(key.into(), value);
-    }
-    decoded.event = Event::from_object(fields, Some(decoded.event.id.name()))?;
-    Ok(())
 }
 
 /// `mcp__server__tool` from a server and tool name.

@@ -13,11 +13,17 @@
 //! of its tool names) and its [`Host`] implementation. Adding a host is one
 //! module (`host/<name>.rs`), one [`HostId`] variant and one row in
 //! [`HOSTS`]; `registry_facts_are_complete_and_consistent` checks the rest.
+//! A decode starts with [`mapping::Translated::begin`] and ends with
+//! [`mapping::finish`]; an encoder builds an [`answer::Answer`]; what more
+//! than one host needs (a shell result in Gemini's form, a patch's files,
+//! context where a Gemini-family host shows it) is in [`common`], never
+//! taken from another host's module.
 
 pub mod answer;
 pub mod claude;
 pub mod cline;
 pub mod codex;
+pub mod common;
 pub mod copilot;
 pub mod cursor;
 pub mod gemini;

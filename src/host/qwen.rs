@@ -13,7 +13,8 @@
 //!   ORs the top-level `decision` of parallel hooks, so it holds where a
 //!   later hook's `permissionDecision` would not);
 //! - PreToolUse cannot rewrite (`updatedInput` is ignored: the original
-//!   call would run) nor add context; PostToolUse blocks are ignored (the
+//!   call would run) nor add context (hookrun carries it to the same
+//!   call's PostToolUse answer); PostToolUse blocks are ignored (the
 //!   reason is sent as context instead, which the model reads);
 //! - UserPromptSubmit fires again at every continuation with `prompt: ""`:
 //!   that is no prompt, so hookrun fires no hooks for it (see
@@ -27,10 +28,12 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::answer::Answer;
+use super::common;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
 use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
 use crate::verdict::Permission;
 
@@ -195,54 +198,14 @@ impl Host for Qwen {
         arg: Option<&str>,
         env: &HostEnv<'_>,
     ) -> Result<Decoded, InputError> {
-        let (host_event, claude_event) = mapping::event_names(&raw, arg, EVENTS)?;
-        let (host_tool, host_tool_input) = mapping::translate_tool(&mut raw, TOOLS, |_, _| None);
-        // A shell's result as Claude Code's (`.tool_response.stdout`): Qwen
-        // sends `{llmContent, returnDisplay}`; the original stays under
-        // hookrun_host.
-        let original_response = raw.get("tool_response").cloned();
-        if let (Some("Bash"), Some(Value::Object(response))) = (
-            raw.get("tool_name").and_then(Value::as_str),
-            &original_response,
-        ) {
-            if let Some(text) = response
-                .get("returnDisplay")
-                .filter(|v| v.is_string())
-                .or_else(|| response.get("llmContent").filter(|v| v.is_string()))
-            {
-                let mut translated = response.clone();
-                translated.insert("stdout".into(), text.clone());
-                translated.insert("stderr".into(), json!(""));
-                translated.insert("interrupted".into(), json!(false));
-                raw.insert("tool_response".into(), Value::Object(translated));
-            }
-        }
-        if !raw.contains_key("cwd") {
-            if let Some(dir) = mapping::var(env, "QWEN_PROJECT_DIR") {
-                raw.insert("cwd".into(), json!(dir));
-            }
-        }
-        if !raw.contains_key("session_id") {
-            if let Some(id) = mapping::var(env, "QWEN_CODE_SESSION_ID") {
-                raw.insert("session_id".into(), json!(id));
-            }
-        }
-        let continuation = claude_event == "UserPromptSubmit" && is_continuation(&raw);
-        let mut decoded = mapping::finish(
-            raw,
-            Translated {
-                host: HostId::Qwen,
-                host_event,
-                claude_event,
-                host_tool,
-                host_tool_input,
-                notes: Vec::new(),
-                warnings: Vec::new(),
-            },
-        )?;
-        if let Some(original) = original_response {
-            mapping::keep_in_host_info(&mut decoded, "tool_response", original)?;
-        }
+        let mut t = Translated::begin(&FACTS, &mut raw, arg, |_, _| None)?;
+        // A shell's result as Claude Code's: Qwen sends Gemini's
+        // `{llmContent, returnDisplay}`.
+        t.keep("tool_response", common::shell_response_as_claude(&mut raw));
+        common::fill_from_env(&mut raw, "cwd", env, &["QWEN_PROJECT_DIR"]);
+        common::fill_from_env(&mut raw, "session_id", env, &["QWEN_CODE_SESSION_ID"]);
+        let continuation = t.claude_event == "UserPromptSubmit" && is_continuation(&raw);
+        let mut decoded = mapping::finish(raw, t)?;
         if continuation {
             decoded.fire_no_hooks = true;
             decoded.notes.push(
@@ -265,6 +228,17 @@ impl Host for Qwen {
         Some(MAX_TIMEOUT_SECS)
     }
 
+    /// Qwen drops a PreToolUse answer's context (measured) but shows a
+    /// PostToolUse one after the tool's result: the context rides there.
+    /// A rewritten call is denied (Qwen cannot apply a rewrite), so it
+    /// never runs and nothing is kept for it.
+    fn carry_key(&self, event: &Event, updated: Option<&Value>) -> Option<String> {
+        if updated.is_some() {
+            return None;
+        }
+        common::call_key_as_sent(event)
+    }
+
     fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
         encode(event, decision)
     }
@@ -277,9 +251,10 @@ impl Host for Qwen {
 pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     let mut a = Answer::new(event, decision);
     let name = a.name();
+    let known = event.id.known();
     let mut stop = decision.stop;
-    match name {
-        "PreToolUse" => {
+    match known {
+        Some(K::PreToolUse) => {
             if stop {
                 // Measured: `continue: false` on PreToolUse denies the
                 // call and the run goes on.
@@ -310,7 +285,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 }
             }
         }
-        "PostToolUse" | "PostToolUseFailure" => {
+        Some(K::PostToolUse | K::PostToolUseFailure) => {
             // Measured: Qwen ignores a PostToolUse block; context reaches
             // the model, after the tool's result.
             if let Some(reason) = a.block.take() {
@@ -323,7 +298,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                     .insert("additionalContext".into(), json!(context.join("\n")));
             }
         }
-        "PermissionRequest" => {
+        Some(K::PermissionRequest) => {
             let mut inner = Map::new();
             if let Some(reason) = a.reason() {
                 inner.insert("behavior".into(), json!("deny"));
@@ -336,36 +311,19 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 a.hso.insert("decision".into(), Value::Object(inner));
             }
         }
-        "UserPromptSubmit" | "Stop" | "SubagentStop" | "PostToolBatch" => {}
-        "SessionStart" | "SessionEnd" | "Notification" | "SubagentStart" => a.block_ignored(),
+        Some(K::UserPromptSubmit | K::Stop | K::SubagentStop | K::PostToolBatch) => {}
+        Some(K::SessionStart | K::SessionEnd | K::Notification | K::SubagentStart) => {
+            a.block_ignored();
+        }
         _ => a.block_not_enforced("Qwen Code"),
     }
-    if let Some(context) = &decision.context {
-        if matches!(
-            name,
-            "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "SessionStart"
-        ) {
-            a.hso
-                .entry("additionalContext")
-                .or_insert_with(|| json!(context));
-        } else {
-            a.notes.push(format!(
-                "additionalContext dropped: Qwen Code shows it only after a tool, with the prompt and at session start, not on {name}"
-            ));
-        }
-    }
-    for key in decision.passthrough.keys() {
-        a.notes
-            .push(format!("`{key}` has no Qwen Code equivalent: not sent"));
-    }
+    common::context_after_tool_prompt_and_session(&mut a, "Qwen Code", name);
+    common::passthrough_not_sent(&mut a, "Qwen Code");
     if decision.suppress_output {
         a.top.insert("suppressOutput".into(), json!(true));
     }
     if stop {
-        a.top.insert("continue".into(), json!(false));
-        if let Some(reason) = &decision.stop_reason {
-            a.top.insert("stopReason".into(), json!(reason));
-        }
+        common::stop_turn(&mut a);
     }
     if let Some(reason) = a.reason() {
         // UserPromptSubmit, Stop, SubagentStop, PostToolBatch: measured on

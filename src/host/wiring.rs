@@ -10,6 +10,14 @@ use serde_json::{Map, Value, json};
 use super::HostId;
 use crate::jsonedit::{Doc, EditError, Step, key};
 
+/// The name of the link npm makes in `node_modules/.bin` for the platform
+/// package's executable (the `bin` entry of npm/platforms/*/package.json).
+pub const NPM_NATIVE_LINK: &str = "hookrun-native";
+
+/// The program of a project-pinned entry: the npm devDependency's native
+/// executable, reached through the project folder the host names.
+pub const PINNED_PROGRAM: &str = "\"$CLAUDE_PROJECT_DIR\"/node_modules/.bin/hookrun-native";
+
 /// How a host lists hooks under an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
@@ -128,7 +136,7 @@ pub fn runs_hookrun(command: &str) -> bool {
     program_at.is_some_and(|i| {
         Path::new(&words[i])
             .file_name()
-            .is_some_and(|n| n == "hookrun" || n == crate::binpath::NPM_NATIVE_LINK)
+            .is_some_and(|n| n == "hookrun" || n == NPM_NATIVE_LINK)
             && words.get(i + 1).is_some_and(|w| w == "fire")
     })
 }
@@ -332,7 +340,7 @@ fn install_form(w: &Wiring, command: &str) -> Option<InstallForm> {
     let program = words.first()?;
     // An absolute binary, or the project-pinned npm executable that
     // `install --pinned` writes.
-    let pinned = shlex::split(crate::binpath::PINNED_PROGRAM);
+    let pinned = shlex::split(PINNED_PROGRAM);
     if !Path::new(program).is_absolute()
         && pinned.as_deref().and_then(<[String]>::first) != Some(program)
     {
@@ -814,7 +822,7 @@ mod tests {
     #[test]
     fn the_pinned_entry_install_writes_is_installs_own() {
         let w = wiring(HostId::ClaudeCode);
-        let pinned = format!("{} fire --host claude-code", crate::binpath::PINNED_PROGRAM);
+        let pinned = format!("{PINNED_PROGRAM} fire --host claude-code");
         let entry = w.entry_with(&pinned, w.install_timeout(None));
         assert!(installed_by_hookrun(w, &entry), "{entry}");
         // A relative program of the user's own is not.

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::evaluate::{Findings, Verdict};
 use super::{Recorded, Replayed, Tally};
+use crate::catalog::{EventId, KnownEvent};
 use crate::event::Event;
 use crate::settings::model::shorten;
 
@@ -78,7 +79,7 @@ impl Counts {
     }
 
     fn add(&mut self, event: &Event, verdict: &Verdict, run: bool) {
-        if run || event.id.name() == "PreToolUse" {
+        if run || event.id == EventId::Known(KnownEvent::PreToolUse) {
             *self.decisions.entry(verdict.decision).or_default() += 1;
         }
         if !verdict.hooks.is_empty() {
@@ -104,7 +105,6 @@ struct Compared {
 }
 
 fn compare(r: &Replayed, new: &Verdict, old: Option<&Verdict>) -> Compared {
-    let name = r.event.id.name();
     if let Some(old) = old {
         let mut kinds = Vec::new();
         if old.decision != new.decision {
@@ -137,9 +137,10 @@ fn compare(r: &Replayed, new: &Verdict, old: Option<&Verdict>) -> Compared {
     } else {
         // Against the recording: a call that went through would
         // now be stopped.
-        let went_through = match name {
-            "PreToolUse" => r.recorded.went_through(),
-            _ => r.recorded == Recorded::Ran,
+        let went_through = if r.event.id == EventId::Known(KnownEvent::PreToolUse) {
+            r.recorded.went_through()
+        } else {
+            r.recorded == Recorded::Ran
         };
         let kind = match new.decision {
             "deny" if went_through => Some("newly denied"),
@@ -206,7 +207,8 @@ impl Summary {
         if r.sidechain {
             self.subagent_events += 1;
         }
-        if name == "PreToolUse" {
+        let pre_tool_use = r.event.id == EventId::Known(KnownEvent::PreToolUse);
+        if pre_tool_use {
             *self.recorded.entry(r.recorded.as_str()).or_default() += 1;
         }
         self.new.add(&r.event, new, self.run);

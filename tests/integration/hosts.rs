@@ -210,6 +210,70 @@ fn gemini_pre_tool_context_rides_on_the_same_calls_after_tool_answer() {
     assert_eq!(second, "after says hi");
 }
 
+/// Qwen Code drops a PreToolUse answer's context but shows a PostToolUse
+/// one: the context rides on the same call's PostToolUse answer, once,
+/// before that fire's own; another call does not get it, and a rewritten
+/// call (denied: Qwen cannot apply a rewrite) keeps nothing.
+#[test]
+fn qwen_pre_tool_context_rides_on_the_same_calls_post_tool_answer() {
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {
+        "PreToolUse": [{"hooks": [{"type": "command",
+            "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"mind the marker\"}}'"}]}],
+        "PostToolUse": [{"hooks": [{"type": "command",
+            "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"after says hi\"}}'"}]}]
+    }});
+    let before = |settings: &Value| {
+        let run = fire_host(
+            &sb,
+            "qwen",
+            settings,
+            &payload(&sb, "qwen/pre_tool_use__shell.json", &json!({})),
+            &[],
+        );
+        assert_eq!(run.code, Some(0), "{run:?}");
+        run
+    };
+    let pre = before(&settings);
+    assert!(!pre.stdout.contains("mind the marker"), "{}", pre.stdout);
+    let after = |fields: &Value| {
+        let run = fire_host(
+            &sb,
+            "qwen",
+            &settings,
+            &payload(&sb, "qwen/post_tool_use__shell.json", fields),
+            &[],
+        );
+        assert_eq!(run.code, Some(0), "{run:?}");
+        run.json()["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let other = after(&json!({"tool_input": {"command": "echo other", "description": "x"}}));
+    assert_eq!(other, "after says hi");
+    let first = after(&json!({}));
+    assert_eq!(first.matches("mind the marker").count(), 1, "{first}");
+    assert!(
+        first.find("mind the marker") < first.find("after says hi"),
+        "{first}"
+    );
+    assert_eq!(after(&json!({})), "after says hi");
+
+    let rewriting = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+        "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"echo rewritten\"},\"additionalContext\":\"rewrite ctx\"}}'"}]}]}});
+    let denied = before(&rewriting);
+    assert_eq!(
+        denied.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{}",
+        denied.stdout
+    );
+    assert_eq!(after(&json!({})), "after says hi");
+    let rewritten = json!({"tool_input": {"command": "echo rewritten", "description": "Print hi"}});
+    assert_eq!(after(&rewritten), "after says hi");
+}
+
 /// Where BeforeTool blocks, the tool never runs: nothing is kept for an
 /// AfterTool; and a rewritten call is known by the input it runs with.
 #[test]
