@@ -38,6 +38,7 @@ pub mod carry;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod context;
 pub mod decide;
 pub mod diagnose;
 pub mod escape;

@@ -15,8 +15,8 @@ use crate::aggregate::Decision;
 use crate::catalog::Encoding;
 use crate::event::Event;
 use crate::select::rule::{self, PathContext, Rule, RuleMatch, ToolCall};
+use crate::settings::SettingsFile;
 use crate::settings::model::{FileState, RuleEntry};
-use crate::settings::{Settings, SettingsFile};
 use crate::verdict::Permission;
 
 /// The reason of a final ask that nobody can answer (`--non-interactive`).
@@ -48,8 +48,8 @@ impl RuleSets {
 }
 
 /// Parses the rules of every loaded (so: trusted, hookrun-mode) file.
-pub fn collect(settings: &Settings, project_dir: &Path) -> RuleSets {
-    collect_for(settings, project_dir, false)
+pub fn collect(files: &[SettingsFile], project_dir: &Path) -> RuleSets {
+    collect_for(files, project_dir, false)
 }
 
 /// [`collect`]; with `claude_files`, also the deny and ask rules of files
@@ -57,9 +57,9 @@ pub fn collect(settings: &Settings, project_dir: &Path) -> RuleSets {
 /// not Claude Code nobody else enforces them. Their allow rules stay
 /// Claude Code's: applied behind another host they could approve what
 /// that host would have asked about.
-pub fn collect_for(settings: &Settings, project_dir: &Path, claude_files: bool) -> RuleSets {
+pub fn collect_for(files: &[SettingsFile], project_dir: &Path, claude_files: bool) -> RuleSets {
     let mut sets = RuleSets::default();
-    for file in &settings.files {
+    for file in files {
         if file.state != FileState::Loaded
             || !file.trust.is_trusted()
             || (file.source.claude_mode && !claude_files)
@@ -257,6 +257,7 @@ fn paths<'a>(cwd: &'a Path, home: Option<&'a Path>, anchor: &'a Path) -> PathCon
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::Settings;
     use crate::settings::load::load_bytes;
     use crate::settings::model::{Source, SourceKind};
     use serde_json::json;
@@ -295,7 +296,7 @@ mod tests {
         non_interactive: bool,
     ) -> (Decision, Outcome) {
         let settings = settings(&json!({ "permissions": rules }));
-        let sets = collect(&settings, Path::new("/p"));
+        let sets = collect(&settings.files, Path::new("/p"));
         assert!(sets.warnings.is_empty(), "{:?}", sets.warnings);
         let mut decision = decision;
         let outcome = apply(
@@ -397,7 +398,7 @@ mod tests {
             ..Decision::default()
         };
         let settings = settings(&json!({"permissions": {"deny": ["Bash(rm *)"]}}));
-        let sets = collect(&settings, Path::new("/p"));
+        let sets = collect(&settings.files, Path::new("/p"));
         apply(
             &mut decision,
             &bash("ls"),
@@ -413,7 +414,7 @@ mod tests {
     #[test]
     fn bad_rules_are_reported() {
         let settings = settings(&json!({"permissions": {"deny": ["Bash(rm *"]}}));
-        let sets = collect(&settings, Path::new("/p"));
+        let sets = collect(&settings.files, Path::new("/p"));
         assert!(
             sets.warnings[0].contains("permissions.deny[0] in /u/settings.json"),
             "{:?}",
