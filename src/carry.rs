@@ -77,43 +77,8 @@ fn is_stale(path: &Path) -> bool {
         .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > MAX_AGE))
 }
 
-/// A key for a tool call: the tool's name and its input with object keys
-/// in a fixed order (the same input sent in another order is the same call).
-pub fn call_key(tool: &str, input: Option<&serde_json::Value>) -> String {
-    let mut text = String::from(tool);
-    text.push('\0');
-    if let Some(input) = input {
-        canonical(input, &mut text);
-    }
-    text
-}
-
-fn canonical(value: &serde_json::Value, out: &mut String) {
-    use serde_json::Value;
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for key in keys {
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                canonical(&map[key], out);
-                out.push(',');
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for item in items {
-                canonical(item, out);
-                out.push(',');
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
-    }
-}
+/// Kept here for its callers: the key is the event's ([`crate::event::call_key`]).
+pub use crate::event::call_key;
 
 #[cfg(test)]
 mod tests {

@@ -64,6 +64,7 @@ pub mod select;
 pub mod settings;
 pub mod stack;
 pub mod state;
+pub mod text;
 pub mod urls;
 pub mod verdict;
 

@@ -287,7 +287,7 @@ impl Host for Gemini {
             Some(updated) => mapping::merged_rewrite(event, TOOLS, updated, &mut Vec::new()),
             None => mapping::host_tool_input_of(event)?.clone(),
         };
-        Some(crate::carry::call_key(tool, Some(&input)))
+        Some(crate::event::call_key(tool, Some(&input)))
     }
 
     fn install_note(&self, _path: &std::path::Path) -> Option<String> {
