@@ -176,13 +176,27 @@ fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
     let mut decision = decide::decide(cx, facts);
     let host = cx.host();
     carry_context(host, event, cx.state, &mut decision);
-    let mut rendered = host::encode(host, event, &mut decision);
 
-    let log = cx
+    let log_path = cx
         .log
         .map(Path::to_path_buf)
         .or_else(|| cx.settings.log_path());
-    let mut report = (cx.want_report || log.is_some()).then(|| {
+    // Opened before encoding: a log that cannot be opened is a warning
+    // (never a failed fire) the one encoding already says, after what the
+    // host cannot express.
+    let log = log_path
+        .as_deref()
+        .and_then(|path| match auditlog::open(path) {
+            Ok(log) => Some(log),
+            Err(err) => {
+                decision.warnings.push(err.to_string());
+                None
+            }
+        });
+    let late = usize::from(log_path.is_some() && log.is_none());
+    let mut rendered = host::encode_before_late(host, event, &mut decision, late);
+
+    let mut report = (cx.want_report || log_path.is_some()).then(|| {
         report::build(
             cx,
             &report::Sources {
@@ -195,11 +209,11 @@ fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
             },
         )
     });
-    if let (Some(path), Some(report)) = (log, report.as_mut()) {
+    if let (Some(log), Some(report)) = (log, report.as_mut()) {
         let mut line = auditlog::Line::from_report(report, SystemTime::now());
         line.input = auditlog::input_for_log(cx.env, event, original_input);
-        if let Err(err) = auditlog::append(&path, &line) {
-            // A log that cannot be written is a warning, never a failed fire.
+        if let Err(err) = log.append(&line) {
+            // Only the write itself failed (the lock, the disk): said too.
             decision.warnings.push(err.to_string());
             rendered = host::encode(host, event, &mut decision);
             report::update_answer(report, &decision, &rendered);
