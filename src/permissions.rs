@@ -177,29 +177,7 @@ pub fn apply<'r>(
         return outcome;
     }
     if let Some((loaded, fail_open)) = first_match(&sets.deny) {
-        let text = loaded.rule.text();
-        decision.block = Some(match &fail_open {
-            // Say why, so that the agent can write the command plainly.
-            Some(why) => format!(
-                "denied by permission rule {text:?} ({}): hookrun cannot judge this call: {why}",
-                loaded.origin
-            ),
-            None => format!("denied by permission rule {text:?} ({})", loaded.origin),
-        });
-        decision.permission = None;
-        decision.permission_reason = None;
-        decision.updated_input = None;
-        outcome.note = Some(match fail_open {
-            Some(why) => format!("deny rule {text:?} matched by failing open: {why}"),
-            None => format!("deny rule {text:?} ({}) matched", loaded.origin),
-        });
-        if hook_allowed {
-            outcome.overridden = Some(format!(
-                "a hook allowed this call, but deny rule {text:?} ({}) wins",
-                loaded.origin
-            ));
-        }
-        return outcome;
+        return denied(decision, loaded, fail_open, hook_allowed);
     }
     // 2. A hook defer (PreToolUse only) stands.
     if decision.permission == Some(Permission::Defer) {
@@ -239,15 +217,54 @@ pub fn apply<'r>(
         }
     }
     if decision.permission == Some(Permission::Ask) && non_interactive {
-        let detail = decision.permission_reason.take();
-        decision.permission = None;
-        decision.block = Some(match detail {
-            Some(detail) if !detail.is_empty() => format!("{NOBODY_TO_ASK} ({detail})"),
-            _ => NOBODY_TO_ASK.to_owned(),
-        });
-        decision.updated_input = None;
+        nobody_to_ask(decision);
     }
     outcome
+}
+
+/// Step 1 of [`apply`]: a matching deny rule (`fail_open`: matched because
+/// hookrun cannot judge the call, and why).
+fn denied(
+    decision: &mut Decision,
+    loaded: &Loaded,
+    fail_open: Option<String>,
+    hook_allowed: bool,
+) -> Outcome {
+    let text = loaded.rule.text();
+    decision.block = Some(match &fail_open {
+        // Say why, so that the agent can write the command plainly.
+        Some(why) => format!(
+            "denied by permission rule {text:?} ({}): hookrun cannot judge this call: {why}",
+            loaded.origin
+        ),
+        None => format!("denied by permission rule {text:?} ({})", loaded.origin),
+    });
+    decision.permission = None;
+    decision.permission_reason = None;
+    decision.updated_input = None;
+    Outcome {
+        note: Some(match fail_open {
+            Some(why) => format!("deny rule {text:?} matched by failing open: {why}"),
+            None => format!("deny rule {text:?} ({}) matched", loaded.origin),
+        }),
+        overridden: hook_allowed.then(|| {
+            format!(
+                "a hook allowed this call, but deny rule {text:?} ({}) wins",
+                loaded.origin
+            )
+        }),
+    }
+}
+
+/// `--non-interactive`: a final ask becomes a deny.
+fn nobody_to_ask(decision: &mut Decision) {
+    let detail = decision.permission_reason.take();
+    decision.permission = None;
+    decision.block = Some(match detail {
+        Some(detail) if !detail.is_empty() => format!("{NOBODY_TO_ASK} ({detail})"),
+        _ => NOBODY_TO_ASK.to_owned(),
+    });
+    decision.updated_input = None;
 }
 
 fn paths<'a>(cwd: &'a Path, home: Option<&'a Path>, anchor: &'a Path) -> PathContext<'a> {
