@@ -93,7 +93,7 @@ pub fn fire(
     notices.warnings.extend(decode_warnings);
     notices
         .warnings
-        .extend(crate::diagnose::fire_warnings(settings, &event.id));
+        .extend(select::mistakes::fire_warnings(settings, &event.id));
     // The deadline covers selection too (a matcher's time budget).
     // An event the host sent where it is not one (`notes` says why).
     let considered = if fire_no_hooks {

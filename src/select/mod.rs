@@ -8,7 +8,9 @@
 pub mod bash;
 mod file_pattern;
 pub mod matcher;
+pub mod mistakes;
 pub mod rule;
+pub mod tools;
 mod wildcard;
 
 use std::collections::HashMap;
