@@ -15,6 +15,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::aggregate::Decision;
+use crate::event::Event;
+use crate::host::Host;
 use crate::settings::trust::sha256_hex;
 use crate::state::StateDir;
 
@@ -75,6 +78,58 @@ fn is_stale(path: &Path) -> bool {
     std::fs::symlink_metadata(path)
         .and_then(|m| m.modified())
         .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > MAX_AGE))
+}
+
+/// A host whose before-tool answer cannot carry context (Gemini CLI) gets
+/// it on the same call's after-tool answer instead: kept at PreToolUse when
+/// the call may run, taken at PostToolUse, before that fire's own context.
+pub fn carry_context(
+    host: &dyn Host,
+    event: &Event,
+    state: Option<&StateDir>,
+    decision: &mut Decision,
+) {
+    let before = event.id == crate::catalog::EventId::Known("PreToolUse");
+    if !before && event.id != crate::catalog::EventId::Known("PostToolUse") {
+        return;
+    }
+    let (Some(state), Some(session)) = (state, event.session_id()) else {
+        return;
+    };
+    if before {
+        let runs = decision.block.is_none()
+            && !matches!(
+                decision.permission,
+                Some(crate::verdict::Permission::Deny | crate::verdict::Permission::Ask)
+            );
+        let Some(context) = decision.context.as_deref().filter(|_| runs) else {
+            return;
+        };
+        let Some(key) = host.carry_key(event, decision.updated_input.as_ref()) else {
+            return;
+        };
+        match save(state, session, &key, context) {
+            Ok(()) => {
+                decision.context = None;
+                decision.notes.push(format!(
+                    "additionalContext kept for this call's answer after the tool ({} cannot show it before one)",
+                    host.id().display()
+                ));
+            }
+            Err(err) => decision.warnings.push(format!(
+                "could not keep the context for after the tool: {err}"
+            )),
+        }
+    } else if let Some(key) = host.carry_key(event, None) {
+        if let Some(carried) = take(state, session, &key) {
+            let mut contexts = vec![carried];
+            contexts.extend(decision.context.take());
+            decision.context = Some(contexts.join(crate::aggregate::CONTEXT_SEPARATOR));
+            decision
+                .notes
+                .push("additionalContext kept from before this tool call added first".to_owned());
+        }
+    }
 }
 
 /// Kept here for its callers: the key is the event's ([`crate::event::call_key`]).

@@ -175,7 +175,7 @@ fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
     };
     let mut decision = decide::decide(cx, facts);
     let host = cx.host();
-    carry_context(host, event, cx.state, &mut decision);
+    crate::carry::carry_context(host, event, cx.state, &mut decision);
 
     let log_path = cx
         .log
@@ -230,58 +230,6 @@ fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
         report,
         interrupted: executed.interrupted,
         needs_big_stack: false,
-    }
-}
-
-/// A host whose before-tool answer cannot carry context (Gemini CLI) gets
-/// it on the same call's after-tool answer instead: kept at PreToolUse when
-/// the call may run, taken at PostToolUse, before that fire's own context.
-fn carry_context(
-    host: &dyn host::Host,
-    event: &Event,
-    state: Option<&StateDir>,
-    decision: &mut Decision,
-) {
-    let before = event.id == crate::catalog::EventId::Known("PreToolUse");
-    if !before && event.id != crate::catalog::EventId::Known("PostToolUse") {
-        return;
-    }
-    let (Some(state), Some(session)) = (state, event.session_id()) else {
-        return;
-    };
-    if before {
-        let runs = decision.block.is_none()
-            && !matches!(
-                decision.permission,
-                Some(crate::verdict::Permission::Deny | crate::verdict::Permission::Ask)
-            );
-        let Some(context) = decision.context.as_deref().filter(|_| runs) else {
-            return;
-        };
-        let Some(key) = host.carry_key(event, decision.updated_input.as_ref()) else {
-            return;
-        };
-        match crate::carry::save(state, session, &key, context) {
-            Ok(()) => {
-                decision.context = None;
-                decision.notes.push(format!(
-                    "additionalContext kept for this call's answer after the tool ({} cannot show it before one)",
-                    host.id().display()
-                ));
-            }
-            Err(err) => decision.warnings.push(format!(
-                "could not keep the context for after the tool: {err}"
-            )),
-        }
-    } else if let Some(key) = host.carry_key(event, None) {
-        if let Some(carried) = crate::carry::take(state, session, &key) {
-            let mut contexts = vec![carried];
-            contexts.extend(decision.context.take());
-            decision.context = Some(contexts.join(crate::aggregate::CONTEXT_SEPARATOR));
-            decision
-                .notes
-                .push("additionalContext kept from before this tool call added first".to_owned());
-        }
     }
 }
 
