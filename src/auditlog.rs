@@ -149,18 +149,29 @@ pub struct LogError {
 
 /// Appends one line, atomically with respect to other hookrun processes.
 pub fn append(path: &Path, line: &Line) -> Result<(), LogError> {
+    open(path)?.append(line)
+}
+
+/// An audit log opened for one line: every check of the file made, so
+/// only the write itself (and its lock) can still fail.
+#[derive(Debug)]
+pub struct Log {
+    path: PathBuf,
+    file: std::fs::File,
+}
+
+/// Opens the log at `path` (creating its folder): 0600, since lines may
+/// hold inputs; never through a planted link, never a FIFO, never
+/// hookrun's own stdout or stderr (a second JSON line there would spoil
+/// the answer).
+pub fn open(path: &Path) -> Result<Log, LogError> {
     let fail = |source| LogError {
         path: path.to_path_buf(),
         source,
     };
-    let mut bytes = serde_json::to_vec(line).expect("log lines serialise");
-    bytes.push(b'\n');
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(fail)?;
     }
-    // 0600 (lines may hold inputs), never through a planted link, never a
-    // FIFO, never hookrun's own stdout or stderr (a second JSON line there
-    // would spoil the answer).
     let own_output = || {
         fail(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -175,11 +186,28 @@ pub fn append(path: &Path, line: &Line) -> Result<(), LogError> {
     if crate::fsafe::is_own_output(&file) {
         return Err(own_output());
     }
-    let mut locked = crate::fsafe::lock_exclusive(file).map_err(fail)?;
-    // One write of the whole line: with O_APPEND and the lock, no other
-    // writer can land in the middle of it.
-    locked.write_all(&bytes).map_err(fail)?;
-    Ok(())
+    Ok(Log {
+        path: path.to_path_buf(),
+        file,
+    })
+}
+
+impl Log {
+    /// Appends `line` under the file's lock.
+    pub fn append(self, line: &Line) -> Result<(), LogError> {
+        let Log { path, file } = self;
+        let fail = |source| LogError {
+            path: path.clone(),
+            source,
+        };
+        let mut bytes = serde_json::to_vec(line).expect("log lines serialise");
+        bytes.push(b'\n');
+        let mut locked = crate::fsafe::lock_exclusive(file).map_err(fail)?;
+        // One write of the whole line: with O_APPEND and the lock, no other
+        // writer can land in the middle of it.
+        locked.write_all(&bytes).map_err(fail)?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::aggregate::Decision;
+use crate::event::Event;
+use crate::host::Host;
 use crate::settings::trust::sha256_hex;
 use crate::state::StateDir;
 
@@ -78,43 +81,63 @@ fn is_stale(path: &Path) -> bool {
         .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > MAX_AGE))
 }
 
-/// A key for a tool call: the tool's name and its input with object keys
-/// in a fixed order (the same input sent in another order is the same call).
-pub fn call_key(tool: &str, input: Option<&serde_json::Value>) -> String {
-    let mut text = String::from(tool);
-    text.push('\0');
-    if let Some(input) = input {
-        canonical(input, &mut text);
+/// A host whose before-tool answer cannot carry context (Gemini CLI, Qwen
+/// Code) gets it on the same call's after-tool answer instead: kept at
+/// PreToolUse when the call may run, taken at PostToolUse, before that
+/// fire's own context.
+pub fn carry_context(
+    host: &dyn Host,
+    event: &Event,
+    state: Option<&StateDir>,
+    decision: &mut Decision,
+) {
+    use crate::catalog::KnownEvent::{PostToolUse, PreToolUse};
+    let before = match event.id.known() {
+        Some(PreToolUse) => true,
+        Some(PostToolUse) => false,
+        _ => return,
+    };
+    let (Some(state), Some(session)) = (state, event.session_id()) else {
+        return;
+    };
+    if before {
+        let runs = decision.block.is_none()
+            && !matches!(
+                decision.permission,
+                Some(crate::verdict::Permission::Deny | crate::verdict::Permission::Ask)
+            );
+        let Some(context) = decision.context.as_deref().filter(|_| runs) else {
+            return;
+        };
+        let Some(key) = host.carry_key(event, decision.updated_input.as_ref()) else {
+            return;
+        };
+        match save(state, session, &key, context) {
+            Ok(()) => {
+                decision.context = None;
+                decision.notes.push(format!(
+                    "additionalContext kept for this call's answer after the tool ({} cannot show it before one)",
+                    host.id().display()
+                ));
+            }
+            Err(err) => decision.warnings.push(format!(
+                "could not keep the context for after the tool: {err}"
+            )),
+        }
+    } else if let Some(key) = host.carry_key(event, None) {
+        if let Some(carried) = take(state, session, &key) {
+            let mut contexts = vec![carried];
+            contexts.extend(decision.context.take());
+            decision.context = Some(contexts.join(crate::aggregate::CONTEXT_SEPARATOR));
+            decision
+                .notes
+                .push("additionalContext kept from before this tool call added first".to_owned());
+        }
     }
-    text
 }
 
-fn canonical(value: &serde_json::Value, out: &mut String) {
-    use serde_json::Value;
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for key in keys {
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                canonical(&map[key], out);
-                out.push(',');
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for item in items {
-                canonical(item, out);
-                out.push(',');
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
-    }
-}
+/// Kept here for its callers: the key is the event's ([`crate::event::call_key`]).
+pub use crate::event::call_key;
 
 #[cfg(test)]
 mod tests {

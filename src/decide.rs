@@ -6,37 +6,17 @@
 //! `async` output, permission rules, `--fail-closed`, the stop-loop guard;
 //! then every warning and note in a fixed order.
 
-use std::path::Path;
-
 use serde_json::Value;
 
 use crate::aggregate::{self, Decision, Entry};
 use crate::asynchook;
+use crate::context::{FireContext, Notices};
 use crate::event::Event;
 use crate::permissions;
 use crate::plan::Plan;
-use crate::run::{Executed, RunInputs};
-use crate::settings::{Settings, Severity};
-use crate::state::StateDir;
+use crate::run::Executed;
+use crate::settings::Severity;
 use crate::verdict::Permission;
-
-/// The policy knobs of one fire.
-#[derive(Debug, Clone, Copy)]
-pub struct Policy<'a> {
-    pub settings: &'a Settings,
-    pub project_dir: &'a Path,
-    pub home: Option<&'a Path>,
-    /// `--fail-closed`: settings problems block (on events that can).
-    pub fail_closed: bool,
-    /// `--non-interactive`: a final ask becomes a deny.
-    pub non_interactive: bool,
-    pub state: Option<&'a StateDir>,
-    /// `--stop-block-cap`.
-    pub stop_block_cap: u32,
-    /// The host that called: behind any but Claude Code, hookrun enforces
-    /// the permissions of Claude Code's own files itself.
-    pub host: crate::host::HostId,
-}
 
 /// What the fire knew before deciding.
 #[derive(Debug)]
@@ -49,22 +29,25 @@ pub struct Facts<'a> {
     /// `tool_input` before sequential hooks changed it (`None` when none
     /// did: then it is the event's).
     pub original_input: Option<&'a Value>,
-    /// Warnings known before planning (the host's decoding).
-    pub warnings: Vec<String>,
-    pub notes: Vec<String>,
+    /// Said before planning (the event's name, the host's decoding, the
+    /// settings' mistakes for this event).
+    pub notices: Notices,
+    /// What running learnt once every hook was done (leaks, hooks the
+    /// deadline cut): run's, said after the hooks' own.
+    pub after_run: Notices,
 }
 
 /// Verdicts → one decision, with every warning in order: the host's and
 /// the settings', the funnel's and planning's, running's, then the hooks'
 /// own (aggregated), then what happened while they ran and the guards.
-pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, _inputs: &RunInputs<'_>) -> Decision {
+pub fn decide(cx: &FireContext<'_>, facts: Facts<'_>) -> Decision {
     let Facts {
         plan,
         executed,
         event,
         original_input,
-        mut warnings,
-        mut notes,
+        mut notices,
+        mut after_run,
     } = facts;
     let entries: Vec<Entry<'_>> = plan
         .hooks
@@ -86,46 +69,30 @@ pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, _inputs: &RunInputs<'_>) ->
         .cloned();
     let mut decision = aggregate::aggregate(&event.id, &entries, final_input);
 
-    warnings.extend(plan.warnings.iter().cloned());
-    warnings.extend(executed.warnings.iter().cloned());
-    notes.extend(plan.notes.iter().cloned());
-    notes.extend(executed.notes.iter().cloned());
+    notices.extend_from(&plan.warnings, &plan.notes);
+    notices.extend_from(&executed.warnings, &executed.notes);
     asynchook::deliver(
         &mut decision,
         event,
-        policy.state,
+        cx.state,
         &executed.async_started,
-        &mut warnings,
+        &mut notices.warnings,
     );
     if event.id.permission_rules_apply() {
-        let rules = permissions::collect_for(
-            policy.settings,
-            policy.project_dir,
-            policy.host != crate::host::HostId::ClaudeCode,
-        );
-        warnings.extend(rules.warnings.iter().cloned());
-        let outcome = permissions::apply(
-            &mut decision,
-            event,
-            &rules,
-            policy.project_dir,
-            policy.home,
-            policy.non_interactive,
-        );
-        notes.extend(outcome.note);
-        warnings.extend(outcome.overridden);
-        every_file(&mut decision, event, &rules, policy, &mut notes);
+        permission_rules(cx, &mut decision, event, &mut notices);
     }
-    let (mut run_warnings, run_notes) = executed.after_run();
-    notes.extend(run_notes);
-    fail_closed(&mut decision, event, policy);
-    stop_loop_guard(&mut decision, event, policy, &mut run_warnings);
+    fail_closed(&mut decision, event, cx);
+    // The guard's words come after the hooks' own, with running's.
+    let mut late = Notices::default();
+    late.append(&mut after_run);
+    stop_loop_guard(&mut decision, event, cx, &mut late.warnings);
 
-    warnings.append(&mut decision.warnings);
-    warnings.extend(run_warnings);
-    decision.warnings = warnings;
-    notes.append(&mut decision.notes);
-    decision.notes = notes;
+    notices.warnings.append(&mut decision.warnings);
+    notices.warnings.append(&mut late.warnings);
+    notices.notes.append(&mut late.notes);
+    notices.notes.append(&mut decision.notes);
+    decision.warnings = notices.warnings;
+    decision.notes = notices.notes;
     if event.id.discards_system_message() && !decision.warnings.is_empty() {
         decision.notes.push(format!(
             "{} discards systemMessage: the warnings above reach only this report and the log",
@@ -133,6 +100,34 @@ pub fn decide(facts: Facts<'_>, policy: &Policy<'_>, _inputs: &RunInputs<'_>) ->
         ));
     }
     decision
+}
+
+/// The permission rules of the settings (and, behind any host but Claude
+/// Code, of Claude Code's own files), on the call and on every file it
+/// names.
+fn permission_rules(
+    cx: &FireContext<'_>,
+    decision: &mut Decision,
+    event: &Event,
+    notices: &mut Notices,
+) {
+    let rules = permissions::collect_for(
+        &cx.settings.files,
+        cx.project_dir,
+        cx.host != crate::host::HostId::ClaudeCode,
+    );
+    notices.warnings.extend(rules.warnings.iter().cloned());
+    let outcome = permissions::apply(
+        decision,
+        event,
+        &rules,
+        cx.project_dir,
+        cx.home,
+        cx.non_interactive,
+    );
+    notices.notes.extend(outcome.note);
+    notices.warnings.extend(outcome.overridden);
+    every_file(decision, event, &rules, cx, &mut notices.notes);
 }
 
 /// `--fail-closed`: a settings problem on an event that can block is a
@@ -145,7 +140,7 @@ fn every_file(
     decision: &mut Decision,
     event: &Event,
     rules: &permissions::RuleSets,
-    policy: &Policy<'_>,
+    cx: &FireContext<'_>,
     notes: &mut Vec<String>,
 ) {
     if rules.is_empty() || decision.block.is_some() {
@@ -173,9 +168,9 @@ fn every_file(
             &mut scratch,
             event,
             rules,
-            policy.project_dir,
-            policy.home,
-            policy.non_interactive,
+            cx.project_dir,
+            cx.home,
+            cx.non_interactive,
         );
         if let Some(block) = scratch.block {
             decision.block = Some(block);
@@ -202,11 +197,11 @@ fn every_file(
     }
 }
 
-pub fn fail_closed(decision: &mut Decision, event: &Event, policy: &Policy<'_>) {
-    if !(policy.fail_closed && event.id.tier().enforces_blocks() && policy.settings.has_errors()) {
+pub fn fail_closed(decision: &mut Decision, event: &Event, cx: &FireContext<'_>) {
+    if !(cx.fail_closed && event.id.tier().enforces_blocks() && cx.settings.has_errors()) {
         return;
     }
-    let problems: Vec<String> = policy
+    let problems: Vec<String> = cx
         .settings
         .problems
         .iter()
@@ -231,13 +226,13 @@ pub fn fail_closed(decision: &mut Decision, event: &Event, policy: &Policy<'_>) 
 pub fn stop_loop_guard(
     decision: &mut Decision,
     event: &Event,
-    policy: &Policy<'_>,
+    cx: &FireContext<'_>,
     warnings: &mut Vec<String>,
 ) {
     if !event.id.stop_loop_guarded() {
         return;
     }
-    let (Some(state), Some(session)) = (policy.state, event.session_id()) else {
+    let (Some(state), Some(session)) = (cx.state, event.session_id()) else {
         return;
     };
     let agent = event
@@ -246,7 +241,7 @@ pub fn stop_loop_guard(
         .unwrap_or_default();
     let key = format!("{}:{agent}", event.id.name());
     let blocked = decision.block.is_some();
-    let cap = policy.stop_block_cap;
+    let cap = cx.stop_block_cap;
     // A stop that does not follow a blocked one starts a new chain.
     if event.field("stop_hook_active") == Some(&Value::Bool(false)) {
         if let Err(err) = state.reset_stop_blocks(session, &key) {

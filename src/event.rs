@@ -13,7 +13,9 @@ use serde_json::{Map, Value};
 use crate::catalog::{EventId, MatchField};
 
 mod bytes;
+mod call;
 pub use bytes::{Bytes, Filling, MAPPED_FROM};
+pub use call::call_key;
 
 /// Why the input cannot be used at all (hookrun exits 1, SPEC §7.2).
 #[derive(Debug, thiserror::Error)]

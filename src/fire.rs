@@ -13,14 +13,15 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::aggregate::Decision;
 use crate::auditlog;
-use crate::decide::{self, Facts, Policy};
+use crate::context::{FireContext, Notices};
+use crate::decide::{self, Facts};
 use crate::event::Event;
 use crate::exec::Limits;
 use crate::host::{self, Decoded, HostId, Rendered};
-use crate::plan::{self, PlanInput};
+use crate::plan;
 use crate::report::{self, Report};
-use crate::run::{self, RunInputs};
-use crate::select::{self, SelectContext};
+use crate::run;
+use crate::select;
 use crate::settings::Settings;
 use crate::stack::on_big_stack_if;
 use crate::state::StateDir;
@@ -78,7 +79,6 @@ pub fn fire(
     config: &FireConfig,
 ) -> FireResult {
     let started = Instant::now();
-    let host = host::host(config.host);
     let Decoded {
         mut event,
         notes,
@@ -86,36 +86,24 @@ pub fn fire(
         fire_no_hooks,
         ..
     } = input;
-    // What was wrong with the event's name first, then the host's.
-    let mut warnings = config.input_warnings.clone();
-    warnings.extend(decode_warnings);
-    warnings.extend(crate::diagnose::fire_warnings(settings, &event.id));
-    let deadline = config
-        .deadline
-        .unwrap_or_else(|| host.default_deadline(&event.id));
-    let home = config.home.as_deref();
+    let cx = config.context(settings, project_dir, &event, started);
+    // What was wrong with the event's name first, then the host's, then
+    // the settings' mistakes for this event.
+    let mut notices = Notices::new(config.input_warnings.clone(), notes);
+    notices.warnings.extend(decode_warnings);
+    notices
+        .warnings
+        .extend(select::mistakes::fire_warnings(settings, &event.id));
     // The deadline covers selection too (a matcher's time budget).
     // An event the host sent where it is not one (`notes` says why).
     let considered = if fire_no_hooks {
         Vec::new()
     } else {
-        select::select_until(
-            settings,
-            &SelectContext {
-                event: &event,
-                project_dir,
-                home,
-            },
-            Some(started + deadline),
-        )
+        select::select_until(settings, &cx.select_context(&event), Some(cx.until()))
     };
-    let plan = plan::plan(
-        settings,
-        &considered,
-        &config.plan_input(&event, project_dir, deadline),
-    );
+    let plan = plan::plan(settings, &considered, &cx.plan_input(&event));
 
-    let inputs = config.run_inputs(settings, project_dir, started);
+    let inputs = cx.run_inputs();
     // Deep JSON needs the big stack (see `on_big_stack`): a deep event has
     // brought the whole fire onto it already. Hooks whose answers feed the
     // next hook or come from elsewhere run on it from the start; command
@@ -123,22 +111,21 @@ pub fn fire(
     let up_front = plan.needs_big_stack();
     on_big_stack_if(up_front, || {
         let executed = run::run(&plan, &mut event, &inputs);
+        // Run's own account of what happened once every hook was done.
+        let (warnings, notes) = executed.after_run();
         let deep = up_front || executed.may_hold_deep_json();
         on_big_stack_if(deep, || {
-            let mut result = finish(Finish {
-                started,
-                host,
-                settings,
-                project_dir,
-                config,
-                inputs: &inputs,
-                considered: &considered,
-                plan: &plan,
-                event: &event,
-                executed: &executed,
-                warnings,
-                notes,
-            });
+            let mut result = finish(
+                &cx,
+                Fired {
+                    considered: &considered,
+                    plan: &plan,
+                    event: &event,
+                    executed: &executed,
+                    notices,
+                    after_run: Notices::new(warnings, notes),
+                },
+            );
             result.needs_big_stack = deep;
             // Dropped here, on the stack their depth needs.
             drop((executed, event));
@@ -147,41 +134,33 @@ pub fn fire(
     })
 }
 
-/// What [`finish`] reads: the fire so far.
-struct Finish<'a> {
-    started: Instant,
-    host: &'static dyn host::Host,
-    settings: &'a Settings,
-    project_dir: &'a Path,
-    config: &'a FireConfig,
-    inputs: &'a RunInputs<'a>,
+/// The fire so far, once the hooks ran: what [`finish`] reads besides the
+/// context.
+struct Fired<'a> {
     considered: &'a [select::Considered],
     plan: &'a plan::Plan,
     event: &'a Event,
     executed: &'a run::Executed,
-    warnings: Vec<String>,
-    notes: Vec<String>,
+    /// Said before planning.
+    notices: Notices,
+    /// Run's, after every hook was done.
+    after_run: Notices,
 }
 
 /// decide → encode → report/log, once the hooks ran.
-fn finish(f: Finish<'_>) -> FireResult {
-    let Finish {
-        started,
-        host,
-        settings,
-        project_dir,
-        config,
-        inputs,
+fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
+    let Fired {
         considered,
         plan,
         event,
         executed,
-        warnings,
-        notes,
-    } = f;
-    let mut warnings = warnings;
+        mut notices,
+        after_run,
+    } = fired;
     // Said, not only logged: deep JSON handled without its stack.
-    warnings.extend(crate::stack::take_fallback_warning());
+    notices
+        .warnings
+        .extend(crate::stack::take_fallback_warning());
     // Kept by the event itself when a sequential hook replaced it: never a
     // copy of a large input on the way (and, when none did, nothing read).
     let original_input = event.tool_input_before_replacement();
@@ -191,39 +170,57 @@ fn finish(f: Finish<'_>) -> FireResult {
         executed,
         event,
         original_input,
-        warnings,
-        notes,
+        notices,
+        after_run,
     };
-    let mut decision = decide::decide(facts, &config.policy(settings, project_dir), inputs);
-    carry_context(host, event, config.state.as_ref(), &mut decision);
-    let mut rendered = host::encode(host, event, &mut decision);
+    let mut decision = decide::decide(cx, facts);
+    let host = cx.host();
+    crate::carry::carry_context(host, event, cx.state, &mut decision);
 
-    let log = config.log.clone().or_else(|| settings.log_path());
-    let mut report = (config.want_report || log.is_some()).then(|| {
-        report::build(&report::Sources {
-            event,
-            settings,
-            project_dir,
-            considered,
-            plan,
-            executed,
-            decision: &decision,
-            rendered: &rendered,
-            started,
-        })
+    let log_path = cx
+        .log
+        .map(Path::to_path_buf)
+        .or_else(|| cx.settings.log_path());
+    // Opened before encoding: a log that cannot be opened is a warning
+    // (never a failed fire) the one encoding already says, after what the
+    // host cannot express.
+    let log = log_path
+        .as_deref()
+        .and_then(|path| match auditlog::open(path) {
+            Ok(log) => Some(log),
+            Err(err) => {
+                decision.warnings.push(err.to_string());
+                None
+            }
+        });
+    let late = usize::from(log_path.is_some() && log.is_none());
+    let mut rendered = host::encode_before_late(host, event, &mut decision, late);
+
+    let mut report = (cx.want_report || log_path.is_some()).then(|| {
+        report::build(
+            cx,
+            &report::Sources {
+                event,
+                considered,
+                plan,
+                executed,
+                decision: &decision,
+                rendered: &rendered,
+            },
+        )
     });
-    if let (Some(path), Some(report)) = (log, report.as_mut()) {
+    if let (Some(log), Some(report)) = (log, report.as_mut()) {
         let mut line = auditlog::Line::from_report(report, SystemTime::now());
-        line.input = auditlog::input_for_log(&config.inherited_env, event, original_input);
-        if let Err(err) = auditlog::append(&path, &line) {
-            // A log that cannot be written is a warning, never a failed fire.
+        line.input = auditlog::input_for_log(cx.env, event, original_input);
+        if let Err(err) = log.append(&line) {
+            // Only the write itself failed (the lock, the disk): said too.
             decision.warnings.push(err.to_string());
             rendered = host::encode(host, event, &mut decision);
             report::update_answer(report, &decision, &rendered);
         }
     }
     if plan.runnable() {
-        if let Some(state) = &config.state {
+        if let Some(state) = cx.state {
             state.cleanup();
         }
     }
@@ -236,103 +233,33 @@ fn finish(f: Finish<'_>) -> FireResult {
     }
 }
 
-/// A host whose before-tool answer cannot carry context (Gemini CLI, Qwen
-/// Code) gets it on the same call's after-tool answer instead: kept at
-/// PreToolUse when the call may run, taken at PostToolUse, before that
-/// fire's own context.
-fn carry_context(
-    host: &dyn host::Host,
-    event: &Event,
-    state: Option<&StateDir>,
-    decision: &mut Decision,
-) {
-    use crate::catalog::KnownEvent::{PostToolUse, PreToolUse};
-    let before = match event.id.known() {
-        Some(PreToolUse) => true,
-        Some(PostToolUse) => false,
-        _ => return,
-    };
-    let (Some(state), Some(session)) = (state, event.session_id()) else {
-        return;
-    };
-    if before {
-        let runs = decision.block.is_none()
-            && !matches!(
-                decision.permission,
-                Some(crate::verdict::Permission::Deny | crate::verdict::Permission::Ask)
-            );
-        let Some(context) = decision.context.as_deref().filter(|_| runs) else {
-            return;
-        };
-        let Some(key) = host.carry_key(event, decision.updated_input.as_ref()) else {
-            return;
-        };
-        match crate::carry::save(state, session, &key, context) {
-            Ok(()) => {
-                decision.context = None;
-                decision.notes.push(format!(
-                    "additionalContext kept for this call's answer after the tool ({} cannot show it before one)",
-                    host.id().display()
-                ));
-            }
-            Err(err) => decision.warnings.push(format!(
-                "could not keep the context for after the tool: {err}"
-            )),
-        }
-    } else if let Some(key) = host.carry_key(event, None) {
-        if let Some(carried) = crate::carry::take(state, session, &key) {
-            let mut contexts = vec![carried];
-            contexts.extend(decision.context.take());
-            decision.context = Some(contexts.join(crate::aggregate::CONTEXT_SEPARATOR));
-            decision
-                .notes
-                .push("additionalContext kept from before this tool call added first".to_owned());
-        }
-    }
-}
-
 impl FireConfig {
-    fn plan_input<'a>(
-        &'a self,
-        event: &'a Event,
-        project_dir: &'a Path,
-        deadline: Duration,
-    ) -> PlanInput<'a> {
-        PlanInput {
-            event,
-            project_dir,
-            deadline,
-            env: &self.inherited_env,
-            kill_grace: self.limits.kill_grace,
-        }
-    }
-
-    fn run_inputs<'a>(
+    /// What is fixed for this fire of `event`, built once.
+    fn context<'a>(
         &'a self,
         settings: &'a Settings,
         project_dir: &'a Path,
+        event: &Event,
         started: Instant,
-    ) -> RunInputs<'a> {
-        RunInputs {
-            settings,
-            project_dir,
-            limits: &self.limits,
-            inherited_env: &self.inherited_env,
-            state: self.state.as_ref(),
-            started,
-        }
-    }
-
-    fn policy<'a>(&'a self, settings: &'a Settings, project_dir: &'a Path) -> Policy<'a> {
-        Policy {
+    ) -> FireContext<'a> {
+        let deadline = self
+            .deadline
+            .unwrap_or_else(|| host::host(self.host).default_deadline(&event.id));
+        FireContext {
             settings,
             project_dir,
             home: self.home.as_deref(),
+            host: self.host,
+            started,
+            deadline,
+            limits: self.limits,
+            env: &self.inherited_env,
+            state: self.state.as_ref(),
             fail_closed: self.fail_closed,
             non_interactive: self.non_interactive,
-            state: self.state.as_ref(),
             stop_block_cap: self.stop_block_cap,
-            host: self.host,
+            log: self.log.as_deref(),
+            want_report: self.want_report,
         }
     }
 }

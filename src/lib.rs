@@ -38,6 +38,7 @@ pub mod carry;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod context;
 pub mod decide;
 pub mod diagnose;
 pub mod display;
@@ -65,6 +66,7 @@ pub mod select;
 pub mod settings;
 pub mod stack;
 pub mod state;
+pub mod text;
 pub mod urls;
 pub mod verdict;
 

@@ -15,8 +15,8 @@ use crate::aggregate::Decision;
 use crate::catalog::Encoding;
 use crate::event::Event;
 use crate::select::rule::{self, PathContext, Rule, RuleMatch, ToolCall};
+use crate::settings::SettingsFile;
 use crate::settings::model::{FileState, RuleEntry};
-use crate::settings::{Settings, SettingsFile};
 use crate::verdict::Permission;
 
 /// The reason of a final ask that nobody can answer (`--non-interactive`).
@@ -48,8 +48,8 @@ impl RuleSets {
 }
 
 /// Parses the rules of every loaded (so: trusted, hookrun-mode) file.
-pub fn collect(settings: &Settings, project_dir: &Path) -> RuleSets {
-    collect_for(settings, project_dir, false)
+pub fn collect(files: &[SettingsFile], project_dir: &Path) -> RuleSets {
+    collect_for(files, project_dir, false)
 }
 
 /// [`collect`]; with `claude_files`, also the deny and ask rules of files
@@ -57,9 +57,9 @@ pub fn collect(settings: &Settings, project_dir: &Path) -> RuleSets {
 /// not Claude Code nobody else enforces them. Their allow rules stay
 /// Claude Code's: applied behind another host they could approve what
 /// that host would have asked about.
-pub fn collect_for(settings: &Settings, project_dir: &Path, claude_files: bool) -> RuleSets {
+pub fn collect_for(files: &[SettingsFile], project_dir: &Path, claude_files: bool) -> RuleSets {
     let mut sets = RuleSets::default();
-    for file in &settings.files {
+    for file in files {
         if file.state != FileState::Loaded
             || !file.trust.is_trusted()
             || (file.source.claude_mode && !claude_files)
@@ -177,29 +177,7 @@ pub fn apply<'r>(
         return outcome;
     }
     if let Some((loaded, fail_open)) = first_match(&sets.deny) {
-        let text = loaded.rule.text();
-        decision.block = Some(match &fail_open {
-            // Say why, so that the agent can write the command plainly.
-            Some(why) => format!(
-                "denied by permission rule {text:?} ({}): hookrun cannot judge this call: {why}",
-                loaded.origin
-            ),
-            None => format!("denied by permission rule {text:?} ({})", loaded.origin),
-        });
-        decision.permission = None;
-        decision.permission_reason = None;
-        decision.updated_input = None;
-        outcome.note = Some(match fail_open {
-            Some(why) => format!("deny rule {text:?} matched by failing open: {why}"),
-            None => format!("deny rule {text:?} ({}) matched", loaded.origin),
-        });
-        if hook_allowed {
-            outcome.overridden = Some(format!(
-                "a hook allowed this call, but deny rule {text:?} ({}) wins",
-                loaded.origin
-            ));
-        }
-        return outcome;
+        return denied(decision, loaded, fail_open, hook_allowed);
     }
     // 2. A hook defer (PreToolUse only) stands.
     if decision.permission == Some(Permission::Defer) {
@@ -239,15 +217,54 @@ pub fn apply<'r>(
         }
     }
     if decision.permission == Some(Permission::Ask) && non_interactive {
-        let detail = decision.permission_reason.take();
-        decision.permission = None;
-        decision.block = Some(match detail {
-            Some(detail) if !detail.is_empty() => format!("{NOBODY_TO_ASK} ({detail})"),
-            _ => NOBODY_TO_ASK.to_owned(),
-        });
-        decision.updated_input = None;
+        nobody_to_ask(decision);
     }
     outcome
+}
+
+/// Step 1 of [`apply`]: a matching deny rule (`fail_open`: matched because
+/// hookrun cannot judge the call, and why).
+fn denied(
+    decision: &mut Decision,
+    loaded: &Loaded,
+    fail_open: Option<String>,
+    hook_allowed: bool,
+) -> Outcome {
+    let text = loaded.rule.text();
+    decision.block = Some(match &fail_open {
+        // Say why, so that the agent can write the command plainly.
+        Some(why) => format!(
+            "denied by permission rule {text:?} ({}): hookrun cannot judge this call: {why}",
+            loaded.origin
+        ),
+        None => format!("denied by permission rule {text:?} ({})", loaded.origin),
+    });
+    decision.permission = None;
+    decision.permission_reason = None;
+    decision.updated_input = None;
+    Outcome {
+        note: Some(match fail_open {
+            Some(why) => format!("deny rule {text:?} matched by failing open: {why}"),
+            None => format!("deny rule {text:?} ({}) matched", loaded.origin),
+        }),
+        overridden: hook_allowed.then(|| {
+            format!(
+                "a hook allowed this call, but deny rule {text:?} ({}) wins",
+                loaded.origin
+            )
+        }),
+    }
+}
+
+/// `--non-interactive`: a final ask becomes a deny.
+fn nobody_to_ask(decision: &mut Decision) {
+    let detail = decision.permission_reason.take();
+    decision.permission = None;
+    decision.block = Some(match detail {
+        Some(detail) if !detail.is_empty() => format!("{NOBODY_TO_ASK} ({detail})"),
+        _ => NOBODY_TO_ASK.to_owned(),
+    });
+    decision.updated_input = None;
 }
 
 fn paths<'a>(cwd: &'a Path, home: Option<&'a Path>, anchor: &'a Path) -> PathContext<'a> {
@@ -257,6 +274,7 @@ fn paths<'a>(cwd: &'a Path, home: Option<&'a Path>, anchor: &'a Path) -> PathCon
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::Settings;
     use crate::settings::load::load_bytes;
     use crate::settings::model::{Source, SourceKind};
     use serde_json::json;
@@ -295,7 +313,7 @@ mod tests {
         non_interactive: bool,
     ) -> (Decision, Outcome) {
         let settings = settings(&json!({ "permissions": rules }));
-        let sets = collect(&settings, Path::new("/p"));
+        let sets = collect(&settings.files, Path::new("/p"));
         assert!(sets.warnings.is_empty(), "{:?}", sets.warnings);
         let mut decision = decision;
         let outcome = apply(
@@ -397,7 +415,7 @@ mod tests {
             ..Decision::default()
         };
         let settings = settings(&json!({"permissions": {"deny": ["Bash(rm *)"]}}));
-        let sets = collect(&settings, Path::new("/p"));
+        let sets = collect(&settings.files, Path::new("/p"));
         apply(
             &mut decision,
             &bash("ls"),
@@ -413,7 +431,7 @@ mod tests {
     #[test]
     fn bad_rules_are_reported() {
         let settings = settings(&json!({"permissions": {"deny": ["Bash(rm *"]}}));
-        let sets = collect(&settings, Path::new("/p"));
+        let sets = collect(&settings.files, Path::new("/p"));
         assert!(
             sets.warnings[0].contains("permissions.deny[0] in /u/settings.json"),
             "{:?}",

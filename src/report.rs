@@ -3,12 +3,10 @@
 //! from what the stages produced (the funnel's answer, the plan, what ran,
 //! the decision and its encoded value), never by re-reading rendered text.
 
-use std::path::Path;
-use std::time::Instant;
-
 use serde::Serialize;
 
 use crate::aggregate::Decision;
+use crate::context::FireContext;
 use crate::event::Event;
 use crate::exec::Termination;
 use crate::hookstate::HookState;
@@ -16,7 +14,6 @@ use crate::host::Rendered;
 use crate::plan::Plan;
 use crate::run::{Exchanged, Executed, HookRun, Ran};
 use crate::select::{Considered, Stage};
-use crate::settings::Settings;
 use crate::verdict::Outcome;
 
 /// Everything about one fire.
@@ -123,33 +120,29 @@ pub fn excerpt(bytes: &[u8], max: usize) -> String {
     text
 }
 
-/// Everything a report is built from.
+/// What a report is built from besides the fire's context: what the
+/// stages produced.
 #[derive(Debug, Clone, Copy)]
 pub struct Sources<'a> {
     pub event: &'a Event,
-    pub settings: &'a Settings,
-    pub project_dir: &'a Path,
     pub considered: &'a [Considered],
     pub plan: &'a Plan,
     pub executed: &'a Executed,
     pub decision: &'a Decision,
     pub rendered: &'a Rendered,
-    pub started: Instant,
 }
 
 /// The report of one fire.
-pub fn build(from: &Sources<'_>) -> Report {
+pub fn build(cx: &FireContext<'_>, from: &Sources<'_>) -> Report {
     let Sources {
         event,
-        settings,
-        project_dir,
         considered,
         plan,
         executed,
         decision,
         rendered,
-        started,
     } = *from;
+    let settings = cx.settings;
     let mut hooks = Vec::with_capacity(considered.len());
     for (slot, c) in considered.iter().enumerate() {
         let hook = &settings.hooks[c.hook];
@@ -203,7 +196,7 @@ pub fn build(from: &Sources<'_>) -> Report {
         session_id: event.session_id().map(str::to_owned),
         tool_name: event.tool_name().map(str::to_owned),
         tool_use_id: event.tool_use_id().map(str::to_owned),
-        project_dir: project_dir.display().to_string(),
+        project_dir: cx.project_dir.display().to_string(),
         decision: decision.decision_word().to_owned(),
         reason: decision
             .block
@@ -226,7 +219,7 @@ pub fn build(from: &Sources<'_>) -> Report {
         hooks,
         warnings: decision.warnings.clone(),
         notes: decision.notes.clone(),
-        duration_ms: millis(started.elapsed()),
+        duration_ms: millis(cx.started.elapsed()),
     }
 }
 

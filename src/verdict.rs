@@ -251,7 +251,7 @@ fn first_lines(bytes: &[u8], lines: usize) -> String {
         .take(lines)
         .collect();
     let joined = picked.join(" / ");
-    crate::settings::model::shorten(&joined, 300)
+    crate::text::shorten(&joined, 300)
 }
 
 fn signal_name(signal: i32) -> String {

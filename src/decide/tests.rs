@@ -1,5 +1,4 @@
-use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use proptest::prop_assert_eq;
@@ -11,8 +10,10 @@ use crate::exec::{Captured, JobReport, Limits, Termination};
 use crate::plan::PlanInput;
 use crate::run::{HookRun, Output, Ran};
 use crate::select::SelectContext;
+use crate::settings::Settings;
 use crate::settings::load::load_bytes;
 use crate::settings::model::{Source, SourceKind};
+use crate::state::StateDir;
 use crate::verdict::{Permission, Verdict};
 
 fn settings_from(bytes: &[u8]) -> Settings {
@@ -45,16 +46,22 @@ fn state() -> (tempfile::TempDir, StateDir) {
     (dir, state)
 }
 
-fn policy<'a>(settings: &'a Settings, state: Option<&'a StateDir>) -> Policy<'a> {
-    Policy {
+fn policy<'a>(settings: &'a Settings, state: Option<&'a StateDir>) -> FireContext<'a> {
+    FireContext {
         settings,
         project_dir: Path::new("/p"),
         home: None,
+        host: crate::host::HostId::ClaudeCode,
+        started: Instant::now(),
+        deadline: Duration::from_secs(60),
+        limits: Limits::default(),
+        env: &[],
+        state,
         fail_closed: false,
         non_interactive: false,
-        state,
         stop_block_cap: 2,
-        host: crate::host::HostId::ClaudeCode,
+        log: None,
+        want_report: false,
     }
 }
 
@@ -120,25 +127,19 @@ impl Fixture {
         }
     }
 
-    fn decide(&self, policy: &Policy<'_>) -> Decision {
-        let limits = Limits::default();
-        let inputs = RunInputs {
-            settings: &self.settings,
-            project_dir: Path::new("/p"),
-            limits: &limits,
-            inherited_env: &[] as &[(OsString, OsString)],
-            state: policy.state,
-            started: Instant::now(),
-        };
+    fn decide(&self, cx: &FireContext<'_>) -> Decision {
+        let inputs = cx.run_inputs();
+        let (warnings, notes) =
+            crate::run::warnings_after(&self.plan, &self.executed, &self.event, &inputs);
         let facts = Facts {
             plan: &self.plan,
             executed: &self.executed,
             event: &self.event,
             original_input: self.event.tool_input_before_replacement(),
-            warnings: vec!["from the host".into()],
-            notes: Vec::new(),
+            notices: Notices::new(vec!["from the host".into()], Vec::new()),
+            after_run: Notices::new(warnings, notes),
         };
-        decide(facts, policy, &inputs)
+        decide(cx, facts)
     }
 }
 

@@ -28,6 +28,12 @@ pub use check::Check;
 use command::{Issue, Vars};
 use probe::Probe;
 
+use crate::select::mistakes::human;
+#[cfg(test)]
+use crate::select::mistakes::list_matcher_names;
+/// Kept here for doctor and its callers: the warnings live with the funnel.
+pub use crate::select::mistakes::{fire_warnings, matcher_path};
+
 /// One thing `doctor` found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
@@ -164,72 +170,6 @@ pub fn scrubbed_env(
     out
 }
 
-/// The few `doctor` findings that also warn at fire time, for the hooks of
-/// the event being fired: a tool name in the matcher or the `if` rule that
-/// differs from what hosts send only in case (`bash`: the hook never runs), and a timeout that
-/// looks like milliseconds (the hook may hang the host for hours). Cheap:
-/// no I/O, only this event's hooks.
-pub fn fire_warnings(settings: &Settings, event: &EventId) -> Vec<String> {
-    let mut out = Vec::new();
-    let by_tool_name = matches!(event.match_field(), MatchField::Key("tool_name"));
-    let strict = event.spec().is_some_and(|spec| spec.strict_matcher_chars);
-    for hook in settings.hooks.iter().filter(|h| &h.event == event) {
-        // Formatted only for a hook that has something to say.
-        let file = || settings.file_of(hook).path().display().to_string();
-        if let (Some(pattern), true) = (hook.matcher.as_deref(), by_tool_name) {
-            // Only the exact-name form names tools; a regex is not compiled here.
-            for name in list_matcher_names(pattern, strict).into_iter().flatten() {
-                let near = tools::case_variants(name);
-                if !near.is_empty() {
-                    out.push(format!(
-                            "{}: {}: matcher names tool `{name}`, which no host sends (tool names are case-sensitive): hook {} does not run on {}",
-                            file(),
-                            matcher_path(hook),
-                            hook.display_name(),
-                            tools::describe(&near)
-                        ));
-                }
-            }
-        }
-        // The same mistake in `if` (`bash(rm *)`): the rule's tool is
-        // compared exactly, so the hook is switched off just as silently.
-        if let Some(rule) = hook.if_rule.as_deref() {
-            let tool = rule.split('(').next().unwrap_or_default().trim();
-            let near = tools::case_variants(tool);
-            if !near.is_empty() {
-                out.push(format!(
-                    "{}: {}.if: `if` names tool `{tool}`, which no host sends (tool names are case-sensitive): hook {} does not run on {}",
-                    file(),
-                    hook.json_path,
-                    hook.display_name(),
-                    tools::describe(&near)
-                ));
-            }
-        }
-        if let Some(timeout) = hook.timeout.filter(|t| *t >= Duration::from_secs(1000)) {
-            let seconds = timeout.as_secs_f64();
-            out.push(format!(
-                "{}: {}.timeout: timeout {seconds} is in seconds ({}): it looks like milliseconds (write {} for {seconds} ms)",
-                file(),
-                hook.json_path,
-                human(timeout),
-                seconds / 1000.0
-            ));
-        }
-    }
-    out
-}
-
-/// The names of an exact-name matcher (`Edit|Write`), split as
-/// [`Matcher::compile`] splits them; `None` for the other forms (all, regex),
-/// which are not compiled. A unit test holds the two to the same answer.
-fn list_matcher_names(pattern: &str, strict: bool) -> Option<impl Iterator<Item = &str>> {
-    if matches!(pattern, "" | "*") {
-        return None;
-    }
-    crate::select::matcher::Matcher::list_names(pattern, strict)
-}
-
 fn check_disabled(settings: &Settings, out: &mut Vec<Finding>) {
     for file in &settings.files {
         if file.disable_all_hooks != Some(true) {
@@ -249,16 +189,6 @@ fn check_disabled(settings: &Settings, out: &mut Vec<Finding>) {
             fix: "remove `disableAllHooks` (or set it to false) when the hooks should run".into(),
         });
     }
-}
-
-/// The JSON path of a hook's matcher: the group's in the nested shape.
-pub fn matcher_path(hook: &HookDef) -> String {
-    if let Some((group, tail)) = hook.json_path.rsplit_once(".hooks[") {
-        if tail.ends_with(']') && tail[..tail.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
-            return format!("{group}.matcher");
-        }
-    }
-    format!("{}.matcher", hook.json_path)
 }
 
 struct HookCx<'a> {
@@ -876,15 +806,6 @@ fn check_timeout(hook: &HookDef, h: &mut HookCx<'_>) {
                 deadline.saturating_sub(grace).as_secs_f64()
             ),
         );
-    }
-}
-
-fn human(duration: Duration) -> String {
-    let secs = duration.as_secs();
-    if secs >= 3600 {
-        format!("{:.1} hours", duration.as_secs_f64() / 3600.0)
-    } else {
-        format!("{} minutes", secs / 60)
     }
 }
 

@@ -246,7 +246,7 @@ impl Host for Gemini {
         };
         let tool = mapping::host_tool_of(event)?;
         let input = mapping::merged_rewrite(event, TOOLS, updated, &mut Vec::new());
-        Some(crate::carry::call_key(tool, Some(&input)))
+        Some(crate::event::call_key(tool, Some(&input)))
     }
 
     fn install_note(&self, _path: &std::path::Path) -> Option<String> {

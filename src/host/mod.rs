@@ -334,11 +334,25 @@ pub fn caller_note(fired_as: HostId, caller: HostId) -> String {
 /// Encodes `decision` for `host`; what the host could not express joins the
 /// decision's warnings (and notes) first, so the answer says so.
 pub fn encode(host: &dyn Host, event: &Event, decision: &mut Decision) -> Rendered {
+    encode_before_late(host, event, decision, 0)
+}
+
+/// [`encode`], where the last `late` of the decision's warnings are said
+/// after what the host could not express (a log that cannot be written):
+/// known before encoding, so an answer the host can express whole is
+/// encoded once.
+pub fn encode_before_late(
+    host: &dyn Host,
+    event: &Event,
+    decision: &mut Decision,
+    late: usize,
+) -> Rendered {
     let encoded = host.encode(event, decision);
     if encoded.warnings.is_empty() && encoded.notes.is_empty() {
         return encoded.rendered;
     }
-    decision.warnings.extend(encoded.warnings);
+    let at = decision.warnings.len() - late.min(decision.warnings.len());
+    decision.warnings.splice(at..at, encoded.warnings);
     decision.notes.extend(encoded.notes);
     host.encode(event, decision).rendered
 }
@@ -447,6 +461,37 @@ mod tests {
                 assert_eq!(text.matches(shown).count(), 1, "{id:?}: {text}");
             }
         }
+    }
+
+    #[test]
+    fn a_late_warning_is_said_once_after_what_the_host_cannot_express() {
+        let event = Event::from_object(
+            serde_json::json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})
+                .as_object()
+                .unwrap()
+                .clone(),
+            Some("PreToolUse"),
+        )
+        .unwrap();
+        let mut decision = Decision {
+            stop: true,
+            stop_reason: Some("halt".into()),
+            warnings: vec!["early".into(), "the log failed".into()],
+            ..Decision::default()
+        };
+        let rendered = encode_before_late(host(HostId::Codex), &event, &mut decision, 1);
+        assert_eq!(decision.warnings.len(), 3, "{:?}", decision.warnings);
+        assert_eq!(decision.warnings[0], "early");
+        assert!(decision.warnings[1].contains("cannot stop the turn"));
+        assert_eq!(decision.warnings[2], "the log failed");
+        let text = rendered.value.to_string();
+        let (early, host_said, late) = (
+            text.find("early").unwrap(),
+            text.find("cannot stop the turn").unwrap(),
+            text.find("the log failed").unwrap(),
+        );
+        assert!(early < host_said && host_said < late, "{text}");
+        assert_eq!(text.matches("cannot stop the turn").count(), 1, "{text}");
     }
 
     #[test]

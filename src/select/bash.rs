@@ -1812,7 +1812,7 @@ impl<'a> Splitter<'a> {
                                 Some(text) => Stdin::Text(text.clone()),
                                 None => Stdin::Unknown(format!(
                                     "the output of `{}`",
-                                    crate::settings::model::shorten(&parts[last].text, 40)
+                                    crate::text::shorten(&parts[last].text, 40)
                                 )),
                             },
                             None => Stdin::Unknown("the output of a group of commands".to_owned()),

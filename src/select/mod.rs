@@ -8,7 +8,9 @@
 pub mod bash;
 mod file_pattern;
 pub mod matcher;
+pub mod mistakes;
 pub mod rule;
+pub mod tools;
 mod wildcard;
 
 use std::collections::HashMap;
@@ -22,8 +24,8 @@ use serde_json::Value;
 use crate::catalog::MatchField;
 use crate::event::Event;
 use crate::settings::model::Policy;
-use crate::settings::model::shorten;
 use crate::settings::{HookDef, HookType, Settings, SourceKind};
+use crate::text::shorten;
 use matcher::{MatchOutcome, Matcher};
 use rule::{PathContext, Rule, RuleMatch, ToolCall};
 

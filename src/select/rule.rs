@@ -608,7 +608,7 @@ fn judge_split(pattern: &CommandPattern, split: &SplitCommand, depth: usize) -> 
         }
         if fail_open.is_none() {
             if let Some(view) = pattern.matches_a_hole(part) {
-                let shown = crate::settings::model::shorten(&view.replace(HOLE, "…"), 60);
+                let shown = crate::text::shorten(&view.replace(HOLE, "…"), 60);
                 fail_open = Some(format!(
                     "its words `{shown}` hold expansions or globs, which may become the words the rule names when the shell runs it; write them plainly"
                 ));
@@ -621,7 +621,7 @@ fn judge_split(pattern: &CommandPattern, split: &SplitCommand, depth: usize) -> 
                 });
                 continue;
             }
-            let shown = crate::settings::model::shorten(inner, 60);
+            let shown = crate::text::shorten(inner, 60);
             match split_memo(inner).as_ref() {
                 Ok(inner_split) => match judge_split(pattern, inner_split, depth + 1) {
                     RuleMatch::Match => return RuleMatch::Match,

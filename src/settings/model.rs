@@ -577,17 +577,8 @@ impl HookDef {
     }
 }
 
-/// One line, at most `max` characters, with an ellipsis when cut.
-pub fn shorten(text: &str, max: usize) -> String {
-    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() <= max {
-        one_line
-    } else {
-        let mut cut: String = one_line.chars().take(max.saturating_sub(1)).collect();
-        cut.push('…');
-        cut
-    }
-}
+/// Kept here for its callers: the helper lives in the leaf [`crate::text`].
+pub use crate::text::shorten;
 
 /// How bad a settings problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
