@@ -445,6 +445,12 @@ pub struct ExplainArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
 
+    /// The deadline to plan the hooks' timeouts against, as `fire
+    /// --deadline` (default: the host's timeout for the event minus 1 s;
+    /// 1.2 s for SessionEnd).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = DEADLINE_ENV)]
+    pub deadline: Option<Duration>,
+
     #[command(flatten)]
     pub settings: SettingsArgs,
 }
@@ -652,6 +658,9 @@ pub struct FireArgs {
 pub(crate) const KILL_GRACE_DEFAULT: &str = "2s";
 pub(crate) const LEAK_TIMEOUT_DEFAULT: &str = "100ms";
 pub(crate) const OUTPUT_CAP_DEFAULT: &str = "1MiB";
+/// The variable a deadline is read from when `--deadline` is not given
+/// (`fire`, and `explain`, which plans as `fire` would).
+pub(crate) const DEADLINE_ENV: &str = "HOOKRUN_DEADLINE";
 
 /// Timeouts and limits of hook processes.
 #[derive(Debug, Clone, Args)]
@@ -673,7 +682,7 @@ pub struct LimitArgs {
     /// Answer within this time (default: the host's timeout for the event
     /// minus 1 s; 1.2 s for SessionEnd). Hooks still running then are
     /// stopped and reported.
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = "HOOKRUN_DEADLINE")]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = DEADLINE_ENV)]
     pub deadline: Option<Duration>,
 
     /// Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the

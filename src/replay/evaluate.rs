@@ -24,7 +24,6 @@ use serde_json::Value;
 
 use crate::aggregate::Decision;
 use crate::event::Event;
-use crate::exec::Limits;
 use crate::fire::{self, FireConfig};
 use crate::host::{Decoded, HostId};
 use crate::permissions::{self, RuleSets};
@@ -119,18 +118,10 @@ impl Side {
                 .tempdir()?;
             let root = state.path().display().to_string();
             let config = FireConfig {
-                host: HostId::default(),
-                fail_closed: false,
-                limits: Limits::default(),
-                deadline: None,
                 home: env.home.clone(),
                 inherited_env: std::env::vars_os().collect(),
-                non_interactive: false,
                 state: StateDir::locate(|name| (name == "HOOKRUN_STATE_DIR").then(|| root.clone())),
-                log: None,
-                stop_block_cap: 8,
-                want_report: false,
-                input_warnings: Vec::new(),
+                ..FireConfig::new(HostId::default())
             };
             Some(Runner {
                 config,
