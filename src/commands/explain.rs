@@ -326,6 +326,41 @@ impl Header<'_> {
 
 fn text(h: &Header<'_>, shown: &[Shown]) -> String {
     let mut out = String::new();
+    text_header(&mut out, h);
+    if shown.is_empty() {
+        let skipped = h
+            .settings
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count();
+        if skipped == 0 {
+            out.push_str("\nno hooks are configured in these files\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "\nno hooks were loaded: {skipped} settings error{} above (an entry with an error is skipped)",
+                if skipped == 1 { "" } else { "s" }
+            );
+        }
+        return out;
+    }
+    for s in shown {
+        text_hook(&mut out, s);
+    }
+    let runs = shown.iter().filter(|s| s.state == "run").count();
+    let mode = if h.sequential && runs > 1 {
+        ", one after another (a hook sets `sequential`)"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "\n{runs} of {} hooks would run{mode}", shown.len());
+    out
+}
+
+/// The event, the project, the deadline, the settings files and their
+/// problems, the environment.
+fn text_header(out: &mut String, h: &Header<'_>) {
     let field = h.match_field().map_or_else(
         || " (no match field)".to_owned(),
         |f| format!(" ({f} {:?})", h.event.match_value()),
@@ -384,61 +419,37 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
             h.scrubbed.join(", ")
         );
     }
-    if shown.is_empty() {
-        let skipped = h
-            .settings
-            .problems
-            .iter()
-            .filter(|p| p.severity == Severity::Error)
-            .count();
-        if skipped == 0 {
-            out.push_str("\nno hooks are configured in these files\n");
-        } else {
-            let _ = writeln!(
-                out,
-                "\nno hooks were loaded: {skipped} settings error{} above (an entry with an error is skipped)",
-                if skipped == 1 { "" } else { "s" }
-            );
-        }
-        return out;
-    }
-    for s in shown {
-        let verdict = match (s.state, s.layer) {
-            ("run", _) => "would run".to_owned(),
-            (_, Some(layer)) => format!("stopped at {layer}"),
-            _ => "would not run".to_owned(),
-        };
-        let _ = writeln!(out, "\n{}. {} — {verdict}", s.index, s.name);
-        let _ = writeln!(out, "   from: {} {}", s.source, s.json_path);
-        if !s.detail.is_empty() {
-            let _ = writeln!(out, "   why: {}", s.detail);
-        }
-        if let Some(command) = &s.command {
-            let _ = writeln!(out, "   runs: {command}");
-        }
-        if let Some(timeout) = s.timeout {
-            let capped = if s.capped {
-                " (capped by the deadline)"
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "   timeout: {} s{capped}", timeout.as_secs_f64());
-        }
-        for w in &s.warnings {
-            let _ = writeln!(out, "   warning: {w}");
-        }
-        for n in &s.notes {
-            let _ = writeln!(out, "   note: {n}");
-        }
-    }
-    let runs = shown.iter().filter(|s| s.state == "run").count();
-    let mode = if h.sequential && runs > 1 {
-        ", one after another (a hook sets `sequential`)"
-    } else {
-        ""
+}
+
+/// One hook: where the funnel stopped it or what it would run.
+fn text_hook(out: &mut String, s: &Shown) {
+    let verdict = match (s.state, s.layer) {
+        ("run", _) => "would run".to_owned(),
+        (_, Some(layer)) => format!("stopped at {layer}"),
+        _ => "would not run".to_owned(),
     };
-    let _ = writeln!(out, "\n{runs} of {} hooks would run{mode}", shown.len());
-    out
+    let _ = writeln!(out, "\n{}. {} — {verdict}", s.index, s.name);
+    let _ = writeln!(out, "   from: {} {}", s.source, s.json_path);
+    if !s.detail.is_empty() {
+        let _ = writeln!(out, "   why: {}", s.detail);
+    }
+    if let Some(command) = &s.command {
+        let _ = writeln!(out, "   runs: {command}");
+    }
+    if let Some(timeout) = s.timeout {
+        let capped = if s.capped {
+            " (capped by the deadline)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "   timeout: {} s{capped}", timeout.as_secs_f64());
+    }
+    for w in &s.warnings {
+        let _ = writeln!(out, "   warning: {w}");
+    }
+    for n in &s.notes {
+        let _ = writeln!(out, "   note: {n}");
+    }
 }
 
 fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
