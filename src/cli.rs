@@ -70,7 +70,25 @@ impl Cli {
         if let Some(cli) = fast::parse_fire(args) {
             return Ok(cli);
         }
-        Cli::try_parse_from(args)
+        Cli::parse_with_clap(args)
+    }
+
+    /// [`Cli::try_parse_from`], and where values came from (clap's value
+    /// source) for the code that asks.
+    pub(crate) fn parse_with_clap(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+        use clap::{CommandFactory as _, FromArgMatches as _};
+        let mut command = Cli::command();
+        let mut matches = command.try_get_matches_from_mut(args)?;
+        let host_given = matches
+            .subcommand_matches("fire")
+            .and_then(|fire| fire.value_source("host"))
+            == Some(clap::parser::ValueSource::CommandLine);
+        let mut cli =
+            Cli::from_arg_matches_mut(&mut matches).map_err(|err| err.format(&mut command))?;
+        if let Command::Fire(fire) = &mut cli.command {
+            fire.host_given = host_given;
+        }
+        Ok(cli)
     }
 }
 
@@ -593,6 +611,11 @@ pub struct FireArgs {
     #[arg(long, value_enum, value_name = "HOST", env = "HOOKRUN_HOST", default_value_t = HostId::ClaudeCode)]
     pub host: HostId,
 
+    /// `--host` is on the command line (not only `$HOOKRUN_HOST`): clap's
+    /// value source, or the fast reader's.
+    #[arg(skip)]
+    pub host_given: bool,
+
     /// What to print on stdout: the hook protocol answer the host reads, or
     /// a full report for debugging by hand.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FireFormat::Protocol)]
@@ -794,7 +817,7 @@ mod tests {
             .any(|(var, _)| std::env::var_os(var).is_some());
         for line in accepted {
             let args = argv(line);
-            let full = Cli::try_parse_from(&args).unwrap();
+            let full = Cli::parse_with_clap(&args).unwrap();
             let short = fast::parse_fire(&args);
             if set && short.is_none() {
                 // A HOOKRUN_* value the short cut leaves to clap.
@@ -821,7 +844,7 @@ mod tests {
             let args = argv(line);
             assert!(fast::parse_fire(&args).is_none(), "{line}");
             let via = Cli::parse_args(&args).map(|cli| format!("{cli:?}"));
-            let full = Cli::try_parse_from(&args).map(|cli| format!("{cli:?}"));
+            let full = Cli::parse_with_clap(&args).map(|cli| format!("{cli:?}"));
             match (via, full) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "{line}"),
                 (Err(a), Err(b)) => {

@@ -126,6 +126,7 @@ pub(super) fn parse_fire(args: &[std::ffi::OsString]) -> Option<Cli> {
     let mut fire = FireArgs {
         event,
         host: HostId::ClaudeCode,
+        host_given: false,
         format: FireFormat::Protocol,
         fail_closed: switches.contains(&"fail-closed"),
         non_interactive: switches.contains(&"non-interactive"),
@@ -154,6 +155,7 @@ pub(super) fn parse_fire(args: &[std::ffi::OsString]) -> Option<Cli> {
         seen.push(name);
         set(&mut fire, name, value)?;
     }
+    fire.host_given = seen.contains(&"host");
     // What the command line did not give, from the variables.
     for (var, name) in FIRE_ENV {
         if seen.contains(name) || switches.contains(name) {
@@ -181,7 +183,7 @@ pub(super) fn parse_fire(args: &[std::ffi::OsString]) -> Option<Cli> {
 mod tests {
     use std::ffi::OsString;
 
-    use clap::{CommandFactory as _, Parser as _};
+    use clap::CommandFactory as _;
     use proptest::prelude::*;
 
     use super::*;
@@ -195,7 +197,7 @@ mod tests {
     }
 
     fn clap_reads(args: &[OsString]) -> Result<String, String> {
-        Cli::try_parse_from(args)
+        Cli::parse_with_clap(args)
             .map(|cli| format!("{cli:?}"))
             .map_err(|err| err.to_string())
     }

@@ -26,7 +26,7 @@ pub fn run(args: &FireArgs) -> Printed {
     // nothing) still judge the call.
     let nesting = crate::hookenv::nested_fire_check();
     let inherited_env: Vec<_> = std::env::vars_os().collect();
-    let host_id = host::mapping::host_in_hook(args.host, &inherited_env, std::env::args_os());
+    let host_id = host::mapping::host_in_hook(args.host, &inherited_env, args.host_given);
     let host = host::host(host_id);
     let started = std::time::Instant::now();
     let input = read_stdin_within(Some(stdin_deadline(args, host)));
@@ -231,18 +231,11 @@ pub fn usage_error(err: &clap::Error, args: &[OsString]) -> Printed {
 /// The `HOOKRUN_*` variable a refused value came from, when the flag itself
 /// is not on the command line (clap names only the flag).
 fn value_from_env(err: &clap::Error, args: &[OsString]) -> Option<String> {
-    let clap::error::ContextValue::String(arg) = err.get(clap::error::ContextKind::InvalidArg)?
-    else {
+    use clap::error::{ContextKind, ContextValue};
+    let ContextValue::String(arg) = err.get(ContextKind::InvalidArg)? else {
         return None;
     };
     let long = arg.strip_prefix("--")?.split([' ', '=']).next()?;
-    let given = args.iter().any(|a| {
-        let a = a.to_string_lossy();
-        a == format!("--{long}") || a.starts_with(&format!("--{long}="))
-    });
-    if given {
-        return None;
-    }
     let cli = <crate::cli::Cli as clap::CommandFactory>::command();
     let var = cli
         .get_subcommands()
@@ -252,7 +245,25 @@ fn value_from_env(err: &clap::Error, args: &[OsString]) -> Option<String> {
         .get_env()?
         .to_string_lossy()
         .into_owned();
-    std::env::var_os(&var).is_some().then_some(var)
+    std::env::var_os(&var)?;
+    // Where the value came from, asked of clap: parsed again with the
+    // variable unread, a value on the command line is refused alike.
+    let unread = |a: clap::Arg| {
+        if a.get_long() == Some(long) {
+            a.env(None)
+        } else {
+            a
+        }
+    };
+    let again = cli
+        .mut_args(unread)
+        .mut_subcommands(|sub| sub.mut_args(unread))
+        .try_get_matches_from(args);
+    let from_command_line = again.as_ref().err().is_some_and(|again| {
+        again.kind() == err.kind()
+            && again.get(ContextKind::InvalidArg) == err.get(ContextKind::InvalidArg)
+    });
+    (!from_command_line).then_some(var)
 }
 
 /// What a refused command line still says about a fire.

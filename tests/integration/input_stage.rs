@@ -153,3 +153,42 @@ fn explain_reads_the_deadline_fire_reads_and_refuses_what_fire_refuses() {
         "{explained:?}"
     );
 }
+
+#[test]
+fn inside_a_hook_only_a_host_on_the_command_line_counts_through_either_reader() {
+    // A fire started by a hook (HOOKRUN_DEPTH) inherits the outer fire's
+    // HOOKRUN_HOST: it answers in Claude Code's protocol unless its own
+    // command line says `--host`. The fast reader and clap (which reads
+    // `-v` before `fire`) must tell the two apart alike.
+    let mut sb = Sandbox::new();
+    sb.env("HOOKRUN_DEPTH", "1").env("HOOKRUN_HOST", "gemini");
+    let settings = sb.settings(&json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "command": "echo GUARDED >&2; exit 2"}]}}));
+    let settings = settings.to_str().unwrap();
+    let shell = std::fs::read_to_string(fixture("hosts/gemini/before_tool__shell.json"))
+        .unwrap()
+        .replace("/tmp/run/proj", sb.project.to_str().unwrap());
+    let fire = |words: &[&str]| {
+        let mut args = words.to_vec();
+        args.extend(["--no-default-settings", "--settings", settings]);
+        sb.run(&args, shell.as_bytes())
+    };
+    for words in [
+        &["fire", "--host", "gemini"][..],
+        &["-v", "fire", "--host=gemini"],
+    ] {
+        let run = fire(words);
+        let said = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            said.contains("GUARDED"),
+            "{words:?}: read as Gemini's: {run:?}"
+        );
+    }
+    for words in [&["fire"][..], &["-v", "fire"]] {
+        let run = fire(words);
+        assert!(
+            !run.stdout.contains("GUARDED") && !run.stderr.contains("GUARDED"),
+            "{words:?}: read as Claude Code's, BeforeTool is no event of its: {run:?}"
+        );
+    }
+}
