@@ -13,13 +13,13 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::common::{self, Printed};
-use super::fire::input::{self, Input, Sent};
 use crate::catalog::MatchField;
 use crate::cli::{ExplainArgs, OutputFormat};
 use crate::diagnose::command::{Vars, expand};
 use crate::event::{Event, InputError};
 use crate::exec::Program;
 use crate::exit::Exit;
+use crate::input::{self, Input, Sent};
 use crate::plan::{self, PlanInput, Planned, Runnable};
 use crate::select::{self, Considered, SelectContext, Stage};
 use crate::settings::model::FileState;

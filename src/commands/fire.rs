@@ -13,7 +13,7 @@ use crate::fire::{self, FireConfig};
 use crate::host;
 use crate::state::StateDir;
 
-pub(crate) mod input;
+use crate::input;
 
 pub fn run(args: &FireArgs) -> Printed {
     // Before anything is opened: every descriptor above stderr now is the

@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::common::{self, Printed, display_path};
-use super::fire::input::{self, Sent};
 use crate::cli::{OutputFormat, TestArgs};
 use crate::event::json_type_name;
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig, FireResult};
 use crate::host::{self, HostId};
+use crate::input::{self, Sent};
 use crate::settings::discover::is_inside_claude_folder;
 use crate::settings::load::{TrustGate, load_file, load_object};
 use crate::settings::{Environment, Settings, Source, SourceKind};

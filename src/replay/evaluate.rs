@@ -26,6 +26,7 @@ use crate::aggregate::Decision;
 use crate::event::Event;
 use crate::fire::{self, FireConfig};
 use crate::host::{Decoded, HostId};
+use crate::input::{self, Sent};
 use crate::permissions::{self, RuleSets};
 use crate::plan;
 use crate::select::{self, SelectContext};
@@ -278,7 +279,8 @@ impl Side {
     }
 }
 
-/// `--run`: the real fire, in a throwaway working folder.
+/// `--run`: the real fire, in a throwaway working folder, the event
+/// decoded as `hookrun fire` decodes what Claude Code sends.
 fn run_one(event: &Event, loaded: &Loaded, config: &FireConfig) -> fire::FireResult {
     let dir = tempfile::Builder::new().prefix("hookrun-replay-").tempdir();
     let mut fields = event.fields().clone();
@@ -288,13 +290,20 @@ fn run_one(event: &Event, loaded: &Loaded, config: &FireConfig) -> fire::FireRes
             Value::String(dir.path().display().to_string()),
         );
     }
-    let event = Event::from_object(fields, None).unwrap_or_else(|_| event.clone());
-    fire::fire(
-        Decoded::plain(event),
-        &loaded.settings,
-        &loaded.project,
-        config,
-    )
+    let mut config = config.clone();
+    let decoded = match input::decode(
+        Ok(Sent::Object(fields)),
+        config.host,
+        None,
+        &config.inherited_env,
+    ) {
+        Ok(input) => {
+            input.configure(&mut config, None);
+            input.decoded
+        }
+        Err(_) => Decoded::plain(event.clone()),
+    };
+    fire::fire(decoded, &loaded.settings, &loaded.project, &config)
 }
 
 #[cfg(test)]

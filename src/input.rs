@@ -1,5 +1,5 @@
 //! The input stage every command that reads an event shares (`fire`,
-//! `explain`, `test`): what the host sent → the event in hookrun's
+//! `explain`, `test`, `replay --run`): what the host sent → the event in hookrun's
 //! vocabulary, decoded as the host that really sent it, with the warnings
 //! about its name. One decoder, so `explain` and `test` cannot read an
 //! event otherwise than `fire` does.
