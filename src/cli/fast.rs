@@ -158,12 +158,12 @@ pub(super) fn parse_fire(args: &[std::ffi::OsString]) -> Option<Cli> {
     fire.host_given = seen.contains(&"host");
     // What the command line did not give, from the variables.
     for (var, name) in FIRE_ENV {
-        if seen.contains(name) || switches.contains(name) {
-            continue;
-        }
         let Some(value) = std::env::var_os(var) else {
             continue;
         };
+        if seen.contains(name) || switches.contains(name) {
+            continue;
+        }
         let value = value.into_string().ok()?;
         match *name {
             "fail-closed" => fire.fail_closed = truthy(&value),
