@@ -130,6 +130,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
         'hookrun;explain' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The agent whose event this is (as `fire --host`): its event, tool and field names are translated first, as `fire` would')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--deadline', '--deadline', [CompletionResultType]::ParameterName, 'The deadline to plan the hooks'' timeouts against, as `fire --deadline` (default: the host''s timeout for the event minus 1 s; 1.2 s for SessionEnd)')
             [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file')
             [CompletionResult]::new('--claude-settings', '--claude-settings', [CompletionResultType]::ParameterName, 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host''s workspace root, else the outermost ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)')

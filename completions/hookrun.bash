@@ -165,7 +165,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__explain)
-            opts="-v -h -V --host --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
+            opts="-v -h -V --host --format --deadline --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -177,6 +177,10 @@ _hookrun() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --settings)

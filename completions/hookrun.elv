@@ -120,6 +120,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         &'hookrun;explain'= {
             cand --host 'The agent whose event this is (as `fire --host`): its event, tool and field names are translated first, as `fire` would'
             cand --format 'Output format'
+            cand --deadline 'The deadline to plan the hooks'' timeouts against, as `fire --deadline` (default: the host''s timeout for the event minus 1 s; 1.2 s for SessionEnd)'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host''s workspace root, else the outermost ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)'

@@ -107,6 +107,7 @@ cline\t'Cline CLI (hook files; `hookrun install cline` writes them)'
 qwen\t'Qwen Code'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'For people'
 json\t'One JSON document, for scripts and CI'"
+complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l deadline -d 'The deadline to plan the hooks\' timeouts against, as `fire --deadline` (default: the host\'s timeout for the event minus 1 s; 1.2 s for SessionEnd)' -r
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l claude-settings -d 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host\'s workspace root, else the outermost ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)' -r -F

@@ -60,37 +60,35 @@ impl Cli {
     /// Parses a command line (`args[0]` is the program).
     ///
     /// `hookrun fire …` is what a host runs on every event, so the plain
-    /// command lines hosts write are read without clap (see `cli::fast`),
-    /// and the rest of fire's are parsed first against a command that knows
-    /// only `fire` and the global options: building the whole command tree
+    /// command lines hosts write, and the `HOOKRUN_*` variables, are read
+    /// without clap (see `cli::fast`): building the whole command tree
     /// (every subcommand, its help) costs about as much again as the rest
-    /// of a fire that matches no hook. Anything that command does not
+    /// of a fire that matches no hook. Anything that reader does not
     /// accept — help, `--version`, a mistyped flag, a bad `HOOKRUN_*` value
-    /// — is parsed again against the whole tree, so every message is
-    /// exactly the full parser's.
+    /// — is parsed by clap, so every message is exactly the full parser's.
     pub fn parse_args(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
         if let Some(cli) = fast::parse_fire(args) {
             return Ok(cli);
         }
-        match Cli::parse_fire_only(args) {
-            Some(cli) => Ok(cli),
-            None => Cli::try_parse_from(args),
-        }
+        Cli::parse_with_clap(args)
     }
 
-    /// `hookrun fire …` parsed against `fire` alone; `None` for anything
-    /// else, and for anything that command refuses.
-    fn parse_fire_only(args: &[std::ffi::OsString]) -> Option<Cli> {
-        use clap::FromArgMatches as _;
-        if args.get(1).is_none_or(|arg| arg != "fire") {
-            return None;
+    /// [`Cli::try_parse_from`], and where values came from (clap's value
+    /// source) for the code that asks.
+    pub(crate) fn parse_with_clap(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+        use clap::{CommandFactory as _, FromArgMatches as _};
+        let mut command = Cli::command();
+        let mut matches = command.try_get_matches_from_mut(args)?;
+        let host_given = matches
+            .subcommand_matches("fire")
+            .and_then(|fire| fire.value_source("host"))
+            == Some(clap::parser::ValueSource::CommandLine);
+        let mut cli =
+            Cli::from_arg_matches_mut(&mut matches).map_err(|err| err.format(&mut command))?;
+        if let Command::Fire(fire) = &mut cli.command {
+            fire.host_given = host_given;
         }
-        GlobalArgs::augment_args(clap::Command::new("hookrun"))
-            .subcommand(FireArgs::augment_args(clap::Command::new("fire")))
-            .subcommand_required(true)
-            .try_get_matches_from(args)
-            .and_then(|matches| Cli::from_arg_matches(&matches))
-            .ok()
+        Ok(cli)
     }
 }
 
@@ -445,6 +443,12 @@ pub struct ExplainArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
 
+    /// The deadline to plan the hooks' timeouts against, as `fire
+    /// --deadline` (default: the host's timeout for the event minus 1 s;
+    /// 1.2 s for SessionEnd).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = DEADLINE_ENV)]
+    pub deadline: Option<Duration>,
+
     #[command(flatten)]
     pub settings: SettingsArgs,
 }
@@ -607,6 +611,11 @@ pub struct FireArgs {
     #[arg(long, value_enum, value_name = "HOST", env = "HOOKRUN_HOST", default_value_t = HostId::ClaudeCode)]
     pub host: HostId,
 
+    /// `--host` is on the command line (not only `$HOOKRUN_HOST`): clap's
+    /// value source, or the fast reader's.
+    #[arg(skip)]
+    pub host_given: bool,
+
     /// What to print on stdout: the hook protocol answer the host reads, or
     /// a full report for debugging by hand.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FireFormat::Protocol)]
@@ -652,6 +661,9 @@ pub struct FireArgs {
 pub(crate) const KILL_GRACE_DEFAULT: &str = "2s";
 pub(crate) const LEAK_TIMEOUT_DEFAULT: &str = "100ms";
 pub(crate) const OUTPUT_CAP_DEFAULT: &str = "1MiB";
+/// The variable a deadline is read from when `--deadline` is not given
+/// (`fire`, and `explain`, which plans as `fire` would).
+pub(crate) const DEADLINE_ENV: &str = "HOOKRUN_DEADLINE";
 
 /// Timeouts and limits of hook processes.
 #[derive(Debug, Clone, Args)]
@@ -673,7 +685,7 @@ pub struct LimitArgs {
     /// Answer within this time (default: the host's timeout for the event
     /// minus 1 s; 1.2 s for SessionEnd). Hooks still running then are
     /// stopped and reported.
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = "HOOKRUN_DEADLINE")]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = DEADLINE_ENV)]
     pub deadline: Option<Duration>,
 
     /// Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the
@@ -800,11 +812,18 @@ mod tests {
             "hookrun fire --log /tmp/x.jsonl --stop-block-cap 3 --non-interactive",
             "hookrun fire --project-dir /p --trust-project",
         ];
+        let set = fast::FIRE_ENV
+            .iter()
+            .any(|(var, _)| std::env::var_os(var).is_some());
         for line in accepted {
             let args = argv(line);
-            let short = Cli::parse_fire_only(&args)
-                .unwrap_or_else(|| panic!("{line}: the short cut refused it"));
-            let full = Cli::try_parse_from(&args).unwrap();
+            let full = Cli::parse_with_clap(&args).unwrap();
+            let short = fast::parse_fire(&args);
+            if set && short.is_none() {
+                // A HOOKRUN_* value the short cut leaves to clap.
+                continue;
+            }
+            let short = short.unwrap_or_else(|| panic!("{line}: the short cut refused it"));
             assert_eq!(format!("{short:?}"), format!("{full:?}"), "{line}");
         }
         // Left to the whole parser (a global option first is parsed the
@@ -823,9 +842,9 @@ mod tests {
         ];
         for line in refused {
             let args = argv(line);
-            assert!(Cli::parse_fire_only(&args).is_none(), "{line}");
+            assert!(fast::parse_fire(&args).is_none(), "{line}");
             let via = Cli::parse_args(&args).map(|cli| format!("{cli:?}"));
-            let full = Cli::try_parse_from(&args).map(|cli| format!("{cli:?}"));
+            let full = Cli::parse_with_clap(&args).map(|cli| format!("{cli:?}"));
             match (via, full) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "{line}"),
                 (Err(a), Err(b)) => {

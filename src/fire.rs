@@ -55,6 +55,28 @@ pub struct FireConfig {
     pub input_warnings: Vec<String>,
 }
 
+/// The defaults every caller of [`fire`] starts from (`fire`, `test`,
+/// `replay --run`), written once: set the fields that differ with struct
+/// update syntax (`FireConfig { log, ..FireConfig::new(host) }`).
+impl FireConfig {
+    pub fn new(host: HostId) -> FireConfig {
+        FireConfig {
+            host,
+            fail_closed: false,
+            limits: Limits::default(),
+            deadline: None,
+            home: None,
+            inherited_env: Vec::new(),
+            non_interactive: false,
+            state: None,
+            log: None,
+            stop_block_cap: host::mapping::DEFAULT_STOP_BLOCK_CAP,
+            want_report: false,
+            input_warnings: Vec::new(),
+        }
+    }
+}
+
 /// The answer of one fire.
 #[derive(Debug)]
 pub struct FireResult {

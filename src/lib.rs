@@ -4,7 +4,8 @@
 //!
 //! - [`host`]: the seam to the agent that called — its event decoded into
 //!   hookrun's [`event`], the decision encoded in its protocol (Claude Code
-//!   first); [`catalog`], the event table every stage reads;
+//!   first); [`input`], the one decoding stage every command that reads an
+//!   event goes through; [`catalog`], the event table every stage reads;
 //! - [`settings`]: discovery, both hook shapes, precise problems;
 //! - [`select`]: the matcher funnel (matcher, `if` rule engine, dedup);
 //! - [`plan`]: the funnel's survivors → planned runs (pure: programs,
@@ -53,6 +54,7 @@ pub mod hookenv;
 pub mod hookstate;
 pub mod host;
 pub mod http;
+pub mod input;
 pub mod jsonedit;
 pub mod mcp;
 pub mod permissions;

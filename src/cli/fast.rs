@@ -8,9 +8,12 @@
 //! and clap parses the line — on anything else: a short option other than
 //! `-v`, an option it does not know, one given twice, a value that does not
 //! parse or begins with `-`, a second positional, `--`, text that is not
-//! UTF-8, or any `HOOKRUN_*` variable fire's options read from the
-//! environment. Whatever it accepts, it reads as clap does; the tests
-//! compare the two on generated command lines.
+//! UTF-8. The `HOOKRUN_*` variables fire's options fall back to are read as
+//! clap reads them (an option on the command line wins; a switch's variable
+//! is false when empty or `0`, `no`, `off`, `false`, `n`, `f`), and a value
+//! of one that is empty, not UTF-8 or does not parse is left to clap too.
+//! Whatever it accepts, it reads as clap does; the tests compare the two on
+//! generated command lines and environments.
 
 use std::path::PathBuf;
 
@@ -22,20 +25,20 @@ use super::{
 };
 use crate::host::HostId;
 
-/// The environment variables fire's options fall back to (clap's `env`):
-/// with any of them set, clap reads the line.
-pub(super) const FIRE_ENV: &[&str] = &[
-    "HOOKRUN_HOST",
-    "HOOKRUN_FAIL_CLOSED",
-    "HOOKRUN_NON_INTERACTIVE",
-    "HOOKRUN_LOG",
-    "HOOKRUN_STOP_BLOCK_CAP",
-    "HOOKRUN_PROJECT_DIR",
-    "HOOKRUN_TRUST_PROJECT",
-    "HOOKRUN_KILL_GRACE",
-    "HOOKRUN_LEAK_TIMEOUT",
-    "HOOKRUN_DEADLINE",
-    "HOOKRUN_OUTPUT_CAP",
+/// The environment variables fire's options fall back to (clap's `env`),
+/// with the option each is for.
+pub(super) const FIRE_ENV: &[(&str, &str)] = &[
+    ("HOOKRUN_HOST", "host"),
+    ("HOOKRUN_FAIL_CLOSED", "fail-closed"),
+    ("HOOKRUN_NON_INTERACTIVE", "non-interactive"),
+    ("HOOKRUN_LOG", "log"),
+    ("HOOKRUN_STOP_BLOCK_CAP", "stop-block-cap"),
+    ("HOOKRUN_PROJECT_DIR", "project-dir"),
+    ("HOOKRUN_TRUST_PROJECT", "trust-project"),
+    ("HOOKRUN_KILL_GRACE", "kill-grace"),
+    ("HOOKRUN_LEAK_TIMEOUT", "leak-timeout"),
+    (super::DEADLINE_ENV, "deadline"),
+    ("HOOKRUN_OUTPUT_CAP", "output-cap"),
 ];
 
 /// Options that take no value.
@@ -46,11 +49,38 @@ const SWITCHES: &[&str] = &[
     "trust-project",
 ];
 
+/// One option's value, parsed as clap parses it; `None` when it does not
+/// parse (or is not one of fire's).
+fn set(fire: &mut FireArgs, name: &str, value: &str) -> Option<()> {
+    match name {
+        "settings" => fire.settings.settings.push(PathBuf::from(value)),
+        "claude-settings" => fire.settings.claude_settings.push(PathBuf::from(value)),
+        "project-dir" => fire.settings.project_dir = Some(PathBuf::from(value)),
+        "host" => fire.host = HostId::from_str(value, false).ok()?,
+        "format" => fire.format = FireFormat::from_str(value, false).ok()?,
+        "log" => fire.log = Some(PathBuf::from(value)),
+        "stop-block-cap" => fire.stop_block_cap = Some(value.parse().ok()?),
+        "kill-grace" => fire.limits.kill_grace = parse_duration(value).ok()?,
+        "leak-timeout" => fire.limits.leak_timeout = parse_duration(value).ok()?,
+        "deadline" => fire.limits.deadline = Some(parse_duration(value).ok()?),
+        "output-cap" => fire.limits.output_cap = parse_size(value).ok()?,
+        _ => return None,
+    }
+    Some(())
+}
+
+/// A switch's variable as clap's `FalseyValueParser` reads it.
+fn truthy(value: &str) -> bool {
+    !value.is_empty()
+        && !matches!(
+            value.to_lowercase().as_str(),
+            "n" | "no" | "f" | "false" | "off" | "0"
+        )
+}
+
 /// `args[0] fire …` as clap would read it, or `None` to let clap read it.
 pub(super) fn parse_fire(args: &[std::ffi::OsString]) -> Option<Cli> {
-    if args.get(1).is_none_or(|arg| arg != "fire")
-        || FIRE_ENV.iter().any(|name| std::env::var_os(name).is_some())
-    {
+    if args.get(1).is_none_or(|arg| arg != "fire") {
         return None;
     }
     let mut verbose: u8 = 0;
@@ -96,6 +126,7 @@ pub(super) fn parse_fire(args: &[std::ffi::OsString]) -> Option<Cli> {
     let mut fire = FireArgs {
         event,
         host: HostId::ClaudeCode,
+        host_given: false,
         format: FireFormat::Protocol,
         fail_closed: switches.contains(&"fail-closed"),
         non_interactive: switches.contains(&"non-interactive"),
@@ -122,19 +153,24 @@ pub(super) fn parse_fire(args: &[std::ffi::OsString]) -> Option<Cli> {
             return None;
         }
         seen.push(name);
-        match name {
-            "settings" => fire.settings.settings.push(PathBuf::from(value)),
-            "claude-settings" => fire.settings.claude_settings.push(PathBuf::from(value)),
-            "project-dir" => fire.settings.project_dir = Some(PathBuf::from(value)),
-            "host" => fire.host = HostId::from_str(value, false).ok()?,
-            "format" => fire.format = FireFormat::from_str(value, false).ok()?,
-            "log" => fire.log = Some(PathBuf::from(value)),
-            "stop-block-cap" => fire.stop_block_cap = Some(value.parse().ok()?),
-            "kill-grace" => fire.limits.kill_grace = parse_duration(value).ok()?,
-            "leak-timeout" => fire.limits.leak_timeout = parse_duration(value).ok()?,
-            "deadline" => fire.limits.deadline = Some(parse_duration(value).ok()?),
-            "output-cap" => fire.limits.output_cap = parse_size(value).ok()?,
-            _ => return None,
+        set(&mut fire, name, value)?;
+    }
+    fire.host_given = seen.contains(&"host");
+    // What the command line did not give, from the variables.
+    for (var, name) in FIRE_ENV {
+        let Some(value) = std::env::var_os(var) else {
+            continue;
+        };
+        if seen.contains(name) || switches.contains(name) {
+            continue;
+        }
+        let value = value.into_string().ok()?;
+        match *name {
+            "fail-closed" => fire.fail_closed = truthy(&value),
+            "non-interactive" => fire.non_interactive = truthy(&value),
+            "trust-project" => fire.settings.trust_project = truthy(&value),
+            _ if value.is_empty() => return None,
+            _ => set(&mut fire, name, &value)?,
         }
     }
     Some(Cli {
@@ -147,7 +183,7 @@ pub(super) fn parse_fire(args: &[std::ffi::OsString]) -> Option<Cli> {
 mod tests {
     use std::ffi::OsString;
 
-    use clap::{CommandFactory as _, Parser as _};
+    use clap::CommandFactory as _;
     use proptest::prelude::*;
 
     use super::*;
@@ -161,7 +197,7 @@ mod tests {
     }
 
     fn clap_reads(args: &[OsString]) -> Result<String, String> {
-        Cli::try_parse_from(args)
+        Cli::parse_with_clap(args)
             .map(|cli| format!("{cli:?}"))
             .map_err(|err| err.to_string())
     }
@@ -174,13 +210,16 @@ mod tests {
         let mut cli = Cli::command();
         cli.build();
         let fire = cli.find_subcommand("fire").expect("fire");
-        let mut env: Vec<String> = fire
+        let mut env: Vec<(String, String)> = fire
             .get_arguments()
-            .filter_map(|arg| arg.get_env())
-            .map(|name| name.to_string_lossy().into_owned())
+            .filter_map(|arg| Some((arg.get_env()?, arg.get_long()?)))
+            .map(|(name, long)| (name.to_string_lossy().into_owned(), long.to_owned()))
             .collect();
         env.sort();
-        let mut listed: Vec<String> = FIRE_ENV.iter().map(ToString::to_string).collect();
+        let mut listed: Vec<(String, String)> = FIRE_ENV
+            .iter()
+            .map(|(var, long)| ((*var).to_owned(), (*long).to_owned()))
+            .collect();
         listed.sort();
         assert_eq!(env, listed);
         let mut longs: Vec<&str> = fire
@@ -334,7 +373,9 @@ mod tests {
     }
 
     proptest! {
-        /// Whatever it accepts, clap accepts and reads the same.
+        /// Whatever it accepts, clap accepts and reads the same (in the
+        /// environment the tests run in; the next test runs this one again
+        /// under generated `HOOKRUN_*` variables).
         #[test]
         fn it_agrees_with_clap(words in prop::collection::vec(word(), 0..7)) {
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -342,6 +383,107 @@ mod tests {
             if let Some(fast) = parse_fire(&args) {
                 prop_assert_eq!(Ok(format!("{fast:?}")), clap_reads(&args), "{:?}", words);
             }
+        }
+    }
+
+    /// Values the variables are given: good ones, and ones clap refuses.
+    fn var_value() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "",
+            "0",
+            "1",
+            "no",
+            "OFF",
+            "False",
+            "yes",
+            "true",
+            "x",
+            "gemini",
+            "codex",
+            "nobody",
+            "2s",
+            "100ms",
+            "1.5",
+            "soon",
+            "1MiB",
+            "64KiB",
+            "0",
+            "3",
+            "+3",
+            "-1",
+            "/tmp/l.jsonl",
+            "-x",
+            " ",
+        ])
+        .prop_map(str::to_owned)
+    }
+
+    fn variables() -> impl Strategy<Value = Vec<(&'static str, String)>> {
+        prop::collection::vec(
+            (
+                prop::sample::select(FIRE_ENV.iter().map(|(var, _)| *var).collect::<Vec<_>>()),
+                var_value(),
+            ),
+            1..6,
+        )
+    }
+
+    /// Clap reads the variables when its parser is built, and a test cannot
+    /// set them in its own process (other tests read them at the same
+    /// time): each environment gets a process of its own, which runs
+    /// [`it_agrees_with_clap`] in it. Every variable alone with a false
+    /// word, a true one, an empty and a bad value, then generated mixes.
+    #[test]
+    fn it_agrees_with_clap_under_the_variables() {
+        let exe = std::env::current_exe().expect("the test binary");
+        let agrees = |vars: &[(&str, String)]| {
+            let mut command = std::process::Command::new(&exe);
+            command.args([
+                "--exact",
+                "cli::fast::tests::it_agrees_with_clap",
+                "--test-threads=1",
+            ]);
+            for (var, _) in FIRE_ENV {
+                command.env_remove(var);
+            }
+            command.envs(vars.iter().map(|(var, value)| (*var, value)));
+            command.env("PROPTEST_CASES", "32");
+            let out = command.output().expect("the test binary runs");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            if out.status.success() && stdout.contains("1 passed") {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{vars:?}: {stdout}{}",
+                    String::from_utf8_lossy(&out.stderr)
+                ))
+            }
+        };
+        for (var, _) in FIRE_ENV {
+            for value in ["no", "1", "", "soon"] {
+                agrees(&[(var, value.to_owned())]).unwrap();
+            }
+        }
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+            cases: 16,
+            ..ProptestConfig::default()
+        });
+        runner
+            .run(&variables(), |vars| {
+                agrees(&vars).map_err(TestCaseError::fail)
+            })
+            .unwrap();
+    }
+
+    /// A switch's variable, read as clap's `FalseyValueParser` reads it.
+    #[test]
+    fn switch_variables_are_false_only_when_empty_or_a_false_word() {
+        assert!(!truthy(""));
+        for off in ["0", "no", "OFF", "False", "n", "F"] {
+            assert!(!truthy(off), "{off}");
+        }
+        for on in ["1", "yes", "x", " ", "true"] {
+            assert!(truthy(on), "{on}");
         }
     }
 }

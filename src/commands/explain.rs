@@ -5,6 +5,7 @@
 //! `plan` itself: explain shows what `fire` would do, never a
 //! second opinion.
 
+use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
@@ -13,12 +14,13 @@ use serde_json::{Map, Value, json};
 
 use super::common::{self, Printed};
 use crate::catalog::MatchField;
-use crate::cli::{ExplainArgs, OutputFormat, parse_duration};
+use crate::cli::{ExplainArgs, OutputFormat};
 use crate::diagnose::command::{Vars, expand};
-use crate::event::Event;
+use crate::event::{Event, InputError};
 use crate::exec::Program;
 use crate::exit::Exit;
 use crate::hookstate::HookState;
+use crate::input::{self, Input, Sent};
 use crate::plan::{self, PlanInput, Planned, Runnable};
 use crate::select::{self, Considered, SelectContext, Stage};
 use crate::settings::model::FileState;
@@ -46,41 +48,21 @@ struct Shown {
 }
 
 pub fn run(args: &ExplainArgs) -> Printed {
-    // With an EVENT, no input is needed: a terminal or an empty stdin means
-    // an empty event (`hookrun explain stop`).
-    let host = crate::host::host(args.host);
     let process_env: Vec<_> = std::env::vars_os().collect();
-    let host_env = crate::host::HostEnv::new(&process_env);
-    // The input's own event name, for the same misspelt-event warnings
-    // `fire` gives (in the host's vocabulary).
-    let input_name = std::cell::RefCell::new(None::<String>);
-    let decode = |raw: Map<String, Value>| {
-        if let Some(Value::String(name)) = raw.get("hook_event_name") {
-            *input_name.borrow_mut() = Some(name.clone());
-        }
-        host.decode(raw, args.event.as_deref(), &host_env)
-            .map(|decoded| decoded.event)
-    };
-    let event = if args.event.is_some() && common::stdin_is_terminal() {
-        decode(Map::new())
-    } else {
-        common::read_stdin().and_then(|bytes| {
-            if args.event.is_some() && bytes.iter().all(u8::is_ascii_whitespace) {
-                decode(Map::new())
-            } else {
-                crate::event::read_object(&bytes).and_then(decode)
-            }
-        })
-    };
-    let event = match event {
-        Ok(event) => event,
+    let input = match read(args, &process_env) {
+        Ok(input) => input,
         Err(err) => return Printed::failure(&err.to_string()),
     };
-    let mut event_warnings = crate::host::mapping::event_name_warnings(
+    let Input {
         host,
-        args.event.as_deref(),
-        input_name.borrow().as_deref(),
-    );
+        decoded,
+        name_warnings,
+    } = input;
+    let event = decoded.event;
+    // The same warnings `fire` gives first: the event's name (in the
+    // host's vocabulary), a cwd that does not exist, what the host's
+    // decoding could not translate.
+    let mut event_warnings = name_warnings;
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
     event_warnings.extend(common::missing_cwd_warning(
@@ -88,55 +70,22 @@ pub fn run(args: &ExplainArgs) -> Printed {
         event.cwd().as_deref(),
         &project_dir,
     ));
+    event_warnings.extend(decoded.warnings);
     let settings = common::inspect_settings(&args.settings, &env, &project_dir);
-    let cx = SelectContext {
-        event: &event,
-        project_dir: &project_dir,
-        home: env.home.as_deref(),
-    };
-    let considered = select::select(&settings, &cx);
-    // The same deadline `fire` would use; a value `fire` would refuse is
-    // refused here too, not silently replaced by the default.
-    let deadline = match std::env::var("HOOKRUN_DEADLINE") {
-        Ok(value) if !value.is_empty() => match parse_duration(&value) {
-            Ok(deadline) => deadline,
-            Err(why) => return Printed::failure(&format!("HOOKRUN_DEADLINE: {why}")),
-        },
-        _ => host.default_deadline(&event.id),
-    };
+    // The same deadline `fire` would use.
+    let deadline = args
+        .deadline
+        .unwrap_or_else(|| crate::host::host(host).default_deadline(&event.id));
     let claude_project_dir = env
         .claude_project_dir
         .as_ref()
         .map_or_else(|| project_dir.clone(), |dir| env.absolute(dir));
-    // The plan `fire` would run, not a second opinion.
-    let plan = plan::plan(
-        &settings,
-        &considered,
-        &PlanInput {
-            event: &event,
-            project_dir: &project_dir,
-            deadline,
-            env: &process_env,
-            kill_grace: crate::exec::Limits::default().kill_grace,
-        },
-    );
-    let shown: Vec<Shown> = considered
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            show(
-                i + 1,
-                c,
-                plan.for_slot(i).map(|(_, p)| p),
-                &settings,
-                &event,
-                &project_dir,
-                &claude_project_dir,
-                env.home.as_deref(),
-            )
-        })
-        .collect();
-    let sequential = plan.sequential;
+    let places = Places {
+        project_dir: &project_dir,
+        claude_project_dir: &claude_project_dir,
+        home: env.home.as_deref(),
+    };
+    let (shown, sequential) = hooks(&settings, &event, &places, deadline, &process_env);
     let (_, scrubbed) = crate::hookenv::scrub(process_env, &settings.env_keep());
     let header = Header {
         event: &event,
@@ -146,6 +95,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
         sequential,
         scrubbed,
         event_warnings,
+        event_notes: decoded.notes,
     };
     let stdout = match args.format {
         OutputFormat::Text => text(&header, &shown),
@@ -159,16 +109,83 @@ pub fn run(args: &ExplainArgs) -> Printed {
     Printed::stdout(stdout, Exit::Success)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The event on stdin, decoded as `fire` decodes it. With an EVENT, no
+/// input is needed: a terminal or an empty stdin means an empty event
+/// (`hookrun explain stop`).
+fn read(args: &ExplainArgs, env: &[(OsString, OsString)]) -> Result<Input, InputError> {
+    let empty = || Sent::Object(Map::new());
+    let sent = if args.event.is_some() && common::stdin_is_terminal() {
+        Ok(empty())
+    } else {
+        common::read_stdin().map(|bytes| {
+            if args.event.is_some() && bytes.iter().all(u8::is_ascii_whitespace) {
+                empty()
+            } else {
+                Sent::Bytes(bytes)
+            }
+        })
+    };
+    input::decode(sent, args.host, args.event.as_deref(), env).map_err(|unusable| unusable.error)
+}
+
+/// Where a hook's command is expanded.
+struct Places<'a> {
+    project_dir: &'a Path,
+    claude_project_dir: &'a Path,
+    home: Option<&'a Path>,
+}
+
+/// Every hook as shown, and whether the plan runs them one after another:
+/// the funnel's selection and the plan `fire` would run, not a second
+/// opinion.
+fn hooks(
+    settings: &Settings,
+    event: &Event,
+    places: &Places<'_>,
+    deadline: Duration,
+    process_env: &[(OsString, OsString)],
+) -> (Vec<Shown>, bool) {
+    let cx = SelectContext {
+        event,
+        project_dir: places.project_dir,
+        home: places.home,
+    };
+    let considered = select::select(settings, &cx);
+    let plan = plan::plan(
+        settings,
+        &considered,
+        &PlanInput {
+            event,
+            project_dir: places.project_dir,
+            deadline,
+            env: process_env,
+            kill_grace: crate::exec::Limits::default().kill_grace,
+        },
+    );
+    let shown = considered
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            show(
+                i + 1,
+                c,
+                plan.for_slot(i).map(|(_, p)| p),
+                settings,
+                event,
+                places,
+            )
+        })
+        .collect();
+    (shown, plan.sequential)
+}
+
 fn show(
     index: usize,
     c: &Considered,
     planned: Option<&Planned>,
     settings: &Settings,
     event: &Event,
-    project_dir: &Path,
-    claude_project_dir: &Path,
-    home: Option<&Path>,
+    places: &Places<'_>,
 ) -> Shown {
     let hook = &settings.hooks[c.hook];
     let file = settings.file_of(hook);
@@ -184,9 +201,9 @@ fn show(
             Some((Some(program), _)) => {
                 let vars = Vars {
                     config_dir: &file.dir,
-                    project_dir,
-                    claude_project_dir,
-                    home,
+                    project_dir: places.project_dir,
+                    claude_project_dir: places.claude_project_dir,
+                    home: places.home,
                 };
                 let shown = match &program {
                     Runnable::Command(program) => display(program, &vars),
@@ -292,8 +309,12 @@ struct Header<'a> {
     /// computes.
     scrubbed: Vec<String>,
     /// A misspelt event name, an argument that names another event than
-    /// the input (as `fire` warns).
+    /// the input, what the host's decoding could not translate (as `fire`
+    /// warns).
     event_warnings: Vec<String>,
+    /// What the host's decoding translated, and which host really sent
+    /// the event (as `fire --format report` notes).
+    event_notes: Vec<String>,
 }
 
 impl Header<'_> {
@@ -308,6 +329,41 @@ impl Header<'_> {
 
 fn text(h: &Header<'_>, shown: &[Shown]) -> String {
     let mut out = String::new();
+    text_header(&mut out, h);
+    if shown.is_empty() {
+        let skipped = h
+            .settings
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count();
+        if skipped == 0 {
+            out.push_str("\nno hooks are configured in these files\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "\nno hooks were loaded: {skipped} settings error{} above (an entry with an error is skipped)",
+                if skipped == 1 { "" } else { "s" }
+            );
+        }
+        return out;
+    }
+    for s in shown {
+        text_hook(&mut out, s);
+    }
+    let runs = shown.iter().filter(|s| s.state == HookState::WouldRun).count();
+    let mode = if h.sequential && runs > 1 {
+        ", one after another (a hook sets `sequential`)"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "\n{runs} of {} hooks would run{mode}", shown.len());
+    out
+}
+
+/// The event, the project, the deadline, the settings files and their
+/// problems, the environment.
+fn text_header(out: &mut String, h: &Header<'_>) {
     let field = h.match_field().map_or_else(
         || " (no match field)".to_owned(),
         |f| format!(" ({f} {:?})", h.event.match_value()),
@@ -315,6 +371,9 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
     let _ = writeln!(out, "event: {}{field}", h.event.id.name());
     for warning in &h.event_warnings {
         let _ = writeln!(out, "  warning: {warning}");
+    }
+    for note in &h.event_notes {
+        let _ = writeln!(out, "  note: {note}");
     }
     let _ = writeln!(out, "project: {}", h.project_dir.display());
     let _ = writeln!(
@@ -363,64 +422,37 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
             h.scrubbed.join(", ")
         );
     }
-    if shown.is_empty() {
-        let skipped = h
-            .settings
-            .problems
-            .iter()
-            .filter(|p| p.severity == Severity::Error)
-            .count();
-        if skipped == 0 {
-            out.push_str("\nno hooks are configured in these files\n");
-        } else {
-            let _ = writeln!(
-                out,
-                "\nno hooks were loaded: {skipped} settings error{} above (an entry with an error is skipped)",
-                if skipped == 1 { "" } else { "s" }
-            );
-        }
-        return out;
-    }
-    for s in shown {
-        let verdict = match (s.state, s.layer) {
-            (HookState::WouldRun, _) => "would run".to_owned(),
-            (_, Some(layer)) => format!("stopped at {layer}"),
-            _ => "would not run".to_owned(),
-        };
-        let _ = writeln!(out, "\n{}. {} — {verdict}", s.index, s.name);
-        let _ = writeln!(out, "   from: {} {}", s.source, s.json_path);
-        if !s.detail.is_empty() {
-            let _ = writeln!(out, "   why: {}", s.detail);
-        }
-        if let Some(command) = &s.command {
-            let _ = writeln!(out, "   runs: {command}");
-        }
-        if let Some(timeout) = s.timeout {
-            let capped = if s.capped {
-                " (capped by the deadline)"
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "   timeout: {} s{capped}", timeout.as_secs_f64());
-        }
-        for w in &s.warnings {
-            let _ = writeln!(out, "   warning: {w}");
-        }
-        for n in &s.notes {
-            let _ = writeln!(out, "   note: {n}");
-        }
-    }
-    let runs = shown
-        .iter()
-        .filter(|s| s.state == HookState::WouldRun)
-        .count();
-    let mode = if h.sequential && runs > 1 {
-        ", one after another (a hook sets `sequential`)"
-    } else {
-        ""
+}
+
+/// One hook: where the funnel stopped it or what it would run.
+fn text_hook(out: &mut String, s: &Shown) {
+    let verdict = match (s.state, s.layer) {
+        (HookState::WouldRun, _) => "would run".to_owned(),
+        (_, Some(layer)) => format!("stopped at {layer}"),
+        _ => "would not run".to_owned(),
     };
-    let _ = writeln!(out, "\n{runs} of {} hooks would run{mode}", shown.len());
-    out
+    let _ = writeln!(out, "\n{}. {} — {verdict}", s.index, s.name);
+    let _ = writeln!(out, "   from: {} {}", s.source, s.json_path);
+    if !s.detail.is_empty() {
+        let _ = writeln!(out, "   why: {}", s.detail);
+    }
+    if let Some(command) = &s.command {
+        let _ = writeln!(out, "   runs: {command}");
+    }
+    if let Some(timeout) = s.timeout {
+        let capped = if s.capped {
+            " (capped by the deadline)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "   timeout: {} s{capped}", timeout.as_secs_f64());
+    }
+    for w in &s.warnings {
+        let _ = writeln!(out, "   warning: {w}");
+    }
+    for n in &s.notes {
+        let _ = writeln!(out, "   note: {n}");
+    }
 }
 
 fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
@@ -483,6 +515,7 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
     json!({
         "event": h.event.id.name(),
         "event_warnings": h.event_warnings,
+        "event_notes": h.event_notes,
         "match_field": h.match_field(),
         "match_value": h.match_field().map(|_| h.event.match_value()),
         "project_dir": h.project_dir.display().to_string(),

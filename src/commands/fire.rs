@@ -10,8 +10,10 @@ use crate::event::InputError;
 use crate::exec::{InheritedFds, Limits};
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig};
-use crate::host::{self, HostEnv};
+use crate::host;
 use crate::state::StateDir;
+
+use crate::input;
 
 pub fn run(args: &FireArgs) -> Printed {
     // Before anything is opened: every descriptor above stderr now is the
@@ -24,7 +26,7 @@ pub fn run(args: &FireArgs) -> Printed {
     // nothing) still judge the call.
     let nesting = crate::hookenv::nested_fire_check();
     let inherited_env: Vec<_> = std::env::vars_os().collect();
-    let host_id = host::mapping::host_in_hook(args.host, &inherited_env, std::env::args_os());
+    let host_id = host::mapping::host_in_hook(args.host, &inherited_env, args.host_given);
     let host = host::host(host_id);
     let started = std::time::Instant::now();
     let input = read_stdin_within(Some(stdin_deadline(args, host)));
@@ -57,126 +59,71 @@ fn answer(
     input: Result<crate::event::Bytes, InputError>,
     (refusal, depth_warning): (Option<String>, Option<String>),
 ) -> Printed {
-    let fired_as = host_id;
-    let mut host_id = host_id;
-    let mut input_name = None;
-    let decoded = input.and_then(|bytes| {
-        let host = host::host(host_id);
-        // Long strings (a file's content) stay undecoded until something
-        // asks for them, where the host line they are read from is kept.
-        let (mut raw, mut scan, mut deferred) = if host.decodes_verbatim() {
-            crate::event::read_object_deferring(&bytes)?
-        } else {
-            let (raw, scan) = crate::event::read_object_scanned(&bytes)?;
-            (raw, scan, crate::event::Deferrals::default())
-        };
-        // Another host in the fired-as host's clothes (Copilot CLI running
-        // `.claude/settings.json`): decoded and answered as the real one.
-        host_id = host::actual_caller(host_id, &raw, &HostEnv::new(&inherited_env));
-        let host = host::host(host_id);
-        if host_id != fired_as && !host.decodes_verbatim() {
-            (raw, scan) = crate::event::read_object_scanned(&bytes)?;
-            deferred = crate::event::Deferrals::default();
-        }
-        // The input's own name, taken before the host's decoding sets the
-        // canonical one (one parse of stdin, not two).
-        if let (Some(_), Some(serde_json::Value::String(name))) =
-            (&args.event, raw.get("hook_event_name"))
-        {
-            input_name = Some(name.clone());
-        }
-        let mut decoded = host.decode(raw, args.event.as_deref(), &HostEnv::new(&inherited_env))?;
-        if host_id != fired_as {
-            decoded.notes.push(host::caller_note(fired_as, host_id));
-        }
-        // A host whose decoding is the identity: hooks can get its bytes
-        // as sent, when they say what serialising the event would.
-        if host.decodes_verbatim() {
-            decoded.event.keep_host_line(bytes, &scan, deferred);
-        }
-        Ok(decoded)
-    });
-    let host = host::host(host_id);
-    let stop_block_cap =
-        host::mapping::stop_block_cap(args.stop_block_cap, host, &HostEnv::new(&inherited_env));
-    let mut inherited_env = inherited_env;
-    let decoded = match decoded {
-        Ok(decoded) => {
-            // Hooks see which host called and its own names (HOOKRUN_HOST…).
-            host::mapping::set_hook_vars(&mut inherited_env, host, &decoded.event);
-            decoded
-        }
-        Err(err) => {
-            // A host that would take exit 1 silently gets its own answer.
-            let line = format!("hookrun: {err}");
-            if let Some(r) = host.unusable_answer(args.event.as_deref(), &line) {
-                return Printed {
-                    stdout: r.stdout,
-                    stderr: r.stderr,
-                    exit: r.exit,
-                };
-            }
-            return unusable_input(&err, args.event.as_deref(), args.fail_closed);
-        }
+    let sent = input.map(input::Sent::Bytes);
+    let input = match input::decode(sent, host_id, args.event.as_deref(), &inherited_env) {
+        Ok(input) => input,
+        Err(unusable) => return unusable_answer(args, &unusable),
     };
-    let event = &decoded.event;
-    // In the host's vocabulary: the input's name as the host spelt it.
-    let mut input_warnings = host::mapping::event_name_warnings(
-        host,
-        args.event.as_deref(),
-        input_name
-            .as_deref()
-            .or(decoded.host_event.as_deref())
-            .or(Some(event.id.name())),
-    );
-    // The deadline covers reading stdin too.
-    let deadline = args
-        .limits
-        .deadline
-        .unwrap_or_else(|| host.default_deadline(&event.id))
-        .saturating_sub(started.elapsed());
-    // Reads of a pipe the command line named and waits for a lock end at
-    // the deadline too.
-    crate::fsafe::set_deadline(std::time::Instant::now() + deadline);
-    let env = common::environment(&args.settings).with_event(event);
-    let project_dir = common::project_dir(&env, event.cwd().as_deref());
-    input_warnings.extend(common::missing_cwd_warning(
-        &env,
-        event.cwd().as_deref(),
-        &project_dir,
-    ));
-    tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
-    let mut loaded = common::load_settings(&args.settings, &env, &project_dir);
-    input_warnings.extend(depth_warning);
-    if let Some(refusal) = refusal {
-        loaded.hooks.clear();
-        input_warnings.push(refusal);
-    }
-    let config = FireConfig {
-        host: host_id,
+    let mut config = FireConfig {
         fail_closed: args.fail_closed,
         limits: Limits {
             kill_grace: args.limits.kill_grace,
             leak_timeout: args.limits.leak_timeout,
             output_cap: args.limits.output_cap,
         },
-        deadline: Some(deadline),
-        home: env.home.clone(),
         inherited_env,
         non_interactive: args.non_interactive,
         state: StateDir::from_process(),
         log: args.log.clone(),
-        stop_block_cap,
         want_report: args.format == FireFormat::Report,
-        input_warnings,
+        ..FireConfig::new(input.host)
     };
+    input.configure(&mut config, args.stop_block_cap);
+    let event = &input.decoded.event;
+    // The deadline covers reading stdin too.
+    let deadline = input
+        .deadline(args.limits.deadline)
+        .saturating_sub(started.elapsed());
+    config.deadline = Some(deadline);
+    // Reads of a pipe the command line named and waits for a lock end at
+    // the deadline too.
+    crate::fsafe::set_deadline(std::time::Instant::now() + deadline);
+    let env = common::environment(&args.settings).with_event(event);
+    let project_dir = common::project_dir(&env, event.cwd().as_deref());
+    config.input_warnings.extend(common::missing_cwd_warning(
+        &env,
+        event.cwd().as_deref(),
+        &project_dir,
+    ));
+    tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
+    let mut loaded = common::load_settings(&args.settings, &env, &project_dir);
+    config.input_warnings.extend(depth_warning);
+    if let Some(refusal) = refusal {
+        loaded.hooks.clear();
+        config.input_warnings.push(refusal);
+    }
+    config.home = env.home;
     inherited.close();
-    let result = fire::fire(decoded, &loaded, &project_dir, &config);
+    let result = fire::fire(input.decoded, &loaded, &project_dir, &config);
     // The process exits right after this answer: the OS takes the loaded
     // settings back at once, where freeing them hook by hook cost a large
     // set (thousands of hooks) more than selecting its hooks did.
     std::mem::forget(loaded);
     crate::stack::on_big_stack_if(result.needs_big_stack, || printed(args, result))
+}
+
+/// The answer to an input that cannot be used: the host's own, for a host
+/// that would take exit 1 silently; else [`unusable_input`].
+fn unusable_answer(args: &FireArgs, unusable: &input::Unusable) -> Printed {
+    let line = format!("hookrun: {}", unusable.error);
+    if let Some(r) = host::host(unusable.host).unusable_answer(args.event.as_deref(), &line) {
+        return Printed {
+            stdout: r.stdout,
+            stderr: r.stderr,
+            exit: r.exit,
+        };
+    }
+    unusable_input(&unusable.error, args.event.as_deref(), args.fail_closed)
 }
 
 /// The answer as printed, from the fire's result (dropped here too).
@@ -284,18 +231,11 @@ pub fn usage_error(err: &clap::Error, args: &[OsString]) -> Printed {
 /// The `HOOKRUN_*` variable a refused value came from, when the flag itself
 /// is not on the command line (clap names only the flag).
 fn value_from_env(err: &clap::Error, args: &[OsString]) -> Option<String> {
-    let clap::error::ContextValue::String(arg) = err.get(clap::error::ContextKind::InvalidArg)?
-    else {
+    use clap::error::{ContextKind, ContextValue};
+    let ContextValue::String(arg) = err.get(ContextKind::InvalidArg)? else {
         return None;
     };
     let long = arg.strip_prefix("--")?.split([' ', '=']).next()?;
-    let given = args.iter().any(|a| {
-        let a = a.to_string_lossy();
-        a == format!("--{long}") || a.starts_with(&format!("--{long}="))
-    });
-    if given {
-        return None;
-    }
     let cli = <crate::cli::Cli as clap::CommandFactory>::command();
     let var = cli
         .get_subcommands()
@@ -305,7 +245,25 @@ fn value_from_env(err: &clap::Error, args: &[OsString]) -> Option<String> {
         .get_env()?
         .to_string_lossy()
         .into_owned();
-    std::env::var_os(&var).is_some().then_some(var)
+    std::env::var_os(&var)?;
+    // Where the value came from, asked of clap: parsed again with the
+    // variable unread, a value on the command line is refused alike.
+    let unread = |a: clap::Arg| {
+        if a.get_long() == Some(long) {
+            a.env(None)
+        } else {
+            a
+        }
+    };
+    let again = cli
+        .mut_args(unread)
+        .mut_subcommands(|sub| sub.mut_args(unread))
+        .try_get_matches_from(args);
+    let from_command_line = again.as_ref().err().is_some_and(|again| {
+        again.kind() == err.kind()
+            && again.get(ContextKind::InvalidArg) == err.get(ContextKind::InvalidArg)
+    });
+    (!from_command_line).then_some(var)
 }
 
 /// What a refused command line still says about a fire.

@@ -21,26 +21,10 @@ pub fn run(args: &ReplayArgs) -> Printed {
     // otherwise: a replay run inside an agent session must not take that
     // session's project for every recorded one.
     env.claude_project_dir = None;
-    let sources = if args.sources.is_empty() {
-        match env.home.as_ref().map(|h| h.join(".claude/projects")) {
-            Some(dir) if dir.is_dir() => vec![dir],
-            _ => {
-                return Printed::failure(
-                    "no SOURCE given and ~/.claude/projects does not exist: pass transcripts, folders of them or an audit log",
-                );
-            }
-        }
-    } else {
-        args.sources.iter().map(|p| env.absolute(p)).collect()
-    };
-    let files = match source::expand(&sources) {
+    let files = match files(args, &env) {
         Ok(files) => files,
-        Err(why) => return Printed::failure(&crate::exit::error_line(&why)),
+        Err(printed) => return printed,
     };
-    if files.is_empty() {
-        let list: Vec<String> = sources.iter().map(|p| p.display().to_string()).collect();
-        return Printed::failure(&format!("no *.jsonl files in {}", list.join(", ")));
-    }
     if args.run {
         // Hooks run for real: none may inherit a descriptor hookrun
         // inherited, and the person must know.
@@ -49,6 +33,80 @@ pub fn run(args: &ReplayArgs) -> Printed {
             "hookrun replay --run: hooks RUN for every replayed event (each in a throwaway working folder, with the usual timeouts); use it only for hooks that are safe to run again"
         );
     }
+    let (new_options, old_options) = match policies(args, &env) {
+        Ok(options) => options,
+        Err(printed) => return printed,
+    };
+    // Every event is kept only when it is listed.
+    let keep_rows = args.format == OutputFormat::Json || args.show == crate::cli::Show::All;
+    let job = Job {
+        env: &env,
+        new_options: &new_options,
+        old_options: old_options.as_ref(),
+        run: args.run,
+        keep_rows,
+    };
+    let merged = match merge(replay_all(&files, &job), &job) {
+        Ok(merged) => merged,
+        Err(printed) => return printed,
+    };
+    if let Some(printed) = unapplied(&merged.new, merged.old.as_ref()) {
+        return printed;
+    }
+    let cx = Context {
+        files: &files,
+        tally: &merged.tally,
+        new: &merged.new,
+        old: merged.old.as_ref(),
+        new_label: label(&args.settings.settings, args.settings.no_default_settings),
+        old_label: (!args.against.is_empty())
+            .then(|| label(&args.against, args.settings.no_default_settings)),
+        elapsed: started.elapsed(),
+        show: args.show,
+    };
+    let stdout = match args.format {
+        OutputFormat::Text => summary::text(&merged.summary, &cx),
+        OutputFormat::Json => summary::to_json(&merged.summary, &cx),
+    };
+    let exit = if args.fail_on_change && !merged.summary.changes.is_empty() {
+        Exit::Changed
+    } else {
+        Exit::Success
+    };
+    Printed::stdout(stdout, exit)
+}
+
+/// The transcripts and logs to replay: the SOURCEs (default:
+/// `~/.claude/projects`), folders expanded.
+fn files(args: &ReplayArgs, env: &Environment) -> Result<Vec<PathBuf>, Printed> {
+    let sources = if args.sources.is_empty() {
+        match env.home.as_ref().map(|h| h.join(".claude/projects")) {
+            Some(dir) if dir.is_dir() => vec![dir],
+            _ => {
+                return Err(Printed::failure(
+                    "no SOURCE given and ~/.claude/projects does not exist: pass transcripts, folders of them or an audit log",
+                ));
+            }
+        }
+    } else {
+        args.sources.iter().map(|p| env.absolute(p)).collect()
+    };
+    let files = source::expand(&sources).map_err(|why| Printed::failure(&crate::exit::error_line(&why)))?;
+    if files.is_empty() {
+        let list: Vec<String> = sources.iter().map(|p| p.display().to_string()).collect();
+        return Err(Printed::failure(&format!(
+            "no *.jsonl files in {}",
+            list.join(", ")
+        )));
+    }
+    Ok(files)
+}
+
+/// The policy replayed and, with `--against`, the one compared with.
+fn policies(
+    args: &ReplayArgs,
+    env: &Environment,
+) -> Result<(SourceOptions, Option<SourceOptions>), Printed> {
     let new_options = args.settings.source_options();
     // A policy that does not load answers nothing about itself: a CI gate
     // must not pass with the new file never read.
@@ -65,31 +123,44 @@ pub fn run(args: &ReplayArgs) -> Printed {
         )
     {
         if !env.absolute(path).is_file() {
-            return Printed::failure(&format!("{flag} {}: no such settings file", path.display()));
+            return Err(Printed::failure(&format!(
+                "{flag} {}: no such settings file",
+                path.display()
+            )));
         }
     }
-    let old_options = if args.against.is_empty() {
-        None
-    } else {
-        let mut options = new_options.clone();
-        // As given, like --settings: a relative path is a project file to
-        // the trust rules, on both sides alike.
-        options.settings.clone_from(&args.against);
-        for path in &options.settings {
-            if !env.absolute(path).is_file() {
-                return Printed::failure(&format!(
-                    "--against {}: no such settings file",
-                    path.display()
-                ));
-            }
+    if args.against.is_empty() {
+        return Ok((new_options, None));
+    }
+    let mut options = new_options.clone();
+    // As given, like --settings: a relative path is a project file to the
+    // trust rules, on both sides alike.
+    options.settings.clone_from(&args.against);
+    for path in &options.settings {
+        if !env.absolute(path).is_file() {
+            return Err(Printed::failure(&format!(
+                "--against {}: no such settings file",
+                path.display()
+            )));
         }
-        Some(options)
-    };
-    // Every event is kept only when it is listed.
-    let keep_rows = args.format == OutputFormat::Json || args.show == crate::cli::Show::All;
-    // Files are shared out to workers; with --run, one worker, so hooks
-    // run one event at a time, in order.
-    let jobs = if args.run {
+    }
+    Ok((new_options, Some(options)))
+}
+
+/// What every worker replays with.
+#[derive(Clone, Copy)]
+struct Job<'a> {
+    env: &'a Environment,
+    new_options: &'a SourceOptions,
+    old_options: Option<&'a SourceOptions>,
+    run: bool,
+    keep_rows: bool,
+}
+
+/// The files shared out to workers, with a progress line; with --run, one
+/// worker, so hooks run one event at a time, in order.
+fn replay_all(files: &[PathBuf], job: &Job<'_>) -> Vec<Result<Part, String>> {
+    let jobs = if job.run {
         1
     } else {
         std::thread::available_parallelism()
@@ -98,27 +169,17 @@ pub fn run(args: &ReplayArgs) -> Printed {
             .min(files.len())
     };
     let shared = Shared {
-        files: &files,
+        files,
         next: AtomicUsize::new(0),
         done: AtomicUsize::new(0),
         events: AtomicU64::new(0),
         stop: AtomicBool::new(false),
     };
-    let parts: Vec<Result<Part, String>> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
-                let (shared, env) = (&shared, &env);
-                let (new_options, old_options) = (&new_options, &old_options);
-                scope.spawn(move || {
-                    work(
-                        shared,
-                        env,
-                        new_options,
-                        old_options.as_ref(),
-                        args.run,
-                        keep_rows,
-                    )
-                })
+                let shared = &shared;
+                scope.spawn(move || work(shared, job))
             })
             .collect();
         let mut progress = Progress::new(files.len());
@@ -140,36 +201,53 @@ pub fn run(args: &ReplayArgs) -> Printed {
                     .unwrap_or_else(|_| Err("a replay worker panicked".to_owned()))
             })
             .collect()
-    });
-    let mut summary = Summary::new(args.run, old_options.is_some());
-    if keep_rows {
+    })
+}
+
+/// The workers' parts, as one.
+struct Merged {
+    summary: Summary,
+    tally: Tally,
+    new: Findings,
+    old: Option<Findings>,
+}
+
+fn merge(parts: Vec<Result<Part, String>>, job: &Job<'_>) -> Result<Merged, Printed> {
+    let mut summary = Summary::new(job.run, job.old_options.is_some());
+    if job.keep_rows {
         summary = summary.keep_rows();
     }
-    let mut tally = Tally::default();
-    let mut new = Findings::default();
-    let mut old = old_options.as_ref().map(|_| Findings::default());
+    let mut merged = Merged {
+        summary,
+        tally: Tally::default(),
+        new: Findings::default(),
+        old: job.old_options.map(|_| Findings::default()),
+    };
     let mut interrupted = None;
     for part in parts {
-        let part = match part {
-            Ok(part) => part,
-            Err(why) => return Printed::failure(&why),
-        };
-        summary.merge(part.summary);
-        tally.merge(part.tally);
-        new.merge(part.new);
-        if let (Some(old), Some(theirs)) = (old.as_mut(), part.old) {
+        let part = part.map_err(|why| Printed::failure(&why))?;
+        merged.summary.merge(part.summary);
+        merged.tally.merge(part.tally);
+        merged.new.merge(part.new);
+        if let (Some(old), Some(theirs)) = (merged.old.as_mut(), part.old) {
             old.merge(theirs);
         }
         interrupted = interrupted.or(part.interrupted);
     }
     if let Some(signal) = interrupted {
-        return Printed {
+        return Err(Printed {
             stdout: String::new(),
             stderr: "hookrun: interrupted; running hooks were stopped\n".into(),
             exit: Exit::Interrupted(signal),
-        };
+        });
     }
-    for (flag, side) in [("--settings", Some(&new)), ("--against", old.as_ref())] {
+    Ok(merged)
+}
+
+/// A policy named on the command line that was not applied somewhere: the
+/// replay would not say what it does.
+fn unapplied(new: &Findings, old: Option<&Findings>) -> Option<Printed> {
+    for (flag, side) in [("--settings", Some(new)), ("--against", old)] {
         if let Some((path, why)) = side.and_then(|s| s.unapplied.iter().next()) {
             let more = side.map_or(0, |s| s.unapplied.len()) - 1;
             let more = if more > 0 {
@@ -177,32 +255,12 @@ pub fn run(args: &ReplayArgs) -> Printed {
             } else {
                 String::new()
             };
-            return Printed::failure(&format!(
+            return Some(Printed::failure(&format!(
                 "{flag} {path}: {why}; the replay would not say what this policy does{more}"
-            ));
+            )));
         }
     }
-    let cx = Context {
-        files: &files,
-        tally: &tally,
-        new: &new,
-        old: old.as_ref(),
-        new_label: label(&args.settings.settings, args.settings.no_default_settings),
-        old_label: (!args.against.is_empty())
-            .then(|| label(&args.against, args.settings.no_default_settings)),
-        elapsed: started.elapsed(),
-        show: args.show,
-    };
-    let stdout = match args.format {
-        OutputFormat::Text => summary::text(&summary, &cx),
-        OutputFormat::Json => summary::to_json(&summary, &cx),
-    };
-    let exit = if args.fail_on_change && !summary.changes.is_empty() {
-        Exit::Changed
-    } else {
-        Exit::Success
-    };
-    Printed::stdout(stdout, exit)
+    None
 }
 
 fn label(files: &[PathBuf], no_default: bool) -> String {
@@ -239,14 +297,14 @@ struct Part {
 
 /// Takes files until none is left: each is read, each of its events
 /// evaluated under the new (and the old) policy as soon as it is rebuilt.
-fn work(
-    shared: &Shared<'_>,
-    env: &Environment,
-    new_options: &SourceOptions,
-    old_options: Option<&SourceOptions>,
-    run: bool,
-    keep_rows: bool,
-) -> Result<Part, String> {
+fn work(shared: &Shared<'_>, job: &Job<'_>) -> Result<Part, String> {
+    let Job {
+        env,
+        new_options,
+        old_options,
+        run,
+        keep_rows,
+    } = *job;
     let made = |options: &SourceOptions| {
         Side::new(options.clone(), env.clone(), run)
             .map_err(|err| format!("cannot make a throwaway state folder: {err}"))

@@ -14,10 +14,10 @@ use serde_json::{Map, Value, json};
 use super::common::{self, Printed, display_path};
 use crate::cli::{OutputFormat, TestArgs};
 use crate::event::json_type_name;
-use crate::exec::Limits;
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig, FireResult};
-use crate::host::{self, HostEnv, HostId};
+use crate::host::{self, HostId};
+use crate::input::{self, Sent};
 use crate::settings::discover::is_inside_claude_folder;
 use crate::settings::load::{TrustGate, load_file, load_object};
 use crate::settings::{Environment, Settings, Source, SourceKind};
@@ -172,23 +172,15 @@ pub fn run(args: &TestArgs) -> Printed {
         .tempdir()
         .ok();
     let config = FireConfig {
-        host: HostId::default(),
-        fail_closed: false,
-        limits: Limits::default(),
-        deadline: None,
         home: env.home.clone(),
         inherited_env: std::env::vars_os().collect(),
-        non_interactive: false,
         state: state_dir.as_ref().and_then(|dir| {
             StateDir::locate(|name| {
                 (name == "HOOKRUN_STATE_DIR").then(|| dir.path().display().to_string())
             })
         }),
-        log: None,
-        // Per case, from the case's host (see `run_case`).
-        stop_block_cap: host::mapping::DEFAULT_STOP_BLOCK_CAP,
-        want_report: false,
-        input_warnings: Vec::new(),
+        // The host and its stop-loop cap: per case (see `run_case`).
+        ..FireConfig::new(HostId::default())
     };
     let mut outcomes = Vec::new();
     for case in cases {
@@ -551,18 +543,19 @@ fn run_case(
             settings
         }
     };
-    // As `hookrun fire --host` does: the input in the host's vocabulary,
-    // decoded; the hooks' host variables; the host's stop-loop cap.
-    let host = host::host(spec.host.unwrap_or(args.host));
-    let host_env = HostEnv::new(&config.inherited_env);
-    let decoded = host
-        .decode(spec.input.clone(), spec.event.as_deref(), &host_env)
-        .map_err(CaseError::Input)?;
+    // As `hookrun fire --host` does (the same decoder): the input in the
+    // host's vocabulary, decoded; the warnings about its name; the hooks'
+    // host variables; the host's stop-loop cap.
+    let input = input::decode(
+        Ok(Sent::Object(spec.input.clone())),
+        spec.host.unwrap_or(args.host),
+        spec.event.as_deref(),
+        &config.inherited_env,
+    )
+    .map_err(|unusable| CaseError::Input(unusable.error))?;
     let mut config = config.clone();
-    config.host = host.id();
-    config.stop_block_cap = host::mapping::stop_block_cap(None, host, &host_env);
-    host::mapping::set_hook_vars(&mut config.inherited_env, host, &decoded.event);
-    let result = fire::fire(decoded, &settings, project_dir, &config);
+    input.configure(&mut config, None);
+    let result = fire::fire(input.decoded, &settings, project_dir, &config);
     Ok(match result.interrupted {
         Some(signal) => Ran::Interrupted(signal),
         None => Ran::Done(Box::new(result)),

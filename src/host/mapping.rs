@@ -371,21 +371,13 @@ pub fn set_hook_vars(vars: &mut Vec<(OsString, OsString)>, host: &dyn super::Hos
 /// the event in Claude Code's vocabulary and reads its hooks' answers in
 /// Claude Code's protocol, so the `HOOKRUN_HOST` that [`set_hook_vars`]
 /// set for it describes the outer host, not this fire's: only a `--host`
-/// on this command line counts.
-pub fn host_in_hook(
-    parsed: HostId,
-    vars: &[(OsString, OsString)],
-    argv: impl IntoIterator<Item = OsString>,
-) -> HostId {
+/// on this command line counts (`given`).
+pub fn host_in_hook(parsed: HostId, vars: &[(OsString, OsString)], given: bool) -> HostId {
     let env = HostEnv::new(vars);
     let in_hook = env.get("HOOKRUN_DEPTH").is_some();
     let from_env = env
         .get("HOOKRUN_HOST")
         .is_some_and(|v| v.to_str() == Some(parsed.name()));
-    let given = argv.into_iter().any(|a| {
-        let a = a.to_string_lossy();
-        a == "--host" || a.starts_with("--host=")
-    });
     if in_hook && from_env && !given {
         HostId::ClaudeCode
     } else {
@@ -519,27 +511,15 @@ mod tests {
     fn a_fire_started_by_a_hook_speaks_claude_code_unless_told() {
         let os = |k: &str, v: &str| (OsString::from(k), OsString::from(v));
         let in_hook = vec![os("HOOKRUN_DEPTH", "1"), os("HOOKRUN_HOST", "gemini")];
-        let argv = |list: &[&str]| list.iter().map(OsString::from).collect::<Vec<_>>();
         assert_eq!(
-            host_in_hook(HostId::Gemini, &in_hook, argv(&["fire"])),
+            host_in_hook(HostId::Gemini, &in_hook, false),
             HostId::ClaudeCode
         );
-        assert_eq!(
-            host_in_hook(
-                HostId::Gemini,
-                &in_hook,
-                argv(&["fire", "--host", "gemini"])
-            ),
-            HostId::Gemini
-        );
-        assert_eq!(
-            host_in_hook(HostId::Gemini, &in_hook, argv(&["fire", "--host=gemini"])),
-            HostId::Gemini
-        );
+        assert_eq!(host_in_hook(HostId::Gemini, &in_hook, true), HostId::Gemini);
         // Started by the host itself (no depth): HOOKRUN_HOST is the user's.
         let by_host = vec![os("HOOKRUN_HOST", "gemini")];
         assert_eq!(
-            host_in_hook(HostId::Gemini, &by_host, argv(&["fire"])),
+            host_in_hook(HostId::Gemini, &by_host, false),
             HostId::Gemini
         );
     }

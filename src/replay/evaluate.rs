@@ -24,9 +24,9 @@ use serde_json::Value;
 
 use crate::aggregate::Decision;
 use crate::event::Event;
-use crate::exec::Limits;
 use crate::fire::{self, FireConfig};
 use crate::host::{Decoded, HostId};
+use crate::input::{self, Sent};
 use crate::permissions::{self, RuleSets};
 use crate::plan;
 use crate::select::{self, SelectContext};
@@ -119,18 +119,10 @@ impl Side {
                 .tempdir()?;
             let root = state.path().display().to_string();
             let config = FireConfig {
-                host: HostId::default(),
-                fail_closed: false,
-                limits: Limits::default(),
-                deadline: None,
                 home: env.home.clone(),
                 inherited_env: std::env::vars_os().collect(),
-                non_interactive: false,
                 state: StateDir::locate(|name| (name == "HOOKRUN_STATE_DIR").then(|| root.clone())),
-                log: None,
-                stop_block_cap: 8,
-                want_report: false,
-                input_warnings: Vec::new(),
+                ..FireConfig::new(HostId::default())
             };
             Some(Runner {
                 config,
@@ -287,7 +279,8 @@ impl Side {
     }
 }
 
-/// `--run`: the real fire, in a throwaway working folder.
+/// `--run`: the real fire, in a throwaway working folder, the event
+/// decoded as `hookrun fire` decodes what Claude Code sends.
 fn run_one(event: &Event, loaded: &Loaded, config: &FireConfig) -> fire::FireResult {
     let dir = tempfile::Builder::new().prefix("hookrun-replay-").tempdir();
     let mut fields = event.fields().clone();
@@ -297,13 +290,20 @@ fn run_one(event: &Event, loaded: &Loaded, config: &FireConfig) -> fire::FireRes
             Value::String(dir.path().display().to_string()),
         );
     }
-    let event = Event::from_object(fields, None).unwrap_or_else(|_| event.clone());
-    fire::fire(
-        Decoded::plain(event),
-        &loaded.settings,
-        &loaded.project,
-        config,
-    )
+    let mut config = config.clone();
+    let decoded = match input::decode(
+        Ok(Sent::Object(fields)),
+        config.host,
+        None,
+        &config.inherited_env,
+    ) {
+        Ok(input) => {
+            input.configure(&mut config, None);
+            input.decoded
+        }
+        Err(_) => Decoded::plain(event.clone()),
+    };
+    fire::fire(decoded, &loaded.settings, &loaded.project, &config)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ mod hardening;
 mod hook_stdin;
 mod hosts;
 mod http;
+mod input_stage;
 mod install;
 mod limits;
 mod mcp;
