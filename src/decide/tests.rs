@@ -128,9 +128,7 @@ impl Fixture {
     }
 
     fn decide(&self, cx: &FireContext<'_>) -> Decision {
-        let inputs = cx.run_inputs();
-        let (warnings, notes) =
-            crate::run::warnings_after(&self.plan, &self.executed, &self.event, &inputs);
+        let (warnings, notes) = self.executed.after_run();
         let facts = Facts {
             plan: &self.plan,
             executed: &self.executed,
