@@ -351,7 +351,10 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
     for s in shown {
         text_hook(&mut out, s);
     }
-    let runs = shown.iter().filter(|s| s.state == HookState::WouldRun).count();
+    let runs = shown
+        .iter()
+        .filter(|s| s.state == HookState::WouldRun)
+        .count();
     let mode = if h.sequential && runs > 1 {
         ", one after another (a hook sets `sequential`)"
     } else {

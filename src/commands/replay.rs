@@ -91,7 +91,8 @@ fn files(args: &ReplayArgs, env: &Environment) -> Result<Vec<PathBuf>, Printed> 
     } else {
         args.sources.iter().map(|p| env.absolute(p)).collect()
     };
-    let files = source::expand(&sources).map_err(|why| Printed::failure(&crate::exit::error_line(&why)))?;
+    let files =
+        source::expand(&sources).map_err(|why| Printed::failure(&crate::exit::error_line(&why)))?;
     if files.is_empty() {
         let list: Vec<String> = sources.iter().map(|p| p.display().to_string()).collect();
         return Err(Printed::failure(&format!(
