@@ -966,7 +966,11 @@ mod bounded {
         ) {
             let matcher = Matcher::compile(Some(&pattern), false);
             if let Some(expected) = js(&pattern, &value) {
-                if matcher.is_regex() {
+                // Only the linear engine: a pattern left to the backtracking
+                // one runs on regress itself, under a time budget that a
+                // loaded machine can exceed (and an unanswered match counts
+                // as a match), which would make this test flaky.
+                if linear(&pattern) {
                     prop_assert_eq!(matcher.matches(&value), expected, "{:?} vs {:?}", pattern, value);
                 }
             } else {
