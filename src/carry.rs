@@ -136,12 +136,10 @@ pub fn carry_context(
     }
 }
 
-/// Kept here for its callers: the key is the event's ([`crate::event::call_key`]).
-pub use crate::event::call_key;
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::call_key;
     use serde_json::json;
 
     #[test]

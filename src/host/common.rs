@@ -91,7 +91,7 @@ pub fn stop_turn(a: &mut Answer<'_>) {
 pub fn call_key_as_sent(event: &Event) -> Option<String> {
     let tool = mapping::host_tool_of(event)?;
     let input = mapping::host_tool_input_of(event)?;
-    Some(crate::carry::call_key(tool, Some(input)))
+    Some(crate::event::call_key(tool, Some(input)))
 }
 
 /// The files an `apply_patch` patch touches, in order.
