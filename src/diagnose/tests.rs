@@ -678,6 +678,7 @@ fn a_guard_that_never_fires_is_an_error() {
     let mut settings = Settings::default();
     settings.problems.push(crate::settings::Problem {
         severity: Severity::Warning,
+        kind: crate::settings::ProblemKind::Untrusted,
         file: PathBuf::from("/proj/.hookrun/settings.json"),
         json_path: String::new(),
         message: "is not trusted: its hooks, permissions and env do not take effect; review it, then run `hookrun trust /proj`".into(),

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{load_bytes_as, push_file};
-use crate::settings::model::{FileState, Problem, Settings, Severity, Source, SourceKind, Trust};
-use crate::settings::trust::{CopyError, TrustState, TrustStore};
+use crate::settings::model::{
+    FileState, Problem, ProblemKind, Settings, Severity, Source, SourceKind, Trust,
+};
+use crate::settings::trust::{CopyError, TrustError, TrustState, TrustStore};
 
 /// How project files are judged (SPEC §9.1).
 #[derive(Debug)]
@@ -64,6 +66,7 @@ impl TrustGate {
                     Err(err) => {
                         problems.push(Problem {
                             severity: Severity::Warning,
+                            kind: trust_error_kind(&err),
                             file: store_path.clone(),
                             json_path: String::new(),
                             message: err.to_string(),
@@ -115,6 +118,7 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
                 {
                     settings.problems.push(Problem {
                         severity: Severity::Warning,
+                        kind: ProblemKind::RemovedSinceTrusted,
                         file: source.path.clone(),
                         json_path: String::new(),
                         message: format!(
@@ -130,6 +134,7 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
             if source.kind == SourceKind::Cli {
                 settings.problems.push(Problem {
                     severity: Severity::Error,
+                    kind: ProblemKind::FileMissing,
                     file: source.path.clone(),
                     json_path: String::new(),
                     message: "does not exist: no hooks are loaded from it".to_owned(),
@@ -154,6 +159,7 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
             if let Some((trusted, at)) = copy {
                 settings.problems.push(Problem {
                     severity: Severity::Error,
+                    kind: ProblemKind::FileUnreadable,
                     file: source.path.clone(),
                     json_path: String::new(),
                     message: format!(
@@ -166,6 +172,7 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
             }
             settings.problems.push(Problem {
                 severity: Severity::Error,
+                kind: ProblemKind::FileUnreadable,
                 file: source.path.clone(),
                 json_path: String::new(),
                 message: format!("cannot be read ({err}); its hooks are skipped"),
@@ -198,6 +205,7 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
         source.path.display().to_string()
     };
     let mut severity = Severity::Warning;
+    let mut kind = ProblemKind::Untrusted;
     let mut why = "is not trusted".to_owned();
     if trust == Trust::Changed {
         // An edit must not switch the policy off: the content that was
@@ -206,6 +214,7 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
             Ok((trusted, at)) => {
                 settings.problems.push(Problem {
                     severity: Severity::Warning,
+                    kind: ProblemKind::ChangedSinceTrusted,
                     file: source.path.clone(),
                     json_path: String::new(),
                     message: format!(
@@ -221,6 +230,7 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
                 // Nothing trusted to fall back on: an error, so
                 // `--fail-closed` blocks instead of running without it.
                 severity = Severity::Error;
+                kind = ProblemKind::ChangedSinceTrusted;
                 why = format!("changed since it was trusted, and {err}");
             }
         }
@@ -229,6 +239,7 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
         // Hashed, not parsed (unless inspecting for `doctor`).
         settings.problems.push(Problem {
             severity,
+            kind,
             file: source.path.clone(),
             json_path: String::new(),
             message: format!(
@@ -242,6 +253,13 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
         }
     }
     load_bytes_as(settings, source, dir, &bytes, trust);
+}
+
+fn trust_error_kind(err: &TrustError) -> ProblemKind {
+    match err {
+        TrustError::Corrupt { .. } => ProblemKind::TrustStoreInvalid,
+        TrustError::Read { .. } | TrustError::Write { .. } => ProblemKind::TrustStoreUnreadable,
+    }
 }
 
 /// " on 2026-01-02" for a trust time (seconds since the epoch), or nothing.

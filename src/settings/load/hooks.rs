@@ -12,7 +12,8 @@ use super::Reporter;
 use crate::catalog::{self, EventId};
 use crate::event::json_type_name;
 use crate::settings::model::{
-    HookDef, HookExtra, HookType, JsonPath, McpToolDef, OnError, PromptDef, Severity, ShellKind,
+    HookDef, HookExtra, HookType, JsonPath, McpToolDef, OnError, ProblemKind, PromptDef, Severity,
+    ShellKind,
 };
 
 /// The fields a hook entry may have, in [`RawHook`]'s order (the fast
@@ -190,6 +191,7 @@ pub(super) fn parse_hooks(
     let Value::Object(events) = value else {
         report.push(
             Severity::Error,
+            ProblemKind::HooksNotAnObject,
             "hooks",
             format!(
                 "expected an object mapping event names to lists of hooks, found {}; no hooks loaded from this file",
@@ -207,6 +209,7 @@ pub(super) fn parse_hooks(
         let Value::Array(entries) = entries else {
             report.push(
                 Severity::Error,
+                ProblemKind::HookListNotAList,
                 base,
                 format!(
                     "expected a list of hooks, found {}; skipped",
@@ -247,6 +250,7 @@ pub(super) fn unknown_event(event_key: &str, base: &str, report: &mut Reporter<'
     };
     report.push(
         Severity::Warning,
+        ProblemKind::UnknownEvent,
         base,
         format!("`{event_key}` is not a known event{hint}"),
     );
@@ -283,6 +287,7 @@ fn parse_entry(
     let Value::Object(object) = entry else {
         report.push(
             Severity::Error,
+            ProblemKind::HookNotAnObject,
             path,
             format!(
                 "expected a hook object, found {}; skipped",
@@ -308,6 +313,7 @@ fn parse_entry(
     {
         report.push(
             Severity::Error,
+            ProblemKind::MixedShapes,
             path,
             "mixes the nested shape (`hooks`) with hook fields (`command`, `type`…); put them inside `hooks` or drop `hooks`; skipped",
         );
@@ -317,6 +323,7 @@ fn parse_entry(
         if filter_typo(key) == Some("matcher") {
             report.push(
                 Severity::Error,
+                ProblemKind::MisspeltMatcher,
                 format!("{path}.{key}"),
                 unfiltered_message(key, "matcher", "the hooks of this group run", ctx.event),
             );
@@ -324,6 +331,7 @@ fn parse_entry(
         }
         report.push(
             Severity::Warning,
+            ProblemKind::UnknownGroupKey,
             format!("{path}.{key}"),
             "unknown key in a matcher group (a group has `matcher` and `hooks`), ignored",
         );
@@ -334,6 +342,7 @@ fn parse_entry(
         Some(other) => {
             report.push(
                 Severity::Error,
+                ProblemKind::NotAString,
                 format!("{path}.matcher"),
                 format!(
                     "expected a string, found {}; the group is skipped",
@@ -346,6 +355,7 @@ fn parse_entry(
     let Value::Array(list) = inner else {
         report.push(
             Severity::Error,
+            ProblemKind::HookListNotAList,
             format!("{path}.hooks"),
             format!(
                 "expected a list of hooks, found {}; the group is skipped",
@@ -357,6 +367,7 @@ fn parse_entry(
     if list.is_empty() {
         report.push(
             Severity::Warning,
+            ProblemKind::EmptyGroup,
             format!("{path}.hooks"),
             "is empty: this group runs nothing",
         );
@@ -366,6 +377,7 @@ fn parse_entry(
         if !hook.is_object() {
             report.push(
                 Severity::Error,
+                ProblemKind::HookNotAnObject,
                 &hook_path,
                 format!(
                     "expected a hook object, found {}; skipped",
@@ -417,6 +429,7 @@ fn parse_hook(
             };
             report.push(
                 Severity::Error,
+                hook_field_error(&field, &err),
                 at,
                 format!("{}; this hook is skipped", err.inner()),
             );
@@ -428,17 +441,42 @@ fn parse_hook(
         match filter_typo(&key) {
             Some(field) if field == "if" || own_matcher => report.push(
                 Severity::Error,
+                if field == "if" {
+                    ProblemKind::MisspeltIf
+                } else {
+                    ProblemKind::MisspeltMatcher
+                },
                 format!("{path}.{key}"),
                 unfiltered_message(&key, field, "this hook runs", ctx.event),
             ),
             _ => report.push(
                 Severity::Warning,
+                ProblemKind::UnknownField,
                 format!("{path}.{key}"),
                 "unknown field, ignored",
             ),
         }
     }
     finish_hook(raw, JsonPath::from(path), matcher_from, ctx, report)
+}
+
+/// The kind of a hook field serde refused: `timeout` reads seconds, and
+/// serde words its other errors by kind (`unknown variant …`, `invalid
+/// type: …`), which is what is matched here, not hookrun's own messages.
+fn hook_field_error(
+    field: &str,
+    err: &serde_path_to_error::Error<serde_json::Error>,
+) -> ProblemKind {
+    let text = err.inner().to_string();
+    if field == "timeout" {
+        ProblemKind::NotSeconds
+    } else if text.starts_with("unknown variant") {
+        ProblemKind::UnknownVariant
+    } else if text.starts_with("invalid type") {
+        ProblemKind::WrongType
+    } else {
+        ProblemKind::InvalidValue
+    }
 }
 
 /// The checks and defaults of one hook parsed without structural problems
@@ -467,6 +505,7 @@ pub(super) fn finish_hook(
             Some(_) => {
                 report.push(
                     Severity::Error,
+                    ProblemKind::CommandEmpty,
                     format!("{path}.command"),
                     "is empty; this hook is skipped",
                 );
@@ -475,6 +514,7 @@ pub(super) fn finish_hook(
             None => {
                 report.push(
                     Severity::Error,
+                    ProblemKind::CommandMissing,
                     path,
                     "a command hook needs `command`; this hook is skipped",
                 );
@@ -485,6 +525,7 @@ pub(super) fn finish_hook(
             if raw.url.as_deref().is_none_or(|u| u.trim().is_empty()) {
                 report.push(
                     Severity::Error,
+                    ProblemKind::UrlMissing,
                     path,
                     "an http hook needs `url`; this hook is skipped",
                 );
@@ -495,6 +536,7 @@ pub(super) fn finish_hook(
             if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
                 report.push(
                     Severity::Error,
+                    ProblemKind::PromptHookWithoutPrompt,
                     path,
                     "a prompt hook needs `prompt` (what the model is asked); this hook is skipped",
                 );
@@ -503,6 +545,7 @@ pub(super) fn finish_hook(
             if let Some(why) = crate::settings::prompt::refusal(ctx.event) {
                 report.push(
                     Severity::Warning,
+                    ProblemKind::PromptHookEvent,
                     path,
                     format!("{why}; this hook never runs"),
                 );
@@ -513,6 +556,7 @@ pub(super) fn finish_hook(
             if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
                 report.push(
                     Severity::Error,
+                    ProblemKind::AgentHookWithoutPrompt,
                     path,
                     "an agent hook needs `prompt` (what the model is asked); this hook is skipped",
                 );
@@ -521,6 +565,7 @@ pub(super) fn finish_hook(
             if let Some(why) = crate::settings::prompt::agent_refusal(ctx.event) {
                 report.push(
                     Severity::Warning,
+                    ProblemKind::AgentHookEvent,
                     path,
                     format!("{why}; this hook never runs"),
                 );
@@ -529,6 +574,7 @@ pub(super) fn finish_hook(
             if raw.continue_on_block.is_some() {
                 report.push(
                     Severity::Warning,
+                    ProblemKind::NotForAgentHooks,
                     format!("{path}.continueOnBlock"),
                     "is not used by agent hooks (their `ok: false` never ends the turn), ignored",
                 );
@@ -539,6 +585,7 @@ pub(super) fn finish_hook(
                 if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
                     report.push(
                         Severity::Error,
+                        ProblemKind::McpToolIncomplete,
                         path,
                         format!("an mcp_tool hook needs `{field}`; this hook is skipped"),
                     );
@@ -560,6 +607,7 @@ pub(super) fn finish_hook(
             if set {
                 report.push(
                     Severity::Warning,
+                    ProblemKind::OnlyForMcpToolHooks,
                     format!("{path}.{field}"),
                     "is only used by mcp_tool hooks, ignored",
                 );
@@ -575,6 +623,7 @@ pub(super) fn finish_hook(
             if set {
                 report.push(
                     Severity::Warning,
+                    ProblemKind::OnlyForPromptHooks,
                     format!("{path}.{field}"),
                     "is only used by prompt hooks, ignored",
                 );
@@ -584,6 +633,7 @@ pub(super) fn finish_hook(
     if raw.args.is_some() && hook_type != HookType::Command {
         report.push(
             Severity::Warning,
+            ProblemKind::OnlyForCommandHooks,
             format!("{path}.args"),
             "is only used by command hooks, ignored",
         );
@@ -591,6 +641,7 @@ pub(super) fn finish_hook(
     if raw.shell.is_some() && raw.args.is_some() {
         report.push(
             Severity::Warning,
+            ProblemKind::ShellInExecForm,
             format!("{path}.shell"),
             "is ignored in exec form (`args` runs the program without a shell)",
         );
@@ -606,6 +657,7 @@ pub(super) fn finish_hook(
             if raw.matcher.is_some() {
                 report.push(
                     Severity::Warning,
+                    ProblemKind::InnerMatcher,
                     format!("{path}.matcher"),
                     "is ignored inside a matcher group: the group's `matcher` applies (as in Claude Code)",
                 );
@@ -618,6 +670,7 @@ pub(super) fn finish_hook(
     let once = if once && ctx.claude_mode {
         report.push(
             Severity::Note,
+            ProblemKind::ClaudeModeIgnored,
             format!("{path}.once"),
             "ignored in a Claude Code settings file, as Claude Code ignores it there",
         );
@@ -631,6 +684,7 @@ pub(super) fn finish_hook(
         // grades it a warning (`async-rewake-foreground`).
         report.push(
             Severity::Note,
+            ProblemKind::AsyncRewakeForeground,
             format!("{path}.asyncRewake"),
             "without \"async\": true, the hook runs in the foreground and its exit 2 blocks the call, as Claude Code runs it",
         );

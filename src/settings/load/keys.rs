@@ -13,8 +13,8 @@ use super::{Reporter, push_file};
 use crate::catalog;
 use crate::event::json_type_name;
 use crate::settings::model::{
-    FileState, HttpFileSettings, Permissions, Policy, Problem, PromptFileSettings, RuleEntry,
-    Settings, Severity, Source, SourceKind, Trust,
+    FileState, HttpFileSettings, Permissions, Policy, Problem, ProblemKind, PromptFileSettings,
+    RuleEntry, Settings, Severity, Source, SourceKind, Trust,
 };
 
 /// Top-level keys hookrun understands (the settings JSON Schema lists
@@ -119,6 +119,7 @@ pub(super) fn load_top<'a, K: AsRef<str>>(
                     Value::Bool(flag) => disable_all_hooks = Some(*flag),
                     other => report.push(
                         Severity::Error,
+                        ProblemKind::NotABool,
                         key,
                         format!(
                             "expected true or false, found {}; ignored",
@@ -139,6 +140,7 @@ pub(super) fn load_top<'a, K: AsRef<str>>(
                     permissions = parse_permissions(value, &mut scratch);
                     report.push(
                         Severity::Note,
+                        ProblemKind::ClaudeModeIgnored,
                         key,
                         "ignored in a Claude Code settings file behind Claude Code (Claude Code applies it itself); behind other hosts hookrun applies its deny and ask rules",
                     );
@@ -147,6 +149,7 @@ pub(super) fn load_top<'a, K: AsRef<str>>(
                     if key == "env" {
                         report.push(
                             Severity::Note,
+                            ProblemKind::ClaudeModeIgnored,
                             key,
                             "ignored in a Claude Code settings file (Claude Code applies it itself)",
                         );
@@ -162,8 +165,8 @@ pub(super) fn load_top<'a, K: AsRef<str>>(
                         sets_endpoint,
                         &mut prompt,
                     );
-                    for (severity, at, message) in problems {
-                        report.push(severity, at, message);
+                    for (severity, kind, at, message) in problems {
+                        report.push(severity, kind, at, message);
                     }
                 }
                 _ if HTTP_KEYS.contains(&key) => {
@@ -177,6 +180,7 @@ pub(super) fn load_top<'a, K: AsRef<str>>(
                     }
                     other => report.push(
                         Severity::Error,
+                        ProblemKind::NotAFilePath,
                         "log",
                         format!(
                             "expected a file path, found {}; ignored",
@@ -190,6 +194,7 @@ pub(super) fn load_top<'a, K: AsRef<str>>(
                     } else {
                         report.push(
                             Severity::Warning,
+                            ProblemKind::ManagedOnly,
                             key,
                             format!(
                                 "is honoured only in managed settings; ignored in {} settings",
@@ -205,6 +210,7 @@ pub(super) fn load_top<'a, K: AsRef<str>>(
                         .unwrap_or_default();
                     report.push(
                         Severity::Warning,
+                        ProblemKind::UnknownKey,
                         key,
                         format!("unknown key, ignored{hint}"),
                     );
@@ -246,6 +252,7 @@ fn string_list(value: &Value, path: &str, report: &mut Reporter<'_>) -> Vec<Stri
     let Value::Array(items) = value else {
         report.push(
             Severity::Error,
+            ProblemKind::NotAStringList,
             path,
             format!(
                 "expected a list of strings, found {}; ignored",
@@ -260,6 +267,7 @@ fn string_list(value: &Value, path: &str, report: &mut Reporter<'_>) -> Vec<Stri
             Value::String(text) => out.push(text.clone()),
             other => report.push(
                 Severity::Error,
+                ProblemKind::NotAString,
                 format!("{path}[{i}]"),
                 format!(
                     "expected a string, found {}; ignored",
@@ -277,6 +285,7 @@ fn parse_permissions(value: &Value, report: &mut Reporter<'_>) -> Permissions {
     let Value::Object(object) = value else {
         report.push(
             Severity::Error,
+            ProblemKind::PermissionsNotAnObject,
             "permissions",
             format!(
                 "expected an object with allow, ask and deny lists, found {}; ignored",
@@ -294,6 +303,7 @@ fn parse_permissions(value: &Value, report: &mut Reporter<'_>) -> Permissions {
             _ => {
                 report.push(
                     Severity::Warning,
+                    ProblemKind::UnknownKey,
                     path,
                     "unknown key (expected allow, ask or deny), ignored",
                 );
@@ -303,6 +313,7 @@ fn parse_permissions(value: &Value, report: &mut Reporter<'_>) -> Permissions {
         let Value::Array(items) = list else {
             report.push(
                 Severity::Error,
+                ProblemKind::NotARuleList,
                 path,
                 format!(
                     "expected a list of rules, found {}; ignored",
@@ -319,6 +330,7 @@ fn parse_permissions(value: &Value, report: &mut Reporter<'_>) -> Permissions {
                 }),
                 other => report.push(
                     Severity::Error,
+                    ProblemKind::NotARule,
                     format!("{path}[{i}]"),
                     format!(
                         "expected a rule string such as \"Bash(git push *)\", found {}; ignored",
@@ -337,6 +349,7 @@ fn parse_env(value: &Value, kind: SourceKind, report: &mut Reporter<'_>) -> Vec<
     let Value::Object(object) = value else {
         report.push(
             Severity::Error,
+            ProblemKind::EnvNotAnObject,
             "env",
             format!(
                 "expected an object such as {{\"keep\": [\"GITHUB_TOKEN\"]}}, found {}; ignored",
@@ -352,6 +365,7 @@ fn parse_env(value: &Value, kind: SourceKind, report: &mut Reporter<'_>) -> Vec<
         } else {
             report.push(
                 Severity::Warning,
+                ProblemKind::UnknownKey,
                 format!("env.{key}"),
                 "unknown key (expected keep), ignored",
             );
@@ -360,6 +374,7 @@ fn parse_env(value: &Value, kind: SourceKind, report: &mut Reporter<'_>) -> Vec<
     if !keep.is_empty() && kind.is_project_scoped() {
         report.push(
             Severity::Warning,
+            ProblemKind::ProjectEnvKeep,
             "env.keep",
             "is ignored in project settings: a project cannot ask for your secrets (put it in your user settings)",
         );
@@ -374,6 +389,7 @@ fn parse_policy_key(key: &str, value: &Value, policy: &mut Policy, report: &mut 
             Value::Bool(flag) => policy.allow_managed_hooks_only = *flag,
             other => report.push(
                 Severity::Error,
+                ProblemKind::NotABool,
                 key,
                 format!(
                     "expected true or false, found {}; ignored",
@@ -388,6 +404,7 @@ fn parse_policy_key(key: &str, value: &Value, policy: &mut Policy, report: &mut 
                     Some(kind) => kinds.push(kind),
                     None => report.push(
                         Severity::Error,
+                        ProblemKind::UnknownSource,
                         format!("{key}[{i}]"),
                         format!("unknown source {name:?} (expected user, project, local, cli or managed); ignored"),
                     ),
@@ -402,6 +419,7 @@ fn parse_policy_key(key: &str, value: &Value, policy: &mut Policy, report: &mut 
             }
             _ => report.push(
                 Severity::Error,
+                ProblemKind::NotSeconds,
                 key,
                 format!("expected a positive number of seconds, found {value}; ignored"),
             ),
@@ -426,11 +444,17 @@ fn parse_http_key(
 ) {
     match key {
         "allowedHttpHookUrls" => {
-            http.allowed_urls = Some(strings(indexed_strings(key, value, "URL patterns", report)));
+            http.allowed_urls = Some(strings(indexed_strings(
+                key,
+                value,
+                ("URL patterns", ProblemKind::NotAUrlPatternList),
+                report,
+            )));
         }
         "allowPrivateNetworkHooks" | "allowedHookNetworks" if !may_opt_out => {
             report.push(
                 Severity::Warning,
+                ProblemKind::ProjectSsrfOptOut,
                 key,
                 format!(
                     "is honoured only in user, managed or --settings files, not in {kind} settings here; ignored (the SSRF guard stays on)"
@@ -441,6 +465,7 @@ fn parse_http_key(
             Value::Bool(flag) => http.allow_private_network = Some(*flag),
             other => report.push(
                 Severity::Error,
+                ProblemKind::NotABool,
                 key,
                 format!(
                     "expected true or false, found {}; ignored (the SSRF guard stays on)",
@@ -450,11 +475,17 @@ fn parse_http_key(
         },
         "allowedHookNetworks" => {
             let mut networks = Vec::new();
-            for (i, text) in indexed_strings(key, value, "CIDR networks", report) {
+            for (i, text) in indexed_strings(
+                key,
+                value,
+                ("CIDR networks", ProblemKind::NotANetworkList),
+                report,
+            ) {
                 match parse_network(&text) {
                     Some(net) => networks.push(net),
                     None => report.push(
                         Severity::Error,
+                        ProblemKind::NotANetwork,
                         format!("{key}[{i}]"),
                         format!(
                             "{text:?} is not a network (write it as 10.1.0.0/16 or fd00::/64); ignored"
@@ -466,6 +497,7 @@ fn parse_http_key(
         }
         "httpHookAllowedEnvVars" if kind != SourceKind::Managed => report.push(
             Severity::Warning,
+            ProblemKind::ManagedOnly,
             key,
             format!("is honoured only in managed settings, not in {kind} settings; ignored"),
         ),
@@ -473,7 +505,7 @@ fn parse_http_key(
             http.allowed_env_vars = Some(strings(indexed_strings(
                 key,
                 value,
-                "variable names",
+                ("variable names", ProblemKind::NotAVariableList),
                 report,
             )));
         }
@@ -487,12 +519,13 @@ fn parse_http_key(
 fn indexed_strings(
     key: &str,
     value: &Value,
-    what: &str,
+    (what, not_a_list): (&str, ProblemKind),
     report: &mut Reporter<'_>,
 ) -> Vec<(usize, String)> {
     let Value::Array(items) = value else {
         report.push(
             Severity::Error,
+            not_a_list,
             key,
             format!(
                 "expected a list of {what}, found {}; treated as an empty list",
@@ -507,6 +540,7 @@ fn indexed_strings(
             Value::String(text) => out.push((i, text.clone())),
             other => report.push(
                 Severity::Error,
+                ProblemKind::NotAString,
                 format!("{key}[{i}]"),
                 format!(
                     "expected a string, found {}; ignored",

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::model::{
-    FileState, HttpFileSettings, Permissions, Policy, Problem, PromptFileSettings, Settings,
-    SettingsFile, Severity, Source, Trust,
+    FileState, HttpFileSettings, Permissions, Policy, Problem, ProblemKind, PromptFileSettings,
+    Settings, SettingsFile, Severity, Source, Trust,
 };
 use crate::event::json_type_name;
 use keys::{TopRef, load_top};
@@ -43,11 +43,13 @@ impl Reporter<'_> {
     fn push(
         &mut self,
         severity: Severity,
+        kind: ProblemKind,
         json_path: impl Into<String>,
         message: impl Into<String>,
     ) {
         self.problems.push(Problem {
             severity,
+            kind,
             file: self.file.to_path_buf(),
             json_path: json_path.into(),
             message: message.into(),
@@ -122,6 +124,7 @@ pub(super) fn load_bytes_as(
         Err(err) => {
             settings.problems.push(Problem {
                 severity: Severity::Error,
+                kind: ProblemKind::JsonSyntax,
                 file: path,
                 json_path: String::new(),
                 message: format!(
@@ -136,6 +139,7 @@ pub(super) fn load_bytes_as(
     let Value::Object(top) = value else {
         settings.problems.push(Problem {
             severity: Severity::Error,
+            kind: ProblemKind::JsonNotAnObject,
             file: path,
             json_path: String::new(),
             message: format!(
