@@ -108,84 +108,9 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
     let bytes = match crate::fsafe::read_settings(&source.path) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            // Missing is normal for the default locations; a file named on
-            // the command line that is not there is a typo that would make
-            // its hooks vanish without a word: a settings problem like an
-            // unreadable one (an error: `--fail-closed` blocks on it).
-            if source.trust_required {
-                if let Some((trusted, at)) =
-                    gate.copy_of_vanished(&source.path, &mut settings.problems)
-                {
-                    settings.problems.push(Problem {
-                        severity: Severity::Warning,
-                        kind: ProblemKind::RemovedSinceTrusted,
-                        file: source.path.clone(),
-                        json_path: String::new(),
-                        message: format!(
-                            "was removed since it was trusted{}: the content you trusted then is still in force; if you meant to remove it, run `hookrun untrust {}`",
-                            trusted_on(at),
-                            shell_quote(&source.path.display().to_string())
-                        ),
-                    });
-                    load_bytes_as(settings, source, dir, &trusted, Trust::TrustedEarlier);
-                    return;
-                }
-            }
-            if source.kind == SourceKind::Cli {
-                settings.problems.push(Problem {
-                    severity: Severity::Error,
-                    kind: ProblemKind::FileMissing,
-                    file: source.path.clone(),
-                    json_path: String::new(),
-                    message: "does not exist: no hooks are loaded from it".to_owned(),
-                });
-            }
-            push_file(
-                settings,
-                source,
-                dir,
-                FileState::Missing,
-                Trust::NotRequired,
-            );
-            return;
+            return load_missing(settings, source, dir, gate);
         }
-        Err(err) => {
-            // Still an error (`--fail-closed` blocks), but a trusted file's
-            // rules stay in force from the trusted copy.
-            let copy = source
-                .trust_required
-                .then(|| gate.copy_of_vanished(&source.path, &mut settings.problems))
-                .flatten();
-            if let Some((trusted, at)) = copy {
-                settings.problems.push(Problem {
-                    severity: Severity::Error,
-                    kind: ProblemKind::FileUnreadable,
-                    file: source.path.clone(),
-                    json_path: String::new(),
-                    message: format!(
-                        "cannot be read ({err}); the content you trusted{} is still in force",
-                        trusted_on(at).replacen(" (trusted", " (", 1)
-                    ),
-                });
-                load_bytes_as(settings, source, dir, &trusted, Trust::TrustedEarlier);
-                return;
-            }
-            settings.problems.push(Problem {
-                severity: Severity::Error,
-                kind: ProblemKind::FileUnreadable,
-                file: source.path.clone(),
-                json_path: String::new(),
-                message: format!("cannot be read ({err}); its hooks are skipped"),
-            });
-            push_file(
-                settings,
-                source,
-                dir,
-                FileState::Skipped,
-                Trust::NotRequired,
-            );
-            return;
-        }
+        Err(err) => return load_unreadable(settings, source, dir, gate, &err),
     };
     let trust = if source.trust_required {
         gate.judge(&source.path, &bytes, &mut settings.problems)
@@ -253,6 +178,91 @@ pub fn load_file(settings: &mut Settings, source: Source, dir: PathBuf, gate: &m
         }
     }
     load_bytes_as(settings, source, dir, &bytes, trust);
+}
+
+/// A file that is not there.
+fn load_missing(settings: &mut Settings, source: Source, dir: PathBuf, gate: &mut TrustGate) {
+    // Missing is normal for the default locations; a file named on
+    // the command line that is not there is a typo that would make
+    // its hooks vanish without a word: a settings problem like an
+    // unreadable one (an error: `--fail-closed` blocks on it).
+    if source.trust_required {
+        if let Some((trusted, at)) = gate.copy_of_vanished(&source.path, &mut settings.problems) {
+            settings.problems.push(Problem {
+                severity: Severity::Warning,
+                kind: ProblemKind::RemovedSinceTrusted,
+                file: source.path.clone(),
+                json_path: String::new(),
+                message: format!(
+                    "was removed since it was trusted{}: the content you trusted then is still in force; if you meant to remove it, run `hookrun untrust {}`",
+                    trusted_on(at),
+                    shell_quote(&source.path.display().to_string())
+                ),
+            });
+            load_bytes_as(settings, source, dir, &trusted, Trust::TrustedEarlier);
+            return;
+        }
+    }
+    if source.kind == SourceKind::Cli {
+        settings.problems.push(Problem {
+            severity: Severity::Error,
+            kind: ProblemKind::FileMissing,
+            file: source.path.clone(),
+            json_path: String::new(),
+            message: "does not exist: no hooks are loaded from it".to_owned(),
+        });
+    }
+    push_file(
+        settings,
+        source,
+        dir,
+        FileState::Missing,
+        Trust::NotRequired,
+    );
+}
+
+/// A file that is there but cannot be read.
+fn load_unreadable(
+    settings: &mut Settings,
+    source: Source,
+    dir: PathBuf,
+    gate: &mut TrustGate,
+    err: &std::io::Error,
+) {
+    // Still an error (`--fail-closed` blocks), but a trusted file's
+    // rules stay in force from the trusted copy.
+    let copy = source
+        .trust_required
+        .then(|| gate.copy_of_vanished(&source.path, &mut settings.problems))
+        .flatten();
+    if let Some((trusted, at)) = copy {
+        settings.problems.push(Problem {
+            severity: Severity::Error,
+            kind: ProblemKind::FileUnreadable,
+            file: source.path.clone(),
+            json_path: String::new(),
+            message: format!(
+                "cannot be read ({err}); the content you trusted{} is still in force",
+                trusted_on(at).replacen(" (trusted", " (", 1)
+            ),
+        });
+        load_bytes_as(settings, source, dir, &trusted, Trust::TrustedEarlier);
+        return;
+    }
+    settings.problems.push(Problem {
+        severity: Severity::Error,
+        kind: ProblemKind::FileUnreadable,
+        file: source.path.clone(),
+        json_path: String::new(),
+        message: format!("cannot be read ({err}); its hooks are skipped"),
+    });
+    push_file(
+        settings,
+        source,
+        dir,
+        FileState::Skipped,
+        Trust::NotRequired,
+    );
 }
 
 fn trust_error_kind(err: &TrustError) -> ProblemKind {

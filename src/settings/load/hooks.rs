@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::Reporter;
 use crate::catalog::{self, EventId};
@@ -302,7 +302,18 @@ fn parse_entry(
         }
         return;
     };
-    // The Claude Code nested shape: {"matcher": M, "hooks": [ ... ]}.
+    parse_group(object, inner, path, ctx, out, report);
+}
+
+/// The Claude Code nested shape: `{"matcher": M, "hooks": [ ... ]}`.
+fn parse_group(
+    object: &Map<String, Value>,
+    inner: &Value,
+    path: &str,
+    ctx: &EntryContext<'_>,
+    out: &mut Vec<HookDef>,
+    report: &mut Reporter<'_>,
+) {
     let hook_fields: Vec<&String> = object
         .keys()
         .filter(|k| *k != "hooks" && *k != "matcher")
@@ -498,197 +509,19 @@ pub(super) fn finish_hook(
         Some("mcp_tool") => HookType::McpTool,
         Some(other) => HookType::Unsupported(other.to_owned()),
     };
-    match hook_type {
-        HookType::Command => match raw.command.as_deref() {
-            // `trim().is_empty()`, without trimming both ends first.
-            Some(command) if !command.chars().all(char::is_whitespace) => {}
-            Some(_) => {
-                report.push(
-                    Severity::Error,
-                    ProblemKind::CommandEmpty,
-                    format!("{path}.command"),
-                    "is empty; this hook is skipped",
-                );
-                return None;
-            }
-            None => {
-                report.push(
-                    Severity::Error,
-                    ProblemKind::CommandMissing,
-                    path,
-                    "a command hook needs `command`; this hook is skipped",
-                );
-                return None;
-            }
-        },
-        HookType::Http => {
-            if raw.url.as_deref().is_none_or(|u| u.trim().is_empty()) {
-                report.push(
-                    Severity::Error,
-                    ProblemKind::UrlMissing,
-                    path,
-                    "an http hook needs `url`; this hook is skipped",
-                );
-                return None;
-            }
-        }
-        HookType::Prompt => {
-            if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
-                report.push(
-                    Severity::Error,
-                    ProblemKind::PromptHookWithoutPrompt,
-                    path,
-                    "a prompt hook needs `prompt` (what the model is asked); this hook is skipped",
-                );
-                return None;
-            }
-            if let Some(why) = crate::settings::prompt::refusal(ctx.event) {
-                report.push(
-                    Severity::Warning,
-                    ProblemKind::PromptHookEvent,
-                    path,
-                    format!("{why}; this hook never runs"),
-                );
-                return None;
-            }
-        }
-        HookType::Agent => {
-            if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
-                report.push(
-                    Severity::Error,
-                    ProblemKind::AgentHookWithoutPrompt,
-                    path,
-                    "an agent hook needs `prompt` (what the model is asked); this hook is skipped",
-                );
-                return None;
-            }
-            if let Some(why) = crate::settings::prompt::agent_refusal(ctx.event) {
-                report.push(
-                    Severity::Warning,
-                    ProblemKind::AgentHookEvent,
-                    path,
-                    format!("{why}; this hook never runs"),
-                );
-                return None;
-            }
-            if raw.continue_on_block.is_some() {
-                report.push(
-                    Severity::Warning,
-                    ProblemKind::NotForAgentHooks,
-                    format!("{path}.continueOnBlock"),
-                    "is not used by agent hooks (their `ok: false` never ends the turn), ignored",
-                );
-            }
-        }
-        HookType::McpTool => {
-            for (field, value) in [("server", &raw.server), ("tool", &raw.tool)] {
-                if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
-                    report.push(
-                        Severity::Error,
-                        ProblemKind::McpToolIncomplete,
-                        path,
-                        format!("an mcp_tool hook needs `{field}`; this hook is skipped"),
-                    );
-                    return None;
-                }
-            }
-        }
-        HookType::Unsupported(_) => {}
+    if !has_what_its_type_needs(&raw, &hook_type, path, ctx.event, report) {
+        return None;
     }
-    // Checked field by field only when one is set: most hooks set none.
-    if hook_type != HookType::McpTool
-        && (raw.server.is_some() || raw.tool.is_some() || raw.input.is_some())
-    {
-        for (field, set) in [
-            ("server", raw.server.is_some()),
-            ("tool", raw.tool.is_some()),
-            ("input", raw.input.is_some()),
-        ] {
-            if set {
-                report.push(
-                    Severity::Warning,
-                    ProblemKind::OnlyForMcpToolHooks,
-                    format!("{path}.{field}"),
-                    "is only used by mcp_tool hooks, ignored",
-                );
-            }
-        }
-    }
-    if matches!(hook_type, HookType::Command | HookType::Http) {
-        for (field, set) in [
-            ("prompt", raw.prompt.is_some()),
-            ("model", raw.model.is_some()),
-            ("continueOnBlock", raw.continue_on_block.is_some()),
-        ] {
-            if set {
-                report.push(
-                    Severity::Warning,
-                    ProblemKind::OnlyForPromptHooks,
-                    format!("{path}.{field}"),
-                    "is only used by prompt hooks, ignored",
-                );
-            }
-        }
-    }
-    if raw.args.is_some() && hook_type != HookType::Command {
-        report.push(
-            Severity::Warning,
-            ProblemKind::OnlyForCommandHooks,
-            format!("{path}.args"),
-            "is only used by command hooks, ignored",
-        );
-    }
-    if raw.shell.is_some() && raw.args.is_some() {
-        report.push(
-            Severity::Warning,
-            ProblemKind::ShellInExecForm,
-            format!("{path}.shell"),
-            "is ignored in exec form (`args` runs the program without a shell)",
-        );
-    }
+    warn_of_unused_fields(&raw, &hook_type, path, report);
     let shell = match raw.shell.as_deref() {
         None | Some("sh") => ShellKind::Sh,
         Some("bash") => ShellKind::Bash,
         Some("powershell") => ShellKind::PowerShell,
         Some(other) => ShellKind::Unsupported(other.to_owned()),
     };
-    let matcher = match matcher_from {
-        MatcherFrom::Group(group) => {
-            if raw.matcher.is_some() {
-                report.push(
-                    Severity::Warning,
-                    ProblemKind::InnerMatcher,
-                    format!("{path}.matcher"),
-                    "is ignored inside a matcher group: the group's `matcher` applies (as in Claude Code)",
-                );
-            }
-            group
-        }
-        MatcherFrom::Own => raw.matcher,
-    };
-    let once = raw.once.unwrap_or(false);
-    let once = if once && ctx.claude_mode {
-        report.push(
-            Severity::Note,
-            ProblemKind::ClaudeModeIgnored,
-            format!("{path}.once"),
-            "ignored in a Claude Code settings file, as Claude Code ignores it there",
-        );
-        false
-    } else {
-        once
-    };
-    let async_rewake = raw.async_rewake.unwrap_or(false);
-    if async_rewake && !raw.run_async.unwrap_or(false) {
-        // A note on every fire (it runs as Claude Code runs it); `doctor`
-        // grades it a warning (`async-rewake-foreground`).
-        report.push(
-            Severity::Note,
-            ProblemKind::AsyncRewakeForeground,
-            format!("{path}.asyncRewake"),
-            "without \"async\": true, the hook runs in the foreground and its exit 2 blocks the call, as Claude Code runs it",
-        );
-    }
+    let matcher = matcher_of(raw.matcher, matcher_from, path, report);
+    let once = once_of(raw.once, ctx.claude_mode, path, report);
+    let async_rewake = async_rewake_of(raw.async_rewake, raw.run_async, path, report);
     Some(HookDef {
         file: ctx.file,
         json_path,
@@ -708,27 +541,13 @@ pub(super) fn finish_hook(
         },
         run_async: raw.run_async.unwrap_or(false),
         once,
-        // Most hooks set none of these: nothing is built, nothing dropped.
-        extra: if raw.status_message.is_none()
-            && raw.url.is_none()
-            && raw.headers.as_ref().is_none_or(BTreeMap::is_empty)
-            && raw.allowed_env_vars.as_ref().is_none_or(Vec::is_empty)
-            && !async_rewake
-        {
-            None
-        } else {
-            HookExtra {
-                status_message: raw.status_message,
-                url: raw.url,
-                headers: raw
-                    .headers
-                    .map(|h| h.into_iter().collect())
-                    .unwrap_or_default(),
-                allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
-                async_rewake,
-            }
-            .boxed()
-        },
+        extra: extra_of(
+            raw.status_message,
+            raw.url,
+            raw.headers,
+            raw.allowed_env_vars,
+            async_rewake,
+        ),
         prompt: matches!(hook_type, HookType::Prompt | HookType::Agent).then(|| {
             Box::new(PromptDef {
                 text: raw.prompt.unwrap_or_default(),
@@ -745,6 +564,269 @@ pub(super) fn finish_hook(
         }),
         hook_type,
     })
+}
+
+/// The fields a hook of its type needs, and the events it may run on: a
+/// problem (and `false`, the hook is skipped) when one is missing.
+fn has_what_its_type_needs(
+    raw: &RawHook,
+    hook_type: &HookType,
+    path: &JsonPath,
+    event: &EventId,
+    report: &mut Reporter<'_>,
+) -> bool {
+    match hook_type {
+        HookType::Command => match raw.command.as_deref() {
+            // `trim().is_empty()`, without trimming both ends first.
+            Some(command) if !command.chars().all(char::is_whitespace) => {}
+            Some(_) => {
+                report.push(
+                    Severity::Error,
+                    ProblemKind::CommandEmpty,
+                    format!("{path}.command"),
+                    "is empty; this hook is skipped",
+                );
+                return false;
+            }
+            None => {
+                report.push(
+                    Severity::Error,
+                    ProblemKind::CommandMissing,
+                    path,
+                    "a command hook needs `command`; this hook is skipped",
+                );
+                return false;
+            }
+        },
+        HookType::Http => {
+            if raw.url.as_deref().is_none_or(|u| u.trim().is_empty()) {
+                report.push(
+                    Severity::Error,
+                    ProblemKind::UrlMissing,
+                    path,
+                    "an http hook needs `url`; this hook is skipped",
+                );
+                return false;
+            }
+        }
+        HookType::Prompt => {
+            if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
+                report.push(
+                    Severity::Error,
+                    ProblemKind::PromptHookWithoutPrompt,
+                    path,
+                    "a prompt hook needs `prompt` (what the model is asked); this hook is skipped",
+                );
+                return false;
+            }
+            if let Some(why) = crate::settings::prompt::refusal(event) {
+                report.push(
+                    Severity::Warning,
+                    ProblemKind::PromptHookEvent,
+                    path,
+                    format!("{why}; this hook never runs"),
+                );
+                return false;
+            }
+        }
+        HookType::Agent => {
+            if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
+                report.push(
+                    Severity::Error,
+                    ProblemKind::AgentHookWithoutPrompt,
+                    path,
+                    "an agent hook needs `prompt` (what the model is asked); this hook is skipped",
+                );
+                return false;
+            }
+            if let Some(why) = crate::settings::prompt::agent_refusal(event) {
+                report.push(
+                    Severity::Warning,
+                    ProblemKind::AgentHookEvent,
+                    path,
+                    format!("{why}; this hook never runs"),
+                );
+                return false;
+            }
+            if raw.continue_on_block.is_some() {
+                report.push(
+                    Severity::Warning,
+                    ProblemKind::NotForAgentHooks,
+                    format!("{path}.continueOnBlock"),
+                    "is not used by agent hooks (their `ok: false` never ends the turn), ignored",
+                );
+            }
+        }
+        HookType::McpTool => {
+            for (field, value) in [("server", &raw.server), ("tool", &raw.tool)] {
+                if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
+                    report.push(
+                        Severity::Error,
+                        ProblemKind::McpToolIncomplete,
+                        path,
+                        format!("an mcp_tool hook needs `{field}`; this hook is skipped"),
+                    );
+                    return false;
+                }
+            }
+        }
+        HookType::Unsupported(_) => {}
+    }
+    true
+}
+
+/// Fields set that the hook's type does not use: a warning each.
+fn warn_of_unused_fields(
+    raw: &RawHook,
+    hook_type: &HookType,
+    path: &JsonPath,
+    report: &mut Reporter<'_>,
+) {
+    // Checked field by field only when one is set: most hooks set none.
+    if *hook_type != HookType::McpTool
+        && (raw.server.is_some() || raw.tool.is_some() || raw.input.is_some())
+    {
+        for (field, set) in [
+            ("server", raw.server.is_some()),
+            ("tool", raw.tool.is_some()),
+            ("input", raw.input.is_some()),
+        ] {
+            if set {
+                report.push(
+                    Severity::Warning,
+                    ProblemKind::OnlyForMcpToolHooks,
+                    format!("{path}.{field}"),
+                    "is only used by mcp_tool hooks, ignored",
+                );
+            }
+        }
+    }
+    if matches!(*hook_type, HookType::Command | HookType::Http) {
+        for (field, set) in [
+            ("prompt", raw.prompt.is_some()),
+            ("model", raw.model.is_some()),
+            ("continueOnBlock", raw.continue_on_block.is_some()),
+        ] {
+            if set {
+                report.push(
+                    Severity::Warning,
+                    ProblemKind::OnlyForPromptHooks,
+                    format!("{path}.{field}"),
+                    "is only used by prompt hooks, ignored",
+                );
+            }
+        }
+    }
+    if raw.args.is_some() && *hook_type != HookType::Command {
+        report.push(
+            Severity::Warning,
+            ProblemKind::OnlyForCommandHooks,
+            format!("{path}.args"),
+            "is only used by command hooks, ignored",
+        );
+    }
+    if raw.shell.is_some() && raw.args.is_some() {
+        report.push(
+            Severity::Warning,
+            ProblemKind::ShellInExecForm,
+            format!("{path}.shell"),
+            "is ignored in exec form (`args` runs the program without a shell)",
+        );
+    }
+}
+
+/// A hook's matcher: its own, or (inside a matcher group) the group's.
+fn matcher_of(
+    own: Option<String>,
+    matcher_from: MatcherFrom,
+    path: &JsonPath,
+    report: &mut Reporter<'_>,
+) -> Option<String> {
+    match matcher_from {
+        MatcherFrom::Group(group) => {
+            if own.is_some() {
+                report.push(
+                    Severity::Warning,
+                    ProblemKind::InnerMatcher,
+                    format!("{path}.matcher"),
+                    "is ignored inside a matcher group: the group's `matcher` applies (as in Claude Code)",
+                );
+            }
+            group
+        }
+        MatcherFrom::Own => own,
+    }
+}
+
+/// `once`, which a Claude Code settings file does not honour.
+fn once_of(
+    once: Option<bool>,
+    claude_mode: bool,
+    path: &JsonPath,
+    report: &mut Reporter<'_>,
+) -> bool {
+    let once = once.unwrap_or(false);
+    if once && claude_mode {
+        report.push(
+            Severity::Note,
+            ProblemKind::ClaudeModeIgnored,
+            format!("{path}.once"),
+            "ignored in a Claude Code settings file, as Claude Code ignores it there",
+        );
+        false
+    } else {
+        once
+    }
+}
+
+/// `asyncRewake`, with the note that without `async` it runs in the
+/// foreground.
+fn async_rewake_of(
+    async_rewake: Option<bool>,
+    run_async: Option<bool>,
+    path: &JsonPath,
+    report: &mut Reporter<'_>,
+) -> bool {
+    let async_rewake = async_rewake.unwrap_or(false);
+    if async_rewake && !run_async.unwrap_or(false) {
+        // A note on every fire (it runs as Claude Code runs it); `doctor`
+        // grades it a warning (`async-rewake-foreground`).
+        report.push(
+            Severity::Note,
+            ProblemKind::AsyncRewakeForeground,
+            format!("{path}.asyncRewake"),
+            "without \"async\": true, the hook runs in the foreground and its exit 2 blocks the call, as Claude Code runs it",
+        );
+    }
+    async_rewake
+}
+
+/// The rare fields, out of line.
+fn extra_of(
+    status_message: Option<String>,
+    url: Option<String>,
+    headers: Option<BTreeMap<String, String>>,
+    allowed_env_vars: Option<Vec<String>>,
+    async_rewake: bool,
+) -> Option<Box<HookExtra>> {
+    // Most hooks set none of these: nothing is built, nothing dropped.
+    if status_message.is_none()
+        && url.is_none()
+        && headers.as_ref().is_none_or(BTreeMap::is_empty)
+        && allowed_env_vars.as_ref().is_none_or(Vec::is_empty)
+        && !async_rewake
+    {
+        None
+    } else {
+        HookExtra {
+            status_message,
+            url,
+            headers: headers.map(|h| h.into_iter().collect()).unwrap_or_default(),
+            allowed_env_vars: allowed_env_vars.unwrap_or_default(),
+            async_rewake,
+        }
+        .boxed()
+    }
 }
 
 #[cfg(test)]

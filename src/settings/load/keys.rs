@@ -13,8 +13,8 @@ use super::{Reporter, push_file};
 use crate::catalog;
 use crate::event::json_type_name;
 use crate::settings::model::{
-    FileState, HttpFileSettings, Permissions, Policy, Problem, ProblemKind, PromptFileSettings,
-    RuleEntry, Settings, Severity, Source, SourceKind, Trust,
+    FileState, HookDef, HttpFileSettings, Permissions, Policy, Problem, ProblemKind, RuleEntry,
+    Settings, SettingsFile, Severity, Source, SourceKind, Trust,
 };
 
 /// Top-level keys hookrun understands (the settings JSON Schema lists
@@ -61,6 +61,7 @@ const MANAGED_ONLY: &[&str] = &[
     "blockedCommands",
     "maxHookTimeout",
 ];
+
 /// A top-level value: parsed as a tree (the precise path, and every key
 /// but `hooks` on the fast one), or the fast path's typed `hooks`.
 pub(super) enum TopRef<'a> {
@@ -71,6 +72,18 @@ pub(super) enum TopRef<'a> {
     Loaded(Vec<Problem>),
 }
 
+/// What the keys of one file are read with.
+struct KeyContext<'a> {
+    /// The file's index in `Settings::files`.
+    index: usize,
+    kind: SourceKind,
+    claude_mode: bool,
+    /// A project file (also a relative or in-project --settings path) may
+    /// not opt out of the SSRF guard (SPEC §8, §9.1).
+    may_opt_out: bool,
+    path: &'a Path,
+}
+
 pub(super) fn load_top<'a, K: AsRef<str>>(
     settings: &mut Settings,
     source: Source,
@@ -78,154 +91,170 @@ pub(super) fn load_top<'a, K: AsRef<str>>(
     top: impl Iterator<Item = (K, TopRef<'a>)>,
     trust: Trust,
 ) {
-    let claude_mode = source.claude_mode;
     let kind = source.kind;
-    // A project file (also a relative or in-project --settings path) may
-    // not opt out of the SSRF guard (SPEC §8, §9.1).
+    let claude_mode = source.claude_mode;
     let may_opt_out = kind.may_opt_out_of_ssrf_guard() && !source.trust_required;
     let path = source.path.clone();
     let index = push_file(settings, source, dir, FileState::Loaded, trust);
-    // Straight into the settings' list (in load order, as before).
-    let hooks = &mut settings.hooks;
-    let mut disable_all_hooks = None;
-    let mut permissions = Permissions::default();
-    let mut env_keep = Vec::new();
-    let mut policy = Policy::default();
-    let mut log = None;
-    let mut http = HttpFileSettings::default();
-    let mut prompt = PromptFileSettings::default();
-    {
-        let mut report = Reporter {
-            file: &path,
-            problems: &mut settings.problems,
+    let cx = KeyContext {
+        index,
+        kind,
+        claude_mode,
+        may_opt_out,
+        path: &path,
+    };
+    // Straight into the file and the settings' list of hooks (in load
+    // order, as before).
+    let Settings {
+        files,
+        hooks,
+        problems,
+        ..
+    } = settings;
+    let file = &mut files[index];
+    let mut report = Reporter {
+        file: &path,
+        problems,
+    };
+    for (key, value) in top {
+        let owned;
+        let value = match value {
+            TopRef::Loaded(problems) => {
+                report.problems.extend(problems);
+                continue;
+            }
+            TopRef::Value(value) => value,
+            TopRef::Owned(value) => {
+                owned = value;
+                &owned
+            }
         };
-        for (key, value) in top {
-            let owned;
-            let value = match value {
-                TopRef::Loaded(problems) => {
-                    report.problems.extend(problems);
-                    continue;
-                }
-                TopRef::Value(value) => value,
-                TopRef::Owned(value) => {
-                    owned = value;
-                    &owned
-                }
-            };
-            let key: &str = key.as_ref();
-            match key {
-                "hooks" => parse_hooks(value, index, claude_mode, hooks, &mut report),
-                "disableAllHooks" => match value {
-                    Value::Bool(flag) => disable_all_hooks = Some(*flag),
-                    other => report.push(
-                        Severity::Error,
-                        ProblemKind::NotABool,
-                        key,
-                        format!(
-                            "expected true or false, found {}; ignored",
-                            json_type_name(other)
-                        ),
-                    ),
-                },
-                // Claude Code applies these rules itself; behind any other
-                // host hookrun applies their deny and ask (nobody else
-                // would), so they are read, quietly: the syntax is Claude
-                // Code's to judge.
-                "permissions" if claude_mode => {
-                    let mut quiet = Vec::new();
-                    let mut scratch = Reporter {
-                        file: &path,
-                        problems: &mut quiet,
-                    };
-                    permissions = parse_permissions(value, &mut scratch);
-                    report.push(
-                        Severity::Note,
-                        ProblemKind::ClaudeModeIgnored,
-                        key,
-                        "ignored in a Claude Code settings file behind Claude Code (Claude Code applies it itself); behind other hosts hookrun applies its deny and ask rules",
-                    );
-                }
-                _ if claude_mode => {
-                    if key == "env" {
-                        report.push(
-                            Severity::Note,
-                            ProblemKind::ClaudeModeIgnored,
-                            key,
-                            "ignored in a Claude Code settings file (Claude Code applies it itself)",
-                        );
-                    }
-                }
-                "$schema" => {}
-                _ if PROMPT_KEYS.contains(&key) => {
-                    let sets_endpoint = may_opt_out;
-                    let problems = crate::settings::prompt::parse_key(
-                        key,
-                        value,
-                        kind,
-                        sets_endpoint,
-                        &mut prompt,
-                    );
-                    for (severity, kind, at, message) in problems {
-                        report.push(severity, kind, at, message);
-                    }
-                }
-                _ if HTTP_KEYS.contains(&key) => {
-                    parse_http_key(key, value, kind, may_opt_out, &mut http, &mut report);
-                }
-                "permissions" => permissions = parse_permissions(value, &mut report),
-                "env" => env_keep = parse_env(value, kind, &mut report),
-                "log" => match value {
-                    Value::String(text) if !text.trim().is_empty() => {
-                        log = Some(resolve_log_path(text, &path));
-                    }
-                    other => report.push(
-                        Severity::Error,
-                        ProblemKind::NotAFilePath,
-                        "log",
-                        format!(
-                            "expected a file path, found {}; ignored",
-                            json_type_name(other)
-                        ),
-                    ),
-                },
-                _ if MANAGED_ONLY.contains(&key) => {
-                    if kind == SourceKind::Managed {
-                        parse_policy_key(key, value, &mut policy, &mut report);
-                    } else {
-                        report.push(
-                            Severity::Warning,
-                            ProblemKind::ManagedOnly,
-                            key,
-                            format!(
-                                "is honoured only in managed settings; ignored in {} settings",
-                                kind.as_str()
-                            ),
-                        );
-                    }
-                }
+        parse_key(key.as_ref(), value, &cx, file, hooks, &mut report);
+    }
+}
 
-                _ => {
-                    let hint = nearest_key(key)
-                        .map(|k| format!(" (did you mean `{k}`?)"))
-                        .unwrap_or_default();
-                    report.push(
-                        Severity::Warning,
-                        ProblemKind::UnknownKey,
-                        key,
-                        format!("unknown key, ignored{hint}"),
-                    );
-                }
+/// One top-level key into its file's settings (`hooks` into `hooks`).
+fn parse_key(
+    key: &str,
+    value: &Value,
+    cx: &KeyContext<'_>,
+    file: &mut SettingsFile,
+    hooks: &mut Vec<HookDef>,
+    report: &mut Reporter<'_>,
+) {
+    let kind = cx.kind;
+    match key {
+        "hooks" => parse_hooks(value, cx.index, cx.claude_mode, hooks, report),
+        "disableAllHooks" => match value {
+            Value::Bool(flag) => file.disable_all_hooks = Some(*flag),
+            other => report.push(
+                Severity::Error,
+                ProblemKind::NotABool,
+                key,
+                format!(
+                    "expected true or false, found {}; ignored",
+                    json_type_name(other)
+                ),
+            ),
+        },
+        _ if cx.claude_mode => claude_mode_key(key, value, cx.path, file, report),
+        "$schema" => {}
+        _ if PROMPT_KEYS.contains(&key) => {
+            let sets_endpoint = cx.may_opt_out;
+            let problems = crate::settings::prompt::parse_key(
+                key,
+                value,
+                kind,
+                sets_endpoint,
+                &mut file.prompt,
+            );
+            for (severity, kind, at, message) in problems {
+                report.push(severity, kind, at, message);
             }
         }
+        _ if HTTP_KEYS.contains(&key) => {
+            parse_http_key(key, value, kind, cx.may_opt_out, &mut file.http, report);
+        }
+        "permissions" => file.permissions = parse_permissions(value, report),
+        "env" => file.env_keep = parse_env(value, kind, report),
+        "log" => match value {
+            Value::String(text) if !text.trim().is_empty() => {
+                file.log = Some(resolve_log_path(text, cx.path));
+            }
+            other => report.push(
+                Severity::Error,
+                ProblemKind::NotAFilePath,
+                "log",
+                format!(
+                    "expected a file path, found {}; ignored",
+                    json_type_name(other)
+                ),
+            ),
+        },
+        _ if MANAGED_ONLY.contains(&key) => {
+            if kind == SourceKind::Managed {
+                parse_policy_key(key, value, &mut file.policy, report);
+            } else {
+                report.push(
+                    Severity::Warning,
+                    ProblemKind::ManagedOnly,
+                    key,
+                    format!(
+                        "is honoured only in managed settings; ignored in {} settings",
+                        kind.as_str()
+                    ),
+                );
+            }
+        }
+        _ => {
+            let hint = nearest_key(key)
+                .map(|k| format!(" (did you mean `{k}`?)"))
+                .unwrap_or_default();
+            report.push(
+                Severity::Warning,
+                ProblemKind::UnknownKey,
+                key,
+                format!("unknown key, ignored{hint}"),
+            );
+        }
     }
-    let file = &mut settings.files[index];
-    file.disable_all_hooks = disable_all_hooks;
-    file.permissions = permissions;
-    file.env_keep = env_keep;
-    file.policy = policy;
-    file.log = log;
-    file.http = http;
-    file.prompt = prompt;
+}
+
+/// A key of a Claude Code settings file other than `hooks` and
+/// `disableAllHooks`: Claude Code applies it itself.
+fn claude_mode_key(
+    key: &str,
+    value: &Value,
+    path: &Path,
+    file: &mut SettingsFile,
+    report: &mut Reporter<'_>,
+) {
+    match key {
+        // Claude Code applies these rules itself; behind any other host
+        // hookrun applies their deny and ask (nobody else would), so they
+        // are read, quietly: the syntax is Claude Code's to judge.
+        "permissions" => {
+            let mut quiet = Vec::new();
+            let mut scratch = Reporter {
+                file: path,
+                problems: &mut quiet,
+            };
+            file.permissions = parse_permissions(value, &mut scratch);
+            report.push(
+                Severity::Note,
+                ProblemKind::ClaudeModeIgnored,
+                key,
+                "ignored in a Claude Code settings file behind Claude Code (Claude Code applies it itself); behind other hosts hookrun applies its deny and ask rules",
+            );
+        }
+        "env" => report.push(
+            Severity::Note,
+            ProblemKind::ClaudeModeIgnored,
+            key,
+            "ignored in a Claude Code settings file (Claude Code applies it itself)",
+        ),
+        _ => {}
+    }
 }
 
 /// `~/x` is under the home directory; a relative path is relative to the
