@@ -2,52 +2,53 @@
 //! `doctor` findings: the loader finds them once, for `fire` and `doctor`
 //! alike; this module only names the check and adds the fix.
 //!
-//! The loader's messages are matched by their wording. The unit test below
-//! loads one example of every message the loader writes and fails when one
-//! falls through to the generic fix, so a reworded message is noticed here.
+//! Each problem is matched by its kind ([`ProblemKind`]), never by its
+//! wording, so a message can be reworded without moving it to another
+//! check. A unit test holds every kind to exactly one rule, or to the short
+//! list of kinds left to the generic `settings` check.
 
 use crate::catalog;
 use crate::settings::load::HOOK_FIELDS;
-use crate::settings::{Problem, Severity};
+use crate::settings::{Problem, ProblemKind, Severity};
 
 use super::{Check, Finding};
 
 /// How one kind of loader message becomes a finding.
 struct Rule {
-    /// The message contains this.
-    needle: &'static str,
+    /// The kinds of problem the rule is for.
+    kinds: &'static [ProblemKind],
     check: Check,
     fix: fn(&Problem) -> String,
 }
 
 const RULES: &[Rule] = &[
     Rule {
-        needle: "cannot be read",
+        kinds: &[ProblemKind::FileUnreadable],
         check: Check::SettingsUnreadable,
         fix: |_| "make the file readable by the user the host runs as".into(),
     },
     Rule {
-        needle: "is not valid JSON",
+        kinds: &[ProblemKind::JsonSyntax],
         check: Check::JsonSyntax,
         fix: |_| {
             "fix the syntax at the line and column given (JSON has no comments and no trailing commas)".into()
         },
     },
     Rule {
-        needle: "must be a JSON object",
+        kinds: &[ProblemKind::JsonNotAnObject],
         check: Check::JsonShape,
         fix: |_| "make the file one object: {\"hooks\": {\"PreToolUse\": [ … ]}}".into(),
     },
     Rule {
-        needle: "is not a known event",
+        kinds: &[ProblemKind::UnknownEvent],
         check: Check::UnknownEvent,
         fix: unknown_event_fix,
     },
     Rule {
-        needle: "probably a misspelt `",
+        kinds: &[ProblemKind::MisspeltIf, ProblemKind::MisspeltMatcher],
         check: Check::FilterTypo,
         fix: |p| {
-            let field = if p.message.contains("misspelt `if`") {
+            let field = if p.kind == ProblemKind::MisspeltIf {
                 "if"
             } else {
                 "matcher"
@@ -56,7 +57,7 @@ const RULES: &[Rule] = &[
         },
     },
     Rule {
-        needle: "unknown key in a matcher group",
+        kinds: &[ProblemKind::UnknownGroupKey],
         check: Check::UnknownField,
         fix: |_| {
             "a group holds only `matcher` and `hooks`: move the field into each hook of `hooks`"
@@ -64,78 +65,78 @@ const RULES: &[Rule] = &[
         },
     },
     Rule {
-        needle: "unknown key",
+        kinds: &[ProblemKind::UnknownKey],
         check: Check::UnknownKey,
         fix: |p| did_you_mean(p, "rename it to"),
     },
     Rule {
-        needle: "unknown field",
+        kinds: &[ProblemKind::UnknownField],
         check: Check::UnknownField,
         fix: |p| did_you_mean(p, "rename it to"),
     },
     Rule {
-        needle: "mixes the nested shape",
+        kinds: &[ProblemKind::MixedShapes],
         check: Check::InvalidEntry,
         fix: |_| {
             "put `command`, `type`… inside the group's `hooks` list, or remove `hooks` to make it one flat hook".into()
         },
     },
     Rule {
-        needle: "expected an object mapping event names",
+        kinds: &[ProblemKind::HooksNotAnObject],
         check: Check::InvalidEntry,
         fix: |_| "write `hooks` as {\"EventName\": [ {hook}, … ]}".into(),
     },
     Rule {
-        needle: "expected a list of hooks",
+        kinds: &[ProblemKind::HookListNotAList],
         check: Check::InvalidEntry,
         fix: |_| "wrap the hooks in a list: [ {…} ]".into(),
     },
     Rule {
-        needle: "expected a hook object",
+        kinds: &[ProblemKind::HookNotAnObject],
         check: Check::InvalidEntry,
         fix: |_| "write each hook as an object: {\"command\": \"…\"}".into(),
     },
     Rule {
-        needle: "a command hook needs `command`",
+        kinds: &[ProblemKind::CommandMissing],
         check: Check::InvalidEntry,
         fix: |_| "add `command` (the shell command to run), or set `type`".into(),
     },
     Rule {
-        needle: "an http hook needs `url`",
+        kinds: &[ProblemKind::UrlMissing],
         check: Check::InvalidEntry,
         fix: |_| "add `url`".into(),
     },
     Rule {
-        needle: "prompt hooks are not supported on",
+        kinds: &[ProblemKind::PromptHookEvent],
         check: Check::PromptHookEvent,
         fix: |_| {
             "move the hook to an event with a conversation (PreToolUse, Stop…), or write it as a command hook".into()
         },
     },
     Rule {
-        needle: "agent hooks are not supported on",
+        kinds: &[ProblemKind::AgentHookEvent],
         check: Check::PromptHookEvent,
         fix: |_| {
             "move the hook to an event it runs on (PreToolUse, Stop…), or write it as a command hook".into()
         },
     },
     Rule {
-        needle: "an agent hook needs `prompt`",
+        kinds: &[ProblemKind::AgentHookWithoutPrompt],
         check: Check::InvalidEntry,
         fix: |_| "add `prompt` (what the model is asked; $ARGUMENTS is the event JSON)".into(),
     },
     Rule {
-        needle: "is not used by agent hooks",
+        kinds: &[ProblemKind::NotForAgentHooks],
         check: Check::IgnoredField,
         fix: |p| format!("remove `{}`", last_key(&p.json_path)),
     },
     Rule {
-        needle: "a prompt hook needs `prompt`",
+        kinds: &[ProblemKind::PromptHookWithoutPrompt],
         check: Check::InvalidEntry,
         fix: |_| "add `prompt` (what the model is asked; $ARGUMENTS is the event JSON)".into(),
     },
     Rule {
-        needle: "is only used by prompt hooks",
+        kinds: &[ProblemKind::OnlyForPromptHooks],
         check: Check::IgnoredField,
         fix: |p| {
             format!(
@@ -145,91 +146,91 @@ const RULES: &[Rule] = &[
         },
     },
     Rule {
-        needle: "a project may not choose where prompts",
+        kinds: &[ProblemKind::ProjectPromptEndpoint],
         check: Check::ManagedOnly,
         fix: |_| "set it in your user settings (~/.config/hookrun/settings.json)".into(),
     },
     Rule {
-        needle: "expected a non-empty string",
+        kinds: &[ProblemKind::NotANonEmptyString],
         check: Check::InvalidValue,
         fix: |_| "write a string, e.g. \"claude-haiku-4-5\"".into(),
     },
     Rule {
-        needle: "is not a usable endpoint",
+        kinds: &[ProblemKind::NotAnEndpoint],
         check: Check::InvalidValue,
         fix: |_| {
             "write the base URL with http:// or https://, e.g. \"http://127.0.0.1:11434/v1\"".into()
         },
     },
     Rule {
-        needle: "expected an object with provider, baseUrl",
+        kinds: &[ProblemKind::PromptHooksNotAnObject],
         check: Check::InvalidValue,
         fix: |_| "write promptHooks as {\"model\": \"claude-haiku-4-5\"}".into(),
     },
     Rule {
-        needle: "expected a list of URL patterns",
+        kinds: &[ProblemKind::NotAUrlPatternList],
         check: Check::InvalidValue,
         fix: |_| "write a list of URL patterns: [\"https://api.anthropic.com/*\"]".into(),
     },
     Rule {
-        needle: "unknown provider",
+        kinds: &[ProblemKind::UnknownProvider],
         check: Check::InvalidValue,
         fix: |_| "use \"anthropic\" or \"openai\"".into(),
     },
     Rule {
-        needle: "this group runs nothing",
+        kinds: &[ProblemKind::EmptyGroup],
         check: Check::EmptyGroup,
         fix: |_| "add hooks to the group's `hooks` list, or remove the group".into(),
     },
     Rule {
-        needle: "is empty",
+        kinds: &[ProblemKind::CommandEmpty],
         check: Check::InvalidEntry,
         fix: |_| "write the command to run, or remove the hook".into(),
     },
     Rule {
-        needle: "expected a positive number of seconds",
+        kinds: &[ProblemKind::NotSeconds],
         check: Check::InvalidValue,
         fix: |_| "write the timeout as a number of seconds, e.g. \"timeout\": 10".into(),
     },
     Rule {
-        needle: "expected true or false",
+        kinds: &[ProblemKind::NotABool],
         check: Check::InvalidValue,
         fix: |_| "write true or false, without quotes".into(),
     },
     Rule {
-        needle: "unknown variant",
+        kinds: &[ProblemKind::UnknownVariant],
         check: Check::InvalidValue,
         fix: |_| "use one of the values the message lists".into(),
     },
     Rule {
-        needle: "invalid type",
+        kinds: &[ProblemKind::WrongType],
         check: Check::InvalidValue,
         fix: |_| "use the type the message names (numbers and booleans without quotes)".into(),
     },
     Rule {
-        needle: "does not exist: no hooks are loaded",
+        kinds: &[ProblemKind::FileMissing],
         check: Check::SettingsMissing,
         fix: |_| {
             "fix the path given with --settings / --claude-settings (relative paths are relative to the current directory)".into()
         },
     },
     Rule {
-        needle: "is not trusted",
+        kinds: &[ProblemKind::Untrusted],
         check: Check::Untrusted,
         fix: |p| trust_fix(p),
     },
     Rule {
-        needle: "changed since it was trusted",
+        kinds: &[ProblemKind::ChangedSinceTrusted],
         check: Check::Untrusted,
         fix: |p| trust_fix(p),
     },
     Rule {
-        needle: "is honoured only in managed settings",
+        kinds: &[ProblemKind::ManagedOnly],
         check: Check::ManagedOnly,
         fix: |_| "move the key to the managed settings file, or remove it".into(),
     },
     Rule {
-        needle: "a project cannot ask for your secrets",
+        kinds: &[ProblemKind::ProjectEnvKeep],
         check: Check::ProjectEnvKeep,
         fix: |_| {
             "list the variable in env.keep of your user settings (~/.config/hookrun/settings.json)"
@@ -237,79 +238,74 @@ const RULES: &[Rule] = &[
         },
     },
     Rule {
-        needle: "expected a file path",
+        kinds: &[ProblemKind::NotAFilePath],
         check: Check::InvalidValue,
         fix: |_| "set `log` to a file path, e.g. \"~/.local/state/hookrun/audit.jsonl\"".into(),
     },
     Rule {
-        needle: "expected a rule string",
+        kinds: &[ProblemKind::NotARule],
         check: Check::InvalidValue,
         fix: |_| "write each rule as a string, e.g. \"Bash(git push *)\"".into(),
     },
     Rule {
-        needle: "expected a list of rules",
+        kinds: &[ProblemKind::NotARuleList],
         check: Check::InvalidValue,
         fix: |_| "write the rules as a list: [\"Bash(rm *)\"]".into(),
     },
     Rule {
-        needle: "expected an object with allow, ask and deny",
+        kinds: &[ProblemKind::PermissionsNotAnObject],
         check: Check::InvalidValue,
         fix: |_| "write permissions as {\"deny\": [\"Bash(rm *)\"]}".into(),
     },
     Rule {
-        needle: "expected an object such as",
+        kinds: &[ProblemKind::EnvNotAnObject],
         check: Check::InvalidValue,
         fix: |_| "write env as {\"keep\": [\"NAME\"]}".into(),
     },
     Rule {
-        needle: "expected a list of strings",
+        kinds: &[ProblemKind::NotAStringList],
         check: Check::InvalidValue,
         fix: |_| "write a list of strings: [\"…\"]".into(),
     },
     Rule {
-        needle: "unknown source",
+        kinds: &[ProblemKind::UnknownSource],
         check: Check::InvalidValue,
         fix: |_| "use user, project, local, cli or managed".into(),
     },
     Rule {
-        needle: "unknown key (expected",
-        check: Check::UnknownKey,
-        fix: |_| "remove the key: hookrun ignores it".into(),
-    },
-    Rule {
-        needle: "not a valid trust store",
+        kinds: &[ProblemKind::TrustStoreInvalid],
         check: Check::TrustStore,
         fix: |_| "run `hookrun trust` in each project you trust to rewrite the store".into(),
     },
     Rule {
-        needle: "expected a string",
+        kinds: &[ProblemKind::NotAString],
         check: Check::InvalidValue,
         fix: |_| "write the matcher as a string, e.g. \"Edit|Write\"".into(),
     },
     Rule {
-        needle: "is ignored inside a matcher group",
+        kinds: &[ProblemKind::InnerMatcher],
         check: Check::IgnoredField,
         fix: |_| "remove the inner `matcher`, or move the hook to a group with that matcher".into(),
     },
     Rule {
-        needle: "is only used by command hooks",
+        kinds: &[ProblemKind::OnlyForCommandHooks],
         check: Check::IgnoredField,
         fix: |_| "remove `args`".into(),
     },
     Rule {
-        needle: "is ignored in exec form",
+        kinds: &[ProblemKind::ShellInExecForm],
         check: Check::IgnoredField,
         fix: |_| "remove `shell`, or drop `args` to run `command` through the shell".into(),
     },
     Rule {
-        needle: "the hook runs in the foreground and its exit 2 blocks",
+        kinds: &[ProblemKind::AsyncRewakeForeground],
         check: Check::AsyncRewakeForeground,
         fix: |_| {
             "add \"async\": true to run it in the background (its exit 2 then reaches the model later), or remove `asyncRewake`".into()
         },
     },
     Rule {
-        needle: "ignored in a Claude Code settings file",
+        kinds: &[ProblemKind::ClaudeModeIgnored],
         check: Check::ClaudeMode,
         fix: |_| "nothing to do: Claude Code applies it itself".into(),
     },
@@ -317,7 +313,7 @@ const RULES: &[Rule] = &[
 
 /// The finding for one loader problem.
 pub fn finding(problem: &Problem) -> Finding {
-    let rule = RULES.iter().find(|r| problem.message.contains(r.needle));
+    let rule = RULES.iter().find(|r| r.kinds.contains(&problem.kind));
     let (check, fix) = rule.map_or_else(
         || {
             let fix = match problem.severity {
@@ -359,7 +355,7 @@ fn did_you_mean(problem: &Problem, verb: &str) -> String {
         .filter(|(d, _)| *d <= 2)
         .min_by_key(|(d, _)| *d);
     match near {
-        Some((_, field)) if problem.message.contains("unknown field") => {
+        Some((_, field)) if problem.kind == ProblemKind::UnknownField => {
             format!("{verb} `{field}`")
         }
         _ => format!("remove `{key}`: hookrun ignores it"),
@@ -475,6 +471,88 @@ mod tests {
             for check in *expected {
                 assert!(checks.contains(check), "{check} missing from {checks:?}");
             }
+        }
+    }
+
+    /// The kinds `doctor` reports under the generic `settings` check, with
+    /// the generic fix: no rule of their own (yet).
+    const GENERIC: &[ProblemKind] = &[
+        ProblemKind::RemovedSinceTrusted,
+        ProblemKind::TrustStoreUnreadable,
+        ProblemKind::ProjectSsrfOptOut,
+        ProblemKind::McpToolIncomplete,
+        ProblemKind::OnlyForMcpToolHooks,
+        ProblemKind::InvalidValue,
+        ProblemKind::NotANetworkList,
+        ProblemKind::NotANetwork,
+        ProblemKind::NotAVariableList,
+    ];
+
+    /// A new kind of loader problem fails here until it is given a rule
+    /// (or, on purpose, the generic check); a kind in two rules would make
+    /// the order of `RULES` decide.
+    #[test]
+    fn every_problem_kind_reaches_exactly_one_check() {
+        for kind in ProblemKind::ALL {
+            let rules: Vec<Check> = RULES
+                .iter()
+                .filter(|r| r.kinds.contains(kind))
+                .map(|r| r.check)
+                .collect();
+            if GENERIC.contains(kind) {
+                assert!(rules.is_empty(), "{kind:?} is generic but has {rules:?}");
+            } else {
+                assert_eq!(rules.len(), 1, "{kind:?} reaches {rules:?}");
+            }
+            let problem = Problem {
+                severity: Severity::Warning,
+                kind: *kind,
+                file: PathBuf::from("/cfg/settings.json"),
+                json_path: "hooks.Stop[0].x".into(),
+                message: String::new(),
+            };
+            let f = finding(&problem);
+            assert_eq!(
+                f.check == Check::SettingsProblem,
+                GENERIC.contains(kind),
+                "{kind:?}"
+            );
+            assert!(!f.fix.is_empty(), "{kind:?}");
+        }
+        for rule in RULES {
+            assert!(!rule.kinds.is_empty(), "{} has no kind", rule.check);
+        }
+    }
+
+    /// A message that quotes another message's words (an error from
+    /// serde_json or the file system, a path) keeps the check of its kind.
+    #[test]
+    fn the_kind_decides_the_check_not_the_words() {
+        for (kind, message, check) in [
+            (
+                ProblemKind::TrustStoreInvalid,
+                "/c/trust.json is not a valid trust store (invalid type: string \"x\", expected u32 at line 1 column 15); every project file counts as untrusted until `hookrun trust` rewrites it",
+                Check::TrustStore,
+            ),
+            (
+                ProblemKind::ChangedSinceTrusted,
+                "changed since it was trusted, and the trusted copy /c/trusted/0.json cannot be read: denied: its hooks, permissions and env do not take effect; review it, then run `hookrun trust /p`",
+                Check::Untrusted,
+            ),
+            (
+                ProblemKind::UnknownVariant,
+                "unknown variant `cannot be read`, expected `allow` or `block`; this hook is skipped",
+                Check::InvalidValue,
+            ),
+        ] {
+            let problem = Problem {
+                severity: Severity::Error,
+                kind,
+                file: PathBuf::from("/p/.hookrun/settings.json"),
+                json_path: String::new(),
+                message: message.into(),
+            };
+            assert_eq!(finding(&problem).check, check, "{kind:?}");
         }
     }
 

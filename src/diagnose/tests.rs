@@ -689,6 +689,7 @@ fn a_guard_that_never_fires_is_an_error() {
     let mut settings = Settings::default();
     settings.problems.push(crate::settings::Problem {
         severity: Severity::Warning,
+        kind: crate::settings::ProblemKind::Untrusted,
         file: PathBuf::from("/proj/.hookrun/settings.json"),
         json_path: String::new(),
         message: "is not trusted: its hooks, permissions and env do not take effect; review it, then run `hookrun trust /proj`".into(),
@@ -904,6 +905,7 @@ fn a_corrupt_trust_store_is_its_own_check() {
     // As the loader reports it.
     let problem = crate::settings::Problem {
         severity: Severity::Warning,
+        kind: crate::settings::ProblemKind::TrustStoreInvalid,
         file: path.clone(),
         json_path: String::new(),
         message: err.to_string(),
@@ -917,6 +919,8 @@ fn a_corrupt_trust_store_is_its_own_check() {
 fn a_loader_problem_without_a_rule_keeps_its_severity() {
     let problem = |severity| crate::settings::Problem {
         severity,
+        // A kind no rule of its own takes.
+        kind: crate::settings::ProblemKind::InvalidValue,
         file: PathBuf::from("/cfg/settings.json"),
         json_path: "hooks.Stop[0]".into(),
         message: "a message no rule knows".into(),

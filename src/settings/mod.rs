@@ -10,8 +10,8 @@ pub mod trust;
 
 pub use discover::{Environment, SourceOptions};
 pub use model::{
-    HookDef, HookExtra, HookType, McpToolDef, OnError, Problem, Settings, SettingsFile, Severity,
-    ShellKind, Source, SourceKind, Trust,
+    HookDef, HookExtra, HookType, McpToolDef, OnError, Problem, ProblemKind, Settings,
+    SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
 };
 
 use std::path::{Path, PathBuf};

@@ -14,7 +14,9 @@ use serde_json::Value;
 
 use crate::catalog::EventId;
 use crate::event::json_type_name;
-use crate::settings::model::{FileState, PromptFileSettings, Settings, Severity, SourceKind};
+use crate::settings::model::{
+    FileState, ProblemKind, PromptFileSettings, Settings, Severity, SourceKind,
+};
 
 /// The events a prompt hook runs on: those with a conversation to judge.
 pub const EVENTS: &[&str] = &[
@@ -143,8 +145,8 @@ impl Config {
     }
 }
 
-/// A problem with one key: severity, JSON path, message.
-pub type KeyProblem = (Severity, String, String);
+/// A problem with one key: severity, kind, JSON path, message.
+pub type KeyProblem = (Severity, ProblemKind, String, String);
 
 /// Parses one of the top-level prompt keys into `out`. `sets_endpoint`:
 /// this file may say where prompts go (user, managed, or a `--settings`
@@ -162,6 +164,7 @@ pub fn parse_key(
         "allowPromptHooks" | "allowedPromptHookEndpoints" if kind != SourceKind::Managed => {
             problems.push((
                 Severity::Warning,
+                ProblemKind::ManagedOnly,
                 key.to_owned(),
                 format!("is honoured only in managed settings, not in {kind} settings; ignored"),
             ));
@@ -170,6 +173,7 @@ pub fn parse_key(
             Value::Bool(flag) => out.allowed = Some(*flag),
             other => problems.push((
                 Severity::Error,
+                ProblemKind::NotABool,
                 key.to_owned(),
                 format!(
                     "expected true or false, found {}; prompt hooks are forbidden until it is fixed",
@@ -186,6 +190,7 @@ pub fn parse_key(
                             Value::String(text) => list.push(text.clone()),
                             other => problems.push((
                                 Severity::Error,
+                                ProblemKind::NotAString,
                                 format!("{key}[{i}]"),
                                 format!(
                                     "expected a string, found {}; ignored",
@@ -197,6 +202,7 @@ pub fn parse_key(
                 }
                 other => problems.push((
                     Severity::Error,
+                    ProblemKind::NotAUrlPatternList,
                     key.to_owned(),
                     format!(
                         "expected a list of URL patterns, found {}; treated as an empty list (no endpoint allowed)",
@@ -229,6 +235,7 @@ fn parse_prompt_hooks(
     let Value::Object(map) = value else {
         problems.push((
             Severity::Error,
+            ProblemKind::PromptHooksNotAnObject,
             "promptHooks".to_owned(),
             format!(
                 "expected an object with provider, baseUrl, apiKeyEnv or model, found {}; ignored",
@@ -246,6 +253,7 @@ fn parse_prompt_hooks(
         ) {
             problems.push((
                 Severity::Warning,
+                ProblemKind::UnknownField,
                 path,
                 "unknown field, ignored (promptHooks has provider, baseUrl, apiKeyEnv and model)"
                     .to_owned(),
@@ -255,6 +263,7 @@ fn parse_prompt_hooks(
         let Some(text) = item.as_str().map(str::trim).filter(|t| !t.is_empty()) else {
             problems.push((
                 Severity::Error,
+                ProblemKind::NotANonEmptyString,
                 path,
                 format!(
                     "expected a non-empty string, found {}; ignored",
@@ -266,6 +275,7 @@ fn parse_prompt_hooks(
         if endpoint_field && !sets_endpoint {
             problems.push((
                 Severity::Warning,
+                ProblemKind::ProjectPromptEndpoint,
                 path,
                 format!(
                     "is honoured only in user, managed or --settings files, not in {kind} settings here: a project may not choose where prompts and your API key go; ignored"
@@ -280,6 +290,7 @@ fn parse_prompt_hooks(
                 } else {
                     problems.push((
                         Severity::Error,
+                        ProblemKind::UnknownProvider,
                         path,
                         format!(
                             "unknown provider {text:?} (expected anthropic or openai); ignored"
@@ -291,6 +302,7 @@ fn parse_prompt_hooks(
                 Ok(_) => out.base_url = Some(text.trim_end_matches('/').to_owned()),
                 Err(why) => problems.push((
                     Severity::Error,
+                    ProblemKind::NotAnEndpoint,
                     path,
                     format!("is not a usable endpoint ({why}); ignored"),
                 )),
@@ -318,7 +330,7 @@ mod tests {
             out,
             problems
                 .into_iter()
-                .map(|(_, at, m)| format!("{at}: {m}"))
+                .map(|(_, _, at, m)| format!("{at}: {m}"))
                 .collect(),
         )
     }
