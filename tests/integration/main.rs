@@ -11,6 +11,7 @@ mod diagnostics;
 mod docs;
 mod escaping;
 mod exit_codes;
+mod extending;
 mod fire;
 mod funnel;
 mod generated;
