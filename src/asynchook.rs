@@ -23,11 +23,27 @@ use serde::{Deserialize, Serialize};
 use crate::aggregate::Decision;
 use crate::catalog::EventId;
 use crate::event::Event;
-use crate::exec::{self, Job, Limits, Program, Supervisor};
+use crate::exec::{self, Job, JobReport, Limits, Program, Supervisor, Termination};
 use crate::hookenv::HookEnv;
 use crate::plan::Planned;
 use crate::state::StateDir;
-use crate::verdict::{self, Ending, HookOutput, ending_of};
+use crate::verdict::{self, Ending, HookOutput};
+
+/// How a supervised process ended, as the protocol sees it (`timeout` is
+/// the one it ran under). Both command-hook runners use it: the fire's
+/// (`run`'s command hooks) and the detached one here.
+pub(crate) fn ending_of(report: &JobReport, timeout: std::time::Duration) -> Ending {
+    if report.timed_out {
+        return Ending::TimedOut {
+            seconds: timeout.as_secs_f64(),
+        };
+    }
+    match &report.termination {
+        Termination::Exited(code) => Ending::Exited(*code),
+        Termination::Signaled(signal) => Ending::Signaled(*signal),
+        Termination::SpawnFailed(why) => Ending::NotStarted(why.clone()),
+    }
+}
 
 /// Everything the detached runner needs.
 #[derive(Debug, Serialize, Deserialize)]

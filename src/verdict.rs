@@ -8,7 +8,6 @@ use serde_json::{Map, Value};
 
 use crate::catalog::{Encoding, EventId};
 use crate::event::json_type_name;
-use crate::exec::{JobReport, Termination};
 
 /// A permission decision, most restrictive last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -75,21 +74,6 @@ pub enum Ending {
     /// Ran and failed in a way the words say (an http hook: refused,
     /// unreachable, a non-2xx status, a body that is not a JSON object).
     Failed(String),
-}
-
-/// How a supervised process ended, as the protocol sees it (`timeout` is
-/// the one it ran under).
-pub fn ending_of(report: &JobReport, timeout: std::time::Duration) -> Ending {
-    if report.timed_out {
-        return Ending::TimedOut {
-            seconds: timeout.as_secs_f64(),
-        };
-    }
-    match &report.termination {
-        Termination::Exited(code) => Ending::Exited(*code),
-        Termination::Signaled(signal) => Ending::Signaled(*signal),
-        Termination::SpawnFailed(why) => Ending::NotStarted(why.clone()),
-    }
 }
 
 /// Everything the protocol needs about one finished hook.

@@ -406,23 +406,7 @@ impl Run {
                 }
             };
             if let Some(call) = turn.calls.iter().find(|c| c.name == ANSWER_TOOL) {
-                let text = match &call.input {
-                    Ok(input) => input.to_string(),
-                    Err(_) => String::new(),
-                };
-                let text = self.clean(text);
-                let result = match answer::judge(&text) {
-                    // The answer tool has no `impossible`.
-                    Ok(judgement) => Ended::Judged(super::Judgement {
-                        impossible: false,
-                        ..judgement
-                    }),
-                    Err(why) => Ended::Failed(format!(
-                        "no usable answer: {why}; the model said: {}",
-                        excerpt(&text)
-                    )),
-                };
-                trail.push(format!("answer: {text}"));
+                let result = self.answer(call, &mut trail);
                 return Reply::finished(result, status, trail.join("\n"), started, attempts);
             }
             if turn.calls.is_empty() {
@@ -445,41 +429,7 @@ impl Run {
                 continue;
             }
             self.conversation.messages.push(turn.message);
-            let mut results = Vec::new();
-            for call in &turn.calls {
-                let out = match &call.input {
-                    Err(why) => tools::Output {
-                        text: why.clone(),
-                        is_error: true,
-                    },
-                    Ok(_) if tool_bytes >= TOTAL_TOOL_BYTES => tools::Output {
-                        text: format!(
-                            "the {TOTAL_TOOL_BYTES} bytes of tool output this hook may read are spent; answer now with {ANSWER_TOOL}"
-                        ),
-                        is_error: true,
-                    },
-                    Ok(input) => self.scope.run(&call.name, input),
-                };
-                let out = tools::Output {
-                    text: self.clean(out.text),
-                    is_error: out.is_error,
-                };
-                tool_bytes += out.text.len();
-                trail.push(format!(
-                    "{} {}: {}",
-                    call.name,
-                    call.input
-                        .as_ref()
-                        .map(Value::to_string)
-                        .unwrap_or_default(),
-                    if out.is_error {
-                        format!("refused: {}", excerpt(&out.text))
-                    } else {
-                        format!("{} bytes", out.text.len())
-                    }
-                ));
-                results.push((call.id.clone(), out));
-            }
+            let results = self.run_tools(&turn.calls, &mut tool_bytes, &mut trail);
             self.conversation.results(results);
         }
         let text = self.clean(trail.join("\n"));
@@ -492,6 +442,76 @@ impl Run {
             started,
             attempts,
         )
+    }
+
+    /// The model called the answer tool: its judgement (noted in `trail`),
+    /// or why it is none.
+    fn answer(&self, call: &ToolCall, trail: &mut Vec<String>) -> Ended {
+        let text = match &call.input {
+            Ok(input) => input.to_string(),
+            Err(_) => String::new(),
+        };
+        let text = self.clean(text);
+        let result = match answer::judge(&text) {
+            // The answer tool has no `impossible`.
+            Ok(judgement) => Ended::Judged(super::Judgement {
+                impossible: false,
+                ..judgement
+            }),
+            Err(why) => Ended::Failed(format!(
+                "no usable answer: {why}; the model said: {}",
+                excerpt(&text)
+            )),
+        };
+        trail.push(format!("answer: {text}"));
+        result
+    }
+
+    /// Runs the tools a turn called (within the bytes of tool output left,
+    /// `tool_bytes` being what was read so far), noting each in `trail`:
+    /// the results to send back, by call id.
+    fn run_tools(
+        &self,
+        calls: &[ToolCall],
+        tool_bytes: &mut usize,
+        trail: &mut Vec<String>,
+    ) -> Vec<(String, tools::Output)> {
+        let mut results = Vec::new();
+        for call in calls {
+            let out = match &call.input {
+                Err(why) => tools::Output {
+                    text: why.clone(),
+                    is_error: true,
+                },
+                Ok(_) if *tool_bytes >= TOTAL_TOOL_BYTES => tools::Output {
+                    text: format!(
+                        "the {TOTAL_TOOL_BYTES} bytes of tool output this hook may read are spent; answer now with {ANSWER_TOOL}"
+                    ),
+                    is_error: true,
+                },
+                Ok(input) => self.scope.run(&call.name, input),
+            };
+            let out = tools::Output {
+                text: self.clean(out.text),
+                is_error: out.is_error,
+            };
+            *tool_bytes += out.text.len();
+            trail.push(format!(
+                "{} {}: {}",
+                call.name,
+                call.input
+                    .as_ref()
+                    .map(Value::to_string)
+                    .unwrap_or_default(),
+                if out.is_error {
+                    format!("refused: {}", excerpt(&out.text))
+                } else {
+                    format!("{} bytes", out.text.len())
+                }
+            ));
+            results.push((call.id.clone(), out));
+        }
+        results
     }
 
     /// One request, retried as a prompt hook's is, within what is left of

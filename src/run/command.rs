@@ -7,13 +7,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Executed, HookRun, Output, Ran, RunContext, RunInputs, hook_env, once_taken};
-use crate::asynchook;
+use crate::asynchook::{self, ending_of};
 use crate::event::{Bytes, Event};
 use crate::exec::{Job, JobEnv, JobReport, Program};
 use crate::hookenv::HookEnv;
 use crate::plan::{Plan, Planned, Runnable};
 use crate::settings::OnError;
-use crate::verdict::{self, HookOutput, ending_of};
+use crate::verdict::{self, HookOutput};
 
 impl RunContext<'_> {
     /// What every command hook's environment shares: `base_env` without

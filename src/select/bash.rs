@@ -518,6 +518,69 @@ const MAX_VIEWS: usize = 256;
 /// Fills `seen_through`, `runs`, `not_allowable`, `unjudgeable` and
 /// `reads_commands` (see [`CommandPart`]).
 fn see_through(all_words: &[Word], part: &mut CommandPart) {
+    // Redirections run nothing: drop them (and their targets) everywhere.
+    let words: Vec<&Word> = all_words.iter().filter(|w| !w.redirect).collect();
+    // Wrappers are runners here: the views start at the first of them
+    // (`nice -n 5 nohup rm x` shows `nohup` and `rm`).
+    let first = words
+        .iter()
+        .take_while(|w| is_keyword(w) || is_assignment(w))
+        .count();
+    let git_config_from_env = judge_words(all_words, &words, first, part);
+    let mut starts = vec![first];
+    let mut seen = vec![false; words.len() + 1];
+    while let Some(start) = starts.pop() {
+        let start = start
+            + words[start.min(words.len())..]
+                .iter()
+                .take_while(|w| is_keyword(w) || is_assignment(w))
+                .count();
+        if start >= words.len() || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        if part.seen_through.len() >= MAX_VIEWS {
+            cannot_judge(
+                part,
+                format!("more than {MAX_VIEWS} ways to read its wrappers"),
+            );
+            return;
+        }
+        let head = words[start];
+        if let Some(why) = unreadable_name(head) {
+            cannot_judge(part, why);
+            continue;
+        }
+        let args = &words[start + 1..];
+        let view_name = push_view(head, args, words.len() - start, part);
+        let name = base_name(&view_name);
+        follow_view(name, &words, start, part, &mut starts);
+        if name == "git" {
+            if let Some(variable) = &git_config_from_env {
+                cannot_judge(
+                    part,
+                    format!(
+                        "git reads configuration (aliases, pagers) from `{variable}`, which may run any command"
+                    ),
+                );
+            }
+        }
+        if let Some(options) = MULTIPLEXERS.iter().find(|m| m.name == name) {
+            subcommand_views(options, args, part);
+        }
+    }
+}
+
+/// What the words of a part say before any view is read: redirections
+/// and written files, assignments that run or hide commands. Returns the
+/// `GIT_CONFIG…` variable the part sets, if any (git then reads
+/// configuration hookrun cannot see).
+fn judge_words(
+    all_words: &[Word],
+    words: &[&Word],
+    first: usize,
+    part: &mut CommandPart,
+) -> Option<String> {
     // A redirection written before the command (`>out rm x`, `2>&1 rm x`).
     if let Some(word) = all_words
         .iter()
@@ -529,15 +592,6 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
             word.raw
         ));
     }
-    let words = all_words;
-    // Redirections run nothing: drop them (and their targets) everywhere.
-    let words: Vec<&Word> = words.iter().filter(|w| !w.redirect).collect();
-    // Wrappers are runners here: the views start at the first of them
-    // (`nice -n 5 nohup rm x` shows `nohup` and `rm`).
-    let first = words
-        .iter()
-        .take_while(|w| is_keyword(w) || is_assignment(w))
-        .count();
     if let Some(word) = all_words.iter().find(|w| w.writes_a_file()) {
         part.not_allowable = Some(format!("it writes to a file (`{}`)", word.raw));
     }
@@ -570,173 +624,170 @@ fn see_through(all_words: &[Word], part: &mut CommandPart) {
             .map_or(word.value.as_str(), |(_, v)| v);
         hands_over(part, "arithmetic", value.to_owned(), word.dynamic);
     }
-    let mut starts = vec![first];
-    let mut seen = vec![false; words.len() + 1];
-    while let Some(start) = starts.pop() {
-        let start = start
-            + words[start.min(words.len())..]
-                .iter()
-                .take_while(|w| is_keyword(w) || is_assignment(w))
-                .count();
-        if start >= words.len() || seen[start] {
-            continue;
+    git_config_from_env
+}
+
+/// Adds the view that starts at `head` (its name, then the holes of its
+/// arguments) to `seen_through`; returns the name the view runs.
+fn push_view(head: &Word, args: &[&Word], len: usize, part: &mut CommandPart) -> String {
+    let mut view: Vec<String> = Vec::with_capacity(len);
+    if let Some(expanded) = brace_words(head) {
+        part.not_allowable
+            .get_or_insert_with(|| format!("its command is a brace expansion (`{}`)", head.raw));
+        view.extend(expanded);
+    } else {
+        view.push(base_name(&head.value).to_owned());
+    }
+    view.extend(args.iter().map(|w| w.hole.clone()));
+    part.seen_through.push(view.join(" "));
+    view.swap_remove(0)
+}
+
+/// What the view of `name` at `words[start]` starts in turn: further views
+/// (into `starts`), command lines it hands to a shell, commands it reads.
+fn follow_view(
+    name: &str,
+    words: &[&Word],
+    start: usize,
+    part: &mut CommandPart,
+    starts: &mut Vec<usize>,
+) {
+    let args = &words[start + 1..];
+    if RUNNERS.contains(&name) {
+        starts.extend(runner_starts(name, args).into_iter().map(|i| start + 1 + i));
+        runner_view(name, args, part);
+    } else if name == "find" {
+        for (i, w) in words.iter().enumerate().skip(start + 1) {
+            if matches!(w.value.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+                starts.push(i + 1);
+            }
         }
-        seen[start] = true;
-        if part.seen_through.len() >= MAX_VIEWS {
+    } else if name == "eval" {
+        let line = args
+            .iter()
+            .map(|w| w.value.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        hands_over(part, "eval", line, args.iter().any(|w| w.dynamic));
+    } else if SHELLS.contains(&name) {
+        shell_view(name, args, part);
+    } else if name == "." || name == "source" {
+        source_view(name, args, part);
+    } else if name == "trap" {
+        let args: Vec<&&Word> = args.iter().skip_while(|w| w.value == "--").collect();
+        if args.len() >= 2 && !args[0].value.starts_with('-') {
+            hands_over(part, "trap", args[0].value.clone(), args[0].dynamic);
+        }
+    } else if name == "alias" {
+        for arg in args {
+            if let Some((_, value)) = arg.value.split_once('=') {
+                hands_over(part, "alias", value.to_owned(), arg.dynamic);
+            }
+        }
+    } else if name == "hash" {
+        // `hash -p /bin/rm ls`: later, `ls` starts `/bin/rm`.
+        if let Some(path) = option_value(args, 'p', "\u{0}") {
+            part.seen_through.push(base_name(&path).to_owned());
+        }
+    } else if name == "ssh" {
+        // The words after the host are joined and run by a shell there
+        // (which may be this machine).
+        if let Some(host) = ssh_host(args) {
+            let line: Vec<&str> = args[host + 1..].iter().map(|w| w.value.as_str()).collect();
+            if !line.is_empty() {
+                let expanded = args[host + 1..].iter().any(|w| w.dynamic);
+                hands_over(part, "ssh", line.join(" "), expanded);
+            }
+        }
+    } else if name == "sg" {
+        // `sg GROUP [-c] COMMAND`: the command goes to `/bin/sh -c`.
+        for arg in args.iter().skip(1).filter(|w| w.value != "-c") {
+            hands_over(part, "sg", arg.value.clone(), arg.dynamic);
+        }
+    }
+    if let Some(&(_, letters)) = DASH_C_RUNNERS.iter().find(|(n, _)| *n == name) {
+        dash_c_view(name, letters, args, part);
+    }
+}
+
+/// What a wrapper (`RUNNERS`) does beyond starting the rest of its words.
+fn runner_view(name: &str, args: &[&Word], part: &mut CommandPart) {
+    match name {
+        "xargs" if args.iter().any(|w| is_xargs_replace(&w.value)) => cannot_judge(
+            part,
+            "`xargs -I` puts its input into the command, so only the running shell \
+             knows what it starts; pass the command its arguments directly"
+                .to_owned(),
+        ),
+        // With no command, xargs runs `echo`.
+        "xargs" if args.iter().all(|w| w.value.starts_with('-')) => {
+            part.seen_through.push("echo".to_owned());
+        }
+        "env" => env_split_string(args, part),
+        "watch" => {
+            // `watch` joins its arguments and hands them to `sh -c`.
+            for arg in args.iter().filter(|w| !w.value.starts_with('-')) {
+                hands_over(part, "watch", arg.value.clone(), arg.dynamic);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Where a shell (`SHELLS`) reads its commands from.
+fn shell_view(name: &str, args: &[&Word], part: &mut CommandPart) {
+    match shell_input(args) {
+        ShellInput::Commands(commands) => {
+            for (command, expanded) in commands {
+                hands_over(part, name, command, expanded);
+            }
+        }
+        ShellInput::Stdin => {
+            part.reads_commands.get_or_insert_with(|| name.to_owned());
+        }
+        ShellInput::Hidden(why) => cannot_judge(
+            part,
+            format!(
+                "`{name}` reads its commands from {why}, which hookrun cannot see; write the commands themselves"
+            ),
+        ),
+        ShellInput::Script => {}
+    }
+}
+
+/// The file `.` / `source` reads commands from.
+fn source_view(name: &str, args: &[&Word], part: &mut CommandPart) {
+    match args.first() {
+        Some(file) if STDIN_FILES.contains(&file.value.as_str()) => {
+            part.reads_commands.get_or_insert_with(|| name.to_owned());
+        }
+        Some(file) if file.dynamic || file.glob || is_descriptor_file(&file.value) => {
             cannot_judge(
                 part,
-                format!("more than {MAX_VIEWS} ways to read its wrappers"),
+                format!(
+                    "`{name}` reads commands from `{}`, which only the running shell knows; write the commands themselves",
+                    file.raw
+                ),
             );
-            return;
         }
-        let head = words[start];
-        if let Some(why) = unreadable_name(head) {
-            cannot_judge(part, why);
-            continue;
+        _ => {}
+    }
+}
+
+/// A program that takes a command line after `-c` (`DASH_C_RUNNERS`).
+fn dash_c_view(name: &str, letters: &str, args: &[&Word], part: &mut CommandPart) {
+    match dash_c_command(args, letters) {
+        Some((command, expanded)) => hands_over(part, name, command, expanded),
+        None if matches!(name, "su" | "script") => {
+            // Without `-c` they start an interactive shell.
+            part.reads_commands.get_or_insert_with(|| name.to_owned());
         }
-        let args = &words[start + 1..];
-        let mut view: Vec<String> = Vec::with_capacity(words.len() - start);
-        if let Some(expanded) = brace_words(head) {
-            part.not_allowable.get_or_insert_with(|| {
-                format!("its command is a brace expansion (`{}`)", head.raw)
-            });
-            view.extend(expanded);
-        } else {
-            view.push(base_name(&head.value).to_owned());
-        }
-        view.extend(args.iter().map(|w| w.hole.clone()));
-        part.seen_through.push(view.join(" "));
-        let view_name = view[0].clone();
-        let name = base_name(&view_name);
-        if RUNNERS.contains(&name) {
-            starts.extend(runner_starts(name, args).into_iter().map(|i| start + 1 + i));
-            match name {
-                "xargs" if args.iter().any(|w| is_xargs_replace(&w.value)) => cannot_judge(
-                    part,
-                    "`xargs -I` puts its input into the command, so only the running shell \
-                     knows what it starts; pass the command its arguments directly"
-                        .to_owned(),
-                ),
-                // With no command, xargs runs `echo`.
-                "xargs" if args.iter().all(|w| w.value.starts_with('-')) => {
-                    part.seen_through.push("echo".to_owned());
-                }
-                "env" => env_split_string(args, part),
-                "watch" => {
-                    // `watch` joins its arguments and hands them to `sh -c`.
-                    for arg in args.iter().filter(|w| !w.value.starts_with('-')) {
-                        hands_over(part, "watch", arg.value.clone(), arg.dynamic);
-                    }
-                }
-                _ => {}
-            }
-        } else if name == "find" {
-            for (i, w) in words.iter().enumerate().skip(start + 1) {
-                if matches!(w.value.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
-                    starts.push(i + 1);
-                }
-            }
-        } else if name == "eval" {
-            let line = args
-                .iter()
-                .map(|w| w.value.as_str())
-                .collect::<Vec<_>>()
-                .join(" ");
-            hands_over(part, "eval", line, args.iter().any(|w| w.dynamic));
-        } else if SHELLS.contains(&name) {
-            match shell_input(args) {
-                ShellInput::Commands(commands) => {
-                    for (command, expanded) in commands {
-                        hands_over(part, name, command, expanded);
-                    }
-                }
-                ShellInput::Stdin => {
-                    part.reads_commands.get_or_insert_with(|| name.to_owned());
-                }
-                ShellInput::Hidden(why) => cannot_judge(
-                    part,
-                    format!(
-                        "`{name}` reads its commands from {why}, which hookrun cannot see; write the commands themselves"
-                    ),
-                ),
-                ShellInput::Script => {}
-            }
-        } else if name == "." || name == "source" {
-            match args.first() {
-                Some(file) if STDIN_FILES.contains(&file.value.as_str()) => {
-                    part.reads_commands.get_or_insert_with(|| name.to_owned());
-                }
-                Some(file) if file.dynamic || file.glob || is_descriptor_file(&file.value) => {
-                    cannot_judge(
-                        part,
-                        format!(
-                            "`{name}` reads commands from `{}`, which only the running shell knows; write the commands themselves",
-                            file.raw
-                        ),
-                    );
-                }
-                _ => {}
-            }
-        } else if name == "trap" {
-            let args: Vec<&&Word> = args.iter().skip_while(|w| w.value == "--").collect();
-            if args.len() >= 2 && !args[0].value.starts_with('-') {
-                hands_over(part, "trap", args[0].value.clone(), args[0].dynamic);
-            }
-        } else if name == "alias" {
-            for arg in args {
-                if let Some((_, value)) = arg.value.split_once('=') {
-                    hands_over(part, "alias", value.to_owned(), arg.dynamic);
-                }
-            }
-        } else if name == "hash" {
-            // `hash -p /bin/rm ls`: later, `ls` starts `/bin/rm`.
-            if let Some(path) = option_value(args, 'p', "\u{0}") {
-                part.seen_through.push(base_name(&path).to_owned());
-            }
-        } else if name == "ssh" {
-            // The words after the host are joined and run by a shell there
-            // (which may be this machine).
-            if let Some(host) = ssh_host(args) {
-                let line: Vec<&str> = args[host + 1..].iter().map(|w| w.value.as_str()).collect();
-                if !line.is_empty() {
-                    let expanded = args[host + 1..].iter().any(|w| w.dynamic);
-                    hands_over(part, "ssh", line.join(" "), expanded);
-                }
-            }
-        } else if name == "sg" {
-            // `sg GROUP [-c] COMMAND`: the command goes to `/bin/sh -c`.
-            for arg in args.iter().skip(1).filter(|w| w.value != "-c") {
-                hands_over(part, "sg", arg.value.clone(), arg.dynamic);
-            }
-        }
-        if let Some(&(_, letters)) = DASH_C_RUNNERS.iter().find(|(n, _)| *n == name) {
-            match dash_c_command(args, letters) {
-                Some((command, expanded)) => hands_over(part, name, command, expanded),
-                None if matches!(name, "su" | "script") => {
-                    // Without `-c` they start an interactive shell.
-                    part.reads_commands.get_or_insert_with(|| name.to_owned());
-                }
-                None => {}
-            }
-            if name == "su" || name == "runuser" {
-                // `su -s PROGRAM`: the program runs as the shell.
-                if let Some(shell) = option_value(args, 's', "--shell") {
-                    part.seen_through.push(base_name(&shell).to_owned());
-                }
-            }
-        }
-        if name == "git" {
-            if let Some(variable) = &git_config_from_env {
-                cannot_judge(
-                    part,
-                    format!(
-                        "git reads configuration (aliases, pagers) from `{variable}`, which may run any command"
-                    ),
-                );
-            }
-        }
-        if let Some(options) = MULTIPLEXERS.iter().find(|m| m.name == name) {
-            subcommand_views(options, args, part);
+        None => {}
+    }
+    if name == "su" || name == "runuser" {
+        // `su -s PROGRAM`: the program runs as the shell.
+        if let Some(shell) = option_value(args, 's', "--shell") {
+            part.seen_through.push(base_name(&shell).to_owned());
         }
     }
 }
@@ -1736,16 +1787,7 @@ impl<'a> Splitter<'a> {
         let mut cases: Vec<bool> = Vec::new();
         loop {
             if !cases.is_empty() {
-                // A word ends at a blank or an operator: `esac` may be one.
-                let ends_word = match self.peek() {
-                    None => true,
-                    Some('&') => self.peek_at(1) != Some('>'),
-                    Some(c) => " \t\r\n;|)".contains(c),
-                };
-                if ends_word {
-                    part.end_word();
-                }
-                close_cases(&mut part, &mut cases);
+                self.close_cases_here(&mut part, &mut cases);
             }
             let Some(c) = self.peek() else {
                 if let End::Paren(opener) = end {
@@ -1760,39 +1802,13 @@ impl<'a> Splitter<'a> {
                     part.end_word();
                     self.pos += 1;
                 }
-                '\n' => {
-                    part.end_word();
-                    if is_case_header(&part.words) {
-                        // `case WORD in` ends its line: patterns follow.
-                        part.words.clear();
-                        cases.push(true);
-                    }
-                    self.finish(&mut part, &mut parts);
-                    self.pos += 1;
-                    let mut bodies = PartBuilder::default();
-                    self.heredoc_bodies(&mut bodies)?;
-                    parts.append(&mut bodies.nested);
-                }
+                '\n' => self.newline(&mut part, &mut parts, &mut cases)?,
                 '#' if !part.in_word() => {
                     while self.peek().is_some_and(|c| c != '\n') {
                         self.pos += 1;
                     }
                 }
-                ';' => {
-                    self.finish(&mut part, &mut parts);
-                    // `;;`, `;&` and `;;&` end a `case` branch.
-                    self.pos += 1;
-                    let mut branch_end = false;
-                    while matches!(self.peek(), Some(';' | '&')) {
-                        self.pos += 1;
-                        branch_end = true;
-                    }
-                    if branch_end {
-                        if let Some(pattern) = cases.last_mut() {
-                            *pattern = true;
-                        }
-                    }
-                }
+                ';' => self.semicolon(&mut part, &mut parts, &mut cases),
                 '&' if next == Some('>') => {
                     part.word().push_operator("&>");
                     self.pos += 2;
@@ -1802,24 +1818,7 @@ impl<'a> Splitter<'a> {
                     part.end_word();
                     self.pos += 1;
                 }
-                '&' | '|' => {
-                    let made = self.finish(&mut part, &mut parts);
-                    let doubled = next == Some('&') || (c == '|' && next == Some('|'));
-                    if c == '|' && next != Some('|') {
-                        // A pipe: the next command reads this one's output.
-                        self.pipe = Some(match made {
-                            Some((_, last)) => match &parts[last].emits {
-                                Some(text) => Stdin::Text(text.clone()),
-                                None => Stdin::Unknown(format!(
-                                    "the output of `{}`",
-                                    crate::text::shorten(&parts[last].text, 40)
-                                )),
-                            },
-                            None => Stdin::Unknown("the output of a group of commands".to_owned()),
-                        });
-                    }
-                    self.pos += if doubled { 2 } else { 1 };
-                }
+                '&' | '|' => self.control_operator(c, next, &mut part, &mut parts),
                 '<' | '>' if next == Some('(') => {
                     let opener = if c == '<' { "`<(`" } else { "`>(`" };
                     self.substitution(&mut part, 2, opener)?;
@@ -1834,25 +1833,7 @@ impl<'a> Splitter<'a> {
                     self.pos += 2;
                 }
                 '<' if next == Some('<') => self.heredoc_operator(&mut part)?,
-                '<' | '>' => {
-                    // `>&`, `<&` and `>|` belong to the redirection.
-                    let joined = matches!((c, next), (_, Some('&')) | ('>', Some('|')));
-                    let len = if joined { 2 } else { 1 };
-                    let operator = self.chars[self.pos..self.pos + len]
-                        .iter()
-                        .collect::<String>();
-                    let word = part.word();
-                    let appended = word.target.as_deref() == Some("") && word.redirect;
-                    if appended {
-                        // `>>`: one operator.
-                        word.raw.push_str(&operator);
-                        word.value.push_str(&operator);
-                        word.output |= operator.contains('>');
-                    } else {
-                        word.push_operator(&operator);
-                    }
-                    self.pos += len;
-                }
+                '<' | '>' => self.redirect_operator(c, next, &mut part),
                 '(' if opens_case_pattern(&mut part, &cases) => {
                     // `case x in (a) …`: the optional `(` before a pattern.
                     self.pos += 1;
@@ -1885,6 +1866,111 @@ impl<'a> Splitter<'a> {
         }
         self.depth -= 1;
         Ok(parts)
+    }
+
+    /// In a `case` statement: a word ends at a blank or an operator, and
+    /// `esac` may be one; close what it closes.
+    fn close_cases_here(&mut self, part: &mut PartBuilder, cases: &mut Vec<bool>) {
+        let ends_word = match self.peek() {
+            None => true,
+            Some('&') => self.peek_at(1) != Some('>'),
+            Some(c) => " \t\r\n;|)".contains(c),
+        };
+        if ends_word {
+            part.end_word();
+        }
+        close_cases(part, cases);
+    }
+
+    /// A newline ends the command (and a `case WORD in` header); the
+    /// bodies of the line's here-documents follow it.
+    fn newline(
+        &mut self,
+        part: &mut PartBuilder,
+        parts: &mut Vec<CommandPart>,
+        cases: &mut Vec<bool>,
+    ) -> Result<(), SplitError> {
+        part.end_word();
+        if is_case_header(&part.words) {
+            // `case WORD in` ends its line: patterns follow.
+            part.words.clear();
+            cases.push(true);
+        }
+        self.finish(part, parts);
+        self.pos += 1;
+        let mut bodies = PartBuilder::default();
+        self.heredoc_bodies(&mut bodies)?;
+        parts.append(&mut bodies.nested);
+        Ok(())
+    }
+
+    /// `;` ends the command; `;;`, `;&` and `;;&` end a `case` branch.
+    fn semicolon(
+        &mut self,
+        part: &mut PartBuilder,
+        parts: &mut Vec<CommandPart>,
+        cases: &mut [bool],
+    ) {
+        self.finish(part, parts);
+        self.pos += 1;
+        let mut branch_end = false;
+        while matches!(self.peek(), Some(';' | '&')) {
+            self.pos += 1;
+            branch_end = true;
+        }
+        if branch_end {
+            if let Some(pattern) = cases.last_mut() {
+                *pattern = true;
+            }
+        }
+    }
+
+    /// `&`, `&&`, `|` and `||` end the command; after a pipe the next one
+    /// reads this one's output.
+    fn control_operator(
+        &mut self,
+        c: char,
+        next: Option<char>,
+        part: &mut PartBuilder,
+        parts: &mut Vec<CommandPart>,
+    ) {
+        let made = self.finish(part, parts);
+        let doubled = next == Some('&') || (c == '|' && next == Some('|'));
+        if c == '|' && next != Some('|') {
+            // A pipe: the next command reads this one's output.
+            self.pipe = Some(match made {
+                Some((_, last)) => match &parts[last].emits {
+                    Some(text) => Stdin::Text(text.clone()),
+                    None => Stdin::Unknown(format!(
+                        "the output of `{}`",
+                        crate::text::shorten(&parts[last].text, 40)
+                    )),
+                },
+                None => Stdin::Unknown("the output of a group of commands".to_owned()),
+            });
+        }
+        self.pos += if doubled { 2 } else { 1 };
+    }
+
+    /// `<` or `>` (and `>&`, `<&`, `>|`, `>>`): a redirection's operator.
+    fn redirect_operator(&mut self, c: char, next: Option<char>, part: &mut PartBuilder) {
+        // `>&`, `<&` and `>|` belong to the redirection.
+        let joined = matches!((c, next), (_, Some('&')) | ('>', Some('|')));
+        let len = if joined { 2 } else { 1 };
+        let operator = self.chars[self.pos..self.pos + len]
+            .iter()
+            .collect::<String>();
+        let word = part.word();
+        let appended = word.target.as_deref() == Some("") && word.redirect;
+        if appended {
+            // `>>`: one operator.
+            word.raw.push_str(&operator);
+            word.value.push_str(&operator);
+            word.output |= operator.contains('>');
+        } else {
+            word.push_operator(&operator);
+        }
+        self.pos += len;
     }
 
     /// One character (or quoted string, or expansion) that continues a word.
@@ -1970,93 +2056,9 @@ impl<'a> Splitter<'a> {
             };
             self.pos += 1;
             word.raw.push(e);
-            let simple = match e {
-                'a' => Some('\u{7}'),
-                'b' => Some('\u{8}'),
-                'e' | 'E' => Some('\u{1b}'),
-                'f' => Some('\u{c}'),
-                'n' => Some('\n'),
-                'r' => Some('\r'),
-                't' => Some('\t'),
-                'v' => Some('\u{b}'),
-                '\\' | '\'' | '"' | '?' => Some(e),
-                _ => None,
+            let Some(code) = self.ansi_c_escape(e, word, truncated) else {
+                continue;
             };
-            let code: Option<u32> = if let Some(simple) = simple {
-                Some(u32::from(simple))
-            } else {
-                match e {
-                    '0'..='7' => {
-                        let mut n = e.to_digit(8).expect("octal");
-                        for _ in 0..2 {
-                            match self.peek().and_then(|d| d.to_digit(8)) {
-                                Some(d) => {
-                                    word.raw.push(self.peek().expect("peeked"));
-                                    n = n * 8 + d;
-                                    self.pos += 1;
-                                }
-                                None => break,
-                            }
-                        }
-                        Some(n & 0xff)
-                    }
-                    'x' | 'u' | 'U' => {
-                        let max = match e {
-                            'x' => 2,
-                            'u' => 4,
-                            _ => 8,
-                        };
-                        let mut n: u32 = 0;
-                        let mut digits = 0;
-                        while digits < max {
-                            match self.peek().and_then(|d| d.to_digit(16)) {
-                                Some(d) => {
-                                    word.raw.push(self.peek().expect("peeked"));
-                                    n = n.wrapping_mul(16).wrapping_add(d);
-                                    self.pos += 1;
-                                    digits += 1;
-                                }
-                                None => break,
-                            }
-                        }
-                        if digits == 0 {
-                            // No digits: bash keeps `\x` as written.
-                            if !truncated {
-                                word.push_value('\\');
-                                word.push_value(e);
-                            }
-                            continue;
-                        }
-                        Some(n)
-                    }
-                    'c' => match self.peek() {
-                        Some(x) if x.is_ascii() && x != '\'' => {
-                            word.raw.push(x);
-                            self.pos += 1;
-                            if x == '\\' && self.peek() == Some('\\') {
-                                word.raw.push('\\');
-                                self.pos += 1;
-                            }
-                            let upper = x.to_ascii_uppercase() as u32;
-                            Some(if x == '?' { 0x7f } else { upper & 0x1f })
-                        }
-                        _ => {
-                            word.undecoded
-                                .get_or_insert("a `\\c` escape at the end of `$'…'`");
-                            None
-                        }
-                    },
-                    _ => {
-                        // Not an escape: bash keeps both characters.
-                        if !truncated {
-                            word.push_value('\\');
-                            word.push_value(e);
-                        }
-                        continue;
-                    }
-                }
-            };
-            let Some(code) = code else { continue };
             if code == 0 {
                 truncated = true;
             } else if code >= 0x80 {
@@ -2066,6 +2068,100 @@ impl<'a> Splitter<'a> {
                 word.push_value(char::from_u32(code).expect("ASCII"));
             }
         }
+    }
+
+    /// The character code of the `$'…'` escape `\e` (reading the digits or
+    /// letter after it), or `None` when it makes no character: kept as
+    /// written (pushed here unless the text is `truncated`) or undecoded.
+    fn ansi_c_escape(&mut self, e: char, word: &mut Word, truncated: bool) -> Option<u32> {
+        let simple = match e {
+            'a' => Some('\u{7}'),
+            'b' => Some('\u{8}'),
+            'e' | 'E' => Some('\u{1b}'),
+            'f' => Some('\u{c}'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\u{b}'),
+            '\\' | '\'' | '"' | '?' => Some(e),
+            _ => None,
+        };
+        if let Some(simple) = simple {
+            return Some(u32::from(simple));
+        }
+        match e {
+            '0'..='7' => {
+                let first = e.to_digit(8).expect("octal");
+                let (n, _) = self.escape_digits(word, 8, 2, first);
+                Some(n & 0xff)
+            }
+            'x' | 'u' | 'U' => {
+                let max = match e {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let (n, digits) = self.escape_digits(word, 16, max, 0);
+                if digits == 0 {
+                    // No digits: bash keeps `\x` as written.
+                    if !truncated {
+                        word.push_value('\\');
+                        word.push_value(e);
+                    }
+                    return None;
+                }
+                Some(n)
+            }
+            'c' => match self.peek() {
+                Some(x) if x.is_ascii() && x != '\'' => {
+                    word.raw.push(x);
+                    self.pos += 1;
+                    if x == '\\' && self.peek() == Some('\\') {
+                        word.raw.push('\\');
+                        self.pos += 1;
+                    }
+                    let upper = x.to_ascii_uppercase() as u32;
+                    Some(if x == '?' { 0x7f } else { upper & 0x1f })
+                }
+                _ => {
+                    word.undecoded
+                        .get_or_insert("a `\\c` escape at the end of `$'…'`");
+                    None
+                }
+            },
+            _ => {
+                // Not an escape: bash keeps both characters.
+                if !truncated {
+                    word.push_value('\\');
+                    word.push_value(e);
+                }
+                None
+            }
+        }
+    }
+
+    /// Up to `max` digits in `radix` after an escape's letter: the number
+    /// they make (continuing `n`), and how many there were.
+    fn escape_digits(
+        &mut self,
+        word: &mut Word,
+        radix: u32,
+        max: usize,
+        mut n: u32,
+    ) -> (u32, usize) {
+        let mut digits = 0;
+        while digits < max {
+            match self.peek().and_then(|d| d.to_digit(radix)) {
+                Some(d) => {
+                    word.raw.push(self.peek().expect("peeked"));
+                    n = n.wrapping_mul(radix).wrapping_add(d);
+                    self.pos += 1;
+                    digits += 1;
+                }
+                None => break,
+            }
+        }
+        (n, digits)
     }
 
     /// `"…"`: literal except for `\`, `$` and backticks.

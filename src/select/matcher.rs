@@ -328,32 +328,13 @@ fn translate(pattern: &str) -> Result<Translation, bool> {
             '.' => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
             '^' | '$' | '|' => out.push(c),
             '(' => {
-                if chars.get(i + 1) == Some(&'?') {
-                    match (chars.get(i + 2), chars.get(i + 3)) {
-                        (Some(':'), _) => i += 2,
-                        (Some('<'), Some(n)) if *n != '=' && *n != '!' => {
-                            // A named group: the name does not change what matches.
-                            let Some(close) = chars[i + 3..].iter().position(|&c| c == '>') else {
-                                return Err(nested);
-                            };
-                            if !chars[i + 3..i + 3 + close]
-                                .iter()
-                                .all(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
-                            {
-                                unsupported = true;
-                            }
-                            i += 3 + close;
-                        }
-                        _ => {
-                            // Look-ahead or look-behind.
-                            unsupported = true;
-                            i += 2;
-                        }
-                    }
-                }
+                let Some((inside, odd)) = group_start(&chars, i) else {
+                    return Err(nested);
+                };
+                unsupported |= odd;
                 out.push_str("(?:");
                 groups.push(false);
-                i += 1;
+                i = inside;
                 last_group_quantified = false;
                 continue;
             }
@@ -412,6 +393,28 @@ fn translate(pattern: &str) -> Result<Translation, bool> {
         rust: out,
         nested_quantifier: nested,
     })
+}
+
+/// After the `(` at `chars[i]`: where the group's inside starts, and
+/// whether its kind is one the translation does not support (look-ahead,
+/// look-behind, a name of other characters); `None` when a group's name
+/// never closes. A name does not change what matches.
+fn group_start(chars: &[char], i: usize) -> Option<(usize, bool)> {
+    if chars.get(i + 1) != Some(&'?') {
+        return Some((i + 1, false));
+    }
+    match (chars.get(i + 2), chars.get(i + 3)) {
+        (Some(':'), _) => Some((i + 3, false)),
+        (Some('<'), Some(n)) if *n != '=' && *n != '!' => {
+            let close = chars[i + 3..].iter().position(|&c| c == '>')?;
+            let odd = !chars[i + 3..i + 3 + close]
+                .iter()
+                .all(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$');
+            Some((i + 4 + close, odd))
+        }
+        // Look-ahead or look-behind.
+        _ => Some((i + 3, true)),
+    }
 }
 
 fn quantified(groups: &mut [bool], nested: &mut bool, on_quantified_group: bool) {

@@ -653,6 +653,27 @@ fn project_settings_behind_the_recipe_need_trust() {
     );
 }
 
+/// The secret-scrubbing example of docs/claude-code.md (a sandbox of its
+/// own: the key is in its environment).
+fn documented_secret_scrubbing(bash: &Value) {
+    let mut sb2 = Sandbox::new();
+    sb2.env("ANTHROPIC_API_KEY", "sk-ant-secret");
+    let scrub_settings = sb2.settings(&json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "echo \"key=[${ANTHROPIC_API_KEY}]\" >&2; exit 2"}]}]}}));
+    let args = [
+        "fire",
+        "--no-default-settings",
+        "--settings",
+        scrub_settings.to_str().unwrap(),
+    ];
+    let run = sb2.run(&args, &sb2.event("PreToolUse", bash));
+    assert_eq!(run.stderr, "key=[]\n");
+    assert!(
+        run.system_message().contains("ANTHROPIC_API_KEY"),
+        "{run:?}"
+    );
+}
+
 /// The examples of docs/claude-code.md "Differences from Claude Code", run
 /// as written there, so the page cannot drift from the behaviour.
 #[test]
@@ -740,22 +761,7 @@ fn documented_differences_behave_as_documented() {
 
     // Secret scrubbing: the hook does not see the key; the first fire of the
     // session says so.
-    let mut sb2 = Sandbox::new();
-    sb2.env("ANTHROPIC_API_KEY", "sk-ant-secret");
-    let scrub_settings = sb2.settings(&json!({"hooks": {"PreToolUse": [{"hooks": [
-        {"type": "command", "command": "echo \"key=[${ANTHROPIC_API_KEY}]\" >&2; exit 2"}]}]}}));
-    let args = [
-        "fire",
-        "--no-default-settings",
-        "--settings",
-        scrub_settings.to_str().unwrap(),
-    ];
-    let run = sb2.run(&args, &sb2.event("PreToolUse", &bash));
-    assert_eq!(run.stderr, "key=[]\n");
-    assert!(
-        run.system_message().contains("ANTHROPIC_API_KEY"),
-        "{run:?}"
-    );
+    documented_secret_scrubbing(&bash);
 
     // Leaked output: drained for 100 ms, not waited for.
     let run = fire(

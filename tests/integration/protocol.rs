@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, fixture, hooks};
+use crate::support::{Run, Sandbox, fixture, hooks};
 
 fn pre(sb: &Sandbox, list: Value) -> crate::support::Run {
     sb.fire(
@@ -27,6 +27,8 @@ fn hso(event: &str, fields: &Value) -> Value {
 }
 
 #[test]
+// A case table: one row per way one hook can answer.
+#[allow(clippy::too_many_lines)]
 fn exit_codes_and_json_of_one_hook() {
     let sb = Sandbox::new();
     let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"JSON-REASON"}}"#;
@@ -359,6 +361,66 @@ enum Block {
     Ignored,
 }
 
+/// What a blocking hook (`echo R >&2; exit 2`) makes of `event` under
+/// Claude Code: the exit code, stderr and stdout JSON (`Null`: no stdout).
+fn expected_block(event: &str, block: Block) -> (i32, &'static str, Value) {
+    use Block::{DecisionJson, Decline, ExitOnly, Ignored, NoPath, PermissionDeny, RequestDeny};
+    match block {
+        PermissionDeny => (
+            2,
+            "R\n",
+            hso(
+                event,
+                &json!({"permissionDecision": "deny", "permissionDecisionReason": "R"}),
+            ),
+        ),
+        RequestDeny => (
+            0,
+            "",
+            hso(
+                event,
+                &json!({"decision": {"behavior": "deny", "message": "R"}}),
+            ),
+        ),
+        Decline => (0, "", hso(event, &json!({"action": "decline"}))),
+        DecisionJson => (2, "R\n", json!({"decision": "block", "reason": "R"})),
+        ExitOnly => (2, "R\n", json!({})),
+        NoPath => (2, "R\n", Value::Null),
+        Ignored => (0, "", json!({"systemMessage": "[hook block ignored] R"})),
+    }
+}
+
+/// A hook's `additionalContext` on `event`: it reaches the model where the
+/// event takes it, and is said to have no effect elsewhere.
+fn check_context(run: &Run, event: &str, takes_context: bool) {
+    if event == "WorktreeCreate" {
+        assert_eq!(
+            run.code,
+            Some(2),
+            "WorktreeCreate without a path blocks: {run:?}"
+        );
+        return;
+    }
+    assert_eq!(run.code, Some(0), "{event} context: {run:?}");
+    let json = run.json();
+    if takes_context {
+        assert_eq!(
+            json,
+            hso(event, &json!({"additionalContext": "C"})),
+            "{event} context"
+        );
+    } else {
+        assert!(json.get("hookSpecificOutput").is_none(), "{event}: {json}");
+        assert!(
+            json["systemMessage"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("`hookSpecificOutput.additionalContext` has no effect"),
+            "{event}: {json}"
+        );
+    }
+}
+
 #[test]
 fn golden_encoding_of_every_catalog_event() {
     use Block::{DecisionJson, Decline, ExitOnly, Ignored, NoPath, PermissionDeny, RequestDeny};
@@ -431,29 +493,7 @@ fn golden_encoding_of_every_catalog_event() {
             ],
             &input,
         );
-        let (exit, stderr, stdout) = match block {
-            PermissionDeny => (
-                2,
-                "R\n",
-                hso(
-                    event,
-                    &json!({"permissionDecision": "deny", "permissionDecisionReason": "R"}),
-                ),
-            ),
-            RequestDeny => (
-                0,
-                "",
-                hso(
-                    event,
-                    &json!({"decision": {"behavior": "deny", "message": "R"}}),
-                ),
-            ),
-            Decline => (0, "", hso(event, &json!({"action": "decline"}))),
-            DecisionJson => (2, "R\n", json!({"decision": "block", "reason": "R"})),
-            ExitOnly => (2, "R\n", json!({})),
-            NoPath => (2, "R\n", Value::Null),
-            Ignored => (0, "", json!({"systemMessage": "[hook block ignored] R"})),
-        };
+        let (exit, stderr, stdout) = expected_block(event, *block);
         assert_eq!(run.code, Some(exit), "{event} block: {run:?}");
         assert_eq!(run.stderr, stderr, "{event} block");
         if stdout.is_null() {
@@ -471,36 +511,13 @@ fn golden_encoding_of_every_catalog_event() {
             ],
             &input,
         );
-        if *event == "WorktreeCreate" {
-            assert_eq!(
-                run.code,
-                Some(2),
-                "WorktreeCreate without a path blocks: {run:?}"
-            );
-            continue;
-        }
-        assert_eq!(run.code, Some(0), "{event} context: {run:?}");
-        let json = run.json();
-        if *takes_context {
-            assert_eq!(
-                json,
-                hso(event, &json!({"additionalContext": "C"})),
-                "{event} context"
-            );
-        } else {
-            assert!(json.get("hookSpecificOutput").is_none(), "{event}: {json}");
-            assert!(
-                json["systemMessage"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .contains("`hookSpecificOutput.additionalContext` has no effect"),
-                "{event}: {json}"
-            );
-        }
+        check_context(&run, event, *takes_context);
     }
 }
 
 #[test]
+// A case table: one row per field hookrun passes through untouched.
+#[allow(clippy::too_many_lines)]
 fn pass_through_fields() {
     let sb = Sandbox::new();
     let echo = |json: &Value| cmd(&format!("echo '{json}'"));
