@@ -3,9 +3,6 @@
 //! handling (SPEC §3, §9.1).
 
 pub mod discover;
-// `load_file`, `load_top`, `parse_entry` and `finish_hook` are still longer
-// than 100 lines; they go with the loader's split into files.
-#[allow(clippy::too_many_lines)]
 pub mod load;
 pub mod model;
 pub mod prompt;
