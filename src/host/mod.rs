@@ -405,7 +405,9 @@ pub fn render(
     adapted: &Adapted,
 ) -> Rendered {
     let encoded = host.render(event, decision, adapted);
-    decision.notes.extend(encoded.notes);
+    if !encoded.notes.is_empty() {
+        decision.notes.extend(encoded.notes);
+    }
     encoded.rendered
 }
 
