@@ -5,7 +5,7 @@
 //! exactly what a host would get. The host's event arrives decoded
 //! ([`crate::event::read_object`], then [`host::Host::decode`], in
 //! `commands::fire`); everything between that
-//! and [`host::encode`] speaks hookrun's own vocabulary.
+//! and [`host::adapt`] speaks hookrun's own vocabulary.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -205,7 +205,7 @@ fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
         .or_else(|| cx.settings.log_path());
     // Opened before encoding: a log that cannot be opened is a warning
     // (never a failed fire) the one encoding already says, after what the
-    // host cannot express.
+    // host cannot express (its adaptation, worked out before encoding).
     let log = log_path
         .as_deref()
         .and_then(|path| match auditlog::open(path) {
@@ -216,7 +216,8 @@ fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
             }
         });
     let late = usize::from(log_path.is_some() && log.is_none());
-    let mut rendered = host::encode_before_late(host, event, &mut decision, late);
+    let adapted = host::adapt(host, event, &mut decision, late);
+    let mut rendered = host::render(host, event, &mut decision, &adapted);
 
     let mut report = (cx.want_report || log_path.is_some()).then(|| {
         report::build(
@@ -236,8 +237,9 @@ fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
         line.input = auditlog::input_for_log(cx.env, event, original_input);
         if let Err(err) = log.append(&line) {
             // Only the write itself failed (the lock, the disk): said too.
+            // The decision is adapted already, and how it was mapped noted.
             decision.warnings.push(err.to_string());
-            rendered = host::encode(host, event, &mut decision);
+            rendered = host.render(event, &decision, &adapted).rendered;
             report::update_answer(report, &decision, &rendered);
         }
     }

@@ -1,48 +1,37 @@
-//! The skeleton every encoder but Claude Code's shares: the answer being
-//! built (top-level fields, `hookSpecificOutput`, notes, warnings and the
-//! block still to express) and the mappings several hosts need (an `ask`
-//! nobody can answer becomes a deny, a block the event cannot carry is said
-//! aloud, a context the event cannot carry is noted).
+//! The skeleton every encoder but Claude Code's shares, in its two steps:
+//! the decision being adapted to what the host can do ([`Adapting`]: an
+//! `ask` nobody can answer or a stop the host cannot give becomes a deny, a
+//! block the event cannot carry is said aloud), and the answer being built
+//! from the adapted decision ([`Answer`]: top-level fields,
+//! `hookSpecificOutput`, notes, and the block still to express).
 
 use serde_json::{Map, Value, json};
 
-use super::{Encoded, Rendered, mapping};
+use super::{Adapted, Encoded, Rendered, mapping};
 use crate::aggregate::Decision;
 use crate::event::Event;
 use crate::verdict::Permission;
 
-/// One answer under construction.
-pub struct Answer<'a> {
+/// One decision being adapted to a host ([`super::Host::adapt`]).
+pub struct Adapting<'a> {
     pub event: &'a Event,
     pub decision: &'a Decision,
-    /// The event as the host named it (`BeforeTool`).
-    pub host_event: String,
-    pub top: Map<String, Value>,
-    pub hso: Map<String, Value>,
-    pub notes: Vec<String>,
-    pub warnings: Vec<String>,
-    /// The block reason still to be expressed (`None`: no block, or one
-    /// already mapped to something else).
+    /// The block the host will enforce.
     pub block: Option<String>,
+    /// Whether the host will stop the turn.
+    pub stop: bool,
+    pub warnings: Vec<String>,
 }
 
-impl<'a> Answer<'a> {
-    pub fn new(event: &'a Event, decision: &'a Decision) -> Answer<'a> {
-        Answer {
+impl<'a> Adapting<'a> {
+    pub fn new(event: &'a Event, decision: &'a Decision) -> Adapting<'a> {
+        Adapting {
             event,
             decision,
-            host_event: mapping::host_event_of(event),
-            top: Map::new(),
-            hso: Map::new(),
-            notes: Vec::new(),
-            warnings: Vec::new(),
             block: decision.block.clone(),
+            stop: decision.stop,
+            warnings: Vec::new(),
         }
-    }
-
-    /// hookrun's name of the event (`PreToolUse`).
-    pub fn name(&self) -> &'a str {
-        self.event.id.name()
     }
 
     /// A hook's `ask` on a host that cannot put it to anyone (headless, or
@@ -64,9 +53,8 @@ impl<'a> Answer<'a> {
 
     /// A stop this host cannot give from PreToolUse: the call is denied
     /// instead (the stop reason becomes the block when there is none), the
-    /// turn goes on, and the person is told. Returns `false`, the stop that
-    /// is left.
-    pub fn stop_becomes_deny(&mut self, host: &str) -> bool {
+    /// turn goes on, and the person is told.
+    pub fn stop_becomes_deny(&mut self, host: &str) {
         let why = self.decision.stop_reason.clone().unwrap_or_default();
         self.warnings.push(format!(
             "{host} cannot stop the turn from PreToolUse: hookrun denied the tool call instead, and the turn goes on. The stop reason was: {why}"
@@ -74,7 +62,14 @@ impl<'a> Answer<'a> {
         if self.block.is_none() {
             self.block = Some(mapping::reason_text(&why));
         }
-        false
+        self.stop = false;
+    }
+
+    /// A rewrite this host cannot apply (here): the call is denied with
+    /// `reason` rather than run unrewritten, and `warning` says so.
+    pub fn rewrite_becomes_deny(&mut self, warning: String, reason: &str) {
+        self.warnings.push(warning);
+        self.block = Some(reason.to_owned());
     }
 
     /// A block this event cannot carry: not sent, and said to the person.
@@ -82,9 +77,52 @@ impl<'a> Answer<'a> {
         if let Some(reason) = self.block.take() {
             self.warnings.push(format!(
                 "{host}'s {} cannot be blocked: the hook's block was not enforced. The block was: {reason}",
-                self.host_event
+                mapping::host_event_of(self.event)
             ));
         }
+    }
+
+    /// What the host will do, for [`super::Host::render`].
+    pub fn done(self) -> Adapted {
+        Adapted {
+            block: (self.block != self.decision.block).then_some(self.block),
+            stop_dropped: self.decision.stop && !self.stop,
+            warnings: self.warnings,
+        }
+    }
+}
+
+/// One answer under construction.
+pub struct Answer<'a> {
+    pub event: &'a Event,
+    pub decision: &'a Decision,
+    /// The event as the host named it (`BeforeTool`).
+    pub host_event: String,
+    pub top: Map<String, Value>,
+    pub hso: Map<String, Value>,
+    pub notes: Vec<String>,
+    /// The block reason still to be expressed (`None`: no block, or one
+    /// already mapped to something else).
+    pub block: Option<String>,
+}
+
+impl<'a> Answer<'a> {
+    /// The answer to `decision` as `adapted` (its block).
+    pub fn new(event: &'a Event, decision: &'a Decision, adapted: &Adapted) -> Answer<'a> {
+        Answer {
+            event,
+            decision,
+            host_event: mapping::host_event_of(event),
+            top: Map::new(),
+            hso: Map::new(),
+            notes: Vec::new(),
+            block: adapted.block(decision).map(str::to_owned),
+        }
+    }
+
+    /// hookrun's name of the event (`PreToolUse`).
+    pub fn name(&self) -> &'a str {
+        self.event.id.name()
     }
 
     /// A block this event ignores by design (a session's end): noted only.
@@ -127,9 +165,10 @@ impl<'a> Answer<'a> {
         self.block.as_deref().map(mapping::reason_text)
     }
 
-    /// Every warning for the person: the decision's, then the encoder's.
+    /// Every message for the person: the hooks', then the warnings (what
+    /// the host cannot express among them, adapted before).
     pub fn system_message(&self) -> Option<String> {
-        mapping::system_message(self.decision, &self.warnings)
+        self.decision.system_message()
     }
 
     /// `hookSpecificOutput` into the top-level object (with
@@ -157,7 +196,6 @@ impl<'a> Answer<'a> {
         Encoded {
             rendered,
             notes: self.notes,
-            warnings: self.warnings,
         }
     }
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::wiring::{Shape, Wiring};
-use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId, Rendered};
+use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId, Rendered};
 use crate::aggregate::Decision;
 use crate::catalog::{Encoding, EventId};
 use crate::event::{Event, InputError};
@@ -172,7 +172,8 @@ impl Host for ClaudeCode {
         Some(set.unwrap_or(STOP_BLOCK_CAP))
     }
 
-    fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
+    /// Claude Code expresses every decision as it is: nothing to adapt.
+    fn render(&self, event: &Event, decision: &Decision, _adapted: &Adapted) -> Encoded {
         Encoded::exact(render(&event.id, decision))
     }
 }

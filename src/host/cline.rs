@@ -24,10 +24,10 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::answer::Answer;
+use super::answer::{Adapting, Answer};
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
-use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
+use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
@@ -319,8 +319,12 @@ impl Host for Cline {
         )
     }
 
-    fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
-        encode(event, decision)
+    fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
+        adapt(event, decision)
+    }
+
+    fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+        encode(event, decision, adapted)
     }
 
     /// Cline passes no event name: each hook file names its event.
@@ -365,8 +369,27 @@ fn override_input(event: &Event, updated: &Value, notes: &mut Vec<String>) -> Va
     Value::Object(input)
 }
 
-pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let mut a = Answer::new(event, decision);
+/// What Cline cannot do: ask (an `ask` becomes a deny), or take a block
+/// anywhere but before and after a tool. A stop cancels the run, whatever
+/// else the decision says.
+pub fn adapt(event: &Event, decision: &Decision) -> Adapted {
+    let mut a = Adapting::new(event, decision);
+    if !decision.stop {
+        match event.id.known() {
+            Some(K::PreToolUse) => a.ask_becomes_deny(
+                "Cline has no ask",
+                "approval required, but Cline cannot ask: ",
+            ),
+            Some(K::PostToolUse) => {}
+            _ => a.block_not_enforced("Cline"),
+        }
+    }
+    a.done()
+}
+
+/// The adapted decision as Cline reads it.
+pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+    let mut a = Answer::new(event, decision, adapted);
     if decision.stop {
         // continue:false: Cline's cancel ends the whole run.
         let why = decision
@@ -383,10 +406,6 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     }
     match event.id.known() {
         Some(K::PreToolUse) => {
-            a.ask_becomes_deny(
-                "Cline has no ask",
-                "approval required, but Cline cannot ask: ",
-            );
             let mut context: Vec<String> = Vec::new();
             if let Some(reason) = a.reason() {
                 // Not `cancel` (that ends the run): an input the tool
@@ -412,10 +431,8 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             }
         }
         Some(K::PostToolUse) => a.block_as_context("Cline", "contextModification"),
+        // A block the event cannot carry was dropped (and said) in adapt.
         _ => {
-            if a.block.is_some() {
-                a.block_not_enforced("Cline");
-            }
             if decision.context.is_some() {
                 a.notes.push(format!(
                     "additionalContext dropped: Cline discards the output of {} (it runs detached, or never headless)",

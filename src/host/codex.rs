@@ -15,11 +15,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::answer::Answer;
+use super::answer::{Adapting, Answer};
 use super::common;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
-use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
+use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
@@ -187,8 +187,12 @@ impl Host for Codex {
         mapping::finish(raw, t)
     }
 
-    fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
-        encode(event, decision)
+    fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
+        adapt(event, decision)
+    }
+
+    fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+        encode(event, decision, adapted)
     }
 
     fn install_note(&self, path: &std::path::Path) -> Option<String> {
@@ -199,23 +203,57 @@ impl Host for Codex {
     }
 }
 
-pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let mut a = Answer::new(event, decision);
-    let name = a.name();
-    let known = event.id.known();
-    let mut stop = decision.stop;
-
-    match known {
+/// What Codex cannot be told, mapped to the safest it can: a stop or an
+/// `ask` on PreToolUse becomes a deny, and so does a rewrite without a
+/// `command`; an allowing rewrite on PermissionRequest is left to Codex's
+/// prompt.
+pub fn adapt(event: &Event, decision: &Decision) -> Adapted {
+    let mut a = Adapting::new(event, decision);
+    match event.id.known() {
         Some(K::PreToolUse) => {
-            if stop {
+            if a.stop {
                 // continue:false makes a Codex PreToolUse hook "failed" (the
                 // tool would run): deny the tool instead.
-                stop = a.stop_becomes_deny("Codex");
+                a.stop_becomes_deny("Codex");
             }
             a.ask_becomes_deny(
                 "Codex cannot ask for approval from a PreToolUse hook",
                 "approval required, but Codex cannot ask: ",
             );
+            let commandless = decision
+                .updated_input
+                .as_ref()
+                .is_some_and(|updated| updated.get("command").and_then(Value::as_str).is_none());
+            if a.block.is_none() && commandless {
+                a.rewrite_becomes_deny(
+                    "Codex can only rewrite a tool call's `command`, and the hooks' rewrite has none: hookrun denied the call rather than run it unrewritten".into(),
+                    "a hook rewrote this call in a form Codex cannot apply",
+                );
+            }
+        }
+        Some(K::PermissionRequest)
+            if a.block.is_none()
+                && decision.permission == Some(Permission::Allow)
+                && decision.updated_input.is_some() =>
+        {
+            a.warnings.push(
+                "Codex does not take a rewrite on PermissionRequest: hookrun left the approval to Codex's prompt instead of allowing the original call".into(),
+            );
+        }
+        _ => {}
+    }
+    a.done()
+}
+
+/// The adapted decision in the fields and combinations Codex accepts.
+pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+    let mut a = Answer::new(event, decision, adapted);
+    let name = a.name();
+    let known = event.id.known();
+    let mut stop = adapted.stop(decision);
+
+    match known {
+        Some(K::PreToolUse) => {
             if a.block.is_none() {
                 if let Some(updated) = &decision.updated_input {
                     rewrite(&mut a, updated);
@@ -303,8 +341,8 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
     }
 }
 
-/// A PreToolUse rewrite as Codex takes one: only `command`, with an allow;
-/// a rewrite without one becomes a deny.
+/// A PreToolUse rewrite as Codex takes one: only `command`, with an allow
+/// (a rewrite without one became a deny in [`adapt`]).
 fn rewrite(a: &mut Answer<'_>, updated: &Value) {
     if let Some(command) = updated.get("command").and_then(Value::as_str) {
         a.hso.insert("permissionDecision".into(), json!("allow"));
@@ -323,29 +361,20 @@ fn rewrite(a: &mut Answer<'_>, updated: &Value) {
                 "Codex reads only `command` from a rewrite: the other fields were not sent".into(),
             );
         }
-    } else {
-        a.warnings.push(
-            "Codex can only rewrite a tool call's `command`, and the hooks' rewrite has none: hookrun denied the call rather than run it unrewritten".into(),
-        );
-        a.block = Some("a hook rewrote this call in a form Codex cannot apply".into());
     }
 }
 
 /// A PermissionRequest answer: Codex takes `behavior` alone (a rewrite or
-/// the nested pass-through fields make its hook fail).
+/// the nested pass-through fields make its hook fail; an allow with a
+/// rewrite is left to Codex's prompt, as [`adapt`] said).
 fn permission_request(a: &mut Answer<'_>) {
     let mut inner = Map::new();
     if let Some(reason) = &a.block {
         inner.insert("behavior".into(), json!("deny"));
         inner.insert("message".into(), json!(mapping::reason_text(reason)));
-    } else if a.decision.permission == Some(Permission::Allow) {
-        if a.decision.updated_input.is_some() {
-            a.warnings.push(
-                "Codex does not take a rewrite on PermissionRequest: hookrun left the approval to Codex's prompt instead of allowing the original call".into(),
-            );
-        } else {
-            inner.insert("behavior".into(), json!("allow"));
-        }
+    } else if a.decision.permission == Some(Permission::Allow) && a.decision.updated_input.is_none()
+    {
+        inner.insert("behavior".into(), json!("allow"));
     }
     for key in ["updatedPermissions", "interrupt"] {
         if a.decision.passthrough.contains_key(key) {

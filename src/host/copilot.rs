@@ -23,10 +23,10 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::answer::Answer;
+use super::answer::{Adapting, Answer};
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
-use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
+use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
@@ -389,8 +389,12 @@ impl Host for Copilot {
         Some(STOP_BLOCK_CAP)
     }
 
-    fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
-        encode(event, decision)
+    fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
+        adapt(event, decision)
+    }
+
+    fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+        encode(event, decision, adapted)
     }
 
     /// Copilot takes exit 1 silently (preToolUse: a deny without a reason,
@@ -432,8 +436,28 @@ impl Host for Copilot {
     }
 }
 
-pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let mut a = Answer::new(event, decision);
+/// What Copilot CLI cannot do: block anywhere but before a tool or a
+/// permission, after a tool, at a prompt and at a stop.
+pub fn adapt(event: &Event, decision: &Decision) -> Adapted {
+    let mut a = Adapting::new(event, decision);
+    match event.id.known() {
+        Some(
+            K::PreToolUse
+            | K::PermissionRequest
+            | K::Stop
+            | K::SubagentStop
+            | K::UserPromptSubmit
+            | K::PostToolUse
+            | K::PostToolUseFailure,
+        ) => {}
+        _ => a.block_not_enforced("Copilot CLI"),
+    }
+    a.done()
+}
+
+/// The adapted decision as Copilot CLI reads it.
+pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+    let mut a = Answer::new(event, decision, adapted);
     let pascal = !is_camel(&a.host_event);
     let known = event.id.known();
     match known {
@@ -495,16 +519,13 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
             }
         }
         Some(K::PostToolUseFailure) => a.block_as_context("Copilot", "additionalContext"),
+        // A block these events cannot carry was dropped (and said) in adapt.
         Some(K::SessionStart | K::SubagentStart) => {
-            a.block_not_enforced("Copilot CLI");
             if let Some(context) = &decision.context {
                 a.top.insert("additionalContext".into(), json!(context));
             }
         }
-        _ => {
-            a.block_not_enforced("Copilot CLI");
-            a.context_dropped("Copilot CLI");
-        }
+        _ => a.context_dropped("Copilot CLI"),
     }
     if a.system_message().is_some() {
         a.notes.push(

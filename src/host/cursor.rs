@@ -12,10 +12,10 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::answer::Answer;
+use super::answer::{Adapting, Answer};
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
-use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
+use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::EventId;
 use crate::catalog::KnownEvent as K;
@@ -227,8 +227,12 @@ impl Host for Cursor {
         DEADLINE
     }
 
-    fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
-        encode(event, decision)
+    fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
+        adapt(event, decision)
+    }
+
+    fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+        encode(event, decision, adapted)
     }
 
     fn install_note(&self, _path: &std::path::Path) -> Option<String> {
@@ -236,30 +240,42 @@ impl Host for Cursor {
     }
 }
 
-pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let mut a = Answer::new(event, decision);
-    let host_event = a.host_event.clone();
-
+/// What Cursor cannot be relied on for, on its permission events: an
+/// `ask` (ignored in Auto-review) and a rewrite anywhere but preToolUse
+/// both become a deny.
+pub fn adapt(event: &Event, decision: &Decision) -> Adapted {
+    let mut a = Adapting::new(event, decision);
+    let host_event = mapping::host_event_of(event);
     if PERMISSION_EVENTS.contains(&host_event.as_str()) {
         a.ask_becomes_deny(
             "Cursor's `ask` is not reliable (ignored in Auto-review, where the call may just run)",
             "approval required: ",
         );
+        if a.block.is_none() && decision.updated_input.is_some() && host_event != "preToolUse" {
+            a.rewrite_becomes_deny(
+                format!(
+                    "Cursor's {host_event} cannot rewrite the call: hookrun denied it rather than run it unrewritten"
+                ),
+                "a hook rewrote this call, which Cursor cannot apply here",
+            );
+        }
+    }
+    a.done()
+}
+
+/// The adapted decision as Cursor reads it.
+pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+    let mut a = Answer::new(event, decision, adapted);
+    let host_event = a.host_event.clone();
+
+    if PERMISSION_EVENTS.contains(&host_event.as_str()) {
         if a.block.is_none() {
+            // Anywhere but preToolUse a rewrite became a deny in adapt.
             if let Some(updated) = &decision.updated_input {
-                if host_event == "preToolUse" {
-                    a.top.insert(
-                        "updated_input".into(),
-                        mapping::rewrite_for_host(event, TOOLS, updated),
-                    );
-                } else {
-                    a.warnings.push(format!(
-                        "Cursor's {host_event} cannot rewrite the call: hookrun denied it rather than run it unrewritten"
-                    ));
-                    a.block =
-                        Some("a hook rewrote this call, which Cursor cannot apply here".into());
-                    a.top.remove("updated_input");
-                }
+                a.top.insert(
+                    "updated_input".into(),
+                    mapping::rewrite_for_host(event, TOOLS, updated),
+                );
             }
         }
         if let Some(reason) = &a.block {
@@ -279,7 +295,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 "permission".into(),
                 json!(if allowed { "allow" } else { "ask" }),
             );
-            if let Some(message) = mapping::system_message(decision, &a.warnings) {
+            if let Some(message) = decision.system_message() {
                 a.top.insert("user_message".into(), json!(message));
             }
         }
@@ -299,7 +315,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                     .block
                     .clone()
                     .or_else(|| decision.stop_reason.clone())
-                    .or_else(|| mapping::system_message(decision, &a.warnings));
+                    .or_else(|| decision.system_message());
                 if let Some(message) = message {
                     a.top.insert("user_message".into(), json!(message));
                 }

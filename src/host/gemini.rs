@@ -19,11 +19,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::answer::Answer;
+use super::answer::{Adapting, Answer};
 use super::common;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
-use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
+use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
@@ -236,8 +236,12 @@ impl Host for Gemini {
         Ok(decoded)
     }
 
-    fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
-        encode(event, decision)
+    fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
+        adapt(event, decision)
+    }
+
+    fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+        encode(event, decision, adapted)
     }
 
     fn carry_key(&self, event: &Event, updated: Option<&Value>) -> Option<String> {
@@ -254,26 +258,35 @@ impl Host for Gemini {
     }
 }
 
-pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let mut a = Answer::new(event, decision);
+/// What Gemini CLI cannot be told: an `ask` (a headless run would wait
+/// forever) becomes a deny; PreCompress cannot be blocked.
+pub fn adapt(event: &Event, decision: &Decision) -> Adapted {
+    let mut a = Adapting::new(event, decision);
+    match event.id.known() {
+        Some(K::PreToolUse) => a.ask_becomes_deny(
+            "Gemini CLI cannot ask for approval from a hook (a headless run waits forever)",
+            "approval required, but Gemini CLI cannot ask: ",
+        ),
+        Some(K::PreCompact) => a.block_not_enforced("Gemini CLI"),
+        _ => {}
+    }
+    a.done()
+}
+
+/// The adapted decision as Gemini CLI reads it.
+pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+    let mut a = Answer::new(event, decision, adapted);
     let known = event.id.known();
     match known {
-        Some(K::PreToolUse) => {
-            a.ask_becomes_deny(
-                "Gemini CLI cannot ask for approval from a hook (a headless run waits forever)",
-                "approval required, but Gemini CLI cannot ask: ",
-            );
-            if a.block.is_none() {
-                if let Some(updated) = &decision.updated_input {
-                    let input = mapping::merged_rewrite(event, TOOLS, updated, &mut a.notes);
-                    a.hso.insert("tool_input".into(), input);
-                }
-                if decision.permission == Some(Permission::Allow) {
-                    a.top.insert("decision".into(), json!("allow"));
-                }
+        Some(K::PreToolUse) if a.block.is_none() => {
+            if let Some(updated) = &decision.updated_input {
+                let input = mapping::merged_rewrite(event, TOOLS, updated, &mut a.notes);
+                a.hso.insert("tool_input".into(), input);
+            }
+            if decision.permission == Some(Permission::Allow) {
+                a.top.insert("decision".into(), json!("allow"));
             }
         }
-        Some(K::PreCompact) => a.block_not_enforced("Gemini CLI"),
         Some(K::SessionStart | K::SessionEnd | K::Notification) => a.block_ignored(),
         _ => {}
     }
@@ -284,7 +297,7 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
         a.notes
             .push("suppressOutput has no Gemini CLI equivalent: not sent".to_owned());
     }
-    if decision.stop {
+    if adapted.stop(decision) {
         common::stop_turn(&mut a);
     }
     if let Some(reason) = a.reason() {

@@ -1883,3 +1883,53 @@ fn every_answer_to_qwen_is_json_at_exit_0_and_never_loses_a_block() {
         }
     }
 }
+
+#[test]
+fn adapting_then_encoding_says_what_a_host_cannot_express_once() {
+    for (id, dir) in [
+        (HostId::Gemini, "gemini"),
+        (HostId::Codex, "codex"),
+        (HostId::Cursor, "cursor"),
+        (HostId::Copilot, "copilot"),
+        (HostId::Cline, "cline"),
+        (HostId::Qwen, "qwen"),
+    ] {
+        let h = host(id);
+        for file in fixtures_of(dir) {
+            let event = decode(id, &file);
+            for (what, plain) in decisions() {
+                let stopped = Decision {
+                    stop: true,
+                    stop_reason: Some("S".into()),
+                    warnings: vec!["early".into(), "late".into()],
+                    ..plain.clone()
+                };
+                for given in [plain, stopped] {
+                    let mut decision = given.clone();
+                    let adapted = super::adapt(h, &event, &mut decision, 1);
+                    assert!(adapted.warnings.is_empty(), "{id:?} {file} {what}");
+                    // Exactly the host's adaptation joined the warnings,
+                    // before the late one: adapted once.
+                    let said = h.adapt(&event, &given).warnings;
+                    let mut expected = given.warnings.clone();
+                    let at = expected.len().saturating_sub(1);
+                    expected.splice(at..at, said.iter().cloned());
+                    assert_eq!(decision.warnings, expected, "{id:?} {file} {what}");
+                    let r = super::render(h, &event, &mut decision, &adapted);
+                    // Encoding adds no warning, and each is said at most
+                    // once in the answer.
+                    assert_eq!(decision.warnings, expected, "{id:?} {file} {what}");
+                    for warning in &said {
+                        let shown = serde_json::to_string(warning).unwrap();
+                        let shown = shown.trim_matches('"');
+                        assert!(
+                            r.stdout.matches(shown).count() <= 1,
+                            "{id:?} {file} {what}: {}",
+                            r.stdout
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

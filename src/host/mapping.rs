@@ -8,7 +8,6 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use super::{Decoded, HostEnv, HostId, Rendered};
-use crate::aggregate::Decision;
 use crate::catalog::EventId;
 use crate::event::{Event, InputError, json_type_name};
 use crate::exit::Exit;
@@ -425,21 +424,6 @@ pub fn event_name_warnings(
 /// A host variable as text.
 pub fn var<'a>(env: &HostEnv<'a>, name: &str) -> Option<&'a str> {
     env.get(name).and_then(std::ffi::OsStr::to_str)
-}
-
-/// The whole `systemMessage` with the encoder's own warnings after the
-/// decision's.
-pub fn system_message(decision: &Decision, extra: &[String]) -> Option<String> {
-    let mut all: Vec<String> = decision.system_message().into_iter().collect();
-    // `host::encode` encodes twice, the second time with these already
-    // among the decision's warnings: each is said once.
-    all.extend(
-        extra
-            .iter()
-            .filter(|w| !decision.warnings.contains(w))
-            .cloned(),
-    );
-    (!all.is_empty()).then(|| all.join("\n"))
 }
 
 /// The input rewrite in the host's field names: the Claude Code view with

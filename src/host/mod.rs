@@ -3,8 +3,11 @@
 //! The pipeline speaks one vocabulary (Claude Code's event names, tool
 //! names and `tool_input` fields, [`Event`] in, [`Decision`] out). A [`Host`]
 //! translates at both ends: [`Host::decode`] turns the host's stdin object
-//! into an [`Event`], [`Host::encode`] turns the one aggregated decision into
-//! exactly what the host accepts (stdout, stderr, exit code). Per-host facts
+//! into an [`Event`]; [`Host::adapt`] works out what the host will do with
+//! the one aggregated decision where it cannot do what it says (with a
+//! warning each, which join the decision's), and [`Host::render`] encodes
+//! that once into exactly what the host accepts (stdout, stderr, exit
+//! code). Per-host facts
 //! (default deadlines, a host's own Stop-block cap, `hookSpecificOutput`
 //! rules) are methods of the host's module, never branches in the pipeline.
 //!
@@ -14,7 +17,8 @@
 //! module (`host/<name>.rs`), one [`HostId`] variant and one row in
 //! [`HOSTS`]; `registry_facts_are_complete_and_consistent` checks the rest.
 //! A decode starts with [`mapping::Translated::begin`] and ends with
-//! [`mapping::finish`]; an encoder builds an [`answer::Answer`]; what more
+//! [`mapping::finish`]; an adaptation builds an [`answer::Adapting`], an
+//! encoder an [`answer::Answer`]; what more
 //! than one host needs (a shell result in Gemini's form, a patch's files,
 //! context where a Gemini-family host shows it) is in [`common`], never
 //! taken from another host's module.
@@ -178,25 +182,54 @@ pub struct Rendered {
     pub value: Value,
 }
 
-/// One decision encoded for a host.
-#[derive(Debug, Clone)]
-pub struct Encoded {
-    pub rendered: Rendered,
-    /// For the report: how the decision was mapped.
-    pub notes: Vec<String>,
-    /// What the host cannot express, mapped to the safest it can: the
-    /// pipeline adds these to the decision's warnings and encodes again, so
-    /// they reach the person too.
+/// What a host will do with a decision where it cannot do what the
+/// decision says ([`Host::adapt`]), worked out before the one encoding so
+/// that the answer says it too.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Adapted {
+    /// The block the host enforces where it is not the decision's:
+    /// `Some(Some(reason))` denies with `reason` (an `ask` or a stop the
+    /// host cannot give, a rewrite it cannot apply), `Some(None)` sends no
+    /// block (the event cannot carry one). `None`: the decision's own.
+    pub block: Option<Option<String>>,
+    /// The decision's stop is not given (the host denies the call instead).
+    pub stop_dropped: bool,
+    /// What the host cannot express, mapped to the safest it can, for the
+    /// person: [`adapt`] puts these among the decision's warnings, so the
+    /// one encoding says them.
     pub warnings: Vec<String>,
 }
 
+impl Adapted {
+    /// The block the host will express.
+    pub fn block<'a>(&'a self, decision: &'a Decision) -> Option<&'a str> {
+        match &self.block {
+            Some(block) => block.as_deref(),
+            None => decision.block.as_deref(),
+        }
+    }
+
+    /// Whether the host will stop the turn.
+    pub fn stop(&self, decision: &Decision) -> bool {
+        decision.stop && !self.stop_dropped
+    }
+}
+
+/// One adapted decision encoded for a host ([`Host::render`]).
+#[derive(Debug, Clone)]
+pub struct Encoded {
+    pub rendered: Rendered,
+    /// For the report: how the decision was mapped (fields not sent, a
+    /// block the event ignores).
+    pub notes: Vec<String>,
+}
+
 impl Encoded {
-    /// An encoding that expressed everything.
+    /// An encoding with nothing to note.
     pub fn exact(rendered: Rendered) -> Encoded {
         Encoded {
             rendered,
             notes: Vec::new(),
-            warnings: Vec::new(),
         }
     }
 }
@@ -245,8 +278,19 @@ pub trait Host: Sync {
         None
     }
 
-    /// One aggregated decision → exactly what this host accepts.
-    fn encode(&self, event: &Event, decision: &Decision) -> Encoded;
+    /// What this host will do with `decision` where it cannot express it
+    /// as given (an `ask` it cannot put, a stop or a rewrite it cannot
+    /// give, a block the event cannot carry), with a warning for each.
+    /// Pure, and cheap where nothing needs adapting. The default: the
+    /// host expresses every decision as it is.
+    fn adapt(&self, _event: &Event, _decision: &Decision) -> Adapted {
+        Adapted::default()
+    }
+
+    /// The adapted decision (its warnings already among `decision`'s) →
+    /// exactly what this host accepts: the one encoding. Says nothing new
+    /// to the person: what the host cannot express is [`Host::adapt`]'s.
+    fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded;
 
     /// Where the host's before-tool answer cannot carry context but its
     /// after-tool answer can: the key of this call (the tool and its input
@@ -331,30 +375,54 @@ pub fn caller_note(fired_as: HostId, caller: HostId) -> String {
     )
 }
 
-/// Encodes `decision` for `host`; what the host could not express joins the
-/// decision's warnings (and notes) first, so the answer says so.
+/// Encodes `decision` for `host`: [`adapt`], then the one encoding.
 pub fn encode(host: &dyn Host, event: &Event, decision: &mut Decision) -> Rendered {
-    encode_before_late(host, event, decision, 0)
+    let adapted = adapt(host, event, decision, 0);
+    render(host, event, decision, &adapted)
 }
 
-/// [`encode`], where the last `late` of the decision's warnings are said
-/// after what the host could not express (a log that cannot be written):
-/// known before encoding, so an answer the host can express whole is
-/// encoded once.
-pub fn encode_before_late(
+/// What `host` will do with `decision` ([`Host::adapt`]), said: the host's
+/// warnings join the decision's, before its last `late` ones (a log that
+/// cannot be written, said after what the host cannot express). Returns
+/// what the encoding needs, its warnings taken.
+pub fn adapt(host: &dyn Host, event: &Event, decision: &mut Decision, late: usize) -> Adapted {
+    let mut adapted = host.adapt(event, decision);
+    if !adapted.warnings.is_empty() {
+        let at = decision.warnings.len() - late.min(decision.warnings.len());
+        decision
+            .warnings
+            .splice(at..at, std::mem::take(&mut adapted.warnings));
+    }
+    adapted
+}
+
+/// The one encoding of a decision [`adapt`] adapted; how it was mapped
+/// joins the decision's notes.
+pub fn render(
     host: &dyn Host,
     event: &Event,
     decision: &mut Decision,
-    late: usize,
+    adapted: &Adapted,
 ) -> Rendered {
-    let encoded = host.encode(event, decision);
-    if encoded.warnings.is_empty() && encoded.notes.is_empty() {
-        return encoded.rendered;
+    let encoded = host.render(event, decision, adapted);
+    if !encoded.notes.is_empty() {
+        decision.notes.extend(encoded.notes);
     }
-    let at = decision.warnings.len() - late.min(decision.warnings.len());
-    decision.warnings.splice(at..at, encoded.warnings);
-    decision.notes.extend(encoded.notes);
-    host.encode(event, decision).rendered
+    encoded.rendered
+}
+
+#[cfg(test)]
+impl dyn Host {
+    /// One decision adapted and encoded alone, for tests that read an
+    /// encoder's answer and notes without a fire.
+    pub fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
+        let mut adapted_decision = decision.clone();
+        let rendered = encode(self, event, &mut adapted_decision);
+        Encoded {
+            rendered,
+            notes: adapted_decision.notes.split_off(decision.notes.len()),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -479,7 +547,8 @@ mod tests {
             warnings: vec!["early".into(), "the log failed".into()],
             ..Decision::default()
         };
-        let rendered = encode_before_late(host(HostId::Codex), &event, &mut decision, 1);
+        let adapted = adapt(host(HostId::Codex), &event, &mut decision, 1);
+        let rendered = render(host(HostId::Codex), &event, &mut decision, &adapted);
         assert_eq!(decision.warnings.len(), 3, "{:?}", decision.warnings);
         assert_eq!(decision.warnings[0], "early");
         assert!(decision.warnings[1].contains("cannot stop the turn"));
@@ -492,6 +561,75 @@ mod tests {
         );
         assert!(early < host_said && host_said < late, "{text}");
         assert_eq!(text.matches("cannot stop the turn").count(), 1, "{text}");
+    }
+
+    /// A host that counts its adaptations and encodings, and cannot
+    /// express anything without a warning.
+    #[derive(Default)]
+    struct Counting {
+        adapted: std::sync::atomic::AtomicUsize,
+        rendered: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Host for Counting {
+        fn facts(&self) -> &'static Facts {
+            &claude::FACTS
+        }
+
+        fn decode(
+            &self,
+            raw: Map<String, Value>,
+            arg: Option<&str>,
+            env: &HostEnv<'_>,
+        ) -> Result<Decoded, InputError> {
+            claude::ClaudeCode.decode(raw, arg, env)
+        }
+
+        fn adapt(&self, _event: &Event, _decision: &Decision) -> Adapted {
+            self.adapted
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Adapted {
+                warnings: vec!["the host cannot".into()],
+                ..Adapted::default()
+            }
+        }
+
+        fn render(&self, event: &Event, decision: &Decision, _adapted: &Adapted) -> Encoded {
+            self.rendered
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Encoded::exact(claude::render(&event.id, decision))
+        }
+    }
+
+    #[test]
+    fn a_hosts_answer_is_adapted_and_encoded_once() {
+        use std::sync::atomic::Ordering::Relaxed;
+        let event = Event::from_object(Map::new(), Some("PreToolUse")).unwrap();
+        let counting = Counting::default();
+        let mut decision = Decision {
+            warnings: vec!["early".into()],
+            ..Decision::default()
+        };
+        let rendered = encode(&counting, &event, &mut decision);
+        assert_eq!(counting.adapted.load(Relaxed), 1);
+        assert_eq!(counting.rendered.load(Relaxed), 1);
+        assert_eq!(decision.warnings, ["early", "the host cannot"]);
+        assert_eq!(rendered.value["systemMessage"], "early\nthe host cannot");
+
+        // With a late warning (a log that cannot be opened): still once,
+        // and the late one said last.
+        let mut decision = Decision {
+            warnings: vec!["early".into(), "the log failed".into()],
+            ..Decision::default()
+        };
+        let adapted = adapt(&counting, &event, &mut decision, 1);
+        let rendered = render(&counting, &event, &mut decision, &adapted);
+        assert_eq!(counting.adapted.load(Relaxed), 2);
+        assert_eq!(counting.rendered.load(Relaxed), 2);
+        assert_eq!(
+            rendered.value["systemMessage"],
+            "early\nthe host cannot\nthe log failed"
+        );
     }
 
     #[test]

@@ -27,11 +27,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::answer::Answer;
+use super::answer::{Adapting, Answer};
 use super::common;
 use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
 use super::wiring::{Shape, Wiring};
-use super::{Decoded, Encoded, Facts, Host, HostEnv, HostId};
+use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
@@ -239,8 +239,12 @@ impl Host for Qwen {
         common::call_key_as_sent(event)
     }
 
-    fn encode(&self, event: &Event, decision: &Decision) -> Encoded {
-        encode(event, decision)
+    fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
+        adapt(event, decision)
+    }
+
+    fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+        encode(event, decision, adapted)
     }
 
     fn install_note(&self, _path: &std::path::Path) -> Option<String> {
@@ -248,24 +252,48 @@ impl Host for Qwen {
     }
 }
 
-pub fn encode(event: &Event, decision: &Decision) -> Encoded {
-    let mut a = Answer::new(event, decision);
-    let name = a.name();
-    let known = event.id.known();
-    let mut stop = decision.stop;
-    match known {
+/// What Qwen Code cannot do: stop the turn from PreToolUse (measured:
+/// `continue: false` there denies the call and the run goes on) or rewrite
+/// a call (both become a deny); block the events it ignores blocks of.
+pub fn adapt(event: &Event, decision: &Decision) -> Adapted {
+    let mut a = Adapting::new(event, decision);
+    match event.id.known() {
         Some(K::PreToolUse) => {
-            if stop {
-                // Measured: `continue: false` on PreToolUse denies the
-                // call and the run goes on.
-                stop = a.stop_becomes_deny("Qwen Code");
+            if a.stop {
+                a.stop_becomes_deny("Qwen Code");
             }
             if a.block.is_none() && decision.updated_input.is_some() {
-                a.warnings.push(
+                a.rewrite_becomes_deny(
                     "Qwen Code cannot rewrite a tool call (it ignores updatedInput and would run the original): hookrun denied it instead".into(),
+                    "a hook rewrote this call, which Qwen Code cannot apply",
                 );
-                a.block = Some("a hook rewrote this call, which Qwen Code cannot apply".into());
             }
+        }
+        Some(
+            K::PostToolUse
+            | K::PostToolUseFailure
+            | K::PermissionRequest
+            | K::UserPromptSubmit
+            | K::Stop
+            | K::SubagentStop
+            | K::PostToolBatch
+            | K::SessionStart
+            | K::SessionEnd
+            | K::Notification
+            | K::SubagentStart,
+        ) => {}
+        _ => a.block_not_enforced("Qwen Code"),
+    }
+    a.done()
+}
+
+/// The adapted decision as Qwen Code reads it.
+pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
+    let mut a = Answer::new(event, decision, adapted);
+    let name = a.name();
+    let known = event.id.known();
+    match known {
+        Some(K::PreToolUse) => {
             if let Some(reason) = a.reason() {
                 a.hso.insert("permissionDecision".into(), json!("deny"));
                 a.hso
@@ -311,18 +339,20 @@ pub fn encode(event: &Event, decision: &Decision) -> Encoded {
                 a.hso.insert("decision".into(), Value::Object(inner));
             }
         }
-        Some(K::UserPromptSubmit | K::Stop | K::SubagentStop | K::PostToolBatch) => {}
         Some(K::SessionStart | K::SessionEnd | K::Notification | K::SubagentStart) => {
             a.block_ignored();
         }
-        _ => a.block_not_enforced("Qwen Code"),
+        // UserPromptSubmit, Stop, SubagentStop and PostToolBatch block
+        // below; elsewhere a block the event cannot carry was dropped (and
+        // said) in adapt.
+        _ => {}
     }
     common::context_after_tool_prompt_and_session(&mut a, "Qwen Code", name);
     common::passthrough_not_sent(&mut a, "Qwen Code");
     if decision.suppress_output {
         a.top.insert("suppressOutput".into(), json!(true));
     }
-    if stop {
+    if adapted.stop(decision) {
         common::stop_turn(&mut a);
     }
     if let Some(reason) = a.reason() {
