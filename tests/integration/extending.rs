@@ -65,6 +65,11 @@ fn the_places_the_recipes_name_exist() {
     for (file, name) in [
         ("src/host/mapping.rs", "fn begin"),
         ("src/host/mapping.rs", "pub fn finish"),
+        ("src/host/answer.rs", "Adapting"),
+        (
+            "src/host/golden.rs",
+            "fn adapting_then_encoding_says_what_a_host_cannot_express_once",
+        ),
         (
             "src/host/mod.rs",
             "fn registry_facts_are_complete_and_consistent",
