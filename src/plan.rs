@@ -9,6 +9,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::catalog::EventId;
@@ -16,7 +17,10 @@ use crate::event::Event;
 use crate::exec::Program;
 use crate::select::{self, Considered, Layer, Stage};
 use crate::settings::model::Policy;
-use crate::settings::{HookDef, HookType, Settings, Severity, ShellKind};
+use crate::settings::{
+    CommandDef, HookAction, HookDef, HttpDef, McpToolDef, OnError, PromptDef, Settings, Severity,
+    ShellKind,
+};
 
 /// What planning reads besides the settings and the funnel's answer.
 #[derive(Debug, Clone, Copy)]
@@ -89,6 +93,8 @@ pub struct Planned {
     pub config_dir: PathBuf,
     /// Started detached, not waited for (`async` command hooks).
     pub run_async: bool,
+    /// `onError`: what a failure of the hook means.
+    pub on_error: OnError,
     /// `once`: the key claimed in the session's state when it starts.
     pub once_key: Option<String>,
     /// Planning's own findings about this hook (after the funnel's).
@@ -96,26 +102,30 @@ pub struct Planned {
     pub notes: Vec<String>,
 }
 
-/// How a planned hook runs.
+/// How a planned hook runs, with what its kind needs to run it (shared
+/// with the settings, not copied): running never looks back at the hook.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Runnable {
     Command(Program),
     /// An http hook (SPEC §8): its request is made when it runs.
-    Http,
-    /// A prompt hook (or an agent hook: a prompt hook with tools): a
-    /// model is asked when it runs.
-    Prompt,
+    Http(Arc<HttpDef>),
+    /// A prompt hook (or, with `agent`, an agent hook: a prompt hook with
+    /// tools): a model is asked when it runs.
+    Prompt {
+        prompt: Arc<PromptDef>,
+        agent: bool,
+    },
     /// An `mcp_tool` hook: its server is started when it runs.
-    McpTool,
+    McpTool(Arc<McpToolDef>),
 }
 
 impl Runnable {
     pub fn kind(&self) -> Kind {
         match self {
             Runnable::Command(_) => Kind::Command,
-            Runnable::Http => Kind::Http,
-            Runnable::Prompt => Kind::Prompt,
-            Runnable::McpTool => Kind::McpTool,
+            Runnable::Http(_) => Kind::Http,
+            Runnable::Prompt { .. } => Kind::Prompt,
+            Runnable::McpTool(_) => Kind::McpTool,
         }
     }
 }
@@ -137,15 +147,15 @@ pub enum Kind {
 
 impl Kind {
     /// The kind a hook type runs as; `None` for a type hookrun does not run.
-    pub fn of(hook_type: &HookType) -> Option<Kind> {
-        match hook_type {
-            HookType::Command => Some(Kind::Command),
-            HookType::Http => Some(Kind::Http),
+    pub fn of(action: &HookAction) -> Option<Kind> {
+        match action {
+            HookAction::Command(_) => Some(Kind::Command),
+            HookAction::Http(_) => Some(Kind::Http),
             // An agent hook is a prompt hook with tools: the same endpoint,
             // the same verdict (`crate::prompt::agent`).
-            HookType::Prompt | HookType::Agent => Some(Kind::Prompt),
-            HookType::McpTool => Some(Kind::McpTool),
-            HookType::Unsupported(_) => None,
+            HookAction::Prompt(_) | HookAction::Agent(_) => Some(Kind::Prompt),
+            HookAction::McpTool(_) => Some(Kind::McpTool),
+            HookAction::Unsupported(_) => None,
         }
     }
 
@@ -213,7 +223,7 @@ pub fn hook_timeout(
     let policy_cap = policy.max_hook_timeout.filter(|max| configured > *max);
     let own = policy_cap.unwrap_or(configured);
     // A type hookrun does not run is given the grace of a process.
-    let grace = Kind::of(&hook.hook_type).map_or(kill_grace, |kind| kind.kill_grace(kill_grace));
+    let grace = Kind::of(&hook.action).map_or(kill_grace, |kind| kind.kill_grace(kill_grace));
     let (effective, capped_by_deadline) = crate::exec::fit_to_deadline(own, deadline, grace);
     HookTimeout {
         configured,
@@ -257,22 +267,37 @@ pub fn program_for(
     config_dir: &Path,
     vars: &ExecVars,
 ) -> Result<Runnable, Unrunnable> {
-    match Kind::of(&hook.hook_type) {
-        Some(Kind::Command) => {}
-        Some(Kind::Http) => return Ok(Runnable::Http),
-        Some(Kind::Prompt) => return Ok(Runnable::Prompt),
-        Some(Kind::McpTool) => return Ok(Runnable::McpTool),
-        None => return Err(Unrunnable::Type(hook.hook_type.as_str().to_owned())),
-    }
-    let command = hook.command.clone().unwrap_or_default();
-    if let Some(args) = &hook.args {
+    let CommandDef {
+        command,
+        args,
+        shell,
+    } = match &hook.action {
+        HookAction::Command(def) => def,
+        HookAction::Http(http) => return Ok(Runnable::Http(Arc::clone(http))),
+        HookAction::Prompt(prompt) => {
+            return Ok(Runnable::Prompt {
+                prompt: Arc::clone(prompt),
+                agent: false,
+            });
+        }
+        HookAction::Agent(prompt) => {
+            return Ok(Runnable::Prompt {
+                prompt: Arc::clone(prompt),
+                agent: true,
+            });
+        }
+        HookAction::McpTool(mcp) => return Ok(Runnable::McpTool(Arc::clone(mcp))),
+        HookAction::Unsupported(def) => return Err(Unrunnable::Type(def.type_name.clone())),
+    };
+    let command = command.clone();
+    if let Some(args) = args {
         let substitute = |text: &str| substitute_exec_vars(text, config_dir.as_os_str(), vars);
         return Ok(Runnable::Command(Program::Exec {
             program: substitute(&command),
             args: args.iter().map(|a| substitute(a)).collect(),
         }));
     }
-    match &hook.shell {
+    match shell {
         ShellKind::Sh => Ok(Runnable::Command(Program::Shell {
             shell: "sh".into(),
             script: command,
@@ -399,11 +424,11 @@ fn plan_one(
         ));
     }
     let config_dir = settings.file_of(hook).dir.clone();
-    let kind = Kind::of(&hook.hook_type);
+    let kind = Kind::of(&hook.action);
     if hook.run_async && kind.is_some_and(|kind| !kind.runs_detached()) {
         warnings.push(format!(
             "hook {name}: `async` is not supported for {} hooks; it ran synchronously",
-            hook.hook_type.as_str()
+            hook.kind_name()
         ));
     }
     let (program, unrunnable) = match program_for(hook, &config_dir, vars) {
@@ -423,6 +448,7 @@ fn plan_one(
         unrunnable,
         config_dir,
         run_async: hook.run_async && kind.is_some_and(Kind::runs_detached),
+        on_error: hook.on_error,
         once_key,
         warnings,
         notes,

@@ -207,12 +207,12 @@ fn show(
                 };
                 let shown = match &program {
                     Runnable::Command(program) => display(program, &vars),
-                    Runnable::Http => format!("POST {}", hook.url().unwrap_or_default()),
-                    Runnable::Prompt => {
+                    Runnable::Http(http) => format!("POST {}", http.url),
+                    Runnable::Prompt { prompt, agent } => {
                         let env: Vec<_> = std::env::vars_os().collect();
-                        crate::prompt::describe(hook, settings, &env)
+                        crate::prompt::describe(prompt, *agent, settings, &env)
                     }
-                    Runnable::McpTool => crate::mcp::describe(hook),
+                    Runnable::McpTool(mcp) => crate::mcp::describe(mcp),
                 };
                 (HookState::WouldRun, None, String::new(), Some(shown))
             }

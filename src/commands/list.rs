@@ -113,7 +113,7 @@ fn rows(
                 event: hook.event.name().to_owned(),
                 matcher: hook.matcher.clone().unwrap_or_default(),
                 if_rule: hook.if_rule.clone().unwrap_or_default(),
-                hook_type: hook.hook_type.as_str().to_owned(),
+                hook_type: hook.kind_name().to_owned(),
                 timeout: if hook.timeout.is_some() {
                     format!("{}s", timeout.as_secs_f64())
                 } else {

@@ -87,9 +87,9 @@ fn host_file_changed_entries(cx: &Context<'_>) -> Vec<HostEntry> {
         load_bytes(&mut scratch, source, dir, &bytes);
         for hook in &scratch.hooks {
             let runs_hookrun = hook
-                .command
-                .as_deref()
-                .is_some_and(|c| c.contains("hookrun"));
+                .action
+                .command_text()
+                .is_some_and(|(c, _)| c.contains("hookrun"));
             if hook.event == EventId::Known(KnownEvent::FileChanged) && runs_hookrun {
                 entries.push(HostEntry {
                     file: path.clone(),
@@ -321,7 +321,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
     let hook_commands: Vec<&str> = settings
         .hooks
         .iter()
-        .filter_map(|h| h.command.as_deref())
+        .filter_map(|h| h.action.command_text().map(|(c, _)| c))
         .map(str::trim)
         .collect();
     // hookrun's own files: a host file among them is `host-loads-file`'s.

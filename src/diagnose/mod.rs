@@ -131,11 +131,11 @@ pub fn scrubbed_env(
     }
     let fix = "if a hook needs one, list it in env.keep of your user settings: {\"env\": {\"keep\": [\"NAME\"]}}";
     for hook in &settings.hooks {
-        let texts = hook
-            .command
-            .as_deref()
-            .into_iter()
-            .chain(hook.args.iter().flatten().map(String::as_str))
+        let Some((command, args)) = hook.action.command_text() else {
+            continue;
+        };
+        let texts = std::iter::once(command)
+            .chain(args.into_iter().flatten().map(String::as_str))
             .collect::<Vec<&str>>();
         let used = crate::hookenv::named_by(&scrubbed, &texts);
         if used.is_empty() {
@@ -278,8 +278,8 @@ fn check_hook(settings: &Settings, hook: &HookDef, cx: &Context<'_>, out: &mut V
     };
     let vars = crate::plan::ExecVars::new(&[], &file.dir);
     if let Err(why) = crate::plan::program_for(hook, &file.dir, &vars) {
-        let at = match (&hook.hook_type, &hook.shell) {
-            (crate::settings::HookType::Command, _) => h.field("shell"),
+        let at = match &hook.action {
+            crate::settings::HookAction::Command(_) => h.field("shell"),
             _ => h.field("type"),
         };
         h.push(
@@ -556,13 +556,16 @@ fn check_if(hook: &HookDef, h: &mut HookCx<'_>) {
 }
 
 fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut HookCx<'_>) {
-    if hook.hook_type != crate::settings::HookType::Command {
-        return;
-    }
-    let Some(command) = hook.command.as_deref() else {
+    let crate::settings::HookAction::Command(crate::settings::CommandDef {
+        command,
+        args,
+        shell,
+    }) = &hook.action
+    else {
         return;
     };
-    if hook.shell == crate::settings::ShellKind::PowerShell && hook.args.is_none() {
+    let command = command.as_str();
+    if *shell == crate::settings::ShellKind::PowerShell && args.is_none() {
         // Not sh: the shell checks below do not apply.
         if !crate::exec::POWERSHELLS.iter().any(|p| cx.probe.on_path(p)) {
             let at = h.field("shell");
@@ -583,7 +586,7 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
     };
     let tier = hook.event.tier();
     let path = h.field("command");
-    let shell_text = match &hook.args {
+    let shell_text = match args {
         Some(args) => {
             let mut text = command.to_owned();
             for arg in args {
@@ -617,7 +620,7 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
             "move the check to an event that can block (PreToolUse, UserPromptSubmit, Stop…)",
         );
     }
-    if hook.args.is_none() {
+    if args.is_none() {
         let unquoted = command::unquoted_split_vars(command, &vars);
         if let Some((name, value)) = unquoted.first() {
             h.push(
@@ -632,7 +635,7 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
             return;
         }
     }
-    let issues = match &hook.args {
+    let issues = match args {
         Some(args) => {
             check_exec_form_vars(command, args, &path, h);
             command::analyze_exec(command, args, &vars, cx.probe)

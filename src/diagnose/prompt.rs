@@ -7,7 +7,7 @@ use std::ffi::OsString;
 
 use super::Check;
 use crate::prompt;
-use crate::settings::{HookDef, HookType, Settings};
+use crate::settings::{HookAction, HookDef, Settings};
 
 /// One finding about one prompt hook: check, field, message, fix.
 pub type PromptFinding = (Check, &'static str, String, String);
@@ -20,11 +20,11 @@ pub fn check(
     env: &[(OsString, OsString)],
 ) -> Vec<PromptFinding> {
     let mut out = Vec::new();
-    if !matches!(hook.hook_type, HookType::Prompt | HookType::Agent) {
+    let Some(def) = hook.action.prompt() else {
         return out;
-    }
+    };
     let config = prompt::Config::from_settings(settings);
-    match prompt::endpoint(hook, &config, env) {
+    match prompt::endpoint(def, &config, env) {
         Err(why) => out.push((
             Check::PromptHook,
             "type",
@@ -37,7 +37,7 @@ pub fn check(
                 "prompt",
                 format!(
                     "sends the event (commands, file contents…){} to {} ({}, model {} from {}; key from {})",
-                    if hook.hook_type == HookType::Agent {
+                    if matches!(hook.action, HookAction::Agent(_)) {
                         " and the project files its model reads"
                     } else {
                         ""
@@ -75,11 +75,7 @@ pub fn check(
             }
         }
     }
-    let text = hook
-        .prompt
-        .as_ref()
-        .map(|p| p.text.as_str())
-        .unwrap_or_default();
+    let text = def.text.as_str();
     if let Some(word) = positional(text) {
         out.push((
             Check::PromptHook,

@@ -5,7 +5,7 @@
 use std::net::IpAddr;
 
 use super::{guard, headers};
-use crate::settings::{HookDef, HookType};
+use crate::settings::HookDef;
 use crate::urls;
 
 /// Problems of an http hook, each as (JSON field relative to the hook,
@@ -13,10 +13,10 @@ use crate::urls;
 /// hook types.
 pub fn lint(hook: &HookDef) -> Vec<(String, String)> {
     let mut found = Vec::new();
-    if hook.hook_type != HookType::Http {
+    let Some(http) = hook.http() else {
         return found;
-    }
-    match hook.url() {
+    };
+    match Some(http.url.as_str()).filter(|url| !url.is_empty()) {
         None => found.push(("url".to_owned(), "an http hook needs `url`".to_owned())),
         Some(url) => match urls::parse(url) {
             Err(why) => found.push(("url".to_owned(), why.to_string())),
@@ -40,7 +40,7 @@ pub fn lint(hook: &HookDef) -> Vec<(String, String)> {
             }
         },
     }
-    for (i, name) in hook.allowed_env_vars().iter().enumerate() {
+    for (i, name) in http.allowed_env_vars.iter().enumerate() {
         let bare = !name.is_empty()
             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
             && !name.as_bytes()[0].is_ascii_digit();
@@ -53,7 +53,7 @@ pub fn lint(hook: &HookDef) -> Vec<(String, String)> {
             ));
         }
     }
-    for (name, value) in hook.headers() {
+    for (name, value) in &http.headers {
         let field = format!("headers.{name}");
         if ureq::http::HeaderName::from_bytes(name.as_bytes()).is_err() {
             found.push((
@@ -62,7 +62,7 @@ pub fn lint(hook: &HookDef) -> Vec<(String, String)> {
             ));
         }
         for reference in headers::references(value) {
-            if !hook.allowed_env_vars().iter().any(|n| n == reference.name) {
+            if !http.allowed_env_vars.iter().any(|n| n == reference.name) {
                 found.push((
                     field.clone(),
                     format!(
@@ -86,7 +86,7 @@ pub fn lint(hook: &HookDef) -> Vec<(String, String)> {
 mod tests {
     use super::*;
     use crate::catalog::EventId;
-    use crate::settings::{OnError, ShellKind};
+    use crate::settings::{CommandDef, HookAction, HttpDef, OnError, ShellKind};
 
     fn http_hook(url: &str, headers: &[(&str, &str)], allowed: &[&str]) -> HookDef {
         HookDef {
@@ -94,10 +94,14 @@ mod tests {
             json_path: "hooks.PreToolUse[0]".into(),
             event_key: "PreToolUse".into(),
             event: EventId::resolve("PreToolUse"),
-            hook_type: HookType::Http,
-            command: None,
-            args: None,
-            shell: ShellKind::Sh,
+            action: HookAction::Http(std::sync::Arc::new(HttpDef {
+                url: url.into(),
+                headers: headers
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                    .collect(),
+                allowed_env_vars: allowed.iter().map(|s| (*s).to_owned()).collect(),
+            })),
             matcher: None,
             if_rule: None,
             timeout: None,
@@ -106,18 +110,7 @@ mod tests {
             on_error: OnError::Allow,
             run_async: false,
             once: false,
-            extra: crate::settings::HookExtra {
-                url: Some(url.into()),
-                headers: headers
-                    .iter()
-                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-                    .collect(),
-                allowed_env_vars: allowed.iter().map(|s| (*s).to_owned()).collect(),
-                ..Default::default()
-            }
-            .boxed(),
-            prompt: None,
-            mcp: None,
+            extra: None,
         }
     }
 
@@ -193,7 +186,11 @@ mod tests {
     #[test]
     fn command_hooks_are_not_linted_here() {
         let mut hook = http_hook("nonsense", &[], &[]);
-        hook.hook_type = HookType::Command;
+        hook.action = HookAction::Command(CommandDef {
+            command: "nonsense".into(),
+            args: None,
+            shell: ShellKind::Sh,
+        });
         assert!(lint(&hook).is_empty());
     }
 }

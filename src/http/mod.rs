@@ -35,7 +35,7 @@ pub use redact::Secrets;
 
 use crate::event::Bytes;
 use crate::settings::model::FileState;
-use crate::settings::{HookDef, Settings};
+use crate::settings::{HttpDef, Settings};
 use crate::verdict::Ending;
 use resolver::{GuardedResolver, Lookup, ResolveError};
 
@@ -118,13 +118,13 @@ pub enum RequestError {
 /// the hook, for `onError` to judge. `env` is hookrun's own, unscrubbed
 /// environment: `allowedEnvVars` is the consent to read from it.
 pub fn request(
-    hook: &HookDef,
+    hook: &HttpDef,
     policy: &Policy,
     env: &[(OsString, OsString)],
     body: Arc<Bytes>,
     timeout: Duration,
 ) -> Result<Request, RequestError> {
-    let url = hook.url().unwrap_or_default().trim();
+    let url = hook.url.trim();
     urls::parse(url)?;
     if let Some(patterns) = &policy.allowed_urls {
         if !urls::allowed(url, patterns) {
@@ -136,12 +136,12 @@ pub fn request(
         }
     }
     let consent = headers::Consent {
-        hook: hook.allowed_env_vars(),
+        hook: &hook.allowed_env_vars,
         managed: policy.managed_env_vars.as_deref(),
     };
-    let mut out = Vec::with_capacity(hook.headers().len());
+    let mut out = Vec::with_capacity(hook.headers.len());
     let mut secrets = Secrets::default();
-    for (name, value) in hook.headers() {
+    for (name, value) in &hook.headers {
         for secret in headers::read_values(value, consent, env) {
             secrets.add(&secret);
         }
@@ -456,8 +456,8 @@ pub fn not_sent(why: String) -> Exchange {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::SettingsFile;
     use crate::settings::model::{HttpFileSettings, Source, SourceKind};
-    use crate::settings::{SettingsFile, ShellKind};
     use std::path::PathBuf;
 
     fn file(kind: SourceKind, http: HttpFileSettings) -> SettingsFile {
@@ -528,33 +528,11 @@ mod tests {
         );
     }
 
-    fn hook(url: &str) -> HookDef {
-        HookDef {
-            file: 0,
-            json_path: "hooks.Stop[0]".into(),
-            event_key: "Stop".into(),
-            event: crate::catalog::EventId::resolve("Stop"),
-            hook_type: crate::settings::HookType::Http,
-            command: None,
-            args: None,
-            shell: ShellKind::Sh,
-            matcher: None,
-            if_rule: None,
-            timeout: None,
-            name: None,
-            sequential: false,
-            on_error: crate::settings::OnError::Allow,
-            run_async: false,
-            once: false,
-            extra: crate::settings::HookExtra {
-                url: Some(url.into()),
-                headers: vec![("Authorization".into(), "Bearer $TOKEN".into())],
-                allowed_env_vars: vec!["TOKEN".into()],
-                ..Default::default()
-            }
-            .boxed(),
-            prompt: None,
-            mcp: None,
+    fn hook(url: &str) -> HttpDef {
+        HttpDef {
+            url: url.into(),
+            headers: vec![("Authorization".into(), "Bearer $TOKEN".into())],
+            allowed_env_vars: vec!["TOKEN".into()],
         }
     }
 
@@ -577,14 +555,14 @@ mod tests {
         );
 
         let mut odd = hook("http://127.0.0.1:9/x");
-        odd.extra.as_mut().unwrap().headers = vec![("X-Name".into(), "café".into())];
+        odd.headers = vec![("X-Name".into(), "café".into())];
         assert!(request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1)).is_ok());
-        odd.extra.as_mut().unwrap().headers = vec![("X-Bell".into(), "a\u{7}b".into())];
+        odd.headers = vec![("X-Bell".into(), "a\u{7}b".into())];
         let err = request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1))
             .unwrap_err()
             .to_string();
         assert!(err.contains("control characters"), "{err}");
-        odd.extra.as_mut().unwrap().headers = vec![("Bad Name".into(), "x".into())];
+        odd.headers = vec![("Bad Name".into(), "x".into())];
         let err = request(&odd, &open, &env, Arc::clone(&body), Duration::from_secs(1))
             .unwrap_err()
             .to_string();

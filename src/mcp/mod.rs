@@ -21,7 +21,7 @@ use rmcp::model::{CallToolRequestParams, ContentBlock};
 use serde_json::{Map, Value};
 
 use crate::exec::{Interactive, JobEnv, Program};
-use crate::settings::HookDef;
+use crate::settings::McpToolDef;
 
 pub use config::{Places, ServerDef};
 
@@ -88,15 +88,13 @@ pub struct Call {
 }
 
 /// What `explain` shows for an `mcp_tool` hook.
-pub fn describe(hook: &HookDef) -> String {
-    hook.mcp.as_ref().map_or_else(String::new, |m| {
-        format!(
-            "call {} on MCP server {} with {}",
-            m.tool,
-            m.server,
-            Value::Object(m.input.clone())
-        )
-    })
+pub fn describe(m: &McpToolDef) -> String {
+    format!(
+        "call {} on MCP server {} with {}",
+        m.tool,
+        m.server,
+        Value::Object(m.input.clone())
+    )
 }
 
 /// Whether a project's `.mcp.json` with this content may run: its exact

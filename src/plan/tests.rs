@@ -198,12 +198,22 @@ fn program_for_names_what_hookrun_cannot_run() {
     assert_eq!(err, Unrunnable::Type("webhook".into()));
     assert_eq!(
         program_for(&settings.hooks[1], Path::new("/c"), &vars),
-        Ok(Runnable::Prompt)
+        Ok(Runnable::Prompt {
+            prompt: Arc::new(crate::settings::PromptDef {
+                text: "x".into(),
+                model: None,
+                continue_on_block: false,
+            }),
+            agent: false,
+        })
     );
     let http = hook(&json!({"type": "http", "url": "http://127.0.0.1:1/x"}));
     assert_eq!(
         program_for(&http, Path::new("/c"), &vars),
-        Ok(Runnable::Http)
+        Ok(Runnable::Http(Arc::new(crate::settings::HttpDef {
+            url: "http://127.0.0.1:1/x".into(),
+            ..Default::default()
+        })))
     );
 }
 
@@ -378,7 +388,7 @@ fn the_kill_grace_follows_the_kind() {
     let pre = EventId::resolve("PreToolUse");
     for (json, kind, kept) in cases {
         let hook = hook(&json);
-        assert_eq!(Kind::of(&hook.hook_type), kind, "{json}");
+        assert_eq!(Kind::of(&hook.action), kind, "{json}");
         let kind = kind.unwrap();
         assert_eq!(kind.kill_grace(grace), kept, "{json}");
         assert_eq!(kind.runs_detached(), kind == Kind::Command, "{json}");
@@ -399,5 +409,14 @@ fn the_kill_grace_follows_the_kind() {
         let runnable = program_for(&hook, Path::new("/c"), &ExecVars::new(&[], Path::new("/p")));
         assert_eq!(runnable.map(|r| r.kind()), Ok(kind), "{json}");
     }
-    assert_eq!(Kind::of(&HookType::Unsupported("shell".into())), None);
+    let unsupported = crate::settings::UnsupportedDef {
+        type_name: "shell".into(),
+        command: None,
+        args: None,
+        url: None,
+    };
+    assert_eq!(
+        Kind::of(&HookAction::Unsupported(Box::new(unsupported))),
+        None
+    );
 }

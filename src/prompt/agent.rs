@@ -25,7 +25,7 @@ use super::{
 };
 use crate::event::Event;
 use crate::http;
-use crate::settings::HookDef;
+use crate::settings::PromptDef;
 
 /// An agent hook's timeout when it sets none (Claude Code's).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -298,7 +298,7 @@ pub struct Run {
 /// with the tools, and confined to `project`.
 #[allow(clippy::too_many_arguments)]
 pub fn prepare(
-    hook: &HookDef,
+    prompt: &PromptDef,
     config: &Config,
     env: &[(OsString, OsString)],
     event: &Event,
@@ -306,16 +306,11 @@ pub fn prepare(
     timeout: Duration,
     project: &Path,
 ) -> Result<Run, PrepareError> {
-    let endpoint = super::endpoint(hook, config, env)?;
+    let endpoint = super::endpoint(prompt, config, env)?;
     let (headers, secrets) = super::headers(&endpoint, config, env)?;
     let key = super::key_value(&endpoint, config, env);
-    let prompt = hook
-        .prompt
-        .as_ref()
-        .map(|p| p.text.as_str())
-        .unwrap_or_default();
     let arguments = String::from_utf8_lossy(stdin);
-    let condition = request::substitute(prompt, arguments.trim_end_matches(['\n', '\r']));
+    let condition = request::substitute(&prompt.text, arguments.trim_end_matches(['\n', '\r']));
     let transcript = super::transcript_path(event);
     let deadline = Instant::now() + timeout;
     let scope = tools::Scope::new(project, transcript.as_deref(), deadline).map_err(|source| {
@@ -561,7 +556,7 @@ impl Run {
 #[allow(clippy::too_many_arguments)]
 pub fn start(
     client: &Arc<http::Client>,
-    hook: &HookDef,
+    prompt: &PromptDef,
     config: &Config,
     env: &[(OsString, OsString)],
     event: &Event,
@@ -569,7 +564,7 @@ pub fn start(
     timeout: Duration,
     project: &Path,
 ) -> Started {
-    let run = match prepare(hook, config, env, event, stdin, timeout, project) {
+    let run = match prepare(prompt, config, env, event, stdin, timeout, project) {
         Ok(run) => run,
         Err(why) => return Started::NotSent(Reply::failed(why.to_string())),
     };

@@ -30,7 +30,7 @@ pub use crate::settings::prompt::{self as settings, Config, EVENTS, Provider, re
 use crate::catalog::EventId;
 use crate::event::Event;
 use crate::http;
-use crate::settings::{HookDef, HookType, OnError, Settings};
+use crate::settings::{HookAction, HookDef, OnError, PromptDef, Settings};
 use crate::verdict::{self, Ending, HookOutput, Outcome, Verdict};
 
 /// A prompt hook's timeout when it sets none.
@@ -42,10 +42,35 @@ pub const DEFAULT_MODEL: &str = "claude-haiku-4-5";
 /// The timeout of `hook` when it sets none, if it is a prompt or agent
 /// hook.
 pub fn default_timeout(hook: &HookDef) -> Option<Duration> {
-    match hook.hook_type {
-        HookType::Prompt => Some(DEFAULT_TIMEOUT),
-        HookType::Agent => Some(agent::DEFAULT_TIMEOUT),
+    match hook.action {
+        HookAction::Prompt(_) => Some(DEFAULT_TIMEOUT),
+        HookAction::Agent(_) => Some(agent::DEFAULT_TIMEOUT),
         _ => None,
+    }
+}
+
+/// What the verdict of a prompt or agent hook reads of it.
+#[derive(Debug, Clone, Copy)]
+pub struct Asked<'a> {
+    pub prompt: &'a PromptDef,
+    /// An agent hook: its `ok: false` never ends the turn.
+    pub agent: bool,
+    pub on_error: OnError,
+}
+
+impl<'a> Asked<'a> {
+    /// `None` unless `hook` is a prompt or agent hook.
+    pub fn of(hook: &'a HookDef) -> Option<Asked<'a>> {
+        let (prompt, agent) = match &hook.action {
+            HookAction::Prompt(prompt) => (prompt, false),
+            HookAction::Agent(prompt) => (prompt, true),
+            _ => return None,
+        };
+        Some(Asked {
+            prompt,
+            agent,
+            on_error: hook.on_error,
+        })
     }
 }
 
@@ -112,17 +137,18 @@ pub enum PrepareError {
     TooWide(String),
 }
 
-/// Resolves `hook`'s endpoint, model and key variable from settings and
-/// hookrun's environment, or says why it cannot be (nothing is sent then).
+/// Resolves a hook's endpoint, model and key variable from its `prompt`,
+/// settings and hookrun's environment, or says why it cannot be (nothing
+/// is sent then).
 pub fn endpoint(
-    hook: &HookDef,
+    prompt: &PromptDef,
     config: &Config,
     env: &[(OsString, OsString)],
 ) -> Result<Endpoint, EndpointError> {
     if config.forbidden {
         return Err(EndpointError::Forbidden);
     }
-    let own = hook.prompt.as_ref().and_then(|p| p.model.clone());
+    let own = prompt.model.clone();
     let (url, key_var, model, model_from) = match config.provider {
         Provider::Anthropic => {
             let base = config
@@ -246,11 +272,7 @@ pub fn scrub_keys(
     env: &mut Vec<(OsString, OsString)>,
     scrubbed: &mut Vec<String>,
 ) {
-    if !settings
-        .hooks
-        .iter()
-        .any(|h| matches!(h.hook_type, HookType::Prompt | HookType::Agent))
-    {
+    if !settings.hooks.iter().any(|h| h.action.prompt().is_some()) {
         return;
     }
     let vars = key_vars(settings);
@@ -274,25 +296,21 @@ pub struct Call {
     missing_key: Option<String>,
 }
 
-/// Builds the request of `hook` for `event`. `stdin` is the event exactly
-/// as a command hook reads it; `env` is hookrun's own environment.
+/// Builds the request of a hook asking `prompt` for `event`. `stdin` is
+/// the event exactly as a command hook reads it; `env` is hookrun's own
+/// environment.
 pub fn prepare(
-    hook: &HookDef,
+    prompt: &PromptDef,
     config: &Config,
     env: &[(OsString, OsString)],
     event: &Event,
     stdin: &[u8],
     timeout: Duration,
 ) -> Result<Call, PrepareError> {
-    let endpoint = endpoint(hook, config, env)?;
-    let prompt = hook
-        .prompt
-        .as_ref()
-        .map(|p| p.text.as_str())
-        .unwrap_or_default();
+    let endpoint = endpoint(prompt, config, env)?;
     let arguments = String::from_utf8_lossy(stdin);
     let arguments = arguments.trim_end_matches(['\n', '\r']);
-    let condition = request::substitute(prompt, arguments);
+    let condition = request::substitute(&prompt.text, arguments);
     let stop = matches!(event.id.name(), "Stop" | "SubagentStop");
     let (system, user) = if stop {
         let path = transcript_path(event)
@@ -603,18 +621,18 @@ impl Started {
     }
 }
 
-/// Prepares `hook`'s request and starts it on a thread, so it runs while
-/// command hooks run.
+/// Prepares a hook's request (asking `prompt`) and starts it on a thread,
+/// so it runs while command hooks run.
 pub fn start(
     client: &Arc<http::Client>,
-    hook: &HookDef,
+    prompt: &PromptDef,
     config: &Config,
     env: &[(OsString, OsString)],
     event: &Event,
     stdin: &[u8],
     timeout: Duration,
 ) -> Started {
-    let call = match prepare(hook, config, env, event, stdin, timeout) {
+    let call = match prepare(prompt, config, env, event, stdin, timeout) {
         Ok(call) => call,
         Err(why) => return Started::NotSent(Reply::failed(why.to_string())),
     };
@@ -635,7 +653,7 @@ pub fn start(
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     client: &Arc<http::Client>,
-    hook: &HookDef,
+    hook: Asked<'_>,
     name: &str,
     config: &Config,
     env: &[(OsString, OsString)],
@@ -643,7 +661,7 @@ pub fn run(
     stdin: &[u8],
     timeout: Duration,
 ) -> (Verdict, Reply) {
-    let reply = start(client, hook, config, env, event, stdin, timeout).wait();
+    let reply = start(client, hook.prompt, config, env, event, stdin, timeout).wait();
     (verdict(&event.id, name, hook, &reply, timeout), reply)
 }
 
@@ -661,7 +679,7 @@ pub fn run(
 pub fn verdict(
     event: &EventId,
     name: &str,
-    hook: &HookDef,
+    hook: Asked<'_>,
     reply: &Reply,
     timeout: Duration,
 ) -> Verdict {
@@ -699,12 +717,11 @@ pub fn verdict(
         return verdict;
     }
     // An agent hook's `ok: false` never ends the turn (as in Claude Code).
-    let agent = hook.hook_type == HookType::Agent;
-    let continue_on_block = agent || hook.prompt.as_ref().is_some_and(|p| p.continue_on_block);
+    let continue_on_block = hook.agent || hook.prompt.continue_on_block;
     let reason = reason.unwrap_or_else(|| {
         format!(
             "{} hook {name} said no (it gave no reason)",
-            hook.hook_type.as_str()
+            if hook.agent { "agent" } else { "prompt" }
         )
     });
     verdict.outcome = Some(Outcome::Block);
@@ -723,7 +740,7 @@ pub fn verdict(
     verdict
 }
 
-fn failure(event: &EventId, name: &str, hook: &HookDef, ending: &Ending) -> Verdict {
+fn failure(event: &EventId, name: &str, hook: Asked<'_>, ending: &Ending) -> Verdict {
     verdict::read(
         event,
         &HookOutput {
@@ -740,14 +757,19 @@ fn failure(event: &EventId, name: &str, hook: &HookDef, ending: &Ending) -> Verd
 
 /// One line for `explain` and `doctor`: where the hook's request would go,
 /// with which model and key variable (never the key).
-pub fn describe(hook: &HookDef, settings: &Settings, env: &[(OsString, OsString)]) -> String {
+pub fn describe(
+    prompt: &PromptDef,
+    agent: bool,
+    settings: &Settings,
+    env: &[(OsString, OsString)],
+) -> String {
     let config = Config::from_settings(settings);
-    let tools = if hook.hook_type == HookType::Agent {
+    let tools = if agent {
         ", with read-only tools in the project,"
     } else {
         ""
     };
-    match endpoint(hook, &config, env) {
+    match endpoint(prompt, &config, env) {
         Ok(e) => format!(
             "asks {}{tools} at {} (model {} from {}; key from {}{})",
             e.provider.as_str(),

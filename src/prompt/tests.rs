@@ -1,7 +1,8 @@
 use super::*;
+use crate::settings::SourceKind;
 use crate::settings::model::{PromptDef, PromptFileSettings};
-use crate::settings::{ShellKind, SourceKind};
 use serde_json::json;
+use std::sync::Arc;
 
 fn hook(event: &str, prompt: &str) -> HookDef {
     HookDef {
@@ -9,10 +10,11 @@ fn hook(event: &str, prompt: &str) -> HookDef {
         json_path: format!("hooks.{event}[0].hooks[0]").into(),
         event_key: event.into(),
         event: EventId::resolve(event),
-        hook_type: HookType::Prompt,
-        command: None,
-        args: None,
-        shell: ShellKind::Sh,
+        action: HookAction::Prompt(Arc::new(PromptDef {
+            text: prompt.into(),
+            model: None,
+            continue_on_block: false,
+        })),
         matcher: None,
         if_rule: None,
         timeout: None,
@@ -22,12 +24,19 @@ fn hook(event: &str, prompt: &str) -> HookDef {
         run_async: false,
         once: false,
         extra: None,
-        prompt: Some(Box::new(PromptDef {
-            text: prompt.into(),
-            model: None,
-            continue_on_block: false,
-        })),
-        mcp: None,
+    }
+}
+
+/// The prompt of a prompt or agent hook.
+fn def(hook: &HookDef) -> &PromptDef {
+    Asked::of(hook).expect("a prompt hook").prompt
+}
+
+/// The prompt of a prompt or agent hook, to change in a test.
+fn prompt_mut(hook: &mut HookDef) -> &mut PromptDef {
+    match &mut hook.action {
+        HookAction::Prompt(def) | HookAction::Agent(def) => Arc::make_mut(def),
+        _ => panic!("not a prompt hook"),
     }
 }
 
@@ -67,7 +76,7 @@ fn what_ok_false_does_per_event() {
         ("SubagentStop", false),
     ] {
         let h = hook(event, "p");
-        let v = verdict(&h.event, "p", &h, &no, T);
+        let v = verdict(&h.event, "p", Asked::of(&h).unwrap(), &no, T);
         assert_eq!(v.block_reason.as_deref(), Some("R"), "{event}");
         assert_eq!(v.outcome, Some(Outcome::Block), "{event}");
         assert_eq!(v.stop, stops, "{event}");
@@ -75,8 +84,8 @@ fn what_ok_false_does_per_event() {
         assert!(v.warnings.is_empty(), "{event}");
         // continueOnBlock: the block stays, the turn goes on.
         let mut h = h;
-        h.prompt.as_mut().unwrap().continue_on_block = true;
-        let v = verdict(&h.event, "p", &h, &no, T);
+        prompt_mut(&mut h).continue_on_block = true;
+        let v = verdict(&h.event, "p", Asked::of(&h).unwrap(), &no, T);
         assert_eq!(v.block_reason.as_deref(), Some("R"), "{event}");
         assert!(!v.stop, "{event}");
     }
@@ -85,23 +94,35 @@ fn what_ok_false_does_per_event() {
 #[test]
 fn ok_true_never_grants_a_permission_and_impossible_lets_stop() {
     let h = hook("PreToolUse", "p");
-    let v = verdict(&h.event, "p", &h, &judged(true, Some("fine"), false), T);
+    let v = verdict(
+        &h.event,
+        "p",
+        Asked::of(&h).unwrap(),
+        &judged(true, Some("fine"), false),
+        T,
+    );
     assert_eq!(v.outcome, Some(Outcome::Success));
     assert_eq!(v.permission, None);
     assert!(!v.blocks());
     assert_eq!(v.notes, ["the model said ok: fine"]);
 
     let impossible = judged(false, Some("cannot"), true);
-    let v = verdict(&h.event, "p", &h, &impossible, T);
+    let v = verdict(&h.event, "p", Asked::of(&h).unwrap(), &impossible, T);
     assert!(v.blocks(), "impossible is a plain false on PreToolUse");
     for event in ["Stop", "SubagentStop"] {
         let h = hook(event, "p");
-        let v = verdict(&h.event, "p", &h, &impossible, T);
+        let v = verdict(&h.event, "p", Asked::of(&h).unwrap(), &impossible, T);
         assert!(!v.blocks(), "{event}");
         assert!(v.notes[0].contains("impossible"), "{v:?}");
     }
 
-    let v = verdict(&h.event, "guard", &h, &judged(false, None, false), T);
+    let v = verdict(
+        &h.event,
+        "guard",
+        Asked::of(&h).unwrap(),
+        &judged(false, None, false),
+        T,
+    );
     assert_eq!(
         v.block_reason.as_deref(),
         Some("prompt hook guard said no (it gave no reason)")
@@ -112,7 +133,7 @@ fn ok_true_never_grants_a_permission_and_impossible_lets_stop() {
 fn failures_fail_open_with_a_warning_or_block_with_on_error() {
     let mut h = hook("PreToolUse", "p");
     let failed = Reply::failed("no usable answer: x; the model said: hello".into());
-    let v = verdict(&h.event, "guard", &h, &failed, T);
+    let v = verdict(&h.event, "guard", Asked::of(&h).unwrap(), &failed, T);
     assert!(!v.blocks());
     assert_eq!(v.outcome, Some(Outcome::Failure));
     assert_eq!(
@@ -123,11 +144,23 @@ fn failures_fail_open_with_a_warning_or_block_with_on_error() {
         result: Ended::TimedOut,
         ..Reply::failed(String::new())
     };
-    let v = verdict(&h.event, "guard", &h, &timed_out, Duration::from_secs(3));
+    let v = verdict(
+        &h.event,
+        "guard",
+        Asked::of(&h).unwrap(),
+        &timed_out,
+        Duration::from_secs(3),
+    );
     assert_eq!(v.warnings, ["hook guard failed (timed out after 3 s)"]);
 
     h.on_error = OnError::Block;
-    let v = verdict(&h.event, "guard", &h, &timed_out, Duration::from_secs(3));
+    let v = verdict(
+        &h.event,
+        "guard",
+        Asked::of(&h).unwrap(),
+        &timed_out,
+        Duration::from_secs(3),
+    );
     assert!(v.blocks());
     assert!(v.warnings.is_empty());
 }
@@ -157,7 +190,7 @@ fn refused_events() {
 fn which_model_and_endpoint() {
     let config = Config::default();
     let h = hook("PreToolUse", "p");
-    let e = endpoint(&h, &config, &env(&[])).unwrap();
+    let e = endpoint(def(&h), &config, &env(&[])).unwrap();
     assert_eq!(e.url, "https://api.anthropic.com/v1/messages");
     assert_eq!(e.model, DEFAULT_MODEL);
     assert_eq!(e.key_var, "ANTHROPIC_API_KEY");
@@ -168,20 +201,26 @@ fn which_model_and_endpoint() {
         ("ANTHROPIC_DEFAULT_HAIKU_MODEL", "haiku-full"),
         ("ANTHROPIC_API_KEY", "k"),
     ]);
-    let e = endpoint(&h, &config, &vars).unwrap();
+    let e = endpoint(def(&h), &config, &vars).unwrap();
     assert_eq!(e.url, "http://127.0.0.1:9/v1/messages");
     assert_eq!((e.model.as_str(), e.key_set), ("haiku-full", true));
     let mut both = vars.clone();
     both.extend(env(&[("ANTHROPIC_SMALL_FAST_MODEL", "small")]));
-    assert_eq!(endpoint(&h, &config, &both).unwrap().model, "small");
+    assert_eq!(endpoint(def(&h), &config, &both).unwrap().model, "small");
 
     let mut own = h.clone();
-    own.prompt.as_mut().unwrap().model = Some("haiku".into());
-    assert_eq!(endpoint(&own, &config, &vars).unwrap().model, "haiku-full");
-    assert_eq!(endpoint(&own, &config, &env(&[])).unwrap().model, "haiku");
-    own.prompt.as_mut().unwrap().model = Some("claude-sonnet-4-5".into());
+    prompt_mut(&mut own).model = Some("haiku".into());
     assert_eq!(
-        endpoint(&own, &config, &both).unwrap().model,
+        endpoint(def(&own), &config, &vars).unwrap().model,
+        "haiku-full"
+    );
+    assert_eq!(
+        endpoint(def(&own), &config, &env(&[])).unwrap().model,
+        "haiku"
+    );
+    prompt_mut(&mut own).model = Some("claude-sonnet-4-5".into());
+    assert_eq!(
+        endpoint(def(&own), &config, &both).unwrap().model,
         "claude-sonnet-4-5"
     );
 
@@ -190,7 +229,7 @@ fn which_model_and_endpoint() {
         ..Config::default()
     };
     assert_eq!(
-        endpoint(&h, &with_default, &env(&[])).unwrap().model,
+        endpoint(def(&h), &with_default, &env(&[])).unwrap().model,
         "settings-model"
     );
 
@@ -200,9 +239,11 @@ fn which_model_and_endpoint() {
         api_key_env: Some("LOCAL_LLM".into()),
         ..Config::default()
     };
-    let err = endpoint(&h, &openai, &env(&[])).unwrap_err().to_string();
+    let err = endpoint(def(&h), &openai, &env(&[]))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("needs `model`"), "{err}");
-    let e = endpoint(&own, &openai, &env(&[("LOCAL_LLM", "x")])).unwrap();
+    let e = endpoint(def(&own), &openai, &env(&[("LOCAL_LLM", "x")])).unwrap();
     assert_eq!(e.url, "http://127.0.0.1:11434/v1/chat/completions");
     assert_eq!((e.key_var.as_str(), e.key_set), ("LOCAL_LLM", true));
 
@@ -211,7 +252,7 @@ fn which_model_and_endpoint() {
         ..Config::default()
     };
     assert!(
-        endpoint(&h, &forbidden, &env(&[]))
+        endpoint(def(&h), &forbidden, &env(&[]))
             .unwrap_err()
             .to_string()
             .contains("allowPromptHooks: false")
@@ -220,8 +261,8 @@ fn which_model_and_endpoint() {
         allowed_endpoints: Some(vec!["https://api.anthropic.com/*".into()]),
         ..Config::default()
     };
-    assert!(endpoint(&h, &pinned, &env(&[])).is_ok());
-    let err = endpoint(&h, &pinned, &vars).unwrap_err().to_string();
+    assert!(endpoint(def(&h), &pinned, &env(&[])).is_ok());
+    let err = endpoint(def(&h), &pinned, &vars).unwrap_err().to_string();
     assert!(
         err.contains("not in managed allowedPromptHookEndpoints"),
         "{err}"
@@ -243,7 +284,7 @@ fn the_request_body_and_headers() {
         ("ANTHROPIC_API_KEY", "sk-test"),
         ("ANTHROPIC_BASE_URL", "http://127.0.0.1:1"),
     ]);
-    let call = prepare(&h, &Config::default(), &vars, &e, &stdin, T).unwrap();
+    let call = prepare(def(&h), &Config::default(), &vars, &e, &stdin, T).unwrap();
     let body: serde_json::Value = serde_json::from_slice(&call.request.body).unwrap();
     let args = r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
     assert_eq!(
@@ -279,7 +320,7 @@ fn the_request_body_and_headers() {
     );
     let h = hook("Stop", "done?");
     let err = prepare(
-        &h,
+        def(&h),
         &Config::default(),
         &vars,
         &stop,

@@ -9,7 +9,7 @@ use crate::event::{Bytes, Event};
 use crate::exec::Captured;
 use crate::http::{self, Client, Policy};
 use crate::plan::Planned;
-use crate::settings::OnError;
+use crate::settings::{HttpDef, OnError};
 use crate::verdict::{self, HookOutput};
 
 impl RunContext<'_> {
@@ -46,13 +46,12 @@ impl Sending {
 /// Starts an http hook's request on its own thread.
 pub(super) fn start(
     ctx: &mut RunContext<'_>,
-    p: &Planned,
+    hook: &HttpDef,
     body: &Arc<Bytes>,
     timeout: Duration,
 ) -> Sending {
-    let (settings, inherited_env) = (ctx.inputs.settings, ctx.inputs.inherited_env);
+    let inherited_env = ctx.inputs.inherited_env;
     let (client, policy) = ctx.http_client();
-    let hook = &settings.hooks[p.hook];
     match http::request(hook, policy, inherited_env, Arc::clone(body), timeout) {
         Ok(request) => Sending::Sent(http::start(client, request)),
         Err(why) => Sending::NotSent(http::not_sent(why.to_string())),
@@ -64,13 +63,11 @@ pub(super) fn start(
 /// through `onError` like a failed command. (Never counted as cut by the
 /// deadline: the request simply ends at its timeout.)
 pub(super) fn read(
-    ctx: &RunContext<'_>,
     event: &Event,
     p: &Planned,
     exchange: &http::Exchange,
     timeout: Duration,
 ) -> Ran {
-    let hook = &ctx.inputs.settings.hooks[p.hook];
     let (ending, stdout) = exchange.protocol(timeout);
     let verdict = verdict::read(
         &event.id,
@@ -80,7 +77,7 @@ pub(super) fn read(
             stdout,
             stdout_truncated: false,
             stderr: &[],
-            fail_closed: hook.on_error == OnError::Block,
+            fail_closed: p.on_error == OnError::Block,
             tool_input: event.tool_input(),
         },
     );

@@ -10,7 +10,7 @@ use crate::event::Event;
 use crate::exec::Captured;
 use crate::mcp::{self, Answer, Outcome};
 use crate::plan::Planned;
-use crate::settings::OnError;
+use crate::settings::{McpToolDef, OnError};
 use crate::verdict::{self, Ending, HookOutput};
 
 /// A tool call on its thread.
@@ -28,27 +28,26 @@ pub(super) fn start(
     ctx: &RunContext<'_>,
     event: &Event,
     p: &Planned,
+    def: &McpToolDef,
     timeout: Duration,
 ) -> Calling {
-    let call = prepare(ctx, event, p, timeout);
+    let call = prepare(ctx, event, p, def, timeout);
     Calling(std::thread::spawn(move || mcp::call(&call)))
 }
 
 /// What an `mcp_tool` hook's call needs, to run on any thread.
-fn prepare(ctx: &RunContext<'_>, event: &Event, p: &Planned, timeout: Duration) -> mcp::Call {
+fn prepare(
+    ctx: &RunContext<'_>,
+    event: &Event,
+    p: &Planned,
+    def: &McpToolDef,
+    timeout: Duration,
+) -> mcp::Call {
     let inputs = ctx.inputs;
-    let hook = &inputs.settings.hooks[p.hook];
-    let (server_name, tool, arguments) = hook.mcp.as_ref().map_or_else(
-        || (String::new(), String::new(), serde_json::Map::new()),
-        |m| {
-            let input = mcp::config::substitute_input(&m.input, event.fields());
-            (m.server.clone(), m.tool.clone(), input)
-        },
-    );
     mcp::Call {
-        server_name,
-        tool,
-        arguments,
+        server_name: def.server.clone(),
+        tool: def.tool.clone(),
+        arguments: mcp::config::substitute_input(&def.input, event.fields()),
         places: mcp::Places {
             project_dir: inputs.project_dir.to_path_buf(),
             user_file: mcp::Places::user_file_from(inputs.inherited_env),
@@ -68,14 +67,12 @@ fn prepare(ctx: &RunContext<'_>, event: &Event, p: &Planned, timeout: Duration) 
 /// tool's text like a command hook's stdout on exit 0, a failure (no
 /// server, a failed handshake, an error result) through `onError`.
 pub(super) fn read(
-    ctx: &RunContext<'_>,
     event: &Event,
     p: &Planned,
     outcome: &Outcome,
     timeout: Duration,
     capped_by_deadline: bool,
 ) -> Ran {
-    let hook = &ctx.inputs.settings.hooks[p.hook];
     let ending = match &outcome.answer {
         Answer::Output => Ending::Exited(0),
         Answer::Failed(why) => Ending::Failed(why.clone()),
@@ -95,7 +92,7 @@ pub(super) fn read(
                 stdout,
                 stdout_truncated: outcome.text_total > outcome.text.len() as u64,
                 stderr: &outcome.stderr,
-                fail_closed: hook.on_error == OnError::Block,
+                fail_closed: p.on_error == OnError::Block,
                 tool_input: event.tool_input().filter(|_| !stdout.is_empty()),
             },
         )

@@ -369,11 +369,10 @@ fn hook_environment(
             .hooks
             .iter()
             .flat_map(|p| {
-                let hook = &inputs.settings.hooks[p.hook];
-                hook.command
-                    .as_deref()
-                    .into_iter()
-                    .chain(hook.args.iter().flatten().map(String::as_str))
+                let text = inputs.settings.hooks[p.hook].action.command_text();
+                text.into_iter().flat_map(|(command, args)| {
+                    std::iter::once(command).chain(args.into_iter().flatten().map(String::as_str))
+                })
             })
             .collect();
         let names = hookenv::named_by(&scrubbed, &texts).join(", ");
@@ -433,8 +432,12 @@ enum InFlight {
     /// Already ended: command hooks run all at once under the supervisor.
     Command(JobReport),
     Http(http::Sending),
-    /// A prompt or agent hook.
-    Prompt(crate::prompt::Started),
+    /// A prompt or agent hook, with what its verdict reads.
+    Prompt {
+        started: crate::prompt::Started,
+        prompt: Arc<crate::settings::PromptDef>,
+        agent: bool,
+    },
     Mcp(mcp::Calling),
 }
 
@@ -451,9 +454,13 @@ impl InFlight {
     ) -> Option<InFlight> {
         Some(match runnable {
             Runnable::Command(_) => return None,
-            Runnable::Http => InFlight::Http(http::start(ctx, p, stdin, timeout)),
-            Runnable::Prompt => InFlight::Prompt(prompt::start(ctx, event, p, stdin, timeout)),
-            Runnable::McpTool => InFlight::Mcp(mcp::start(ctx, event, p, timeout)),
+            Runnable::Http(def) => InFlight::Http(http::start(ctx, def, stdin, timeout)),
+            Runnable::Prompt { prompt, agent } => InFlight::Prompt {
+                started: prompt::start(ctx, event, prompt, *agent, stdin, timeout),
+                prompt: Arc::clone(prompt),
+                agent: *agent,
+            },
+            Runnable::McpTool(def) => InFlight::Mcp(mcp::start(ctx, event, p, def, timeout)),
         })
     }
 
@@ -470,12 +477,22 @@ impl InFlight {
             InFlight::Command(report) => {
                 command::read(ctx, event, p, report, timeout, capped_by_deadline)
             }
-            InFlight::Http(sending) => http::read(ctx, event, p, &sending.wait(), timeout),
-            InFlight::Prompt(started) => {
-                prompt::read(ctx, event, p, &started.wait(), timeout, capped_by_deadline)
+            InFlight::Http(sending) => http::read(event, p, &sending.wait(), timeout),
+            InFlight::Prompt {
+                started,
+                prompt,
+                agent,
+            } => {
+                let asked = crate::prompt::Asked {
+                    prompt: &prompt,
+                    agent,
+                    on_error: p.on_error,
+                };
+                let reply = started.wait();
+                prompt::read(event, p, asked, &reply, timeout, capped_by_deadline)
             }
             InFlight::Mcp(calling) => {
-                mcp::read(ctx, event, p, &calling.wait(), timeout, capped_by_deadline)
+                mcp::read(event, p, &calling.wait(), timeout, capped_by_deadline)
             }
         }
     }

@@ -10,25 +10,25 @@ use super::{Exchanged, Output, Peer, Ran, RunContext};
 use crate::event::{Bytes, Event};
 use crate::exec::Captured;
 use crate::plan::Planned;
-use crate::prompt::{self, Reply, Started};
-use crate::settings::HookType;
+use crate::prompt::{self, Asked, Reply, Started};
+use crate::settings::PromptDef;
 
 /// Starts a prompt (or agent) hook's request on its own thread.
 pub(super) fn start(
     ctx: &mut RunContext<'_>,
     event: &Event,
-    p: &Planned,
+    asks: &PromptDef,
+    agent: bool,
     stdin: &Arc<Bytes>,
     timeout: Duration,
 ) -> Started {
     let inputs = ctx.inputs;
     let (client, _) = ctx.http_client();
-    let hook = &inputs.settings.hooks[p.hook];
     let config = prompt::Config::from_settings(inputs.settings);
-    if hook.hook_type == HookType::Agent {
+    if agent {
         return prompt::agent::start(
             client,
-            hook,
+            asks,
             &config,
             inputs.inherited_env,
             event,
@@ -39,7 +39,7 @@ pub(super) fn start(
     }
     prompt::start(
         client,
-        hook,
+        asks,
         &config,
         inputs.inherited_env,
         event,
@@ -50,15 +50,14 @@ pub(super) fn start(
 
 /// A prompt hook's reply as the verdict of one hook.
 pub(super) fn read(
-    ctx: &RunContext<'_>,
     event: &Event,
     p: &Planned,
+    asked: Asked<'_>,
     reply: &Reply,
     timeout: Duration,
     capped_by_deadline: bool,
 ) -> Ran {
-    let hook = &ctx.inputs.settings.hooks[p.hook];
-    let verdict = prompt::verdict(&event.id, &p.name, hook, reply, timeout);
+    let verdict = prompt::verdict(&event.id, &p.name, asked, reply, timeout);
     Ran {
         deep_answer: crate::stack::may_nest_deep(reply.text.as_bytes()),
         output: Output::Exchange(exchanged(reply)),

@@ -24,7 +24,7 @@ use serde_json::Value;
 use crate::catalog::MatchField;
 use crate::event::Event;
 use crate::settings::model::Policy;
-use crate::settings::{HookDef, HookType, Settings, SourceKind};
+use crate::settings::{HookAction, HookDef, Settings, SourceKind};
 use crate::text::shorten;
 use matcher::{MatchOutcome, Matcher};
 use rule::{PathContext, Rule, RuleMatch, ToolCall};
@@ -486,28 +486,20 @@ pub fn dedup_key(hook: &HookDef, config_dir: &Path) -> String {
         text.replace("${HOOKRUN_CONFIG_DIR}", &dir)
             .replace("$HOOKRUN_CONFIG_DIR", &dir)
     };
-    let target = match hook.hook_type {
-        HookType::Http => resolve(hook.url().unwrap_or_default()),
+    let target = match &hook.action {
+        HookAction::Http(http) => resolve(&http.url),
         // Identical prompts run once, whatever their model (as in Claude Code).
-        HookType::Prompt => hook
-            .prompt
-            .as_ref()
-            .map(|p| p.text.clone())
-            .unwrap_or_default(),
+        HookAction::Prompt(prompt) => prompt.text.clone(),
         // Agent hooks likewise, apart from prompt hooks with the same text.
-        HookType::Agent => format!(
-            "agent:{}",
-            hook.prompt.as_ref().map_or("", |p| p.text.as_str())
-        ),
+        HookAction::Agent(prompt) => format!("agent:{}", prompt.text),
         // The same tool of the same server with the same input runs once.
-        HookType::McpTool => hook
-            .mcp
-            .as_ref()
-            .map(|m| serde_json::to_string(&(&m.server, &m.tool, &m.input)).unwrap_or_default())
-            .unwrap_or_default(),
-        HookType::Command | HookType::Unsupported(_) => {
-            let mut parts = vec![resolve(hook.command.as_deref().unwrap_or_default())];
-            if let Some(args) = &hook.args {
+        HookAction::McpTool(m) => {
+            serde_json::to_string(&(&m.server, &m.tool, &m.input)).unwrap_or_default()
+        }
+        HookAction::Command(_) | HookAction::Unsupported(_) => {
+            let (command, args) = hook.action.command_text().unwrap_or_default();
+            let mut parts = vec![resolve(command)];
+            if let Some(args) = args {
                 parts.extend(args.iter().map(|a| resolve(a)));
             }
             serde_json::to_string(&parts).unwrap_or_default()
@@ -515,7 +507,7 @@ pub fn dedup_key(hook: &HookDef, config_dir: &Path) -> String {
     };
     format!(
         "{}\u{0}{}\u{0}{}",
-        hook.hook_type.as_str(),
+        hook.kind_name(),
         target,
         hook.if_rule.as_deref().unwrap_or_default()
     )
@@ -544,10 +536,16 @@ fn managed_policy_drop(settings: &Settings, policy: &Policy, hook: &HookDef) -> 
         // The usual case: nothing to search for, so no text is built.
         return None;
     }
+    let (command, args) = hook.action.command_text().unwrap_or_default();
+    let url = match &hook.action {
+        HookAction::Http(http) => Some(http.url.as_str()),
+        HookAction::Unsupported(def) => def.url.as_deref(),
+        _ => None,
+    };
     let haystack = [
-        hook.command.as_deref().unwrap_or_default().to_owned(),
-        hook.args.as_ref().map(|a| a.join(" ")).unwrap_or_default(),
-        hook.url().unwrap_or_default().to_owned(),
+        command.to_owned(),
+        args.map(|a| a.join(" ")).unwrap_or_default(),
+        url.unwrap_or_default().to_owned(),
     ]
     .join(" ");
     policy

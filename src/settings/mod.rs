@@ -10,8 +10,9 @@ pub mod trust;
 
 pub use discover::{Environment, SourceOptions};
 pub use model::{
-    HookDef, HookExtra, HookType, McpToolDef, OnError, Problem, ProblemKind, Settings,
-    SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
+    CommandDef, HookAction, HookDef, HookExtra, HttpDef, McpToolDef, OnError, Problem, ProblemKind,
+    PromptDef, Settings, SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
+    UnsupportedDef,
 };
 
 use std::path::{Path, PathBuf};

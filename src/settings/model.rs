@@ -237,34 +237,89 @@ impl SettingsFile {
     }
 }
 
-/// `type` of a hook.
+/// What a hook does, with the fields of its kind (`type`): a hook's
+/// fields can only exist for its kind. A command hook, by far the most
+/// common, is held in line; the rare kinds are out of line, so a list of
+/// hundreds of hooks stays small, and shared (`Arc`), so the plan's
+/// [`crate::plan::Runnable`] carries what the hook runs without a copy.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HookType {
-    Command,
-    Http,
+pub enum HookAction {
+    Command(CommandDef),
+    /// POSTs the event to `url` (SPEC §8).
+    Http(Arc<HttpDef>),
     /// Asks a model whether the event may proceed (SPEC §13).
-    Prompt,
+    Prompt(Arc<PromptDef>),
     /// A prompt hook whose model may first read the project with
     /// read-only tools (`crate::prompt::agent`).
-    Agent,
+    Agent(Arc<PromptDef>),
     /// Calls a tool on an MCP server (`server`, `tool`, `input`).
-    McpTool,
+    McpTool(Arc<McpToolDef>),
     /// Loaded but not run by hookrun (typos, kinds it does not know):
     /// reported on every fire that would run it.
-    Unsupported(String),
+    Unsupported(Box<UnsupportedDef>),
 }
 
-impl HookType {
-    pub fn as_str(&self) -> &str {
+impl HookAction {
+    /// The `type` word, for messages.
+    pub fn kind_name(&self) -> &str {
         match self {
-            HookType::Command => "command",
-            HookType::Http => "http",
-            HookType::Prompt => "prompt",
-            HookType::Agent => "agent",
-            HookType::McpTool => "mcp_tool",
-            HookType::Unsupported(name) => name,
+            HookAction::Command(_) => "command",
+            HookAction::Http(_) => "http",
+            HookAction::Prompt(_) => "prompt",
+            HookAction::Agent(_) => "agent",
+            HookAction::McpTool(_) => "mcp_tool",
+            HookAction::Unsupported(def) => &def.type_name,
         }
     }
+
+    /// A prompt or agent hook's question.
+    pub fn prompt(&self) -> Option<&PromptDef> {
+        match self {
+            HookAction::Prompt(def) | HookAction::Agent(def) => Some(def),
+            _ => None,
+        }
+    }
+
+    /// The program text a hook names, for the checks that search it: a
+    /// command hook's, or what a hook of an unknown type wrote.
+    pub fn command_text(&self) -> Option<(&str, Option<&[String]>)> {
+        match self {
+            HookAction::Command(def) => Some((&def.command, def.args.as_deref())),
+            HookAction::Unsupported(def) => def
+                .command
+                .as_deref()
+                .map(|command| (command, def.args.as_deref())),
+            _ => None,
+        }
+    }
+}
+
+/// A command hook: shell form (`command`, run by `shell`), or exec form
+/// (`command` + `args`, no shell).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandDef {
+    pub command: String,
+    pub args: Option<Vec<String>>,
+    pub shell: ShellKind,
+}
+
+/// An http hook's request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpDef {
+    pub url: String,
+    /// In name order.
+    pub headers: Vec<(String, String)>,
+    pub allowed_env_vars: Vec<String>,
+}
+
+/// A hook of a type hookrun does not run, with what it names (shown in
+/// reports, searched by `blockedCommands`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnsupportedDef {
+    pub type_name: String,
+    pub command: Option<String>,
+    pub args: Option<Vec<String>>,
+    pub url: Option<String>,
 }
 
 /// `shell` of a shell-form command hook.
@@ -307,10 +362,8 @@ pub struct HookDef {
     /// The event key as written in the file (shared by the event's hooks).
     pub event_key: std::sync::Arc<str>,
     pub event: EventId,
-    pub hook_type: HookType,
-    pub command: Option<String>,
-    pub args: Option<Vec<String>>,
-    pub shell: ShellKind,
+    /// What it does (`type`), with the fields of that kind.
+    pub action: HookAction,
     pub matcher: Option<String>,
     pub if_rule: Option<String>,
     pub timeout: Option<Duration>,
@@ -319,13 +372,9 @@ pub struct HookDef {
     pub on_error: OnError,
     pub run_async: bool,
     pub once: bool,
-    /// `statusMessage`, `url`, `headers`, `allowedEnvVars`, when any is
-    /// set (read them with the methods of the same names).
+    /// `statusMessage` and `asyncRewake`, when either is set (read them
+    /// with the methods of the same names).
     pub extra: Option<Box<HookExtra>>,
-    /// Prompt and agent hooks: `prompt`, `model`, `continueOnBlock`.
-    pub prompt: Option<Box<PromptDef>>,
-    /// `mcp_tool` hooks: `server`, `tool`, `input`.
-    pub mcp: Option<Box<McpToolDef>>,
 }
 
 /// What an `mcp_tool` hook calls.
@@ -338,15 +387,12 @@ pub struct McpToolDef {
     pub input: serde_json::Map<String, serde_json::Value>,
 }
 
-/// The fields few hooks set (http hooks mostly), kept out of line: a list
-/// of hundreds of hooks is mostly command hooks, and every byte of a
-/// [`HookDef`] is memory a fire touches for each of them.
+/// The fields few hooks set, kept out of line: a list of hundreds of hooks
+/// is mostly command hooks, and every byte of a [`HookDef`] is memory a
+/// fire touches for each of them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HookExtra {
     pub status_message: Option<String>,
-    pub url: Option<String>,
-    pub headers: Vec<(String, String)>,
-    pub allowed_env_vars: Vec<String>,
     /// `asyncRewake`: with `async`, only an exit 2 speaks, and its stderr
     /// reaches the model later (see `asynchook`).
     pub async_rewake: bool,
@@ -355,11 +401,7 @@ pub struct HookExtra {
 impl HookExtra {
     /// `None` when nothing is set.
     pub fn boxed(self) -> Option<Box<HookExtra>> {
-        let empty = self.status_message.is_none()
-            && self.url.is_none()
-            && self.headers.is_empty()
-            && self.allowed_env_vars.is_empty()
-            && !self.async_rewake;
+        let empty = self.status_message.is_none() && !self.async_rewake;
         (!empty).then(|| Box::new(self))
     }
 }
@@ -536,21 +578,30 @@ impl HookDef {
         self.extra.as_ref()?.status_message.as_deref()
     }
 
-    /// http hooks: `url`.
-    pub fn url(&self) -> Option<&str> {
-        self.extra.as_ref()?.url.as_deref()
+    /// The `type` word, for messages.
+    pub fn kind_name(&self) -> &str {
+        self.action.kind_name()
     }
 
-    /// http hooks: `headers`, in name order.
-    pub fn headers(&self) -> &[(String, String)] {
-        self.extra.as_ref().map_or(&[], |extra| &extra.headers)
+    /// `mcp_tool` hooks: their call.
+    pub fn mcp(&self) -> Option<&McpToolDef> {
+        match &self.action {
+            HookAction::McpTool(def) => Some(def),
+            _ => None,
+        }
     }
 
-    /// http hooks: `allowedEnvVars`.
-    pub fn allowed_env_vars(&self) -> &[String] {
-        self.extra
-            .as_ref()
-            .map_or(&[], |extra| &extra.allowed_env_vars)
+    /// Whether it is an agent hook (a prompt hook with tools).
+    pub fn is_agent(&self) -> bool {
+        matches!(self.action, HookAction::Agent(_))
+    }
+
+    /// http hooks: their request.
+    pub fn http(&self) -> Option<&HttpDef> {
+        match &self.action {
+            HookAction::Http(def) => Some(def),
+            _ => None,
+        }
     }
 
     /// The name shown in reports: `name`, else the command (or url),
@@ -559,21 +610,32 @@ impl HookDef {
         if let Some(name) = self.name.as_deref().filter(|n| !n.trim().is_empty()) {
             return name.to_owned();
         }
-        if let Some(prompt) = &self.prompt {
-            return shorten(&prompt.text, 60);
-        }
-        if let Some(mcp) = &self.mcp {
-            return shorten(&format!("mcp {}/{}", mcp.server, mcp.tool), 60);
-        }
-        let base = match (&self.command, &self.args, self.url()) {
-            (Some(command), Some(args), _) if !args.is_empty() => {
-                format!("{command} {}", args.join(" "))
+        let base = match &self.action {
+            HookAction::Prompt(prompt) | HookAction::Agent(prompt) => {
+                return shorten(&prompt.text, 60);
             }
-            (Some(command), _, _) => command.clone(),
-            (None, _, Some(url)) => url.to_owned(),
-            _ => format!("{} hook", self.hook_type.as_str()),
+            HookAction::McpTool(mcp) => {
+                return shorten(&format!("mcp {}/{}", mcp.server, mcp.tool), 60);
+            }
+            HookAction::Http(http) => http.url.clone(),
+            HookAction::Command(CommandDef { command, args, .. }) => {
+                with_args(command, args.as_deref())
+            }
+            HookAction::Unsupported(def) => match (&def.command, &def.url) {
+                (Some(command), _) => with_args(command, def.args.as_deref()),
+                (None, Some(url)) => url.clone(),
+                (None, None) => format!("{} hook", def.type_name),
+            },
         };
         shorten(&base, 60)
+    }
+}
+
+/// `command`, then its `args` when it has any.
+fn with_args(command: &str, args: Option<&[String]>) -> String {
+    match args {
+        Some(args) if !args.is_empty() => format!("{command} {}", args.join(" ")),
+        _ => command.to_owned(),
     }
 }
 

@@ -3,6 +3,7 @@
 //! path, and [`finish_hook`], the checks and defaults both paths share.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -12,8 +13,8 @@ use super::Reporter;
 use crate::catalog::{self, EventId};
 use crate::event::json_type_name;
 use crate::settings::model::{
-    HookDef, HookExtra, HookType, JsonPath, McpToolDef, OnError, ProblemKind, PromptDef, Severity,
-    ShellKind,
+    CommandDef, HookAction, HookDef, HookExtra, HttpDef, JsonPath, McpToolDef, OnError,
+    ProblemKind, PromptDef, Severity, ShellKind, UnsupportedDef,
 };
 
 /// The fields a hook entry may have, in [`RawHook`]'s order (the fast
@@ -513,23 +514,56 @@ pub(super) fn finish_hook(
         return None;
     }
     warn_of_unused_fields(&raw, &hook_type, path, report);
-    let shell = match raw.shell.as_deref() {
+    let matcher = matcher_of(raw.matcher, matcher_from, path, report);
+    let once = once_of(raw.once, ctx.claude_mode, path, report);
+    let async_rewake = async_rewake_of(raw.async_rewake, raw.run_async, path, report);
+    let shell = || match raw.shell.as_deref() {
         None | Some("sh") => ShellKind::Sh,
         Some("bash") => ShellKind::Bash,
         Some("powershell") => ShellKind::PowerShell,
         Some(other) => ShellKind::Unsupported(other.to_owned()),
     };
-    let matcher = matcher_of(raw.matcher, matcher_from, path, report);
-    let once = once_of(raw.once, ctx.claude_mode, path, report);
-    let async_rewake = async_rewake_of(raw.async_rewake, raw.run_async, path, report);
+    let prompt = move || {
+        Arc::new(PromptDef {
+            text: raw.prompt.unwrap_or_default(),
+            model: raw.model.filter(|m| !m.trim().is_empty()),
+            continue_on_block: raw.continue_on_block.unwrap_or(false),
+        })
+    };
+    let action = match hook_type {
+        HookType::Command => HookAction::Command(CommandDef {
+            shell: shell(),
+            command: raw.command.unwrap_or_default(),
+            args: raw.args,
+        }),
+        HookType::Http => HookAction::Http(Arc::new(HttpDef {
+            url: raw.url.unwrap_or_default(),
+            headers: raw
+                .headers
+                .map(|h| h.into_iter().collect())
+                .unwrap_or_default(),
+            allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
+        })),
+        HookType::Prompt => HookAction::Prompt(prompt()),
+        HookType::Agent => HookAction::Agent(prompt()),
+        HookType::McpTool => HookAction::McpTool(Arc::new(McpToolDef {
+            server: raw.server.unwrap_or_default(),
+            tool: raw.tool.unwrap_or_default(),
+            input: raw.input.map(|input| *input).unwrap_or_default(),
+        })),
+        HookType::Unsupported(type_name) => HookAction::Unsupported(Box::new(UnsupportedDef {
+            type_name,
+            command: raw.command,
+            args: raw.args,
+            url: raw.url,
+        })),
+    };
     Some(HookDef {
         file: ctx.file,
         json_path,
         event_key: std::sync::Arc::clone(ctx.event_key),
         event: ctx.event.clone(),
-        command: raw.command,
-        args: raw.args,
-        shell,
+        action,
         matcher,
         if_rule: raw.if_rule,
         timeout: raw.timeout.map(|s| s.0),
@@ -541,29 +575,19 @@ pub(super) fn finish_hook(
         },
         run_async: raw.run_async.unwrap_or(false),
         once,
-        extra: extra_of(
-            raw.status_message,
-            raw.url,
-            raw.headers,
-            raw.allowed_env_vars,
-            async_rewake,
-        ),
-        prompt: matches!(hook_type, HookType::Prompt | HookType::Agent).then(|| {
-            Box::new(PromptDef {
-                text: raw.prompt.unwrap_or_default(),
-                model: raw.model.filter(|m| !m.trim().is_empty()),
-                continue_on_block: raw.continue_on_block.unwrap_or(false),
-            })
-        }),
-        mcp: (hook_type == HookType::McpTool).then(|| {
-            Box::new(McpToolDef {
-                server: raw.server.unwrap_or_default(),
-                tool: raw.tool.unwrap_or_default(),
-                input: raw.input.map(|input| *input).unwrap_or_default(),
-            })
-        }),
-        hook_type,
+        extra: extra_of(raw.status_message, async_rewake),
     })
+}
+
+/// `type`, read before the hook's fields are taken apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum HookType {
+    Command,
+    Http,
+    Prompt,
+    Agent,
+    McpTool,
+    Unsupported(String),
 }
 
 /// The fields a hook of its type needs, and the events it may run on: a
@@ -802,27 +826,13 @@ fn async_rewake_of(
 }
 
 /// The rare fields, out of line.
-fn extra_of(
-    status_message: Option<String>,
-    url: Option<String>,
-    headers: Option<BTreeMap<String, String>>,
-    allowed_env_vars: Option<Vec<String>>,
-    async_rewake: bool,
-) -> Option<Box<HookExtra>> {
-    // Most hooks set none of these: nothing is built, nothing dropped.
-    if status_message.is_none()
-        && url.is_none()
-        && headers.as_ref().is_none_or(BTreeMap::is_empty)
-        && allowed_env_vars.as_ref().is_none_or(Vec::is_empty)
-        && !async_rewake
-    {
+fn extra_of(status_message: Option<String>, async_rewake: bool) -> Option<Box<HookExtra>> {
+    // Most hooks set neither: nothing is built.
+    if status_message.is_none() && !async_rewake {
         None
     } else {
         HookExtra {
             status_message,
-            url,
-            headers: headers.map(|h| h.into_iter().collect()).unwrap_or_default(),
-            allowed_env_vars: allowed_env_vars.unwrap_or_default(),
             async_rewake,
         }
         .boxed()
@@ -834,7 +844,7 @@ mod tests {
     use std::time::Duration;
 
     use super::super::test_util::{load, messages};
-    use crate::settings::model::{HookType, Severity, ShellKind};
+    use crate::settings::model::{CommandDef, HookAction, Severity, ShellKind};
 
     #[test]
     fn flat_and_nested_shapes_mix_in_load_order() {
@@ -851,7 +861,7 @@ mod tests {
             .iter()
             .map(|h| {
                 (
-                    h.command.clone().unwrap(),
+                    h.action.command_text().unwrap().0.to_owned(),
                     h.matcher.clone(),
                     h.json_path.clone(),
                 )
@@ -898,7 +908,7 @@ mod tests {
         let commands: Vec<_> = settings
             .hooks
             .iter()
-            .map(|h| h.command.clone().unwrap())
+            .map(|h| h.action.command_text().unwrap().0.to_owned())
             .collect();
         assert_eq!(commands, ["ok1", "ok2"]);
         let problems = messages(&settings);
@@ -979,8 +989,9 @@ mod tests {
         );
         let messages = messages(&settings);
         assert_eq!(settings.hooks.len(), 2, "{messages:#?}");
-        let prompt = settings.hooks[0].prompt.as_ref().unwrap();
-        assert_eq!(settings.hooks[0].hook_type, HookType::Prompt);
+        let HookAction::Prompt(prompt) = &settings.hooks[0].action else {
+            panic!("{:?}", settings.hooks[0].action);
+        };
         assert_eq!(
             (
                 prompt.text.as_str(),
@@ -989,7 +1000,7 @@ mod tests {
             ),
             ("done?", Some("m"), true)
         );
-        assert_eq!(settings.hooks[1].prompt, None);
+        assert_eq!(settings.hooks[1].action.prompt(), None);
         for expected in [
             "hooks.SessionStart[0].hooks[0]: prompt hooks are not supported on SessionStart (no conversation to judge)",
             "hooks.PreToolUse[0]: a prompt hook needs `prompt`",
@@ -1012,8 +1023,9 @@ mod tests {
         );
         let messages = messages(&settings);
         assert_eq!(settings.hooks.len(), 1, "{messages:#?}");
-        assert_eq!(settings.hooks[0].hook_type, HookType::Agent);
-        let prompt = settings.hooks[0].prompt.as_ref().unwrap();
+        let HookAction::Agent(prompt) = &settings.hooks[0].action else {
+            panic!("{:?}", settings.hooks[0].action);
+        };
         assert_eq!(
             (prompt.text.as_str(), prompt.model.as_deref()),
             ("tests pass?", Some("m"))
@@ -1040,8 +1052,9 @@ mod tests {
                 {"command": "c", "tool": "judge"}
             ]}}"#,
         );
-        let mcp = settings.hooks[0].mcp.as_deref().unwrap();
-        assert_eq!(settings.hooks[0].hook_type, HookType::McpTool);
+        let HookAction::McpTool(mcp) = &settings.hooks[0].action else {
+            panic!("{:?}", settings.hooks[0].action);
+        };
         assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("guard", "judge"));
         assert_eq!(mcp.input["command"], "${tool_input.command}");
         assert_eq!(
@@ -1070,14 +1083,15 @@ mod tests {
             r#"{"hooks":{"Stop":[{"type":"webhook","prompt":"x"},{"command":"x","shell":"zsh"}]}}"#,
         );
         assert_eq!(settings.hooks.len(), 2);
-        assert_eq!(
-            settings.hooks[0].hook_type,
-            HookType::Unsupported("webhook".into())
-        );
-        assert_eq!(
-            settings.hooks[1].shell,
-            ShellKind::Unsupported("zsh".into())
-        );
+        assert_eq!(settings.hooks[0].kind_name(), "webhook");
+        assert!(matches!(
+            settings.hooks[0].action,
+            HookAction::Unsupported(_)
+        ));
+        let HookAction::Command(CommandDef { shell, .. }) = &settings.hooks[1].action else {
+            panic!("{:?}", settings.hooks[1].action);
+        };
+        assert_eq!(*shell, ShellKind::Unsupported("zsh".into()));
     }
 
     #[test]
