@@ -90,6 +90,9 @@ fn the_places_the_recipes_name_exist() {
             "fn known_events_are_the_catalog_rows_in_order",
         ),
         ("src/plan.rs", "fn kill_grace"),
+        ("src/settings/model.rs", "pub enum HookAction"),
+        ("src/settings/load/hooks.rs", "fn finish_hook"),
+        ("src/settings/load/hooks.rs", "HOOK_FIELDS"),
         ("src/plan/tests.rs", "fn the_kill_grace_follows_the_kind"),
         (
             "src/run/tests.rs",
