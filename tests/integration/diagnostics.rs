@@ -54,6 +54,7 @@ fn case(
     }
 }
 
+// A case table: one case per check, each a few lines.
 #[allow(clippy::too_many_lines)]
 fn checks() -> Vec<Case> {
     vec![
