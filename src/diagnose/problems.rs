@@ -290,7 +290,17 @@ const RULES: &[Rule] = &[
     Rule {
         kinds: &[ProblemKind::OnlyForCommandHooks],
         check: Check::IgnoredField,
-        fix: |_| "remove `args`".into(),
+        fix: |p| format!("remove `{}`", last_key(&p.json_path)),
+    },
+    Rule {
+        kinds: &[ProblemKind::OnlyForHttpHooks],
+        check: Check::IgnoredField,
+        fix: |p| {
+            format!(
+                "remove `{}`, or set \"type\": \"http\"",
+                last_key(&p.json_path)
+            )
+        },
     },
     Rule {
         kinds: &[ProblemKind::ShellInExecForm],

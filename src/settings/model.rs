@@ -767,8 +767,11 @@ problem_kinds! {
     NotForAgentHooks,
     /// A prompt hook field on a command or http hook.
     OnlyForPromptHooks,
-    /// `args` on a hook that is not a command hook.
+    /// `args`, `command` or `shell` on a hook that is not a command hook.
     OnlyForCommandHooks,
+    /// `url`, `headers` or `allowedEnvVars` on a hook that is not an http
+    /// hook.
+    OnlyForHttpHooks,
     /// An `mcp_tool` field on another type of hook.
     OnlyForMcpToolHooks,
     /// `shell` with `args` (exec form has no shell).

@@ -749,6 +749,43 @@ fn warn_of_unused_fields(
             "is only used by command hooks, ignored",
         );
     }
+    // A type hookrun does not run keeps what it was given (for its name
+    // and `blockedCommands`); a known type drops another type's fields.
+    let known = !matches!(hook_type, HookType::Unsupported(_));
+    if known && *hook_type != HookType::Command && (raw.command.is_some() || raw.shell.is_some()) {
+        for (field, set) in [
+            ("command", raw.command.is_some()),
+            ("shell", raw.shell.is_some()),
+        ] {
+            if set {
+                report.push(
+                    Severity::Warning,
+                    ProblemKind::OnlyForCommandHooks,
+                    format!("{path}.{field}"),
+                    "is only used by command hooks, ignored",
+                );
+            }
+        }
+    }
+    if known
+        && *hook_type != HookType::Http
+        && (raw.url.is_some() || raw.headers.is_some() || raw.allowed_env_vars.is_some())
+    {
+        for (field, set) in [
+            ("url", raw.url.is_some()),
+            ("headers", raw.headers.is_some()),
+            ("allowedEnvVars", raw.allowed_env_vars.is_some()),
+        ] {
+            if set {
+                report.push(
+                    Severity::Warning,
+                    ProblemKind::OnlyForHttpHooks,
+                    format!("{path}.{field}"),
+                    "is only used by http hooks, ignored",
+                );
+            }
+        }
+    }
     if raw.shell.is_some() && raw.args.is_some() {
         report.push(
             Severity::Warning,
@@ -1011,6 +1048,42 @@ mod tests {
                 "missing {expected:?} in {messages:#?}"
             );
         }
+    }
+
+    /// Another type's fields are dropped at load (a hook holds only its
+    /// own kind's), so each one set is said, never silently lost.
+    #[test]
+    fn another_types_fields_are_warned_about_and_dropped() {
+        let settings = load(
+            r#"{"hooks":{"PreToolUse":[
+                {"type":"http","url":"https://x.test/h","command":"rm -rf /","shell":"bash"},
+                {"command":"true","url":"https://x.test/h","headers":{"A":"b"},"allowedEnvVars":["T"]},
+                {"type":"prompt","prompt":"ok?","command":"x"},
+                {"type":"webhook","command":"kept","url":"https://x.test/kept"}
+            ]}}"#,
+        );
+        let messages = messages(&settings);
+        assert_eq!(settings.hooks.len(), 4, "{messages:#?}");
+        for expected in [
+            "hooks.PreToolUse[0].command: is only used by command hooks, ignored",
+            "hooks.PreToolUse[0].shell: is only used by command hooks, ignored",
+            "hooks.PreToolUse[1].url: is only used by http hooks, ignored",
+            "hooks.PreToolUse[1].headers: is only used by http hooks, ignored",
+            "hooks.PreToolUse[1].allowedEnvVars: is only used by http hooks, ignored",
+            "hooks.PreToolUse[2].command: is only used by command hooks, ignored",
+        ] {
+            assert!(
+                messages.iter().any(|p| p.contains(expected)),
+                "missing {expected:?} in {messages:#?}"
+            );
+        }
+        // A type hookrun does not run keeps its fields: no such warning.
+        assert!(
+            !messages
+                .iter()
+                .any(|p| p.contains("PreToolUse[3].command") || p.contains("PreToolUse[3].url")),
+            "{messages:#?}"
+        );
     }
 
     #[test]
