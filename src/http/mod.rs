@@ -438,9 +438,20 @@ pub fn start(client: &Arc<Client>, request: Request) -> Pending {
     let (tx, rx) = mpsc::sync_channel(1);
     let timeout = request.timeout;
     let client = Arc::clone(client);
-    std::thread::spawn(move || {
-        let _ = tx.send(client.send(&request));
-    });
+    let failed = tx.clone();
+    let spawned = std::thread::Builder::new()
+        .name("hookrun-http".into())
+        .spawn(move || {
+            let _ = tx.send(client.send(&request));
+        });
+    if let Err(err) = spawned {
+        // Out of threads (a hook exhausting the user's processes): the hook
+        // fails with that reason instead of hookrun panicking.
+        let _ = failed.send(Exchange::failed(
+            format!("cannot start a thread for the request: {err}"),
+            Duration::ZERO,
+        ));
+    }
     Pending {
         rx,
         started: Instant::now(),

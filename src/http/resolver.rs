@@ -121,9 +121,15 @@ impl GuardedResolver {
         let (tx, rx) = mpsc::sync_channel(1);
         let lookup = Arc::clone(&self.lookup);
         let name = host.to_owned();
-        std::thread::spawn(move || {
-            let _ = tx.send(lookup(&name, port));
-        });
+        let spawned = std::thread::Builder::new()
+            .name("hookrun-resolve".into())
+            .spawn(move || {
+                let _ = tx.send(lookup(&name, port));
+            });
+        if spawned.is_err() {
+            // No thread to spare: ask here (the system resolver bounds it).
+            return (self.lookup)(host, port).map_err(not_found);
+        }
         match rx.recv_timeout(timeout) {
             Ok(result) => result.map_err(not_found),
             Err(_) => Err(ResolveError::TimedOut),

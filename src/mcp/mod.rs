@@ -56,8 +56,18 @@ pub struct Outcome {
 impl Outcome {
     /// The call's thread panicked (a bug): a failure of the hook.
     pub fn panicked() -> Outcome {
+        Outcome::failed("hookrun's MCP client failed unexpectedly".to_owned())
+    }
+
+    /// No thread could be started for the call (a hook exhausting the
+    /// user's processes): a failure of the hook, with that reason.
+    pub fn not_started(err: &std::io::Error) -> Outcome {
+        Outcome::failed(format!("cannot start a thread for the call: {err}"))
+    }
+
+    fn failed(why: String) -> Outcome {
         Outcome {
-            answer: Answer::Failed("hookrun's MCP client failed unexpectedly".to_owned()),
+            answer: Answer::Failed(why),
             text: Vec::new(),
             text_total: 0,
             stderr: Vec::new(),

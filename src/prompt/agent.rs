@@ -15,14 +15,12 @@ pub mod tools;
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::sync::{Arc, mpsc};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{
-    Config, Ended, Pending, PrepareError, Provider, Reply, Started, answer, excerpt, request,
-};
+use super::{Config, Ended, PrepareError, Provider, Reply, Started, answer, excerpt, request};
 use crate::event::Event;
 use crate::http;
 use crate::settings::PromptDef;
@@ -568,16 +566,8 @@ pub fn start(
         Ok(run) => run,
         Err(why) => return Started::NotSent(Reply::failed(why.to_string())),
     };
-    let (tx, rx) = mpsc::sync_channel(1);
     let client = Arc::clone(client);
-    std::thread::spawn(move || {
-        let _ = tx.send(run.run(&client));
-    });
-    Started::Sent(Pending {
-        rx,
-        started: Instant::now(),
-        timeout,
-    })
+    Started::on_thread(move || run.run(&client), timeout)
 }
 
 #[cfg(test)]

@@ -613,6 +613,30 @@ pub enum Started {
 }
 
 impl Started {
+    /// Runs `work` on its own thread; a thread that cannot start (a hook
+    /// exhausting the user's processes) is a failed call, not a panic.
+    pub(crate) fn on_thread(
+        work: impl FnOnce() -> Reply + Send + 'static,
+        timeout: Duration,
+    ) -> Started {
+        let (tx, rx) = mpsc::sync_channel(1);
+        let spawned = std::thread::Builder::new()
+            .name("hookrun-prompt".into())
+            .spawn(move || {
+                let _ = tx.send(work());
+            });
+        match spawned {
+            Ok(_) => Started::Sent(Pending {
+                rx,
+                started: Instant::now(),
+                timeout,
+            }),
+            Err(err) => Started::NotSent(Reply::failed(format!(
+                "cannot start a thread for the call: {err}"
+            ))),
+        }
+    }
+
     pub fn wait(self) -> Reply {
         match self {
             Started::Sent(pending) => pending.wait(),
@@ -636,16 +660,8 @@ pub fn start(
         Ok(call) => call,
         Err(why) => return Started::NotSent(Reply::failed(why.to_string())),
     };
-    let (tx, rx) = mpsc::sync_channel(1);
     let client = Arc::clone(client);
-    std::thread::spawn(move || {
-        let _ = tx.send(call.send(&client));
-    });
-    Started::Sent(Pending {
-        rx,
-        started: Instant::now(),
-        timeout,
-    })
+    Started::on_thread(move || call.send(&client), timeout)
 }
 
 /// Runs one prompt hook to its verdict, blocking (the whole of this module

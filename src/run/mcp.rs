@@ -14,12 +14,15 @@ use crate::settings::{McpToolDef, OnError};
 use crate::verdict::{self, Ending, HookOutput};
 
 /// A tool call on its thread.
-pub(super) struct Calling(JoinHandle<Outcome>);
+pub(super) struct Calling(std::io::Result<JoinHandle<Outcome>>);
 
 impl Calling {
     pub(super) fn wait(self) -> Outcome {
         // The call bounds itself by its timeout and `kill_by`.
-        self.0.join().unwrap_or_else(|_| Outcome::panicked())
+        match self.0 {
+            Ok(thread) => thread.join().unwrap_or_else(|_| Outcome::panicked()),
+            Err(err) => Outcome::not_started(&err),
+        }
     }
 }
 
@@ -32,7 +35,11 @@ pub(super) fn start(
     timeout: Duration,
 ) -> Calling {
     let call = prepare(ctx, event, p, def, timeout);
-    Calling(std::thread::spawn(move || mcp::call(&call)))
+    Calling(
+        std::thread::Builder::new()
+            .name("hookrun-mcp".into())
+            .spawn(move || mcp::call(&call)),
+    )
 }
 
 /// What an `mcp_tool` hook's call needs, to run on any thread.
