@@ -69,6 +69,17 @@ pub fn decide(cx: &FireContext<'_>, facts: Facts<'_>) -> Decision {
         .cloned();
     let mut decision = aggregate::aggregate(&event.id, &entries, final_input);
 
+    // An untrusted project file is said once per session (SPEC §9.1:
+    // one visible warning), then only in the report.
+    for notice in &plan.per_session {
+        if crate::state::first_time(cx.state, event.session_id(), "notice", notice) {
+            notices.warnings.push(notice.clone());
+        } else {
+            notices
+                .notes
+                .push(format!("{notice} (said earlier in this session)"));
+        }
+    }
     notices.extend_from(&plan.warnings, &plan.notes);
     notices.extend_from(&executed.warnings, &executed.notes);
     asynchook::deliver(
@@ -114,6 +125,7 @@ fn permission_rules(
     let rules = permissions::collect_for(
         &cx.settings.files,
         cx.project_dir,
+        cx.home,
         cx.host != crate::host::HostId::ClaudeCode,
     );
     notices.warnings.extend(rules.warnings.iter().cloned());

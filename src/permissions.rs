@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::aggregate::Decision;
 use crate::catalog::Encoding;
 use crate::event::Event;
+use crate::select::mistakes;
 use crate::select::rule::{self, PathContext, Rule, RuleMatch, ToolCall};
 use crate::settings::SettingsFile;
 use crate::settings::model::{FileState, RuleEntry};
@@ -48,8 +49,10 @@ impl RuleSets {
 }
 
 /// Parses the rules of every loaded (so: trusted, hookrun-mode) file.
-pub fn collect(files: &[SettingsFile], project_dir: &Path) -> RuleSets {
-    collect_for(files, project_dir, false)
+/// `home` is where a rule's one-slash path may really be (see
+/// [`crate::select::mistakes::rule_mistakes`]).
+pub fn collect(files: &[SettingsFile], project_dir: &Path, home: Option<&Path>) -> RuleSets {
+    collect_for(files, project_dir, home, false)
 }
 
 /// [`collect`]; with `claude_files`, also the deny and ask rules of files
@@ -57,7 +60,12 @@ pub fn collect(files: &[SettingsFile], project_dir: &Path) -> RuleSets {
 /// not Claude Code nobody else enforces them. Their allow rules stay
 /// Claude Code's: applied behind another host they could approve what
 /// that host would have asked about.
-pub fn collect_for(files: &[SettingsFile], project_dir: &Path, claude_files: bool) -> RuleSets {
+pub fn collect_for(
+    files: &[SettingsFile],
+    project_dir: &Path,
+    home: Option<&Path>,
+    claude_files: bool,
+) -> RuleSets {
     let mut sets = RuleSets::default();
     for file in files {
         if file.state != FileState::Loaded
@@ -74,13 +82,19 @@ pub fn collect_for(files: &[SettingsFile], project_dir: &Path, claude_files: boo
         } else {
             &file.permissions.allow
         };
-        for (entries, target) in [
-            (&file.permissions.deny, &mut sets.deny),
-            (&file.permissions.ask, &mut sets.ask),
-            (allow, &mut sets.allow),
+        for (list, entries, target) in [
+            ("deny", &file.permissions.deny, &mut sets.deny),
+            ("ask", &file.permissions.ask, &mut sets.ask),
+            ("allow", allow, &mut sets.allow),
         ] {
             for entry in entries {
-                push_rule(file, entry, &anchor, target, &mut sets.warnings);
+                let at = Where {
+                    file,
+                    anchor: &anchor,
+                    home,
+                    list,
+                };
+                push_rule(&at, entry, target, &mut sets.warnings);
             }
         }
     }
@@ -95,20 +109,41 @@ fn anchor_of(file: &SettingsFile, project_dir: &Path) -> PathBuf {
     }
 }
 
+/// Where a rule is written, and what its paths are relative to.
+struct Where<'a> {
+    file: &'a SettingsFile,
+    anchor: &'a Path,
+    home: Option<&'a Path>,
+    /// `deny`, `ask` or `allow`.
+    list: &'static str,
+}
+
 fn push_rule(
-    file: &SettingsFile,
+    at: &Where<'_>,
     entry: &RuleEntry,
-    anchor: &Path,
     target: &mut Vec<Loaded>,
     warnings: &mut Vec<String>,
 ) {
-    let origin = format!("{} in {}", entry.json_path, file.path().display());
+    let origin = format!("{} in {}", entry.json_path, at.file.path().display());
     match Rule::parse(&entry.text) {
-        Ok(rule) => target.push(Loaded {
-            rule,
-            origin,
-            anchor: anchor.to_path_buf(),
-        }),
+        Ok(rule) => {
+            // A rule that parses but silently never matches what it names
+            // (`bash(rm *)`, a one-slash path outside the project) is said
+            // on every fire that uses the rules, as `doctor` says it.
+            let exists = |path: &Path| path.exists();
+            for mistake in mistakes::rule_mistakes(&rule, at.anchor, at.home, &exists) {
+                warnings.push(format!(
+                    "{origin}: {} ({})",
+                    mistake.message(&rule, at.list),
+                    mistake.fix(&rule)
+                ));
+            }
+            target.push(Loaded {
+                rule,
+                origin,
+                anchor: at.anchor.to_path_buf(),
+            });
+        }
         Err(err) => warnings.push(format!("{origin}: {err}; this rule is not applied")),
     }
 }
@@ -313,7 +348,7 @@ mod tests {
         non_interactive: bool,
     ) -> (Decision, Outcome) {
         let settings = settings(&json!({ "permissions": rules }));
-        let sets = collect(&settings.files, Path::new("/p"));
+        let sets = collect(&settings.files, Path::new("/p"), None);
         assert!(sets.warnings.is_empty(), "{:?}", sets.warnings);
         let mut decision = decision;
         let outcome = apply(
@@ -415,7 +450,7 @@ mod tests {
             ..Decision::default()
         };
         let settings = settings(&json!({"permissions": {"deny": ["Bash(rm *)"]}}));
-        let sets = collect(&settings.files, Path::new("/p"));
+        let sets = collect(&settings.files, Path::new("/p"), None);
         apply(
             &mut decision,
             &bash("ls"),
@@ -431,7 +466,7 @@ mod tests {
     #[test]
     fn bad_rules_are_reported() {
         let settings = settings(&json!({"permissions": {"deny": ["Bash(rm *"]}}));
-        let sets = collect(&settings.files, Path::new("/p"));
+        let sets = collect(&settings.files, Path::new("/p"), None);
         assert!(
             sets.warnings[0].contains("permissions.deny[0] in /u/settings.json"),
             "{:?}",

@@ -18,8 +18,8 @@ use crate::exec::Program;
 use crate::select::{self, Considered, Layer, Stage};
 use crate::settings::model::Policy;
 use crate::settings::{
-    CommandDef, HookAction, HookDef, HttpDef, McpToolDef, OnError, PromptDef, Settings, Severity,
-    ShellKind,
+    CommandDef, HookAction, HookDef, HttpDef, McpToolDef, OnError, ProblemKind, PromptDef,
+    Settings, Severity, ShellKind,
 };
 
 /// What planning reads besides the settings and the funnel's answer.
@@ -49,6 +49,10 @@ pub struct Plan {
     pub warnings: Vec<String>,
     /// Report only.
     pub notes: Vec<String>,
+    /// Settings problems said once per session (a project file that is not
+    /// trusted, or changed since): `decide`, which has the state, makes
+    /// each a warning the first time and a note afterwards.
+    pub per_session: Vec<String>,
 }
 
 impl Plan {
@@ -368,9 +372,15 @@ pub fn plan(settings: &Settings, considered: &[Considered], input: &PlanInput<'_
     let vars = ExecVars::new(input.env, input.project_dir);
     let mut warnings: Vec<String> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
+    let mut per_session: Vec<String> = Vec::new();
     for problem in &settings.problems {
+        let once = matches!(
+            problem.kind,
+            ProblemKind::Untrusted | ProblemKind::ChangedSinceTrusted
+        );
         match problem.severity {
             Severity::Note => notes.push(problem.to_string()),
+            Severity::Warning | Severity::Error if once => per_session.push(problem.to_string()),
             Severity::Warning | Severity::Error => warnings.push(problem.to_string()),
         }
     }
@@ -394,6 +404,7 @@ pub fn plan(settings: &Settings, considered: &[Considered], input: &PlanInput<'_
         deadline: input.deadline,
         warnings,
         notes,
+        per_session,
     }
 }
 

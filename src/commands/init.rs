@@ -13,14 +13,16 @@ use crate::host::HostId;
 use crate::settings::Environment;
 
 /// The starter: a guard against pushing to `main` that holds against the
-/// ways people (and agents) push there. Permission rules catch every
-/// command that names `main` as what it pushes to (`origin main`,
-/// `HEAD:main`, `+main`, `refs/heads/main`, flags after it); a hook catches
-/// the pushes that name no branch at all (`git push`, `git push origin`,
-/// `git push -u origin HEAD`) by asking git where they go: the current
-/// branch, and the branch a plain push updates (`@{push}`). It also shows
-/// the shape of both: rules in `permissions`, a hook with a matcher, an
-/// `if` rule and a block by exit 2 with the reason on stderr.
+/// ways people (and agents) push there, and no more. Permission rules
+/// refuse every command that names `main` as what it pushes to (`origin
+/// main`, `HEAD:main`, `+main`, `refs/heads/main`, flags after it) or
+/// pushes every branch (`--all`, `--mirror`, `--branches`, the matching
+/// refspec `:`); a hook ([`SCRIPT`]) refuses the pushes that name no branch
+/// (`git push`, `git push origin`, `git push -u origin HEAD`) when they go
+/// to main: on main, or where a plain push from here goes (`@{push}`).
+/// A push that names another branch goes ahead from main too. It also
+/// shows the shape of both: rules in `permissions`, a hook with a matcher,
+/// an `if` rule and a block by exit 2 with the reason on stderr.
 const STARTER: &str = r#"{
   "permissions": {
     "deny": [
@@ -31,22 +33,87 @@ const STARTER: &str = r#"{
       "Bash(git push * +main)",
       "Bash(git push * +main *)",
       "Bash(git push *refs/heads/main)",
-      "Bash(git push *refs/heads/main *)"
+      "Bash(git push *refs/heads/main *)",
+      "Bash(git push *--all*)",
+      "Bash(git push *--mirror*)",
+      "Bash(git push *--branches*)",
+      "Bash(git push * :)",
+      "Bash(git push * +:)"
     ]
   },
   "hooks": {
     "PreToolUse": [
       {
-        "name": "no-push-from-main",
+        "name": "no-plain-push-to-main",
         "matcher": "Bash",
-        "if": "Bash(git push*)",
-        "command": "branch=$(git branch --show-current 2>/dev/null); target=$(git rev-parse --abbrev-ref '@{push}' 2>/dev/null); case \"$branch|$target\" in 'main|'* | */main) echo 'This push would update main (you are on main, or main is where a plain git push goes): push a branch and open a pull request instead.' >&2; exit 2 ;; esac",
+        "if": "Bash(git push *)",
+        "command": "\"$HOOKRUN_CONFIG_DIR\"/hooks/no-plain-push-to-main.sh",
         "timeout": 10
       }
     ]
   }
 }
 "#;
+
+/// The starter's hook, next to the settings in `hooks/`.
+const SCRIPT: &str = r#"#!/bin/sh
+# PreToolUse hook of hookrun's starter (`hookrun init`): a push that names
+# no branch, or HEAD, updates the branch git pushes by default, so it is
+# refused when that is main: you are on main, or main is where a plain
+# `git push` from here goes (`@{push}`). A push that names its branches is
+# left to the deny rules beside this hook, which refuse `main` by name and
+# `--all`/`--mirror`. Exit 2 blocks, with the reason on stderr.
+set -f # the command's words are data, not globs
+branch=$(git branch --show-current 2>/dev/null)
+target=$(git rev-parse --abbrev-ref '@{push}' 2>/dev/null)
+case "$branch|$target" in
+  'main|'* | */main) ;;
+  *) exit 0 ;; # not on main, and a plain push does not go there
+esac
+refuse() {
+  echo "$1: push a branch of your own and open a pull request instead." >&2
+  exit 2
+}
+# hookrun gives the tool's input as JSON: the command, when it is there once
+# and holds no escapes, is the text between "command":" and the next quote.
+input=${HOOKRUN_TOOL_INPUT-}
+case $input in
+  *'"command":"'*'"command":"'* | *'"command":"'*'\'*) command= ;;
+  *'"command":"'*) command=${input#*\"command\":\"} command=${command%%\"*} ;;
+  *) command= ;;
+esac
+# Only a plain command is read: one `git push` with words git itself reads
+# (no other command before or after it, no quotes, no expansions).
+case $command in
+  '' | *[!A-Za-z0-9\ ._/:+@^~=-]*)
+    refuse "You are on main, and this command may push without naming its branch (write it as a plain \`git push REMOTE BRANCH\`)"
+    ;;
+esac
+# shellcheck disable=SC2086 # split into words on purpose
+set -- $command
+while [ $# -gt 0 ] && ! { [ "$1" = git ] && [ "${2-}" = push ]; }; do shift; done
+[ $# -gt 0 ] && shift 2
+positional=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    -o | --push-option | --repo | --receive-pack | --exec) shift ;; # takes a value
+    -*) ;;
+    *)
+      positional=$((positional + 1))
+      if [ "$positional" -ge 2 ]; then # a refspec (the first word is the remote)
+        case $1 in HEAD | @ | +HEAD | +@) refuse "You are on main, and HEAD is main" ;; esac
+        named=1
+      fi
+      ;;
+  esac
+  [ $# -gt 0 ] && shift
+done
+[ -n "${named-}" ] && exit 0 # the deny rules judge the branches it names
+refuse "This push names no branch, so git pushes main (you are on main, or main is where a plain git push goes)"
+"#;
+
+/// Where the hook goes, relative to the settings file's folder.
+const SCRIPT_PATH: &str = "hooks/no-plain-push-to-main.sh";
 
 /// The events the starter has hooks on: the printed host entry routes
 /// these (and only these) to hookrun.
@@ -95,14 +162,31 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Printed> {
             ),
         }
     };
-    write_new(&target)?;
+    let script = target
+        .parent()
+        .map_or_else(|| PathBuf::from(SCRIPT_PATH), |dir| dir.join(SCRIPT_PATH));
+    for path in [&target, &script] {
+        if path.exists() {
+            bail!(
+                "{} already exists: nothing written (edit it, or remove it first)",
+                path.display()
+            );
+        }
+    }
+    write_new(&script, SCRIPT, 0o755)?;
+    if let Err(err) = write_new(&target, STARTER, 0o644) {
+        // Ours, just made: nothing half-written stays.
+        let _ = std::fs::remove_file(&script);
+        return Err(err);
+    }
     let binary = std::env::current_exe()
         .ok()
         .and_then(|p| p.canonicalize().ok())
         .unwrap_or_else(|| PathBuf::from("hookrun"));
     let mut out = format!(
-        "wrote {}: a starter policy that blocks pushes to main (deny rules for `git push … main`, `HEAD:main`…, and a hook for a plain `git push` from main); edit it, then check it with `hookrun doctor`\n",
-        target.display()
+        "wrote {}: a starter policy that blocks pushes to main: deny rules for pushes that name main (`git push origin main`, `HEAD:main`…) or every branch (`--all`, `--mirror`), and a hook, {}, for a push that names no branch (or HEAD) where that is main; a push of another branch goes ahead, from main too. Edit them, then check them with `hookrun doctor`\n",
+        target.display(),
+        script.display()
     );
     if let Some(why) = placed {
         let _ = writeln!(out, "(written there, not in the current folder: {why})");
@@ -126,13 +210,8 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Printed> {
     Ok(Printed::stdout(out, Exit::Success))
 }
 
-fn write_new(target: &Path) -> anyhow::Result<()> {
-    if target.exists() {
-        bail!(
-            "{} already exists: nothing written (edit it, or remove it first)",
-            target.display()
-        );
-    }
+fn write_new(target: &Path, text: &str, mode: u32) -> anyhow::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt as _;
     if let Some(dir) = target.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -140,8 +219,9 @@ fn write_new(target: &Path) -> anyhow::Result<()> {
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
+        .mode(mode)
         .open(target)
-        .and_then(|mut file| std::io::Write::write_all(&mut file, STARTER.as_bytes()))
+        .and_then(|mut file| std::io::Write::write_all(&mut file, text.as_bytes()))
         .with_context(|| format!("cannot write {}", target.display()))
 }
 

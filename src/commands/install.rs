@@ -580,6 +580,17 @@ fn events_to_route(settings: &Settings, host: HostId, out: &mut String) -> Vec<&
             "warning: `{name}` is not an event hookrun knows: not routed"
         );
     }
+    // Permission rules are applied when the host asks hookrun about a tool
+    // call: PreToolUse must reach it even with no hook there.
+    let pre = crate::catalog::KnownEvent::PreToolUse.name();
+    let rules = settings.files.iter().any(|f| {
+        f.state == crate::settings::model::FileState::Loaded
+            && !f.source.claude_mode
+            && !f.permissions.is_empty()
+    });
+    if rules && !events.is_empty() && !events.contains(&pre) {
+        events.insert(0, pre);
+    }
     if events.is_empty() {
         let _ = writeln!(
             out,

@@ -63,9 +63,11 @@ checks! {
     InvalidValue = "invalid-value", Error,
         "a field has the wrong type or value and its hook is skipped";
     UnknownEvent = "unknown-event", Warning,
-        "an event key that is not in the catalog (nearest name given)";
+        "an event key that is not in the catalog (nearest name given); an error when it is near a known event, a misspelling whose hooks never run";
     UnknownKey = "unknown-key", Warning,
         "an unknown top-level key";
+    EventOutsideHooks = "event-outside-hooks", Error,
+        "an event written at the top level, outside `hooks` (`{\"PreToolUse\": […]}`): its hooks never run";
     UnknownField = "unknown-field", Warning,
         "an unknown hook or group field";
     FilterTypo = "filter-typo", Error,
@@ -132,6 +134,8 @@ checks! {
         "a `permissions` deny or ask rule that does not parse, in any settings file (hookrun's, Claude Code's, managed): the guard it stands for never holds";
     AllowRuleInvalid = "allow-rule-invalid", Warning,
         "a `permissions` allow rule that does not parse: it approves nothing";
+    RuleOneSlash = "rule-one-slash", Warning,
+        "a path rule with one leading `/` (relative to the project, as in Claude Code) naming a path that is not in the project but exists from the root or under the home folder: it never matches that path";
     IfNeverApplies = "if-never-applies", Error,
         "`if` on an event without tool input: the hook never runs";
     IfMatcherConflict = "if-matcher-conflict", Error,

@@ -210,8 +210,11 @@ struct HostFile {
     entries: Vec<wiring::Entry>,
 }
 
-fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostFile> {
+/// The host files that exist and parse; a file that does not parse is a
+/// finding (and counted: `.1`).
+fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> (Vec<HostFile>, usize) {
     let mut files = Vec::new();
+    let mut unreadable = 0;
     let mut paths: Vec<(Scope, PathBuf)> = w.files(cx.project_dir, cx.home, cx.codex_home);
     if w.host == HostId::ClaudeCode {
         // `hookrun install claude-code --local` writes here.
@@ -247,21 +250,69 @@ fn host_files(w: &Wiring, cx: &Context<'_>, out: &mut Vec<Finding>) -> Vec<HostF
                 path,
                 scope,
             }),
-            Err(err) => out.push(Finding {
-                check: Check::HostConfigUnreadable,
-                severity: Severity::Note,
-                file: path,
-                json_path: String::new(),
-                message: format!(
-                    "{}'s file is not JSON ({err}): hookrun cannot check how it calls hookrun",
-                    w.host.display()
-                ),
-                fix: "nothing to do if the host accepts it (comments); check the entries by hand"
-                    .into(),
-            }),
+            Err(err) => {
+                unreadable += 1;
+                out.push(unreadable_host_file(w, path, &bytes, &err));
+            }
         }
     }
-    files
+    (files, unreadable)
+}
+
+/// A host file that is not JSON. Claude Code reads its settings files as
+/// strict JSON and ignores a file that is not, whole: every hook in it is
+/// off, hookrun's entries included (an error when it holds them). Other
+/// hosts' readers differ (comments): hookrun only cannot check it.
+fn unreadable_host_file(w: &Wiring, path: PathBuf, bytes: &[u8], err: &str) -> Finding {
+    let mentions_hookrun = bytes.windows(7).any(|window| window == b"hookrun");
+    if w.host == HostId::ClaudeCode {
+        let (severity, effect) = if mentions_hookrun {
+            (
+                Severity::Error,
+                "none of its hooks run, hookrun's entries included: every guard they route is off",
+            )
+        } else {
+            (
+                Severity::Warning,
+                "none of its hooks and permission rules apply",
+            )
+        };
+        return Finding {
+            check: Check::HostConfigUnreadable,
+            severity,
+            file: path,
+            json_path: String::new(),
+            message: format!(
+                "is not valid JSON ({err}): Claude Code ignores the whole file, so {effect}"
+            ),
+            fix: "fix the syntax at the line and column given (Claude Code's settings are strict JSON: no comments, no trailing commas)".into(),
+        };
+    }
+    Finding {
+        check: Check::HostConfigUnreadable,
+        severity: Severity::Note,
+        file: path,
+        json_path: String::new(),
+        message: format!(
+            "{}'s file is not JSON ({err}): hookrun cannot check how it calls hookrun",
+            w.host.display()
+        ),
+        fix: "nothing to do if the host accepts it (comments); check the entries by hand".into(),
+    }
+}
+
+/// The `hookrun install` command that rewrites the entries of `path`: with
+/// `--local` for Claude Code's local file, `--user` for the user's file, so
+/// a fix never writes another file than the one the entries are in.
+fn install_command(w: &Wiring, path: &Path, scope: Scope) -> String {
+    let flag = if w.host == HostId::ClaudeCode && path.ends_with(".claude/settings.local.json") {
+        " --local"
+    } else if scope == Scope::User {
+        " --user"
+    } else {
+        ""
+    };
+    format!("hookrun install {}{flag}", w.host.name())
 }
 
 /// The host whose own name for another event `event` is, and that event
@@ -317,7 +368,7 @@ fn hooked_events(settings: &Settings) -> Vec<(&str, &HookDef)> {
 /// overshoots (or Gemini timeouts written in seconds), and hooks the host
 /// also runs natively.
 pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Finding>) {
-    let hooked = hooked_events(settings);
+    let hooked = needed_events(settings);
     let hook_commands: Vec<&str> = settings
         .hooks
         .iter()
@@ -332,8 +383,9 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
         .map(|f| cx.probe.canonical(f.path()))
         .collect();
     let mut wired: Vec<(HostId, PathBuf)> = Vec::new();
+    let mut unrouted: Vec<(&Wiring, Vec<HostFile>)> = Vec::new();
     for w in wiring::all() {
-        let files = host_files(w, cx, out);
+        let (files, unreadable) = host_files(w, cx, out);
         for file in &files {
             let commands: &[&str] = if loaded.contains(&cx.probe.canonical(&file.path)) {
                 &[]
@@ -349,13 +401,90 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
             .filter(|(_, e)| wiring::runs_hookrun(&e.command))
             .collect();
         let Some((first, _)) = ours.first() else {
-            not_routed(w, &files, &loaded, settings, &hooked, cx, out);
+            // A file the host cannot read is said already.
+            if unreadable == 0 {
+                unrouted.push((w, files));
+            }
             continue;
         };
         wired.push((w.host, first.path.clone()));
-        check_routed(w, &ours, &hooked, settings, out);
+        check_routed(w, &ours, &hooked, out);
+    }
+    let unrouted_cx = Unrouted {
+        loaded: &loaded,
+        needed: &hooked,
+        any_routed: !wired.is_empty(),
+    };
+    for (w, files) in unrouted {
+        not_routed(w, &files, &unrouted_cx, cx, out);
     }
     check_read_twice(&wired, out);
+}
+
+/// An event hookrun must be called for, and why: hooks on it, or, for
+/// PreToolUse, the permission rules (hookrun applies them when the host
+/// asks it about a tool call).
+struct Needed {
+    event: String,
+    /// Where a finding about it points.
+    file: PathBuf,
+    json_path: String,
+    /// `2 hooks`, `3 permission rules`, `1 hook and 2 permission rules`.
+    what: String,
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The events with hooks, in order of first appearance, and PreToolUse
+/// when hookrun's own files hold permission rules.
+fn needed_events(settings: &Settings) -> Vec<Needed> {
+    let mut needed: Vec<Needed> = hooked_events(settings)
+        .into_iter()
+        .map(|(event, hook)| Needed {
+            event: event.to_owned(),
+            file: settings.file_of(hook).path().to_path_buf(),
+            json_path: format!("hooks.{event}"),
+            what: plural(
+                settings
+                    .hooks
+                    .iter()
+                    .filter(|h| h.event.name() == event)
+                    .count(),
+                "hook",
+            ),
+        })
+        .collect();
+    let with_rules: Vec<_> = settings
+        .files
+        .iter()
+        .filter(|f| {
+            f.state == FileState::Loaded && !f.source.claude_mode && !f.permissions.is_empty()
+        })
+        .collect();
+    let rules: usize = with_rules
+        .iter()
+        .map(|f| f.permissions.deny.len() + f.permissions.ask.len() + f.permissions.allow.len())
+        .sum();
+    if let Some(first) = with_rules.first() {
+        let pre = KnownEvent::PreToolUse.name();
+        if let Some(row) = needed.iter_mut().find(|n| n.event == pre) {
+            row.what = format!("{} and {}", row.what, plural(rules, "permission rule"));
+        } else {
+            needed.push(Needed {
+                event: pre.to_owned(),
+                file: first.path().to_path_buf(),
+                json_path: "permissions".into(),
+                what: plural(rules, "permission rule"),
+            });
+        }
+    }
+    needed
 }
 
 /// Every event with hooks must have an entry of this host running hookrun
@@ -363,23 +492,15 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
 fn check_routed(
     w: &Wiring,
     ours: &[(&HostFile, &wiring::Entry)],
-    hooked: &[(&str, &HookDef)],
-    settings: &Settings,
+    hooked: &[Needed],
     out: &mut Vec<Finding>,
 ) {
-    for (event, hook) in hooked {
-        let count = settings
-            .hooks
-            .iter()
-            .filter(|h| h.event.name() == *event)
-            .count();
-        let hooks = if count == 1 {
-            "1 hook".to_owned()
-        } else {
-            format!("{count} hooks")
-        };
-        let file = settings.file_of(hook).path().to_path_buf();
-        let json_path = format!("hooks.{event}");
+    for needed in hooked {
+        let event = needed.event.as_str();
+        let hooks = &needed.what;
+        let file = needed.file.clone();
+        let json_path = needed.json_path.clone();
+        let one = hooks.starts_with("1 ") && !hooks.contains(" and ");
         match w.host_event(event) {
             // Said by `host-event-name`: the host has the event, under
             // hookrun's name.
@@ -406,10 +527,11 @@ fn check_routed(
                         v
                     })
                     .join(", ");
-                let they = if count == 1 {
-                    "it never fires"
-                } else {
-                    "they never fire"
+                let they = match (one, json_path == "permissions") {
+                    (true, true) => "it never applies",
+                    (false, true) => "they never apply",
+                    (true, false) => "it never fires",
+                    (false, false) => "they never fire",
                 };
                 out.push(Finding {
                     check: Check::HostEventNotRouted,
@@ -422,8 +544,11 @@ fn check_routed(
                         w.host.display()
                     ),
                     fix: format!(
-                        "run `hookrun install {}` (adds an entry for every event with hooks), or add a `hookrun fire` entry under {host_event}",
-                        w.host.name()
+                        "run `{}` (adds an entry for every event with hooks), or add a `hookrun fire` entry under {host_event}",
+                        ours.first().map_or_else(
+                            || format!("hookrun install {}", w.host.name()),
+                            |(f, _)| install_command(w, &f.path, f.scope)
+                        )
                     ),
                 });
             }
@@ -469,6 +594,11 @@ struct EntryFindings<'a> {
 }
 
 impl EntryFindings<'_> {
+    /// The install command that rewrites this file's entries.
+    fn install(&self, w: &Wiring) -> String {
+        install_command(w, &self.file.path, self.file.scope)
+    }
+
     fn push(
         &mut self,
         check: Check,
@@ -583,6 +713,7 @@ fn check_foreign_event(w: &Wiring, e: &wiring::Entry, found: &mut EntryFindings<
                 .is_none()
         {
             let ours = w.host_event(meant).unwrap_or(meant);
+            let install = found.install(w);
             found.push(
                 Check::HostEventForeign,
                 Severity::Error,
@@ -595,8 +726,7 @@ fn check_foreign_event(w: &Wiring, e: &wiring::Entry, found: &mut EntryFindings<
                     e.host_event
                 ),
                 format!(
-                    "move it under `{ours}` (`hookrun install {}` writes {}'s own names)",
-                    w.host.name(),
+                    "move it under `{ours}` (`{install}` writes {}'s own names)",
                     w.host.display()
                 ),
             );
@@ -616,6 +746,7 @@ fn check_host_flag(w: &Wiring, e: &wiring::Entry, found: &mut EntryFindings<'_>)
             || "no --host (Claude Code's protocol)".to_owned(),
             |n| format!("--host {n}"),
         );
+        let install = found.install(w);
         found.push(
             Check::HostMismatch,
             Severity::Error,
@@ -626,8 +757,7 @@ fn check_host_flag(w: &Wiring, e: &wiring::Entry, found: &mut EntryFindings<'_>)
                 w.host.display()
             ),
             format!(
-                "write `hookrun fire --host {}` (or run `hookrun install {}`)",
-                w.host.name(),
+                "write `hookrun fire --host {}` (or run `{install}`)",
                 w.host.name()
             ),
         );
@@ -643,6 +773,7 @@ fn check_program(
     found: &mut EntryFindings<'_>,
 ) {
     let consequence = on_127(w.host);
+    let install = found.install(w);
     let program = expand_program(program, cx);
     ephemeral(&program, w.host, cx, found, e);
     if program.contains('/') {
@@ -657,10 +788,7 @@ fn check_program(
                 if program.contains("/node_modules/") {
                     "the entry runs the project's npm devDependency: run `npm install` in the project (or `npm i -D hookrun` if it is not in package.json)".to_owned()
                 } else {
-                    format!(
-                        "fix the path, or run `hookrun install {}` to write this binary's path",
-                        w.host.name()
-                    )
+                    format!("fix the path, or run `{install}` to write this binary's path")
                 },
             ),
             FileKind::File { executable: false } => found.push(
@@ -680,10 +808,7 @@ fn check_program(
                         Severity::Warning,
                         e,
                         crate::binpath::launcher_problem(Path::new(&program)),
-                        format!(
-                            "run `hookrun install {}` (it writes the native path)",
-                            w.host.name()
-                        ),
+                        format!("run `{install}` (it writes the native path)"),
                     );
                 }
             }
@@ -697,10 +822,7 @@ fn check_program(
                 "runs `{program}`, which is not on PATH here (and {} runs hooks with its own PATH): the shell exits 127, and {consequence}",
                 w.host.display()
             ),
-            format!(
-                "write hookrun's absolute path (`hookrun install {}` does)",
-                w.host.name()
-            ),
+            format!("write hookrun's absolute path (`{install}` does)"),
         );
     }
 }
@@ -765,6 +887,7 @@ fn ephemeral(
     else {
         return;
     };
+    let install = found.install(crate::host::wiring::wiring(host));
     found.push(
         Check::HostHookrunEphemeral,
         Severity::Warning,
@@ -777,9 +900,8 @@ fn ephemeral(
             on_127(host)
         ),
         format!(
-            "install hookrun durably ({}) and run `hookrun install {}` with it",
+            "install hookrun durably ({}) and run `{install}` with it",
             crate::binpath::DURABLE_INSTALLS,
-            host.name()
         ),
     );
 }
@@ -793,57 +915,93 @@ pub fn deadline_hint(secs: f64) -> String {
     }
 }
 
-/// A host whose config files exist here but none runs hookrun: under it,
-/// every hookrun guard is off. An error for the project's own file (the
-/// project uses the host); a warning when only the user's file exists.
+/// What [`not_routed`] needs to know about the others.
+struct Unrouted<'a> {
+    /// hookrun's own files (a host file among them is `host-loads-file`'s).
+    loaded: &'a [PathBuf],
+    needed: &'a [Needed],
+    /// Some host routes its events to hookrun.
+    any_routed: bool,
+}
+
+/// A host used here — its config file exists, or its own folder in the
+/// home folder (`~/.claude`, `~/.claude.json`) does — with no entry that
+/// runs hookrun: under it, every hookrun guard is off. An error for the
+/// project's own file, and wherever no host at all routes to hookrun (the
+/// policy guards nothing, as right after `hookrun init`); a warning when
+/// only the user's file or folder exists and another host runs hookrun.
 fn not_routed(
     w: &Wiring,
     files: &[HostFile],
-    loaded: &[PathBuf],
-    settings: &Settings,
-    hooked: &[(&str, &HookDef)],
+    u: &Unrouted<'_>,
     cx: &Context<'_>,
     out: &mut Vec<Finding>,
 ) {
-    let Some((_, hook)) = hooked.first() else {
+    let Some(first) = u.needed.first() else {
         return;
     };
-    // A host file hookrun loads itself is `host-loads-file`'s.
     let theirs: Vec<&HostFile> = files
         .iter()
-        .filter(|f| !loaded.contains(&cx.probe.canonical(&f.path)))
+        .filter(|f| !u.loaded.contains(&cx.probe.canonical(&f.path)))
         .collect();
-    let Some(file) = theirs
+    let (path, project) = match theirs
         .iter()
         .find(|f| f.scope == Scope::Project)
         .or_else(|| theirs.first())
-    else {
-        return;
+    {
+        Some(file) => (file.path.clone(), file.scope == Scope::Project),
+        // Only hookrun's own files among the host's: nothing to say.
+        None if !files.is_empty() => return,
+        None => {
+            let Some(marker) = cx.home.and_then(|home| {
+                w.home_markers(home)
+                    .into_iter()
+                    .find(|m| cx.probe.file(m) != FileKind::Missing)
+            }) else {
+                return;
+            };
+            (marker, false)
+        }
     };
-    let count = settings.hooks.len();
-    let events: Vec<&str> = hooked.iter().map(|(e, _)| *e).collect();
-    let (severity, unless) = if file.scope == Scope::Project {
+    let (severity, unless) = if project || !u.any_routed {
         (Severity::Error, String::new())
     } else {
         (
             Severity::Warning,
-            " (nothing to do if this project is never used with it)".to_owned(),
+            " (nothing to do if you never use it with this policy)".to_owned(),
         )
+    };
+    let what: Vec<String> = u
+        .needed
+        .iter()
+        .map(|n| format!("{} on {}", n.what, n.event))
+        .collect();
+    let nowhere = if u.any_routed {
+        String::new()
+    } else {
+        " (and no host's entries run hookrun, so nothing calls it at all)".to_owned()
     };
     out.push(Finding {
         check: Check::HostNotRouted,
         severity,
-        file: settings.file_of(hook).path().to_path_buf(),
-        json_path: "hooks".into(),
+        file: first.file.clone(),
+        json_path: first.json_path.clone(),
         message: format!(
-            "{} exists, but no entry in {}'s files runs hookrun: under {} every hookrun guard is off ({count} hook{} on {}){unless}",
-            file.path.display(),
+            "{} exists, but no entry in {}'s files runs hookrun: under {} every hookrun guard is off ({}){nowhere}{unless}",
+            path.display(),
             w.host.display(),
             w.host.display(),
-            if count == 1 { "" } else { "s" },
-            events.join(", ")
+            what.join(", ")
         ),
-        fix: format!("run `hookrun install {}`", w.host.name()),
+        fix: if project {
+            format!("run `hookrun install {}`", w.host.name())
+        } else {
+            format!(
+                "run `hookrun install {} --user` (your own file: every project), or `hookrun install {}` in the project",
+                w.host.name(),
+                w.host.name()
+            )
+        },
     });
 }
 
@@ -900,8 +1058,8 @@ fn check_hook_fits(w: &Wiring, file: &HostFile, settings: &Settings, out: &mut V
                 w.host.display()
             ),
             fix: format!(
-                "run `hookrun install {}` again (it writes a --deadline and a host timeout that cover the longest hook), or shorten the hook's timeout",
-                w.host.name()
+                "run `{}` again (it writes a --deadline and a host timeout that cover the longest hook), or shorten the hook's timeout",
+                install_command(w, &file.path, file.scope)
             ),
         });
     }

@@ -69,7 +69,7 @@ pub fn diagnose(settings: &Settings, cx: &Context<'_>) -> Vec<Finding> {
     check_disabled(settings, &mut out);
     ownership::check(settings, &mut out);
     host::check_loaded_by_host(settings, cx, &mut out);
-    check_permission_rules(settings, &mut out);
+    check_permission_rules(settings, cx, &mut out);
     for hook in &settings.hooks {
         check_hook(settings, hook, cx, &mut out);
     }
@@ -219,11 +219,22 @@ impl HookCx<'_> {
 /// `fire` skips it (with a warning). In a Claude Code file the rules are
 /// Claude Code's to enforce behind Claude Code, but hookrun enforces their
 /// deny and ask behind every other host, so they are checked alike.
-fn check_permission_rules(settings: &Settings, out: &mut Vec<Finding>) {
+///
+/// A rule that parses but never matches what it names is found too, as
+/// `fire` warns about it: its tool in another case (`bash(rm *)`, an error
+/// like the same mistake in a matcher), a host's own tool name, and a path
+/// rule with one leading `/` that names a path outside the project which
+/// exists from the root or under the home folder.
+fn check_permission_rules(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Finding>) {
     for file in &settings.files {
         if file.state != crate::settings::model::FileState::Loaded {
             continue;
         }
+        let anchor = if file.kind().is_project_scoped() {
+            cx.project_dir.to_path_buf()
+        } else {
+            file.dir.clone()
+        };
         let lists = [
             ("deny", &file.permissions.deny),
             ("ask", &file.permissions.ask),
@@ -231,8 +242,12 @@ fn check_permission_rules(settings: &Settings, out: &mut Vec<Finding>) {
         ];
         for (list, entries) in lists {
             for entry in entries {
-                let Err(err) = Rule::parse(&entry.text) else {
-                    continue;
+                let err = match Rule::parse(&entry.text) {
+                    Ok(rule) => {
+                        rule_mistakes(&rule, list, entry, file, &anchor, cx, out);
+                        continue;
+                    }
+                    Err(err) => err,
                 };
                 let (check, severity, effect) = if list == "allow" {
                     (
@@ -266,6 +281,36 @@ fn check_permission_rules(settings: &Settings, out: &mut Vec<Finding>) {
                 });
             }
         }
+    }
+}
+
+/// One parsed rule that never matches what it names (see
+/// [`crate::select::mistakes::rule_mistakes`]).
+fn rule_mistakes(
+    rule: &Rule,
+    list: &str,
+    entry: &crate::settings::model::RuleEntry,
+    file: &crate::settings::SettingsFile,
+    anchor: &Path,
+    cx: &Context<'_>,
+    out: &mut Vec<Finding>,
+) {
+    use crate::select::mistakes::RuleMistake;
+    let exists = |path: &Path| cx.probe.file(path) != probe::FileKind::Missing;
+    for mistake in crate::select::mistakes::rule_mistakes(rule, anchor, cx.home, &exists) {
+        let check = match mistake {
+            RuleMistake::ToolCase(_) => Check::ToolNameCase,
+            RuleMistake::ToolHost(..) => Check::ToolNameHost,
+            RuleMistake::OneSlash { .. } => Check::RuleOneSlash,
+        };
+        out.push(Finding {
+            check,
+            severity: check.severity(),
+            file: file.path().to_path_buf(),
+            json_path: entry.json_path.clone(),
+            message: mistake.message(rule, list),
+            fix: mistake.fix(rule),
+        });
     }
 }
 

@@ -65,6 +65,16 @@ const RULES: &[Rule] = &[
         },
     },
     Rule {
+        kinds: &[ProblemKind::EventOutsideHooks],
+        check: Check::EventOutsideHooks,
+        fix: |p| {
+            format!(
+                "move it under `hooks`: {{\"hooks\": {{{}: […]}}}}",
+                serde_json::Value::from(p.json_path.as_str())
+            )
+        },
+    },
+    Rule {
         kinds: &[ProblemKind::UnknownKey],
         check: Check::UnknownKey,
         fix: |p| did_you_mean(p, "rename it to"),
@@ -334,12 +344,21 @@ pub fn finding(problem: &Problem) -> Finding {
         },
         |r| (r.check, (r.fix)(problem)),
     );
+    let mut severity = problem.severity;
+    let mut message = problem.message.clone();
+    // A misspelt event (`PreToolUsed`): no host sends it, so its hooks
+    // look configured and never run. A name near no event is a custom
+    // event a home-made host may send: only a warning.
+    if problem.kind == ProblemKind::UnknownEvent && unknown_event_meant(problem).is_some() {
+        severity = Severity::Error;
+        message.push_str(": no host sends it, so its hooks never run");
+    }
     Finding {
         check,
-        severity: problem.severity,
+        severity,
         file: problem.file.clone(),
         json_path: problem.json_path.clone(),
-        message: problem.message.clone(),
+        message,
         fix,
     }
 }
@@ -382,22 +401,32 @@ fn trust_fix(problem: &Problem) -> String {
     }
 }
 
-fn unknown_event_fix(problem: &Problem) -> String {
-    let key = problem
-        .message
-        .strip_prefix('`')
-        .and_then(|m| m.split_once('`'))
-        .map_or("", |(key, _)| key);
-    // The loader's own suggestion, so the message and the fix agree.
+/// The event an unknown event key probably means: the loader's own
+/// suggestion (so the message and the fix agree), else the nearest in the
+/// catalog.
+fn unknown_event_meant(problem: &Problem) -> Option<String> {
     let meant = problem
         .message
         .rsplit_once("did you mean `")
         .and_then(|(_, rest)| rest.split_once('`'))
         .map(|(meant, _)| meant.to_owned());
-    match meant.or_else(|| catalog::nearest(key).map(str::to_owned)) {
+    meant.or_else(|| catalog::nearest(unknown_event_key(problem)).map(str::to_owned))
+}
+
+fn unknown_event_key(problem: &Problem) -> &str {
+    problem
+        .message
+        .strip_prefix('`')
+        .and_then(|m| m.split_once('`'))
+        .map_or("", |(key, _)| key)
+}
+
+fn unknown_event_fix(problem: &Problem) -> String {
+    match unknown_event_meant(problem) {
         Some(near) => format!("rename the key to `{near}`"),
         None => format!(
-            "use an event from the catalog (`hookrun list` shows them per file); if your host sends `{key}` itself, ignore this"
+            "use an event from the catalog (`hookrun list` shows them per file); if your host sends `{}` itself, ignore this",
+            unknown_event_key(problem)
         ),
     }
 }

@@ -59,8 +59,12 @@ fn documented(check: Check) -> (&'static str, &'static str) {
             "write the timeout as a number of seconds",
         ),
         Check::UnknownEvent => (
-            "`` `PreToolUsed` is not a known event (did you mean `PreToolUse`?) ``",
+            "`` `PreToolUsed` is not a known event (did you mean `PreToolUse`?): no host sends it, so its hooks never run `` (an error; a name near no event, which a home-made host may send, is a warning)",
             "rename the key to `PreToolUse`",
+        ),
+        Check::EventOutsideHooks => (
+            "`PreToolUse: is an event, written at the top level: hookrun reads hooks only under `hooks`, so these never run`",
+            r#"move it under `hooks`: `{"hooks": {"PreToolUse": […]}}`"#,
         ),
         Check::UnknownKey => (
             "`hoks: unknown key, ignored (did you mean `hooks`?)`",
@@ -171,7 +175,7 @@ fn documented(check: Check) -> (&'static str, &'static str) {
             "write the names to match",
         ),
         Check::ToolNameCase => (
-            "``matcher names tool `bash`, which no known host sends; tool names are case-sensitive: `Bash` (Claude Code) is what hosts send`` (in a matcher list or an `if` rule, `fire` warns too)",
+            "``matcher names tool `bash`, which no known host sends; tool names are case-sensitive: `Bash` (Claude Code) is what hosts send`` (also in an `if` rule and a permission rule: ``permissions.deny[0]: `bash(rm *)` names tool `bash` … this deny rule never matches``; `fire` warns about each too)",
             "write `Bash`",
         ),
         Check::ToolNameHost => (
@@ -197,6 +201,10 @@ fn documented(check: Check) -> (&'static str, &'static str) {
         Check::AllowRuleInvalid => (
             "``permissions.allow[0]: invalid rule `Read(`: …: it approves nothing``",
             "write the rule so that it parses, or remove it",
+        ),
+        Check::RuleOneSlash => (
+            "``permissions.deny[0]: `Read(/home/me/.ssh/**)`: a pattern with one leading `/` is relative to /home/me/app (as in Claude Code), so it names /home/me/app/home/me/.ssh, which does not exist; /home/me/.ssh does, and the rule never matches it`` (`fire` warns too)",
+            "write `Read(//home/me/.ssh/**)` (`//` starts at the file-system root, `~/` at your home folder)",
         ),
         Check::IfNeverApplies => (
             "`` `if` only applies to tool events; SessionStart has no tool input, so this hook never runs ``",

@@ -102,6 +102,23 @@ impl Wiring {
         files
     }
 
+    /// What in the home folder says the host is used on this machine: the
+    /// folder its user file is in (`~/.gemini`), and for Claude Code also
+    /// `~/.claude.json`, its own state file (there before any settings
+    /// file is). Derived from the row, so a new host needs nothing here.
+    pub fn home_markers(&self, home: &Path) -> Vec<PathBuf> {
+        let mut markers: Vec<PathBuf> = Path::new(self.user_file)
+            .components()
+            .next()
+            .map(|first| home.join(first))
+            .into_iter()
+            .collect();
+        if self.host == HostId::ClaudeCode {
+            markers.push(home.join(".claude.json"));
+        }
+        markers
+    }
+
     /// One entry that runs `command` for an event.
     pub fn entry(&self, command: &str) -> Value {
         self.entry_with(command, self.install_timeout(None))

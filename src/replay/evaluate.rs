@@ -155,7 +155,7 @@ impl Side {
             return Rc::clone(loaded);
         }
         let settings = settings::load_for_inspection(&self.options, &self.env, &project);
-        let rules = permissions::collect(&settings.files, &project);
+        let rules = permissions::collect(&settings.files, &project, self.env.home.as_deref());
         for file in &settings.files {
             let state = if file.trust.is_trusted() {
                 file.state.as_str().to_owned()

@@ -709,6 +709,8 @@ problem_kinds! {
     // Names.
     /// An unknown key of the file or of an object key (`permissions`, `env`).
     UnknownKey,
+    /// An event name at the top level of the file, outside `hooks`.
+    EventOutsideHooks,
     /// An event name hookrun does not know.
     UnknownEvent,
     /// An unknown field of a hook or of `promptHooks`.

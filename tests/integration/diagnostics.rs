@@ -90,7 +90,7 @@ fn checks() -> Vec<Case> {
             "unknown-event",
             hooks("PreToolUsed", json!([{"command": "echo"}])),
             "hooks.PreToolUsed",
-            "warning",
+            "error",
             "rename the key to `PreToolUse`",
         ),
         case(

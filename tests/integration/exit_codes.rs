@@ -163,7 +163,10 @@ fn a_command_that_cannot_do_its_job_names_the_file_and_why_and_exits_1() {
     assert_eq!(run.code, Some(1), "{run:?}");
     assert_eq!(run.stdout, "", "{run:?}");
     // The folder it tried, then the system's reason, on one line.
-    let expected = format!("hookrun: cannot create {}: ", blocker.display());
+    let expected = format!(
+        "hookrun: cannot create {}: ",
+        blocker.join("hooks").display()
+    );
     assert!(run.stderr.starts_with(&expected), "{run:?}");
     assert!(run.stderr.ends_with(")\n"), "the os error: {run:?}");
     assert_eq!(run.stderr.lines().count(), 1, "{run:?}");

@@ -386,14 +386,27 @@ fn doctor_says_every_guard_is_off_under_a_host_whose_config_routes_nothing() {
         findings.contains(&("host-not-routed".into(), "error".into())),
         "{findings:?}"
     );
-    // Only the user's Gemini file: a warning (the project may not use it).
+    // Only the user's Gemini file: while no host routes to hookrun, every
+    // guard is off everywhere, so it is an error too.
     sb.write("home/.gemini/settings.json", "{}\n");
     let (_, findings) = doctor_findings(&sb);
+    assert_eq!(
+        findings
+            .iter()
+            .filter(|f| *f == &("host-not-routed".to_owned(), "error".to_owned()))
+            .count(),
+        2,
+        "{findings:?}"
+    );
+    // Once Claude Code runs hookrun, the user's Gemini file is a warning
+    // (the project may not use it).
+    assert_eq!(sb.run(&["install", "claude-code"], b"").code, Some(0));
+    let (code, findings) = doctor_findings(&sb);
+    assert_eq!(code, Some(0), "{findings:?}");
     assert!(
         findings.contains(&("host-not-routed".into(), "warning".into())),
         "{findings:?}"
     );
-    assert_eq!(sb.run(&["install", "claude-code"], b"").code, Some(0));
     assert_eq!(sb.run(&["install", "gemini", "--user"], b"").code, Some(0));
     let (code, findings) = doctor_findings(&sb);
     assert_eq!(code, Some(0), "{findings:?}");

@@ -23,6 +23,7 @@ mod input_stage;
 mod install;
 mod limits;
 mod mcp;
+mod new_user;
 mod packaging;
 mod pipeline;
 mod planted;

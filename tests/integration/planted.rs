@@ -29,10 +29,14 @@ fn project_settings(sb: &Sandbox, value: &Value) -> PathBuf {
     file
 }
 
+/// A call of a session of its own: the notices said once per session (a
+/// changed trusted file) are said on each.
 fn bash_event(sb: &Sandbox, command: &str) -> Vec<u8> {
+    static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     sb.event(
         "PreToolUse",
-        &json!({"tool_name": "Bash", "tool_input": {"command": command}}),
+        &json!({"session_id": format!("planted-{n}"), "tool_name": "Bash", "tool_input": {"command": command}}),
     )
 }
 

@@ -19,8 +19,18 @@ fn cloned_project(sb: &Sandbox, marker: &std::path::Path) -> std::path::PathBuf 
     file
 }
 
+/// A fire of a session of its own: the notices said once per session (an
+/// untrusted file) are said on each.
 fn fire_default(sb: &Sandbox, event: &str, fields: &Value) -> crate::support::Run {
-    sb.run(&["fire", event], &sb.event(event, fields))
+    sb.run(&["fire", event], &sb.event(event, &new_session(fields)))
+}
+
+fn new_session(fields: &Value) -> Value {
+    static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut fields = fields.clone();
+    fields["session_id"] = json!(format!("security-{n}"));
+    fields
 }
 
 #[test]
@@ -115,7 +125,7 @@ fn relative_or_in_project_settings_paths_are_project_files() {
     ] {
         let run = sb.run(
             &crate::support::fire_args("Stop", std::path::Path::new(path), &[]),
-            &sb.event("Stop", &json!({})),
+            &sb.event("Stop", &new_session(&json!({}))),
         );
         assert!(!marker.exists(), "{path}: {run:?}");
         assert!(run.system_message().contains("is not trusted"), "{path}");

@@ -206,6 +206,19 @@ fn parse_key(
                 );
             }
         }
+        _ if nearest_key(key).is_none() && is_event_name(key) => {
+            // `{"PreToolUse": […]}` without the `hooks` wrapper: the hooks
+            // look configured and never run.
+            report.push(
+                Severity::Warning,
+                ProblemKind::EventOutsideHooks,
+                key,
+                format!(
+                    "is an event, written at the top level: hookrun reads hooks only under `hooks`, so these never run (write {{\"hooks\": {{{}: […]}}}})",
+                    serde_json::Value::from(key)
+                ),
+            );
+        }
         _ => {
             let hint = nearest_key(key)
                 .map(|k| format!(" (did you mean `{k}`?)"))
@@ -218,6 +231,15 @@ fn parse_key(
             );
         }
     }
+}
+
+/// An event name, as `hooks` takes it (leniently), or a host's own name
+/// for one (Gemini's `BeforeTool`).
+fn is_event_name(key: &str) -> bool {
+    catalog::lookup(key).is_some()
+        || crate::host::HOSTS
+            .iter()
+            .any(|h| crate::host::mapping::event_row(h.events(), key).is_some())
 }
 
 /// A key of a Claude Code settings file other than `hooks` and

@@ -1,0 +1,410 @@
+//! Traps a new user fell into, round three: guards that look on but are
+//! off, a starter that blocks more or less than it says, no way to see or
+//! undo what install wrote. Each test is one trap, as a user met it.
+
+use serde_json::json;
+
+use crate::support::{Run, Sandbox, hooks};
+
+/// `hookrun doctor` on one settings file, nothing else.
+fn doctor(sandbox: &Sandbox, settings: &serde_json::Value) -> Run {
+    let file = sandbox.settings(settings);
+    sandbox.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    )
+}
+
+fn read_of(path: &str) -> serde_json::Value {
+    json!({"tool_name": "Read", "tool_input": {"file_path": path}})
+}
+
+fn bash(command: &str) -> serde_json::Value {
+    json!({"tool_name": "Bash", "tool_input": {"command": command}})
+}
+
+// ---- 1. a lowercase tool in a permission rule ------------------------------
+
+#[test]
+fn a_lowercase_tool_in_a_permission_rule_is_a_doctor_error_and_a_fire_warning() {
+    let sandbox = Sandbox::new();
+    let rules = json!({"permissions": {"deny": ["bash(rm *)", "read(~/.ssh/**)"]}});
+    let run = doctor(&sandbox, &rules);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    for at in ["permissions.deny[0]", "permissions.deny[1]"] {
+        assert!(
+            run.stdout.contains("error[tool-name-case]") && run.stdout.contains(at),
+            "{at}: {run:?}"
+        );
+    }
+    assert!(run.stdout.contains("fix: write `Bash(rm *)`"), "{run:?}");
+    assert!(
+        run.stdout.contains("fix: write `Read(~/.ssh/**)`"),
+        "{run:?}"
+    );
+
+    // The rule never matches: fire says so, on the call it lets through.
+    let run = sandbox.fire("PreToolUse", &rules, &bash("rm -rf build"));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let said = run.system_message();
+    assert!(
+        said.contains("`bash(rm *)` names tool `bash`") && said.contains("case-sensitive"),
+        "{run:?}"
+    );
+    assert!(said.contains("write `Bash(rm *)`"), "{run:?}");
+}
+
+// ---- 2. a one-slash path rule naming a path outside the project -----------
+
+#[test]
+fn a_one_slash_rule_naming_a_path_outside_the_project_warns_at_fire_and_in_doctor() {
+    let sandbox = Sandbox::new();
+    let ssh = sandbox.home.join(".ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::fs::write(ssh.join("id_ed25519"), "key").unwrap();
+    // As the user wrote it: the absolute path, with one slash.
+    let absolute = format!("Read({}/**)", ssh.display());
+    let from_home = "Read(/.ssh/**)".to_owned();
+    let rules = json!({"permissions": {"deny": [absolute, from_home]}});
+    let run = doctor(&sandbox, &rules);
+    assert!(run.stdout.contains("warning[rule-one-slash]"), "{run:?}");
+    assert!(
+        run.stdout
+            .contains(&format!("fix: write `Read(/{}/**)`", ssh.display())),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout.contains("fix: write `Read(~/.ssh/**)`"),
+        "{run:?}"
+    );
+    assert_eq!(run.stdout.matches("[rule-one-slash]").count(), 2, "{run:?}");
+
+    let key = ssh.join("id_ed25519");
+    let run = sandbox.fire("PreToolUse", &rules, &read_of(key.to_str().unwrap()));
+    // The rule is relative to the settings file's folder: it does not
+    // match the key, and fire says why.
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let said = run.system_message();
+    assert!(
+        said.contains("one leading `/` is relative to") && said.contains("does not exist"),
+        "{run:?}"
+    );
+
+    // Written as meant, it holds and says nothing.
+    let meant = json!({"permissions": {"deny": [format!("Read(/{}/**)", ssh.display()), "Read(~/.ssh/**)"]}});
+    let run = sandbox.fire("PreToolUse", &meant, &read_of(key.to_str().unwrap()));
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(!run.system_message().contains("leading `/`"), "{run:?}");
+    // A one-slash rule that names something in the project is fine.
+    std::fs::create_dir_all(sandbox.path("cli/secrets")).unwrap();
+    let run = doctor(
+        &sandbox,
+        &json!({"permissions": {"deny": ["Read(/secrets/**)"]}}),
+    );
+    assert!(!run.stdout.contains("rule-one-slash"), "{run:?}");
+}
+
+// ---- 3. a Claude Code file that does not parse -----------------------------
+
+#[test]
+fn a_syntax_error_in_the_claude_code_file_holding_hookruns_entries_is_an_error() {
+    let sandbox = Sandbox::new();
+    let hookrun = sandbox.settings(&hooks(
+        "PreToolUse",
+        json!([{"matcher": "Bash", "command": "exit 0"}]),
+    ));
+    // The entry install would write, and a trailing comma after it.
+    sandbox.write(
+        "project/.claude/settings.json",
+        &format!(
+            "{{\"hooks\": {{\"PreToolUse\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"{} fire --host claude-code\"}}]}}],}}}}\n",
+            crate::support::BIN
+        ),
+    );
+    let run = sandbox.run(&["doctor", "--settings", hookrun.to_str().unwrap()], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stdout.contains("error[host-config-unreadable]")
+            && run.stdout.contains("Claude Code ignores the whole file"),
+        "{run:?}"
+    );
+}
+
+// ---- 4. a permission rule written as a matcher -----------------------------
+
+#[test]
+fn a_matcher_written_as_a_permission_rule_warns_at_fire_time() {
+    let sandbox = Sandbox::new();
+    let settings = hooks(
+        "PreToolUse",
+        json!([{"name": "no-rm", "matcher": "Bash(rm *)", "command": "echo no >&2; exit 2"}]),
+    );
+    let run = sandbox.fire("PreToolUse", &settings, &bash("rm -rf build"));
+    assert_eq!(run.code, Some(0), "the hook never runs: {run:?}");
+    let said = run.system_message();
+    assert!(
+        said.contains("matcher \"Bash(rm *)\" is a permission rule")
+            && said.contains("hook no-rm does not run")
+            && said.contains("\"if\": \"Bash(rm *)\""),
+        "{run:?}"
+    );
+}
+
+// ---- 5. doctor exits non-zero while a guard is off -------------------------
+
+#[test]
+fn a_misspelt_event_key_is_a_doctor_error() {
+    let sandbox = Sandbox::new();
+    let run = doctor(
+        &sandbox,
+        &hooks("PreToolUsed", json!([{"command": "exit 2"}])),
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains("error[unknown-event]"), "{run:?}");
+    assert!(run.stdout.contains("its hooks never run"), "{run:?}");
+    assert!(
+        run.stdout.contains("fix: rename the key to `PreToolUse`"),
+        "{run:?}"
+    );
+    // An event near no known one is a home-made host's own: a warning.
+    let run = doctor(
+        &sandbox,
+        &hooks("DeployFinished", json!([{"command": "true"}])),
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("warning[unknown-event]"), "{run:?}");
+}
+
+#[test]
+fn hooks_without_the_hooks_wrapper_are_a_doctor_error_that_says_move_it_under_hooks() {
+    let sandbox = Sandbox::new();
+    let run = doctor(
+        &sandbox,
+        &json!({"PreToolUse": [{"matcher": "Bash", "command": "exit 2"}]}),
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains("error[event-outside-hooks]"), "{run:?}");
+    assert!(
+        run.stdout
+            .contains("fix: move it under `hooks`: {\"hooks\": {\"PreToolUse\": […]}}"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn right_after_init_on_a_claude_code_machine_doctor_says_nothing_routes_to_hookrun() {
+    let sandbox = Sandbox::new();
+    // Claude Code has run here: its state file and folder, no settings yet.
+    std::fs::write(sandbox.home.join(".claude.json"), "{}\n").unwrap();
+    std::fs::create_dir_all(sandbox.home.join(".claude")).unwrap();
+    assert_eq!(sandbox.run(&["init"], b"").code, Some(0));
+    let run = sandbox.run(&["doctor"], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stdout.contains("error[host-not-routed]")
+            && run
+                .stdout
+                .contains("no entry in Claude Code's files runs hookrun"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout
+            .contains("fix: run `hookrun install claude-code --user`"),
+        "{run:?}"
+    );
+    // Routed, the same machine is clean.
+    let run = sandbox.run(&["install", "claude-code", "--user"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = sandbox.run(&["doctor"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(!run.stdout.contains("host-not-routed"), "{run:?}");
+}
+
+#[test]
+fn rules_alone_need_pre_tool_use_routed_and_install_routes_it() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "home/.config/hookrun/settings.json",
+        r#"{"permissions": {"deny": ["Bash(rm *)"]}, "hooks": {"Stop": [{"command": "true"}]}}"#,
+    );
+    // Claude Code routes Stop only: the deny rule is never asked about.
+    sandbox.write(
+        "home/.claude/settings.json",
+        &format!(
+            r#"{{"hooks": {{"Stop": [{{"hooks": [{{"type": "command", "command": "{} fire --host claude-code"}}]}}]}}}}"#,
+            crate::support::BIN
+        ),
+    );
+    let run = sandbox.run(&["doctor"], b"");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stdout.contains("error[host-event-not-routed]")
+            && run.stdout.contains("1 permission rule on PreToolUse"),
+        "{run:?}"
+    );
+    let run = sandbox.run(&["install", "claude-code", "--user"], b"");
+    assert!(run.stdout.contains("PreToolUse, Stop"), "{run:?}");
+    let run = sandbox.run(&["doctor"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+}
+
+// ---- 6. init's starter blocks exactly what it says -------------------------
+
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+fn has_git() -> bool {
+    std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok()
+}
+
+/// A sandbox with `hookrun init`'s starter and a repository with a remote
+/// that has main and feature/x, on `branch`.
+fn starter_repo(branch: &str) -> Sandbox {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["init"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let repo = &sandbox.project;
+    let remote = sandbox.path("remote.git");
+    std::fs::create_dir_all(&remote).unwrap();
+    git(&remote, &["init", "-q", "--bare"]);
+    git(repo, &["init", "-q", "-b", "main"]);
+    git(
+        repo,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "x",
+        ],
+    );
+    git(repo, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    git(repo, &["push", "-q", "-u", "origin", "main"]);
+    git(repo, &["branch", "feature/x"]);
+    if branch != "main" {
+        git(repo, &["switch", "-q", branch]);
+    }
+    sandbox
+}
+
+fn push_verdicts(sandbox: &Sandbox, cases: &[(&str, i32)]) {
+    for (command, expected) in cases {
+        let run = sandbox.run(&["fire"], &sandbox.event("PreToolUse", &bash(command)));
+        assert_eq!(run.code, Some(*expected), "{command}: {run:?}");
+        if *expected == 2 {
+            // The reason: the starter's hook, or the deny rule that matched.
+            assert!(
+                run.stderr.contains("main") || run.stderr.contains("denied by permission rule"),
+                "{command}: {run:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_starter_blocks_pushes_of_every_branch_from_a_feature_branch() {
+    if !has_git() {
+        crate::support::skipped("the_starter_blocks_pushes_of_every_branch: no git here");
+        return;
+    }
+    let sandbox = starter_repo("feature/x");
+    push_verdicts(
+        &sandbox,
+        &[
+            // Every branch, main included.
+            ("git push --all origin", 2),
+            ("git push origin --all", 2),
+            ("git push --mirror", 2),
+            ("git push --mirror origin", 2),
+            ("git push --branches origin", 2),
+            ("git push origin :", 2),
+            // main by name.
+            ("git push origin main", 2),
+            ("git push origin HEAD:main", 2),
+            ("git push origin feature/x:main", 2),
+            ("git push origin +main", 2),
+            ("git push origin refs/heads/main", 2),
+            ("git push --force origin main", 2),
+            // This branch: goes ahead.
+            ("git push", 0),
+            ("git push origin", 0),
+            ("git push -u origin feature/x", 0),
+            ("git push -u origin HEAD", 0),
+            ("git push --tags origin", 0),
+            ("cd . && git push origin feature/x", 0),
+        ],
+    );
+}
+
+#[test]
+fn the_starter_lets_a_named_branch_go_from_main_and_blocks_the_pushes_that_go_to_main() {
+    if !has_git() {
+        crate::support::skipped("the_starter_lets_a_named_branch_go_from_main: no git here");
+        return;
+    }
+    let sandbox = starter_repo("main");
+    push_verdicts(
+        &sandbox,
+        &[
+            // Named branches that are not main: no over-blocking.
+            ("git push -u origin feature/x", 0),
+            ("git push origin feature/x", 0),
+            ("git push --force-with-lease origin feature/x", 0),
+            ("git push origin HEAD:feature/x", 0),
+            // Pushes that name no branch, or HEAD, go to main.
+            ("git push", 2),
+            ("git push origin", 2),
+            ("git push -u origin", 2),
+            ("git push origin HEAD", 2),
+            ("git push -o ci.skip origin", 2),
+            ("git push --repo origin", 2),
+            ("git -c push.default=current push", 2),
+            // Not a plain push: hookrun's starter cannot read which branch.
+            ("cd . && git push", 2),
+            ("git push origin $(git branch --show-current)", 2),
+        ],
+    );
+}
+
+#[test]
+fn the_starter_blocks_a_plain_push_from_a_branch_whose_push_goes_to_main() {
+    if !has_git() {
+        crate::support::skipped("the_starter_blocks_a_plain_push_to_main: no git here");
+        return;
+    }
+    let sandbox = starter_repo("feature/x");
+    let repo = &sandbox.project;
+    git(repo, &["config", "push.default", "upstream"]);
+    git(repo, &["config", "branch.feature/x.remote", "origin"]);
+    git(
+        repo,
+        &["config", "branch.feature/x.merge", "refs/heads/main"],
+    );
+    push_verdicts(
+        &sandbox,
+        &[("git push", 2), ("git push origin feature/x:feature/x", 0)],
+    );
+    // And the starter is clean to doctor.
+    let run = sandbox.run(&["doctor"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+}
