@@ -46,6 +46,9 @@ _hookrun() {
             hookrun,stats)
                 cmd="hookrun__subcmd__stats"
                 ;;
+            hookrun,status)
+                cmd="hookrun__subcmd__status"
+                ;;
             hookrun,test)
                 cmd="hookrun__subcmd__test"
                 ;;
@@ -88,6 +91,9 @@ _hookrun() {
             hookrun__subcmd__help,stats)
                 cmd="hookrun__subcmd__help__subcmd__stats"
                 ;;
+            hookrun__subcmd__help,status)
+                cmd="hookrun__subcmd__help__subcmd__status"
+                ;;
             hookrun__subcmd__help,test)
                 cmd="hookrun__subcmd__help__subcmd__test"
                 ;;
@@ -107,7 +113,7 @@ _hookrun() {
 
     case "${cmd}" in
         hookrun)
-            opts="-v -h -V --verbose --help --version fire trust untrust stats init doctor explain list test replay completions install uninstall help"
+            opts="-v -h -V --verbose --help --version init install doctor status fire explain list test replay stats trust untrust uninstall completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -261,7 +267,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__help)
-            opts="fire trust untrust stats init doctor explain list test replay completions install uninstall help"
+            opts="init install doctor status fire explain list test replay stats trust untrust uninstall completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -401,6 +407,20 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__help__subcmd__stats)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hookrun__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -620,6 +640,36 @@ _hookrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hookrun__subcmd__status)
+            opts="-v -h -V --format --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-settings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hookrun__subcmd__test)
             opts="-v -h -V --format --host --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -669,16 +719,12 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__uninstall)
-            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
+            opts="-v -h -V --all --project --user --local --dry-run --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --binary)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --settings)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -24,20 +24,78 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand fire 'Run the hooks of one event and answer in the hook protocol.'
-            cand trust 'Trust a project''s settings files, so their hooks take effect.'
-            cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
-            cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
             cand init 'Write a starter settings file and print the host entry to add.'
+            cand install 'Route a host''s events to hookrun: write the host''s own hook config.'
             cand doctor 'Check every settings source for mistakes that make hooks fail silently.'
+            cand status 'Where hookrun is wired in: each host''s entries and the hookrun they run.'
+            cand fire 'Run the hooks of one event and answer in the hook protocol.'
             cand explain 'Show, hook by hook, why each one would or would not run for an event.'
             cand list 'List every hook hookrun would consider, with its source and state.'
             cand test 'Run hook-policy test cases through the real fire path.'
             cand replay 'Replay recorded sessions against your hook policy: what would change?'
-            cand completions 'Print the shell completion script for SHELL.'
-            cand install 'Route a host''s events to hookrun: write the host''s own hook config.'
+            cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+            cand trust 'Trust a project''s settings files, so their hooks take effect.'
+            cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
             cand uninstall 'Remove hookrun''s entries from a host''s hook config (see `install`).'
+            cand completions 'Print the shell completion script for SHELL.'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'hookrun;init'= {
+            cand --project-dir 'The project root for --project (default: the nearest folder above the current one that has a .hookrun folder, else the top of the git repository you are in, else the current folder)'
+            cand --project 'Write the project''s .hookrun/settings.json instead of your user settings (it takes effect once you run `hookrun trust`)'
+            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;install'= {
+            cand --binary 'The hookrun the entries run (default: this binary, by absolute path)'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host''s workspace root, else the outermost ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)'
+            cand --project 'The project''s file (the default)'
+            cand --user 'Your own file, in the home folder (every project)'
+            cand --local 'Claude Code only: the project''s local file, .claude/settings.local.json (yours, not committed), instead of the shared .claude/settings.json'
+            cand --dry-run 'Print the change as a diff and write nothing'
+            cand --pinned 'Install only: run the project''s npm devDependency ("$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native), not this machine''s path, so a committed file works for every teammate'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;doctor'= {
+            cand --format 'Output format'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host''s workspace root, else the outermost ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;status'= {
+            cand --format 'Output format'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host''s workspace root, else the outermost ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'hookrun;fire'= {
             cand --host 'The agent that runs hookrun: how its event is read and the answer written'
@@ -53,61 +111,6 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --output-cap 'Bytes of stdout and of stderr kept per hook (e.g. 1MiB, 64KiB); the rest is read and counted, never parsed'
             cand --fail-closed 'Turn problems into blocks: unusable input, and settings that could not be loaded, block instead of warning (on events that can block)'
             cand --non-interactive 'Nobody can answer a permission prompt (CI, headless agents): a final "ask" becomes a deny with the reason "approval required, but nobody can be asked"'
-            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
-            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
-            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'hookrun;trust'= {
-            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
-            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'hookrun;untrust'= {
-            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
-            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'hookrun;stats'= {
-            cand --log 'The audit log (default: $HOOKRUN_LOG, else the `log` settings key)'
-            cand --format 'Output format'
-            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
-            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
-            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host''s workspace root, else the outermost ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)'
-            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
-            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
-            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
-            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'hookrun;init'= {
-            cand --project-dir 'The project root for --project (default: the current directory)'
-            cand --project 'Write the project''s .hookrun/settings.json instead of your user settings (it takes effect once you run `hookrun trust`)'
-            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
-            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'hookrun;doctor'= {
-            cand --format 'Output format'
-            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
-            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
-            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host''s workspace root, else the outermost ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)'
             cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
             cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
@@ -180,7 +183,14 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
-        &'hookrun;completions'= {
+        &'hookrun;stats'= {
+            cand --log 'The audit log (default: $HOOKRUN_LOG, else the `log` settings key)'
+            cand --format 'Output format'
+            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
+            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
+            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host''s workspace root, else the outermost ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)'
+            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
+            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand -h 'Print help (see more with ''--help'')'
@@ -188,18 +198,15 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
-        &'hookrun;install'= {
-            cand --binary 'The hookrun the entries run (default: this binary, by absolute path)'
-            cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
-            cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
-            cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host''s workspace root, else the outermost ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)'
-            cand --project 'The project''s file (the default)'
-            cand --user 'Your own file, in the home folder (every project)'
-            cand --local 'Claude Code only: the project''s local file, .claude/settings.local.json (yours, not committed), instead of the shared .claude/settings.json'
-            cand --dry-run 'Print the change as a diff and write nothing'
-            cand --pinned 'Install only: run the project''s npm devDependency ("$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native), not this machine''s path, so a committed file works for every teammate'
-            cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
-            cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
+        &'hookrun;trust'= {
+            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hookrun;untrust'= {
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand -h 'Print help (see more with ''--help'')'
@@ -208,15 +215,14 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --version 'Print version'
         }
         &'hookrun;uninstall'= {
-            cand --binary 'The hookrun the entries run (default: this binary, by absolute path)'
             cand --settings 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file'
             cand --claude-settings 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)'
             cand --project-dir 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host''s workspace root, else the outermost ancestor of the event''s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)'
+            cand --all 'Every install: the files install recorded (every host, scope and project), every host''s file in your home folder, and the current project''s'
             cand --project 'The project''s file (the default)'
             cand --user 'Your own file, in the home folder (every project)'
-            cand --local 'Claude Code only: the project''s local file, .claude/settings.local.json (yours, not committed), instead of the shared .claude/settings.json'
-            cand --dry-run 'Print the change as a diff and write nothing'
-            cand --pinned 'Install only: run the project''s npm devDependency ("$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native), not this machine''s path, so a committed file works for every teammate'
+            cand --local 'Claude Code only: the project''s local file, .claude/settings.local.json'
+            cand --dry-run 'Print what would change and write nothing'
             cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
             cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
@@ -226,33 +232,40 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'hookrun;completions'= {
+            cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'hookrun;help'= {
-            cand fire 'Run the hooks of one event and answer in the hook protocol.'
-            cand trust 'Trust a project''s settings files, so their hooks take effect.'
-            cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
-            cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
             cand init 'Write a starter settings file and print the host entry to add.'
+            cand install 'Route a host''s events to hookrun: write the host''s own hook config.'
             cand doctor 'Check every settings source for mistakes that make hooks fail silently.'
+            cand status 'Where hookrun is wired in: each host''s entries and the hookrun they run.'
+            cand fire 'Run the hooks of one event and answer in the hook protocol.'
             cand explain 'Show, hook by hook, why each one would or would not run for an event.'
             cand list 'List every hook hookrun would consider, with its source and state.'
             cand test 'Run hook-policy test cases through the real fire path.'
             cand replay 'Replay recorded sessions against your hook policy: what would change?'
-            cand completions 'Print the shell completion script for SHELL.'
-            cand install 'Route a host''s events to hookrun: write the host''s own hook config.'
+            cand stats 'Summarise an audit log: per event and hook, fires, blocks, failures, timeouts, leaks and p50/p95/max durations; PreToolUse calls that never got a PostToolUse; configured hooks that never ran.'
+            cand trust 'Trust a project''s settings files, so their hooks take effect.'
+            cand untrust 'Forget the trust of a project''s settings files (see `hookrun trust`).'
             cand uninstall 'Remove hookrun''s entries from a host''s hook config (see `install`).'
+            cand completions 'Print the shell completion script for SHELL.'
             cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'hookrun;help;fire'= {
-        }
-        &'hookrun;help;trust'= {
-        }
-        &'hookrun;help;untrust'= {
-        }
-        &'hookrun;help;stats'= {
         }
         &'hookrun;help;init'= {
         }
+        &'hookrun;help;install'= {
+        }
         &'hookrun;help;doctor'= {
+        }
+        &'hookrun;help;status'= {
+        }
+        &'hookrun;help;fire'= {
         }
         &'hookrun;help;explain'= {
         }
@@ -262,11 +275,15 @@ set edit:completion:arg-completer[hookrun] = {|@words|
         }
         &'hookrun;help;replay'= {
         }
-        &'hookrun;help;completions'= {
+        &'hookrun;help;stats'= {
         }
-        &'hookrun;help;install'= {
+        &'hookrun;help;trust'= {
+        }
+        &'hookrun;help;untrust'= {
         }
         &'hookrun;help;uninstall'= {
+        }
+        &'hookrun;help;completions'= {
         }
         &'hookrun;help;help'= {
         }

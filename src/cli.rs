@@ -15,9 +15,9 @@ mod fast;
 
 /// A hook runner for AI coding agents.
 ///
-/// hookrun is the one command an agent host (Claude Code, Gemini CLI, Cursor,
-/// a home-made loop, a CI script) runs per lifecycle event. It reads the event
-/// JSON on stdin, picks the hooks that apply from your settings files, runs
+/// hookrun is the one command an agent host (Claude Code, Gemini CLI, Codex,
+/// Copilot CLI, Cline, Qwen Code, Cursor, a home-made loop, a CI script) runs
+/// per lifecycle event. It reads the event JSON on stdin, picks the hooks that apply from your settings files, runs
 /// them with real timeouts, and answers in the hook protocol the host already
 /// speaks: an exit code, one JSON object on stdout, the block reason on
 /// stderr. Nothing fails silently: a broken setting, a hook that crashed or
@@ -29,12 +29,16 @@ mod fast;
     propagate_version = true,
     max_term_width = 100,
     after_help = "Examples:\n  \
-        hookrun fire pre_tool_use < event.json     # what the host runs\n  \
-        hookrun explain < event.json               # why a hook did or did not run\n  \
-        hookrun doctor                             # check every settings file\n\n\
+        hookrun init                           # a starter policy: no pushes to main\n  \
+        hookrun install claude-code --user     # route Claude Code's events to hookrun\n  \
+        hookrun doctor                         # check every settings file and host entry\n  \
+        hookrun explain < event.json           # why a hook did or did not run\n  \
+        hookrun status                         # where hookrun is wired in\n  \
+        hookrun uninstall --all                # undo every install (before removing hookrun)\n\n\
         Settings: ~/.config/hookrun/settings.json, <project>/.hookrun/settings.json,\n\
         <project>/.hookrun/settings.local.json, --settings files, managed settings.\n\
-        Reference: docs/ in the hookrun repository; man pages: hookrun(1), hookrun-fire(1)…"
+        Reference: man hookrun, man hookrun-COMMAND (npm, pip and the release archive\n\
+        install them); docs/ in the hookrun repository."
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -94,70 +98,17 @@ impl Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run the hooks of one event and answer in the hook protocol.
-    ///
-    /// Reads the event JSON on stdin. The event name comes from the argument,
-    /// or from the input's `hook_event_name` when omitted, so one host entry
-    /// (`"command": "hookrun fire"`) serves every event. Names are lenient:
-    /// pre_tool_use = PreToolUse = pre-tool-use.
-    ///
-    /// Exit 0: no block (the decision, if any, is in the JSON on stdout).
-    /// Exit 2: a block stands; stderr holds exactly the reason.
-    /// Exit 1: the input is unusable (not a JSON object, no event name).
-    ///
-    /// Example:
-    ///   hookrun fire pre_tool_use --settings hooks.json < event.json
-    #[command(verbatim_doc_comment)]
-    Fire(FireArgs),
-
-    /// Trust a project's settings files, so their hooks take effect.
-    ///
-    /// Project settings (.hookrun/settings.json, .hookrun/settings.local.json,
-    /// and --settings files inside the project or given as relative paths)
-    /// come with a repository you may have just cloned: nothing in them runs
-    /// until you trust their exact content. hookrun records each file's
-    /// SHA-256 in $XDG_CONFIG_HOME/hookrun/trust.json; after an edit the file
-    /// is untrusted again until you re-run this. The project's .mcp.json (the
-    /// MCP servers that mcp_tool hooks start) is trusted the same way.
-    ///
-    /// Examples:
-    ///   hookrun trust                 # the current project
-    ///   hookrun trust ~/src/repo      # another project
-    ///   hookrun trust ci/hooks.json   # one settings file
-    #[command(verbatim_doc_comment)]
-    Trust(TrustArgs),
-
-    /// Forget the trust of a project's settings files (see `hookrun trust`).
-    ///
-    /// Their hooks, permissions and env stop taking effect until the files are
-    /// trusted again.
-    ///
-    /// Examples:
-    ///   hookrun untrust                 # the current project
-    ///   hookrun untrust ~/src/repo      # another project
-    #[command(verbatim_doc_comment)]
-    Untrust(TrustArgs),
-
-    /// Summarise an audit log: per event and hook, fires, blocks, failures,
-    /// timeouts, leaks and p50/p95/max durations; PreToolUse calls that never
-    /// got a PostToolUse; configured hooks that never ran.
-    ///
-    /// The log is written by `hookrun fire --log PATH` (or $HOOKRUN_LOG, or
-    /// the `log` settings key). Streams the file: fast on large logs.
-    ///
-    /// Examples:
-    ///   hookrun stats --log ~/.local/state/hookrun/audit.jsonl
-    ///   hookrun stats --format json | jq '.hooks'
-    #[command(verbatim_doc_comment)]
-    Stats(StatsArgs),
-
     /// Write a starter settings file and print the host entry to add.
     ///
     /// Writes $XDG_CONFIG_HOME/hookrun/settings.json (default
     /// ~/.config/hookrun/settings.json), or with --project the project's
-    /// .hookrun/settings.json, holding one example hook; an existing file is
-    /// never overwritten. Then prints the entry to add to Claude Code's
-    /// settings, naming this binary by its absolute path: the host runs hooks
+    /// .hookrun/settings.json, holding a starter policy against pushes to
+    /// main: permission rules that deny pushes naming main (or every
+    /// branch), and one hook, hooks/no-plain-push-to-main.sh next to the
+    /// file, for a push that names no branch from main. An existing file is
+    /// never overwritten. Then says how to route Claude Code's events to
+    /// hookrun (`hookrun install claude-code`) and prints the entry to add by
+    /// hand, naming this binary by its absolute path: the host runs hooks
     /// with its own PATH, which may not include the folder hookrun is in.
     ///
     /// Examples:
@@ -166,12 +117,41 @@ pub enum Command {
     #[command(verbatim_doc_comment)]
     Init(InitArgs),
 
-    /// Runs one detached `async` hook (internal).
-    #[command(name = "__async-run", hide = true)]
-    AsyncRun {
-        /// The job file written by `fire`.
-        job: PathBuf,
-    },
+    /// Route a host's events to hookrun: write the host's own hook config.
+    ///
+    /// Adds one entry per event your hookrun settings have hooks for, each
+    /// running `<absolute path to hookrun> fire --host HOST` with the host's
+    /// own default timeout in its unit (longer, with a --deadline, where a
+    /// hook's timeout needs it). The file is edited in place: its formatting
+    /// and every other entry stay, your own hookrun entries too (named in
+    /// the output); install's earlier entries are updated (running it twice
+    /// changes nothing). The old file is saved as FILE.hookrun-backup (then
+    /// .1, .2…, never overwritten). Run from a subfolder of a git
+    /// repository, it writes at the repository's root. Says what the host
+    /// needs besides (Codex: trusting the hooks).
+    ///
+    /// Files: claude-code .claude/settings.json (.claude/settings.local.json
+    /// with --local), gemini .gemini/settings.json, codex .codex/hooks.json
+    /// ($CODEX_HOME/hooks.json with --user), cursor .cursor/hooks.json,
+    /// copilot .github/hooks/hookrun.json (~/.copilot/hooks/hookrun.json
+    /// with --user); cline writes one hook file per event in
+    /// .clinerules/hooks/ (~/.cline/hooks/ with --user), marked as hookrun's,
+    /// and never replaces one that is not.
+    ///
+    /// Refuses a hookrun that runs from a package runner's cache (uvx, npx,
+    /// pnpm dlx, pipx run, bunx): the entry would stop working when the cache
+    /// is cleaned. With hookrun as the project's npm devDependency, --pinned
+    /// (the default when this hookrun is the project's own node_modules one)
+    /// writes "$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native, which
+    /// works on every teammate's machine after `npm install`.
+    ///
+    /// Examples:
+    ///   hookrun install gemini --dry-run
+    ///   hookrun install codex --user
+    ///   npx hookrun install claude-code --pinned    # after npm i -D hookrun
+    ///   hookrun install claude --local
+    #[command(verbatim_doc_comment)]
+    Install(InstallArgs),
 
     /// Check every settings source for mistakes that make hooks fail silently.
     ///
@@ -191,6 +171,41 @@ pub enum Command {
     ///   hookrun doctor --no-default-settings --settings hooks.json --format json
     #[command(verbatim_doc_comment)]
     Doctor(DoctorArgs),
+
+    /// Where hookrun is wired in: each host's entries and the hookrun they run.
+    ///
+    /// For every host, the config files that exist here (your home folder's
+    /// and the current project's) and the hookrun entries in them: the
+    /// events, the binary each names, whether it exists and whether it is
+    /// this hookrun; then the installs hookrun recorded (what `hookrun
+    /// uninstall --all` removes) and the `hookrun` on PATH. Changes
+    /// nothing.
+    ///
+    /// Examples:
+    ///   hookrun status
+    ///   hookrun status --format json
+    #[command(verbatim_doc_comment)]
+    Status(StatusArgs),
+
+    /// Run the hooks of one event and answer in the hook protocol.
+    ///
+    /// Reads the event JSON on stdin. The event name comes from the argument,
+    /// or from the input's `hook_event_name` when omitted, so one host entry
+    /// serves every event: `hookrun install HOST` writes it, naming this
+    /// binary by its absolute path (a host runs hooks with its own PATH) and
+    /// the host's protocol (`--host`). Names are lenient:
+    /// pre_tool_use = PreToolUse = pre-tool-use.
+    ///
+    /// Exit 0: no block (the decision, if any, is in the JSON on stdout).
+    /// Exit 2: a block stands; stderr holds exactly the reason.
+    /// Exit 1: the input is unusable (not a JSON object, no event name).
+    ///
+    /// Examples:
+    ///   /usr/local/bin/hookrun fire --host claude-code    # a host entry (`hookrun install` writes it)
+    ///   echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin main"}}' | hookrun fire
+    ///   hookrun fire pre_tool_use --settings hooks.json --format report < event.json
+    #[command(verbatim_doc_comment)]
+    Fire(FireArgs),
 
     /// Show, hook by hook, why each one would or would not run for an event.
     ///
@@ -265,6 +280,70 @@ pub enum Command {
     #[command(verbatim_doc_comment)]
     Replay(ReplayArgs),
 
+    /// Summarise an audit log: per event and hook, fires, blocks, failures,
+    /// timeouts, leaks and p50/p95/max durations; PreToolUse calls that never
+    /// got a PostToolUse; configured hooks that never ran.
+    ///
+    /// The log is written by `hookrun fire --log PATH` (or $HOOKRUN_LOG, or
+    /// the `log` settings key). Streams the file: fast on large logs.
+    ///
+    /// Examples:
+    ///   hookrun stats --log ~/.local/state/hookrun/audit.jsonl
+    ///   hookrun stats --format json | jq '.hooks'
+    #[command(verbatim_doc_comment)]
+    Stats(StatsArgs),
+
+    /// Trust a project's settings files, so their hooks take effect.
+    ///
+    /// Project settings (.hookrun/settings.json, .hookrun/settings.local.json,
+    /// and --settings files inside the project or given as relative paths)
+    /// come with a repository you may have just cloned: nothing in them runs
+    /// until you trust their exact content. hookrun records each file's
+    /// SHA-256 in $XDG_CONFIG_HOME/hookrun/trust.json; after an edit the file
+    /// is untrusted again until you re-run this. The project's .mcp.json (the
+    /// MCP servers that mcp_tool hooks start) is trusted the same way.
+    ///
+    /// Examples:
+    ///   hookrun trust                 # the current project
+    ///   hookrun trust ~/src/repo      # another project
+    ///   hookrun trust ci/hooks.json   # one settings file
+    #[command(verbatim_doc_comment)]
+    Trust(TrustArgs),
+
+    /// Forget the trust of a project's settings files (see `hookrun trust`).
+    ///
+    /// Their hooks, permissions and env stop taking effect until the files are
+    /// trusted again.
+    ///
+    /// Examples:
+    ///   hookrun untrust                 # the current project
+    ///   hookrun untrust ~/src/repo      # another project
+    #[command(verbatim_doc_comment)]
+    Untrust(TrustArgs),
+
+    /// Remove hookrun's entries from a host's hook config (see `install`).
+    ///
+    /// Removes only the entries install wrote; every other byte stays (your
+    /// own hookrun entries too). A missing file stays missing; a file
+    /// install created goes once nothing else is in it, and so do the
+    /// folders install created for it and the backups install saved of it
+    /// that hold nothing the file does not. Uninstall saves no backup of
+    /// its own: it takes out exactly what install put in.
+    ///
+    /// --all removes every install: each host file install recorded (in
+    /// hookrun's state folder, installs.json: every host, every scope, every
+    /// project), every host's file in your home folder and the current
+    /// project's. Run it before removing the package: an entry naming a
+    /// hookrun that is gone makes the host fail every call.
+    ///
+    /// Examples:
+    ///   hookrun uninstall --all --dry-run
+    ///   hookrun uninstall --all
+    ///   hookrun uninstall gemini
+    ///   hookrun uninstall cursor --user --dry-run
+    #[command(verbatim_doc_comment)]
+    Uninstall(UninstallArgs),
+
     /// Print the shell completion script for SHELL.
     ///
     /// The same scripts are committed in the repository's completions/ folder.
@@ -280,54 +359,12 @@ pub enum Command {
     #[command(verbatim_doc_comment)]
     Completions(CompletionsArgs),
 
-    /// Route a host's events to hookrun: write the host's own hook config.
-    ///
-    /// Adds one entry per event your hookrun settings have hooks for, each
-    /// running `<absolute path to hookrun> fire --host HOST` with the host's
-    /// own default timeout in its unit (longer, with a --deadline, where a
-    /// hook's timeout needs it). The file is edited in place: its formatting
-    /// and every other entry stay, your own hookrun entries too (named in
-    /// the output); install's earlier entries are updated (running it twice
-    /// changes nothing). The old file is saved as FILE.hookrun-backup (then
-    /// .1, .2…, never overwritten). Run from a subfolder of a git
-    /// repository, it writes at the repository's root. Says what the host
-    /// needs besides (Codex: trusting the hooks).
-    ///
-    /// Files: claude-code .claude/settings.json (.claude/settings.local.json
-    /// with --local), gemini .gemini/settings.json, codex .codex/hooks.json
-    /// ($CODEX_HOME/hooks.json with --user), cursor .cursor/hooks.json,
-    /// copilot .github/hooks/hookrun.json (~/.copilot/hooks/hookrun.json
-    /// with --user); cline writes one hook file per event in
-    /// .clinerules/hooks/ (~/.cline/hooks/ with --user), marked as hookrun's,
-    /// and never replaces one that is not.
-    ///
-    /// Refuses a hookrun that runs from a package runner's cache (uvx, npx,
-    /// pnpm dlx, pipx run, bunx): the entry would stop working when the cache
-    /// is cleaned. With hookrun as the project's npm devDependency, --pinned
-    /// (the default when this hookrun is the project's own node_modules one)
-    /// writes "$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native, which
-    /// works on every teammate's machine after `npm install`.
-    ///
-    /// Examples:
-    ///   hookrun install gemini --dry-run
-    ///   hookrun install codex --user
-    ///   npx hookrun install claude-code --pinned    # after npm i -D hookrun
-    ///   hookrun install claude --local
-    #[command(verbatim_doc_comment)]
-    Install(InstallArgs),
-
-    /// Remove hookrun's entries from a host's hook config (see `install`).
-    ///
-    /// Removes only the entries install wrote; every other byte stays (your
-    /// own hookrun entries too). A missing file stays missing; a file
-    /// install created goes once nothing else is in it. The old file is
-    /// saved as FILE.hookrun-backup (then .1, .2…).
-    ///
-    /// Examples:
-    ///   hookrun uninstall gemini
-    ///   hookrun uninstall cursor --user --dry-run
-    #[command(verbatim_doc_comment)]
-    Uninstall(InstallArgs),
+    /// Runs one detached `async` hook (internal).
+    #[command(name = "__async-run", hide = true)]
+    AsyncRun {
+        /// The job file written by `fire`.
+        job: PathBuf,
+    },
 }
 
 #[derive(Debug, Clone, Args)]
@@ -370,6 +407,67 @@ pub struct InstallArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+pub struct UninstallArgs {
+    /// The host whose entries to remove.
+    #[arg(value_name = "HOST", value_enum, required_unless_present = "all")]
+    pub host: Option<HostId>,
+
+    /// Every install: the files install recorded (every host, scope and
+    /// project), every host's file in your home folder, and the current
+    /// project's.
+    #[arg(long, conflicts_with_all = ["host", "project", "user", "local"])]
+    pub all: bool,
+
+    /// The project's file (the default).
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+
+    /// Your own file, in the home folder (every project).
+    #[arg(long)]
+    pub user: bool,
+
+    /// Claude Code only: the project's local file,
+    /// .claude/settings.local.json.
+    #[arg(long, conflicts_with_all = ["user", "project"])]
+    pub local: bool,
+
+    /// Print what would change and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Where the project is (install's entries are found there).
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+impl UninstallArgs {
+    /// The same, as `install`'s arguments for one host (`None` with --all).
+    pub fn for_host(&self) -> Option<InstallArgs> {
+        Some(InstallArgs {
+            host: self.host?,
+            project: self.project,
+            user: self.user,
+            local: self.local,
+            dry_run: self.dry_run,
+            binary: None,
+            pinned: false,
+            settings: self.settings.clone(),
+        })
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct StatusArgs {
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+
+    /// Where the project is.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+#[derive(Debug, Clone, Args)]
 pub struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_name = "SHELL", value_enum)]
@@ -406,7 +504,9 @@ pub struct InitArgs {
     #[arg(long)]
     pub project: bool,
 
-    /// The project root for --project (default: the current directory).
+    /// The project root for --project (default: the nearest folder above
+    /// the current one that has a .hookrun folder, else the top of the git
+    /// repository you are in, else the current folder).
     #[arg(long, value_name = "DIR", env = "HOOKRUN_PROJECT_DIR")]
     pub project_dir: Option<PathBuf>,
 }

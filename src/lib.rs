@@ -108,7 +108,12 @@ pub fn run() -> ExitCode {
         Command::Test(args) => stack::on_big_stack(|| commands::test::run(args)),
         Command::Replay(args) => commands::replay::run(args),
         Command::Install(args) => commands::install::run(args, true).unwrap_or_else(failed),
-        Command::Uninstall(args) => commands::install::run(args, false).unwrap_or_else(failed),
+        Command::Uninstall(args) => match args.for_host() {
+            Some(one) => commands::install::run(&one, false),
+            None => commands::install::uninstall_all(args),
+        }
+        .unwrap_or_else(failed),
+        Command::Status(args) => commands::status::run(args).unwrap_or_else(failed),
         Command::Completions(args) => {
             commands::Printed::stdout(generate::completions::render(args.shell), Exit::Success)
         }
@@ -163,6 +168,7 @@ impl Shown {
             Command::List(args) => args.format,
             Command::Test(args) => args.format,
             Command::Replay(args) => args.format,
+            Command::Status(args) => args.format,
             Command::Trust(_)
             | Command::Untrust(_)
             | Command::Init(_)

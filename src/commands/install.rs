@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, anyhow, bail};
 
 use super::common::{self, Printed};
+use super::record;
 use crate::binpath;
 use crate::catalog::EventId;
-use crate::cli::InstallArgs;
+use crate::cli::{InstallArgs, UninstallArgs};
 use crate::exit::{Exit, Usage};
 use crate::host::HostId;
 use crate::host::wiring::{self, Route, Scope, Wiring};
@@ -32,6 +33,22 @@ pub fn run(args: &InstallArgs, install: bool) -> anyhow::Result<Printed> {
     Ok(Printed::stdout(plan(args, install)?, Exit::Success))
 }
 
+/// What one install or uninstall of a host document is about.
+struct Job<'a> {
+    install: bool,
+    dry_run: bool,
+    w: &'a Wiring,
+    routes: &'a [Route],
+}
+
+/// What an edit wrote (nothing on a dry run, or when the file was up to
+/// date).
+struct Written {
+    /// The file did not exist before.
+    created: bool,
+    backup: Option<PathBuf>,
+}
+
 fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
     let env = common::environment(&args.settings);
     let mut out = String::new();
@@ -48,10 +65,22 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
     let w = wiring::wiring(args.host);
     let path = host_file(args, w, &env, &project_dir, scope)?;
     let inside = (scope == Scope::Project).then_some(project_dir.as_path());
+    let row = |created: bool, folders: Vec<PathBuf>, backup: Option<PathBuf>| record::Install {
+        host: args.host.name().to_owned(),
+        scope: record::scope_name(scope, args.local).to_owned(),
+        file: path.clone(),
+        created,
+        folders,
+        backups: backup.into_iter().collect(),
+    };
 
     // A host whose hooks are files, not a document (Cline).
     if w.shape == wiring::Shape::Files && !install {
-        return super::install_files::run(w, &path, None, args.dry_run);
+        out.push_str(&super::install_files::run(w, &path, None, args.dry_run)?);
+        if !args.dry_run {
+            after_uninstall(w, &path, &mut out);
+        }
+        return Ok(out);
     }
 
     let mut routes = Vec::new();
@@ -65,12 +94,16 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
                 base: fire,
                 events: &events,
             };
+            let folders = record::missing_folders(&path, true);
             out.push_str(&super::install_files::run(
                 w,
                 &path,
                 Some(route),
                 args.dry_run,
             )?);
+            if !args.dry_run {
+                remember(row(!folders.is_empty(), folders, None), &mut out);
+            }
             untrusted_note(&loaded, &mut out);
             return Ok(out);
         }
@@ -85,17 +118,30 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
         settings = Some(loaded);
     }
 
+    let job = Job {
+        install,
+        dry_run: args.dry_run,
+        w,
+        routes: &routes,
+    };
+    let folders = record::missing_folders(&path, false);
     let _lock = safewrite::lock_folder(&path).map_err(anyhow::Error::msg)?;
     for _attempt in 0..3 {
         let mut text = out.clone();
-        match edit(args, install, w, &path, inside, &routes, &mut text)? {
-            Edited::Done => {
+        match edit(&job, &path, inside, &mut text)? {
+            Edited::Done(written) => {
                 if install {
+                    if let Some(written) = written {
+                        let folders = if written.created { folders } else { Vec::new() };
+                        remember(row(written.created, folders, written.backup), &mut text);
+                    }
                     if let Some(settings) = &settings {
                         untrusted_note(settings, &mut text);
                     }
                     shared_or_local(args, w, &path, &project_dir, scope, &mut text);
                     text.push_str(&next_steps(w, &path));
+                } else if !args.dry_run {
+                    after_uninstall(w, &path, &mut text);
                 }
                 return Ok(text);
             }
@@ -106,6 +152,267 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
         "{} kept changing while hookrun edited it (another program writes it): nothing written; run again when it is quiet",
         path.display()
     )
+}
+
+/// `hookrun uninstall --all`: every install recorded, every host's file in
+/// the home folder and the current project's, whichever host wrote them.
+pub fn uninstall_all(args: &UninstallArgs) -> anyhow::Result<Printed> {
+    let env = common::environment(&args.settings);
+    let mut out = String::new();
+    let mut targets: Vec<Target> = Vec::new();
+    let push = |targets: &mut Vec<Target>, target: Target| {
+        if !targets.iter().any(|t| t.path == target.path) {
+            targets.push(target);
+        }
+    };
+    if let Some(path) = record::path() {
+        for row in record::load(&path)?.installs {
+            let Some(host) = row.host_id() else {
+                let _ = writeln!(
+                    out,
+                    "note: {} was recorded for a host this hookrun does not know (`{}`): left alone",
+                    row.file.display(),
+                    row.host
+                );
+                continue;
+            };
+            let w = wiring::wiring(host);
+            let inside = (row.scope != "user")
+                .then(|| project_of(w, &row.file, row.scope == "local"))
+                .flatten();
+            push(
+                &mut targets,
+                Target {
+                    w,
+                    path: row.file,
+                    inside,
+                },
+            );
+        }
+    }
+    // Recorded or not (an install before the record, another state folder):
+    // the home folder's files and this project's that mention hookrun.
+    let codex_home = std::env::var_os("CODEX_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    for w in wiring::all() {
+        let project = project_root(&env, w.host, &mut String::new());
+        let mut files = w.files(&project, env.home.as_deref(), codex_home.as_deref());
+        if w.host == HostId::ClaudeCode {
+            files.push((Scope::Project, project.join(LOCAL_FILE)));
+        }
+        for (scope, path) in files {
+            if !mentions_hookrun(w, &path) {
+                continue;
+            }
+            let inside = (scope == Scope::Project).then(|| project.clone());
+            push(&mut targets, Target { w, path, inside });
+        }
+    }
+    if targets.is_empty() {
+        out.push_str(
+            "nothing to remove: no install is recorded, and no host file in your home folder or this project runs hookrun\n",
+        );
+        return Ok(Printed::stdout(out, Exit::Success));
+    }
+    let mut failed = 0;
+    for target in &targets {
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            target.w.host.display(),
+            target.path.display()
+        );
+        let mut text = String::new();
+        if let Err(err) = uninstall_path(target, args.dry_run, &mut text) {
+            failed += 1;
+            let _ = writeln!(text, "error: {err:#}");
+        }
+        for line in text.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    if failed > 0 {
+        let _ = writeln!(
+            out,
+            "{failed} of {} could not be undone (said above): fix what each says and run `hookrun uninstall --all` again",
+            targets.len()
+        );
+        return Ok(Printed::stdout(out, Exit::Failure));
+    }
+    if !args.dry_run {
+        out.push_str("every install is undone: no host runs hookrun now; your hookrun settings, trust store and state stay (see \"Removing hookrun\" in the README)\n");
+    }
+    Ok(Printed::stdout(out, Exit::Success))
+}
+
+/// One host file (or Cline folder) `uninstall --all` undoes.
+struct Target {
+    w: &'static Wiring,
+    path: PathBuf,
+    /// The project it belongs to (writes stay inside it).
+    inside: Option<PathBuf>,
+}
+
+/// The project a project-scoped host file is in: the path without the
+/// host's own relative path (`.claude/settings.json`).
+fn project_of(w: &Wiring, file: &Path, local: bool) -> Option<PathBuf> {
+    let rel = Path::new(if local { LOCAL_FILE } else { w.project_file });
+    if !file.ends_with(rel) {
+        return None;
+    }
+    file.ancestors()
+        .nth(rel.components().count())
+        .map(Path::to_path_buf)
+}
+
+/// Whether a host file (or Cline folder) may hold hookrun's entries: it
+/// mentions hookrun (a cheap look before an edit).
+fn mentions_hookrun(w: &Wiring, path: &Path) -> bool {
+    let holds = |file: &Path| {
+        std::fs::read(file).is_ok_and(|bytes| bytes.windows(7).any(|x| x == b"hookrun"))
+    };
+    if w.shape == wiring::Shape::Files {
+        return w.events.iter().any(|(_, event)| holds(&path.join(event)));
+    }
+    holds(path)
+}
+
+/// Uninstall from one file, as `hookrun uninstall HOST` does.
+fn uninstall_path(target: &Target, dry_run: bool, out: &mut String) -> anyhow::Result<()> {
+    let w = target.w;
+    if w.shape == wiring::Shape::Files {
+        out.push_str(&super::install_files::run(w, &target.path, None, dry_run)?);
+    } else {
+        let job = Job {
+            install: false,
+            dry_run,
+            w,
+            routes: &[],
+        };
+        let _lock = safewrite::lock_folder(&target.path).map_err(anyhow::Error::msg)?;
+        let mut done = false;
+        for _attempt in 0..3 {
+            let mut text = String::new();
+            if let Edited::Done(_) = edit(&job, &target.path, target.inside.as_deref(), &mut text)?
+            {
+                out.push_str(&text);
+                done = true;
+                break;
+            }
+        }
+        if !done {
+            bail!(
+                "{} kept changing while hookrun edited it (another program writes it): nothing written; run again when it is quiet",
+                target.path.display()
+            );
+        }
+    }
+    if !dry_run {
+        after_uninstall(w, &target.path, out);
+    }
+    Ok(())
+}
+
+/// Adds what install wrote to the install record (a failure to record is
+/// said, never a failed install: the entries are written).
+fn remember(row: record::Install, out: &mut String) {
+    let Some(path) = record::path() else {
+        let _ = writeln!(
+            out,
+            "note: no state folder ($HOME is not set): install is not recorded, so `hookrun uninstall --all` will not know of it"
+        );
+        return;
+    };
+    if let Err(err) = record::update(&path, |r| record::add(r, row)) {
+        let _ = writeln!(
+            out,
+            "warning: install is not recorded ({err:#}): `hookrun uninstall --all` will not know of it; `hookrun uninstall HOST` still removes it"
+        );
+    }
+}
+
+/// After uninstall removed install's entries from `path`: the backups
+/// install saved of it that hold nothing the file does not (once install's
+/// entries are taken out of them) go, and so do the folders install
+/// created that are empty now; the row leaves the record.
+fn after_uninstall(w: &Wiring, path: &Path, out: &mut String) {
+    let Some(record_path) = record::path() else {
+        return;
+    };
+    let rows: Vec<record::Install> = match record::load(&record_path) {
+        Ok(record) => record
+            .installs
+            .into_iter()
+            .filter(|row| row.file == path && row.host == w.host.name())
+            .collect(),
+        Err(err) => {
+            let _ = writeln!(
+                out,
+                "warning: {err:#}: backups and folders install made stay"
+            );
+            return;
+        }
+    };
+    let Some(row) = rows.into_iter().next() else {
+        return;
+    };
+    let mut said = Vec::new();
+    let current = std::fs::read(path).ok();
+    for backup in &row.backups {
+        let Ok(bytes) = std::fs::read(backup) else {
+            continue;
+        };
+        if backup_is_redundant(w, &bytes, current.as_deref()) {
+            match std::fs::remove_file(backup) {
+                Ok(()) => said.push(format!(
+                    "removed {} (install's backup; the file holds all of it now)",
+                    backup.display()
+                )),
+                Err(err) => said.push(format!("kept {}: {err}", backup.display())),
+            }
+        } else {
+            said.push(format!(
+                "kept {}: it holds what {} does not (an earlier version of your own content)",
+                backup.display(),
+                path.display()
+            ));
+        }
+    }
+    if current.is_none() || w.shape == wiring::Shape::Files {
+        record::remove_empty_folders(&row.folders, &mut said);
+    }
+    for line in said {
+        let _ = writeln!(out, "{line}");
+    }
+    if let Err(err) = record::update(&record_path, |r| {
+        r.installs
+            .retain(|other| !(other.file == path && other.host == w.host.name()));
+    }) {
+        let _ = writeln!(out, "warning: the install record is not updated: {err:#}");
+    }
+}
+
+/// A backup holds nothing the file does not: with install's entries taken
+/// out, it is the file as it is now (or, for a file install created and
+/// uninstall removed, what install would have left).
+fn backup_is_redundant(w: &Wiring, backup: &[u8], current: Option<&[u8]>) -> bool {
+    let Ok(text) = std::str::from_utf8(backup) else {
+        return false;
+    };
+    if current == Some(backup) {
+        return true;
+    }
+    let Ok(mut doc) = Doc::parse(if text.trim().is_empty() { "{}\n" } else { text }) else {
+        return false;
+    };
+    if wiring::uninstall(w, &mut doc).is_err() {
+        return false;
+    }
+    match current {
+        Some(current) => doc.text.as_bytes() == current,
+        None => doc.text == wiring::created_and_emptied(w) || text.trim().is_empty(),
+    }
 }
 
 /// The host file (or, for Cline, folder) install edits.
@@ -173,32 +480,30 @@ fn entry_command(
 const LOCAL_FILE: &str = ".claude/settings.local.json";
 
 enum Edited {
-    Done,
+    /// What was written, if anything.
+    Done(Option<Written>),
     /// The file changed between the read and the write: read it again.
     Changed,
 }
 
 /// One read-edit-write of the host file (compare-and-swap on the bytes).
 fn edit(
-    args: &InstallArgs,
-    install: bool,
-    w: &Wiring,
+    job: &Job<'_>,
     path: &Path,
     inside: Option<&Path>,
-    routes: &[Route],
     out: &mut String,
 ) -> anyhow::Result<Edited> {
     let target = safewrite::open(path, inside).map_err(anyhow::Error::msg)?;
     let Some(before) = &target.before else {
-        if !install {
+        if !job.install {
             let _ = writeln!(
                 out,
                 "{} does not exist: nothing to remove, nothing written",
                 path.display()
             );
-            return Ok(Edited::Done);
+            return Ok(Edited::Done(None));
         }
-        return finish(args, install, w, &target, "{}\n", routes, out);
+        return finish(job, &target, "{}\n", out);
     };
     let text = String::from_utf8(before.clone()).map_err(|_| {
         anyhow!(
@@ -218,18 +523,21 @@ fn edit(
     } else {
         &text
     };
-    finish(args, install, w, &target, base, routes, out)
+    finish(job, &target, base, out)
 }
 
 fn finish(
-    args: &InstallArgs,
-    install: bool,
-    w: &Wiring,
+    job: &Job<'_>,
     target: &safewrite::Target,
     base: &str,
-    routes: &[Route],
     out: &mut String,
 ) -> anyhow::Result<Edited> {
+    let Job {
+        install,
+        dry_run,
+        w,
+        routes,
+    } = *job;
     let path = &target.named;
     let mut doc = Doc::parse(base).map_err(|err| {
         anyhow!(
@@ -281,13 +589,13 @@ fn finish(
             "{}: already up to date, nothing written",
             path.display()
         );
-        return Ok(Edited::Done);
+        return Ok(Edited::Done(None));
     }
     if target.before.is_none() && outcome.routed.is_empty() {
         let _ = writeln!(out, "nothing to write");
-        return Ok(Edited::Done);
+        return Ok(Edited::Done(None));
     }
-    if args.dry_run {
+    if dry_run {
         let _ = writeln!(
             out,
             "would {} {} (dry run: nothing written):",
@@ -295,10 +603,25 @@ fn finish(
             path.display()
         );
         out.push_str(&diff(&old, &after, path));
-        return Ok(Edited::Done);
+        return Ok(Edited::Done(None));
     }
-    let backup = match (&target.before, target.mode) {
-        (Some(before), Some(mode)) => {
+    write(target, &after, remove_file, install, out)
+}
+
+/// Writes the edited text in place (or removes the file), install's backup
+/// first.
+fn write(
+    target: &safewrite::Target,
+    after: &str,
+    remove_file: bool,
+    install: bool,
+    out: &mut String,
+) -> anyhow::Result<Edited> {
+    let path = &target.named;
+    // Install keeps the file as it was; uninstall takes out only the
+    // entries install wrote, byte for byte what it added, so it keeps none.
+    let backup = match (&target.before, target.mode, install) {
+        (Some(before), Some(mode), true) => {
             Some(safewrite::backup(path, before, mode).map_err(anyhow::Error::msg)?)
         }
         _ => None,
@@ -315,7 +638,7 @@ fn finish(
         }
         Err(safewrite::WriteError::Io(why)) => bail!(why),
     }
-    if let Some(backup) = backup {
+    if let Some(backup) = &backup {
         let _ = writeln!(out, "backup: {}", backup.display());
     }
     if remove_file {
@@ -330,7 +653,10 @@ fn finish(
     } else {
         let _ = writeln!(out, "wrote {}", path.display());
     }
-    Ok(Edited::Done)
+    Ok(Edited::Done(Some(Written {
+        created: target.before.is_none(),
+        backup,
+    })))
 }
 
 fn report_routes(w: &Wiring, routes: &[Route], outcome: &wiring::Outcome, out: &mut String) {
@@ -407,7 +733,7 @@ const KILL_GRACE_SECS: f64 = 2.0;
 /// use (`--project-dir`, `$CLAUDE_PROJECT_DIR`, the nearest folder with
 /// `.hookrun/`), else the root of the git repository the current folder
 /// is in — hosts start at the root and read their config there.
-fn project_root(env: &Environment, host: HostId, out: &mut String) -> PathBuf {
+pub(super) fn project_root(env: &Environment, host: HostId, out: &mut String) -> PathBuf {
     let found = common::project_dir(env, Some(&env.current_dir));
     let named = env.hookrun_project_dir.is_some() || env.claude_project_dir.is_some();
     // The host's own name for its project folder (set in its hooks' and

@@ -8,8 +8,10 @@ pub mod init;
 pub mod install;
 pub mod install_files;
 pub mod list;
+pub mod record;
 pub mod replay;
 pub mod stats;
+pub mod status;
 pub mod test;
 pub mod trust;
 

@@ -67,12 +67,33 @@ fn a_backup_never_follows_a_planted_symlink_never_overwrites_and_keeps_the_mode(
 
     // A second write keeps the first backup and numbers the next one.
     let installed = read(&file);
-    let run = sb.run(&["uninstall", "gemini"], b"");
+    let run = sb.run(
+        &["install", "gemini", "--binary", "/opt/other/hookrun"],
+        b"",
+    );
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(read(&first), "{\"ui\": {}}\n");
     let second = sb.path("project/.gemini/settings.json.hookrun-backup.2");
     assert_eq!(read(&second), installed);
+
+    // Uninstall takes out what install put in and saves no backup of its
+    // own; install's backups, which now hold nothing the file does not, go.
+    // The planted link is not install's: it stays, and so does .bashrc.
+    let run = sb.run(&["uninstall", "gemini"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(read(&file), "{\"ui\": {}}\n");
+    assert!(!first.exists() && !second.exists(), "{run:?}");
+    assert!(
+        !sb.path("project/.gemini/settings.json.hookrun-backup.3")
+            .exists()
+    );
+    assert!(
+        std::fs::symlink_metadata(sb.path("project/.gemini/settings.json.hookrun-backup"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(read(&bashrc), "echo mine\n");
 }
 
 #[test]
@@ -120,9 +141,12 @@ fn uninstall_never_creates_a_file_and_neither_command_rewrites_a_read_only_one()
     let file = sb.path("project/.gemini/settings.json");
     let before = read(&file);
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
-    for verb in ["uninstall", "install"] {
-        let run = sb.run(&[verb, "gemini", "--binary", "/elsewhere/hookrun"], b"");
-        assert_eq!(run.code, Some(1), "{verb}: {run:?}");
+    for args in [
+        &["uninstall", "gemini"][..],
+        &["install", "gemini", "--binary", "/elsewhere/hookrun"],
+    ] {
+        let run = sb.run(args, b"");
+        assert_eq!(run.code, Some(1), "{args:?}: {run:?}");
         assert!(run.stderr.contains("read-only"), "{}", run.stderr);
         assert_eq!(read(&file), before);
         assert_eq!(mode(&file), 0o444);

@@ -408,3 +408,184 @@ fn the_starter_blocks_a_plain_push_from_a_branch_whose_push_goes_to_main() {
     let run = sandbox.run(&["doctor"], b"");
     assert_eq!(run.code, Some(0), "{run:?}");
 }
+
+// ---- 10. a way out: status, uninstall --all ---------------------------------
+
+/// Every file and folder below `root`: path, and the content of files.
+fn tree(root: &std::path::Path) -> Vec<(String, Option<Vec<u8>>)> {
+    fn walk(
+        root: &std::path::Path,
+        dir: &std::path::Path,
+        out: &mut Vec<(String, Option<Vec<u8>>)>,
+    ) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                out.push((rel, None));
+                walk(root, &path, out);
+            } else {
+                out.push((rel, Some(std::fs::read(&path).unwrap_or_default())));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out.sort();
+    out
+}
+
+fn names(tree: &[(String, Option<Vec<u8>>)]) -> Vec<&str> {
+    tree.iter().map(|(name, _)| name.as_str()).collect()
+}
+
+#[test]
+fn uninstall_all_undoes_every_host_and_scope_install_wrote_and_leaves_no_backup() {
+    let sandbox = Sandbox::new();
+    // What the machine held before hookrun: Claude Code's own files, a
+    // project with its own Claude Code settings, another project.
+    sandbox.write("home/.claude.json", "{\"numStartups\": 4}\n");
+    sandbox.write(
+        "home/.claude/settings.json",
+        "{\n  \"model\": \"opus\"\n}\n",
+    );
+    std::fs::create_dir_all(sandbox.home.join(".state")).unwrap();
+    sandbox.write(
+        "project/.claude/settings.json",
+        "{\n  // the team's\n  \"permissions\": {\"deny\": [\"Read(./.env)\"]}\n}\n",
+    );
+    let other = sandbox.path("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let before = tree(sandbox.dir.path());
+
+    let installs: &[&[&str]] = &[
+        &["install", "claude-code"],
+        &["install", "claude-code", "--user"],
+        &["install", "claude-code", "--local"],
+        &["install", "gemini", "--user"],
+        &["install", "codex"],
+        &["install", "cline"],
+        &["install", "qwen", "--project-dir", other.to_str().unwrap()],
+        // Again, after a change: a second backup of the same file.
+        &["install", "claude-code", "--binary", "/opt/other/hookrun"],
+    ];
+    for args in installs {
+        let run = sandbox.run(args, b"");
+        assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
+    }
+    let installed = tree(sandbox.dir.path());
+    assert!(
+        names(&installed)
+            .iter()
+            .any(|n| n.ends_with("settings.json.hookrun-backup.1")),
+        "{:?}",
+        names(&installed)
+    );
+
+    // status names each, with the binary it runs.
+    let run = sandbox.run(&["status"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    for file in [
+        sandbox.home.join(".claude/settings.json"),
+        sandbox.home.join(".gemini/settings.json"),
+        sandbox.project.join(".claude/settings.local.json"),
+        sandbox.project.join(".codex/hooks.json"),
+    ] {
+        assert!(
+            run.stdout.contains(file.to_str().unwrap()),
+            "{file:?}: {run:?}"
+        );
+    }
+    assert!(run.stdout.contains("exists, this hookrun"), "{run:?}");
+    assert!(
+        run.stdout
+            .contains("runs /opt/other/hookrun: does not exist"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("installs recorded: 7"), "{run:?}");
+
+    // From a folder that is neither project: every install is undone.
+    let run = crate::support::run_command(
+        sandbox
+            .command()
+            .args(["uninstall", "--all", "--dry-run"])
+            .current_dir(&other),
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        tree(sandbox.dir.path()),
+        installed,
+        "a dry run writes nothing"
+    );
+    let elsewhere = sandbox.path("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let run = crate::support::run_command(
+        sandbox
+            .command()
+            .args(["uninstall", "--all"])
+            .current_dir(&elsewhere),
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    std::fs::remove_dir(&elsewhere).unwrap();
+    let after = tree(sandbox.dir.path());
+    assert_eq!(
+        names(&after),
+        names(&before),
+        "files and folders as before: {}",
+        run.stdout
+    );
+    assert_eq!(after, before, "every byte as before: {}", run.stdout);
+
+    let run = sandbox.run(&["uninstall", "--all"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("nothing to remove"), "{run:?}");
+}
+
+#[test]
+fn status_says_when_an_entry_names_a_hookrun_that_is_gone() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(
+        &["install", "gemini", "--user", "--binary", "/gone/hookrun"],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = sandbox.run(&["status", "--format", "json"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let status = run.json();
+    let gemini = status["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["host"] == "gemini")
+        .unwrap();
+    let entry = &gemini["files"][0]["entries"][0];
+    assert_eq!(entry["program"], "/gone/hookrun", "{status:#}");
+    assert_eq!(entry["exists"], false, "{status:#}");
+    assert_eq!(entry["this_hookrun"], false, "{status:#}");
+    assert_eq!(status["recorded"][0]["host"], "gemini", "{status:#}");
+    // Every host of the table is listed, Cline and Qwen Code included.
+    for host in [
+        "claude-code",
+        "gemini",
+        "codex",
+        "cursor",
+        "copilot",
+        "cline",
+        "qwen",
+    ] {
+        assert!(
+            status["hosts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|h| h["host"] == host),
+            "{host}"
+        );
+    }
+}
