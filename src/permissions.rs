@@ -46,6 +46,72 @@ impl RuleSets {
     pub fn is_empty(&self) -> bool {
         self.deny.is_empty() && self.ask.is_empty() && self.allow.is_empty()
     }
+
+    /// Every rule with what it says about one call, in the order the
+    /// ladder reads them: deny, ask, allow (for `explain`). An allow rule
+    /// is judged alone: whether it covers every part of the call by
+    /// itself.
+    pub fn judge(&self, event: &Event, project_dir: &Path, home: Option<&Path>) -> Vec<Judged<'_>> {
+        let null = Value::Null;
+        let call = ToolCall {
+            tool_name: event.tool_name().unwrap_or_default(),
+            tool_input: event.tool_input().unwrap_or(&null),
+        };
+        let cwd = event.cwd().unwrap_or_else(|| project_dir.to_path_buf());
+        let mut out = Vec::new();
+        for (list, rules) in [("deny", &self.deny), ("ask", &self.ask)] {
+            for loaded in rules {
+                let paths = paths(&cwd, home, &loaded.anchor);
+                out.push(Judged {
+                    list,
+                    text: loaded.rule.text(),
+                    origin: &loaded.origin,
+                    verdict: match loaded.rule.matches_any(call, &paths) {
+                        RuleMatch::Match => Verdict::Matches,
+                        RuleMatch::FailOpen(why) => Verdict::CannotJudge(why),
+                        RuleMatch::NoMatch => Verdict::NoMatch,
+                    },
+                });
+            }
+        }
+        for loaded in &self.allow {
+            let paths = paths(&cwd, home, &loaded.anchor);
+            out.push(Judged {
+                list: "allow",
+                text: loaded.rule.text(),
+                origin: &loaded.origin,
+                verdict: if rule::allow_covers(&[(&loaded.rule, paths)], call) {
+                    Verdict::Covers
+                } else {
+                    Verdict::NoMatch
+                },
+            });
+        }
+        out
+    }
+}
+
+/// One rule, and what it says about one call.
+#[derive(Debug)]
+pub struct Judged<'a> {
+    /// `deny`, `ask` or `allow`.
+    pub list: &'static str,
+    pub text: &'a str,
+    /// `permissions.deny[0] in /path/settings.json`.
+    pub origin: &'a str,
+    pub verdict: Verdict,
+}
+
+/// What one rule says about one call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Matches,
+    /// A deny or ask rule matches because hookrun cannot judge the call
+    /// (why).
+    CannotJudge(String),
+    /// An allow rule covers every part of the call by itself.
+    Covers,
+    NoMatch,
 }
 
 /// Parses the rules of every loaded (so: trusted, hookrun-mode) file.

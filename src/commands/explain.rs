@@ -21,6 +21,7 @@ use crate::exec::Program;
 use crate::exit::Exit;
 use crate::hookstate::HookState;
 use crate::input::{self, Input, Sent};
+use crate::permissions;
 use crate::plan::{self, PlanInput, Planned, Runnable};
 use crate::select::{self, Considered, SelectContext, Stage};
 use crate::settings::model::FileState;
@@ -86,6 +87,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
         home: env.home.as_deref(),
     };
     let (shown, sequential) = hooks(&settings, &event, &places, deadline, &process_env);
+    let rules = rules(&settings, &event, host, &places);
     let (_, scrubbed) = crate::hookenv::scrub(process_env, &settings.env_keep());
     let header = Header {
         event: &event,
@@ -96,6 +98,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
         scrubbed,
         event_warnings,
         event_notes: decoded.notes,
+        rules,
     };
     let stdout = match args.format {
         OutputFormat::Text => text(&header, &shown),
@@ -126,6 +129,126 @@ fn read(args: &ExplainArgs, env: &[(OsString, OsString)]) -> Result<Input, Input
         })
     };
     input::decode(sent, args.host, args.event.as_deref(), env).map_err(|unusable| unusable.error)
+}
+
+/// The permission rules of the settings and what they decide for this
+/// event, as `fire` applies them after the hooks (the rules alone: no hook
+/// runs here). `None` when there are none.
+struct RulesShown {
+    /// (list, rule, where it is written, what it says about the call).
+    judged: Vec<(&'static str, String, String, permissions::Verdict)>,
+    /// `deny`, `ask`, `allow` or `none`, and why.
+    decision: (&'static str, String),
+    /// Rules that are written but not applied here, and why.
+    not_applied: Vec<String>,
+    /// What is wrong with the rules (as `fire` warns).
+    warnings: Vec<String>,
+    /// The event is not one the rules judge.
+    not_judged: Option<String>,
+}
+
+fn rules(
+    settings: &Settings,
+    event: &Event,
+    host: crate::host::HostId,
+    places: &Places<'_>,
+) -> Option<RulesShown> {
+    let claude_files = host != crate::host::HostId::ClaudeCode;
+    let mut not_applied = Vec::new();
+    let mut written = 0;
+    for file in &settings.files {
+        let count =
+            file.permissions.deny.len() + file.permissions.ask.len() + file.permissions.allow.len();
+        written += count;
+        if count == 0 {
+            continue;
+        }
+        let why = if file.state != FileState::Loaded && file.state != FileState::Untrusted {
+            Some(format!("the file is {}", file.state.as_str()))
+        } else if !file.trust.is_trusted() {
+            Some(format!(
+                "the file is {} (`hookrun trust` applies it)",
+                file.trust.as_str()
+            ))
+        } else if file.source.claude_mode && !claude_files {
+            Some(
+                "a Claude Code file: behind Claude Code, Claude Code applies its rules itself"
+                    .to_owned(),
+            )
+        } else if file.source.claude_mode && !file.permissions.allow.is_empty() {
+            Some(
+                "its allow rules are Claude Code's: hookrun applies only its deny and ask rules"
+                    .to_owned(),
+            )
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            not_applied.push(format!(
+                "{} rule{} in {}: {why}",
+                count,
+                if count == 1 { "" } else { "s" },
+                file.path().display()
+            ));
+        }
+    }
+    if written == 0 {
+        return None;
+    }
+    if !event.id.permission_rules_apply() {
+        return Some(RulesShown {
+            judged: Vec::new(),
+            decision: ("none", String::new()),
+            not_applied,
+            warnings: Vec::new(),
+            not_judged: Some(format!(
+                "{} is not judged by permission rules (they apply to PreToolUse and PermissionRequest)",
+                event.id.name()
+            )),
+        });
+    }
+    let sets = permissions::collect_for(
+        &settings.files,
+        places.project_dir,
+        places.home,
+        claude_files,
+    );
+    let judged = sets
+        .judge(event, places.project_dir, places.home)
+        .into_iter()
+        .map(|j| (j.list, j.text.to_owned(), j.origin.to_owned(), j.verdict))
+        .collect();
+    let mut decision = crate::aggregate::Decision::default();
+    permissions::apply(
+        &mut decision,
+        event,
+        &sets,
+        places.project_dir,
+        places.home,
+        false,
+    );
+    let decision = match (&decision.block, decision.permission) {
+        (Some(block), _) => ("deny", block.clone()),
+        (None, Some(crate::verdict::Permission::Ask)) => (
+            "ask",
+            decision.permission_reason.clone().unwrap_or_default(),
+        ),
+        (None, Some(crate::verdict::Permission::Allow)) => (
+            "allow",
+            "allow rules cover every part of this call".to_owned(),
+        ),
+        _ => (
+            "none",
+            "no rule decides: the host decides as it would without hookrun".to_owned(),
+        ),
+    };
+    Some(RulesShown {
+        judged,
+        decision,
+        not_applied,
+        warnings: sets.warnings.clone(),
+        not_judged: None,
+    })
 }
 
 /// Where a hook's command is expanded.
@@ -315,6 +438,7 @@ struct Header<'a> {
     /// What the host's decoding translated, and which host really sent
     /// the event (as `fire --format report` notes).
     event_notes: Vec<String>,
+    rules: Option<RulesShown>,
 }
 
 impl Header<'_> {
@@ -346,21 +470,72 @@ fn text(h: &Header<'_>, shown: &[Shown]) -> String {
                 if skipped == 1 { "" } else { "s" }
             );
         }
-        return out;
-    }
-    for s in shown {
-        text_hook(&mut out, s);
-    }
-    let runs = shown
-        .iter()
-        .filter(|s| s.state == HookState::WouldRun)
-        .count();
-    let mode = if h.sequential && runs > 1 {
-        ", one after another (a hook sets `sequential`)"
     } else {
-        ""
-    };
-    let _ = writeln!(out, "\n{runs} of {} hooks would run{mode}", shown.len());
+        for s in shown {
+            text_hook(&mut out, s);
+        }
+        let runs = shown
+            .iter()
+            .filter(|s| s.state == HookState::WouldRun)
+            .count();
+        let mode = if h.sequential && runs > 1 {
+            ", one after another (a hook sets `sequential`)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "\n{runs} of {} hooks would run{mode}", shown.len());
+    }
+    if let Some(rules) = &h.rules {
+        text_rules(&mut out, rules);
+    }
+    out
+}
+
+/// The permission rules, each with what it says about the call, and the
+/// one that decides.
+fn text_rules(out: &mut String, r: &RulesShown) {
+    out.push_str(
+        "\npermission rules (applied after the hooks, on the final input: deny wins, then ask, then allow):\n",
+    );
+    if let Some(why) = &r.not_judged {
+        let _ = writeln!(out, "  {why}");
+    }
+    let width = r
+        .judged
+        .iter()
+        .map(|(_, t, _, _)| t.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (list, text, origin, verdict) in &r.judged {
+        let says = match verdict {
+            permissions::Verdict::Matches => "matches".to_owned(),
+            permissions::Verdict::CannotJudge(why) => {
+                format!("matches (hookrun cannot judge the call: {why})")
+            }
+            permissions::Verdict::Covers => "covers the call".to_owned(),
+            permissions::Verdict::NoMatch => "no match".to_owned(),
+        };
+        let _ = writeln!(out, "  {list:<5}  {}  {says}  ({origin})", pad(text, width));
+    }
+    for why in &r.not_applied {
+        let _ = writeln!(out, "  not applied: {why}");
+    }
+    for warning in &r.warnings {
+        let _ = writeln!(out, "  warning: {warning}");
+    }
+    if r.not_judged.is_none() {
+        let (decision, why) = &r.decision;
+        let _ = writeln!(out, "the rules decide: {decision} ({why})");
+    }
+}
+
+/// Pads to `width` characters.
+fn pad(text: &str, width: usize) -> String {
+    let mut out = text.to_owned();
+    out.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(text.chars().count()),
+    ));
     out
 }
 
@@ -529,6 +704,31 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
         "hooks": hooks,
         "would_run": shown.iter().filter(|s| s.state == HookState::WouldRun).count(),
         "sequential": h.sequential,
+        "permission_rules": h.rules.as_ref().map(rules_json),
+    })
+}
+
+fn rules_json(r: &RulesShown) -> Value {
+    let rules: Vec<Value> = r
+        .judged
+        .iter()
+        .map(|(list, text, origin, verdict)| {
+            let (says, why) = match verdict {
+                permissions::Verdict::Matches => ("matches", None),
+                permissions::Verdict::CannotJudge(why) => ("matches", Some(why)),
+                permissions::Verdict::Covers => ("covers", None),
+                permissions::Verdict::NoMatch => ("no match", None),
+            };
+            json!({"list": list, "rule": text, "origin": origin, "verdict": says, "cannot_judge": why})
+        })
+        .collect();
+    json!({
+        "rules": rules,
+        "decision": (r.not_judged.is_none()).then_some(r.decision.0),
+        "reason": (r.not_judged.is_none()).then_some(&r.decision.1),
+        "not_applied": r.not_applied,
+        "warnings": r.warnings,
+        "not_judged": r.not_judged,
     })
 }
 

@@ -167,12 +167,14 @@ fn pad(text: &str, width: usize) -> String {
 fn text(settings: &Settings, rows: &[Row], only: Option<&EventId>) -> String {
     const HEADER: [&str; 7] = ["EVENT", "MATCHER", "IF", "TYPE", "TIMEOUT", "NAME", "STATE"];
     let mut out = String::new();
+    let rules = rule_rows(settings, only);
     if rows.is_empty() {
         match only {
             Some(event) => {
                 let _ = writeln!(out, "no hooks for {}", event.name());
             }
-            None => out.push_str("no hooks\n"),
+            None if rules.is_empty() => out.push_str("no hooks\n"),
+            None => out.push_str("no hooks; permission rules below\n"),
         }
     }
     // One table per file, each as wide as its own cells; STATE is last and
@@ -235,6 +237,7 @@ fn text(settings: &Settings, rows: &[Row], only: Option<&EventId>) -> String {
         }
         start = end;
     }
+    rules_text(settings, &rules, &mut out);
     let count = |severity: Severity| {
         settings
             .problems
@@ -260,6 +263,92 @@ fn text(settings: &Settings, rows: &[Row], only: Option<&EventId>) -> String {
     out
 }
 
+/// One permission rule as `list` shows it.
+struct RuleRow {
+    file: usize,
+    /// `deny`, `ask` or `allow`.
+    list: &'static str,
+    rule: String,
+    json_path: String,
+    /// `in force`, or why not.
+    state: String,
+}
+
+/// Every permission rule, by file, with whether hookrun applies it. The
+/// rules judge tool calls: listed for every event but those without one.
+fn rule_rows(settings: &Settings, only: Option<&EventId>) -> Vec<RuleRow> {
+    if only.is_some_and(|event| !event.permission_rules_apply()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (index, file) in settings.files.iter().enumerate() {
+        let lists = [
+            ("deny", &file.permissions.deny),
+            ("ask", &file.permissions.ask),
+            ("allow", &file.permissions.allow),
+        ];
+        for (list, entries) in lists {
+            for entry in entries {
+                let state = if !file.trust.is_trusted() {
+                    format!(
+                        "not applied: {} (`hookrun trust` applies it)",
+                        file.trust.as_str()
+                    )
+                } else if file.source.claude_mode && list == "allow" {
+                    "Claude Code's: hookrun never applies a Claude Code file's allow rules"
+                        .to_owned()
+                } else if file.source.claude_mode {
+                    "in force behind hosts other than Claude Code (Claude Code applies it itself)"
+                        .to_owned()
+                } else if let Err(err) = crate::select::rule::Rule::parse(&entry.text) {
+                    format!("not applied: {err}")
+                } else {
+                    "in force".to_owned()
+                };
+                out.push(RuleRow {
+                    file: index,
+                    list,
+                    rule: entry.text.clone(),
+                    json_path: entry.json_path.clone(),
+                    state,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn rules_text(settings: &Settings, rules: &[RuleRow], out: &mut String) {
+    if rules.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\npermission rules (on PreToolUse and PermissionRequest, after the hooks: a matching deny wins, then ask, then allow; a hook's allow never overrides a deny or ask rule)\n",
+    );
+    let width = rules
+        .iter()
+        .map(|r| cell(&r.rule).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("RULE".len());
+    let mut file = usize::MAX;
+    for r in rules {
+        if r.file != file {
+            file = r.file;
+            let f = &settings.files[file];
+            let _ = writeln!(out, "{} ({})", f.path().display(), f.kind().as_str());
+            let _ = writeln!(out, "  LIST   {}  STATE", pad("RULE", width));
+        }
+        let _ = writeln!(
+            out,
+            "  {:<5}  {}  {}",
+            r.list,
+            pad(&cell(&r.rule), width),
+            shorten(&r.state, MAX_STATE)
+        );
+    }
+}
+
 fn to_json(settings: &Settings, rows: &[Row], project_dir: &Path) -> Value {
     let hooks: Vec<Value> = rows
         .iter()
@@ -282,9 +371,24 @@ fn to_json(settings: &Settings, rows: &[Row], project_dir: &Path) -> Value {
             })
         })
         .collect();
+    let rules: Vec<Value> = rule_rows(settings, None)
+        .iter()
+        .map(|r| {
+            let file = &settings.files[r.file];
+            json!({
+                "source": file.path().display().to_string(),
+                "source_kind": file.kind().as_str(),
+                "json_path": r.json_path,
+                "list": r.list,
+                "rule": r.rule,
+                "state": r.state,
+            })
+        })
+        .collect();
     json!({
         "project_dir": project_dir.display().to_string(),
         "hooks": hooks,
+        "permission_rules": rules,
         "problems": settings.problems.iter().filter(|p| p.severity >= Severity::Warning).count(),
     })
 }

@@ -59,7 +59,9 @@ const WARNINGS_KEPT: usize = 50;
 pub struct Side {
     options: SourceOptions,
     env: Environment,
-    project_of_cwd: HashMap<Option<String>, PathBuf>,
+    /// The project of each recorded cwd, and the warning when that cwd
+    /// does not exist here.
+    project_of_cwd: HashMap<Option<String>, (PathBuf, Option<String>)>,
     loaded: HashMap<PathBuf, Rc<Loaded>>,
     run: Option<Runner>,
     pub findings: Findings,
@@ -144,13 +146,19 @@ impl Side {
     fn loaded_for(&mut self, event: &Event) -> Rc<Loaded> {
         let cwd = event.fields().get("cwd").and_then(Value::as_str);
         let key = cwd.map(str::to_owned);
-        let project = if let Some(project) = self.project_of_cwd.get(&key) {
-            project.clone()
+        let (project, missing) = if let Some(found) = self.project_of_cwd.get(&key) {
+            found.clone()
         } else {
             let project = settings::discover::project_dir(&self.env, cwd.map(Path::new));
-            self.project_of_cwd.insert(key, project.clone());
-            project
+            let missing = cwd.and_then(|cwd| self.missing_cwd(cwd, &project));
+            self.project_of_cwd
+                .insert(key, (project.clone(), missing.clone()));
+            (project, missing)
         };
+        if let Some(warning) = missing {
+            // Counted per event: how many were judged without their project.
+            self.warn(warning);
+        }
         if let Some(loaded) = self.loaded.get(&project) {
             return Rc::clone(loaded);
         }
@@ -208,6 +216,28 @@ impl Side {
         });
         self.loaded.insert(project, Rc::clone(&loaded));
         loaded
+    }
+
+    /// A recorded cwd that does not exist here: its project's settings
+    /// cannot load, so the events are judged by the other files alone.
+    fn missing_cwd(&self, cwd: &str, project: &Path) -> Option<String> {
+        let cwd = self.env.absolute(Path::new(cwd));
+        // --project-dir chose the project on purpose.
+        if cwd.is_dir() || self.env.hookrun_project_dir.is_some() {
+            return None;
+        }
+        let whose = if project == cwd {
+            format!(
+                "no project settings load for them ({}/.hookrun/settings.json is not there)",
+                cwd.display()
+            )
+        } else {
+            format!("they were judged with the project {}", project.display())
+        };
+        Some(format!(
+            "the recorded cwd {} does not exist here: {whose}; replay on the machine the sessions were recorded on, or pass --project-dir to judge them with a project here",
+            cwd.display()
+        ))
     }
 
     fn warn(&mut self, warning: String) {

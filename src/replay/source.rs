@@ -32,8 +32,10 @@ pub fn expand(sources: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// `*.jsonl` below `dir`; symbolic links to folders are not followed (no
-/// loops), and only regular files (or links to them) are read: a FIFO
-/// named `x.jsonl` would wait for a writer forever.
+/// loops). Every other `*.jsonl` is listed, whatever it is: [`read_file`]
+/// reads only regular files (a FIFO named `x.jsonl` would wait for a
+/// writer forever) and names each one it refuses, so nothing is skipped
+/// without a word.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
@@ -42,8 +44,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         if kind.is_dir() {
             walk(&path, out)?;
         } else if path.extension().is_some_and(|x| x == "jsonl")
-            && (kind.is_file()
-                || kind.is_symlink() && std::fs::metadata(&path).is_ok_and(|m| m.is_file()))
+            && !(kind.is_symlink() && std::fs::metadata(&path).is_ok_and(|m| m.is_dir()))
         {
             out.push(path);
         }

@@ -589,3 +589,147 @@ fn status_says_when_an_entry_names_a_hookrun_that_is_gone() {
         );
     }
 }
+
+// ---- 7. explain and list show the permission rules -------------------------
+
+#[test]
+fn explain_shows_the_rule_that_denies_a_call_no_hook_looks_at() {
+    let sandbox = Sandbox::new();
+    let rules = sandbox.settings(&json!({"permissions": {
+        "deny": ["Read(~/.ssh/**)", "Bash(rm *)"],
+        "allow": ["Read(./src/**)"]
+    }}));
+    let event = sandbox.event("PreToolUse", &read_of("~/.ssh/id_ed25519"));
+    let args = [
+        "explain",
+        "--no-default-settings",
+        "--settings",
+        rules.to_str().unwrap(),
+    ];
+    let run = sandbox.run(&args, &event);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.contains("deny   Read(~/.ssh/**)  matches"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("Bash(rm *)       no match"), "{run:?}");
+    assert!(
+        run.stdout
+            .contains("the rules decide: deny (denied by permission rule \"Read(~/.ssh/**)\""),
+        "{run:?}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let run = sandbox.run(&json_args, &event);
+    let rules_json = &run.json()["permission_rules"];
+    assert_eq!(rules_json["decision"], "deny", "{rules_json:#}");
+    assert_eq!(
+        rules_json["rules"][0]["verdict"], "matches",
+        "{rules_json:#}"
+    );
+    // A call the allow rule covers.
+    let run = sandbox.run(&args, &sandbox.event("PreToolUse", &read_of("src/main.rs")));
+    assert!(run.stdout.contains("the rules decide: allow"), "{run:?}");
+}
+
+#[test]
+fn list_shows_a_rules_only_file_and_which_rules_are_in_force() {
+    let sandbox = Sandbox::new();
+    let rules = sandbox.settings(
+        &json!({"permissions": {"deny": ["Read(~/.ssh/**)"], "ask": ["Bash(git push *)"]}}),
+    );
+    let run = sandbox.run(
+        &[
+            "list",
+            "--no-default-settings",
+            "--settings",
+            rules.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(!run.stdout.starts_with("no hooks\n"), "{run:?}");
+    assert!(run.stdout.contains("deny wins"), "{run:?}");
+    assert!(
+        run.stdout.contains("deny   Read(~/.ssh/**)   in force"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout.contains("ask    Bash(git push *)  in force"),
+        "{run:?}"
+    );
+    // An untrusted project file's rules are listed as not applied.
+    sandbox.write(
+        "project/.hookrun/settings.json",
+        r#"{"permissions": {"deny": ["Bash(curl *)"]}}"#,
+    );
+    let run = sandbox.run(&["list", "--format", "json"], b"");
+    let listed = &run.json()["permission_rules"];
+    assert_eq!(listed[0]["rule"], "Bash(curl *)", "{listed:#}");
+    assert!(
+        listed[0]["state"]
+            .as_str()
+            .unwrap()
+            .starts_with("not applied"),
+        "{listed:#}"
+    );
+}
+
+// ---- 12. replay names what it cannot use -----------------------------------
+
+#[test]
+fn replay_names_a_fifo_it_skips_and_a_recorded_cwd_that_does_not_exist() {
+    let sandbox = Sandbox::new();
+    let sessions = sandbox.path("sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let transcript = crate::support::fixture("transcripts/oracle/replay_rm");
+    let one = std::fs::read_dir(&transcript)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .expect("a transcript");
+    std::fs::copy(&one, sessions.join("a.jsonl")).unwrap();
+    let fifo = sessions.join("live.jsonl");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        crate::support::skipped("replay_names_a_fifo_it_skips: mkfifo failed here");
+        return;
+    }
+    let policy = sandbox.settings(&json!({"permissions": {"deny": ["Bash(rm *)"]}}));
+    let run = crate::support::run_command_within(
+        sandbox.command().args([
+            "replay",
+            "--no-default-settings",
+            "--settings",
+            policy.to_str().unwrap(),
+            sessions.to_str().unwrap(),
+        ]),
+        b"",
+        std::time::Duration::from_secs(30),
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.contains(fifo.to_str().unwrap()) && run.stdout.contains("cannot be read"),
+        "the FIFO is named: {run:?}"
+    );
+    // The fixture was recorded in /home/dev/proj, which is not here.
+    assert!(
+        run.stdout
+            .contains("the recorded cwd /home/dev/proj does not exist here"),
+        "{run:?}"
+    );
+    // Chosen with --project-dir, it is not news.
+    let run = sandbox.run(
+        &[
+            "replay",
+            "--no-default-settings",
+            "--project-dir",
+            sandbox.project.to_str().unwrap(),
+            "--settings",
+            policy.to_str().unwrap(),
+            sessions.join("a.jsonl").to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(!run.stdout.contains("does not exist here"), "{run:?}");
+}
