@@ -155,6 +155,63 @@ impl StateDir {
     }
 }
 
+/// The `PATH` hosts give their hooks, as the last fire that named its host
+/// saw it (`host-paths/HOST.HASH`): `doctor` checks a hook's programs
+/// against it, since a host started from a desktop launcher or an IDE
+/// often has a shorter `PATH` than the shell `doctor` runs in.
+impl StateDir {
+    fn host_paths(&self) -> PathBuf {
+        self.root.join("host-paths")
+    }
+
+    /// Records `path` for `host`: one `stat` when it is the one recorded
+    /// already (most fires), else a small file, and the host's older one
+    /// goes. Failures are ignored: it is only a hint for `doctor`.
+    pub fn record_host_path(&self, host: &str, path: &std::ffi::OsStr) {
+        use std::os::unix::ffi::OsStrExt as _;
+        let dir = self.host_paths();
+        let name = format!("{host}.{}", &sha256_hex(path.as_bytes())[..16]);
+        let file = dir.join(&name);
+        if std::fs::symlink_metadata(&file).is_ok() {
+            return;
+        }
+        if std::fs::create_dir_all(&dir).is_err()
+            || fsafe::write_private_atomically(&file, path.as_bytes()).is_err()
+        {
+            return;
+        }
+        let prefix = format!("{host}.");
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let other = entry.file_name();
+            let other = other.to_string_lossy();
+            if other.starts_with(&prefix) && other != name.as_str() {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+
+    /// Every host's recorded `PATH`: (host name, `PATH`).
+    pub fn host_path_records(&self) -> Vec<(String, std::ffi::OsString)> {
+        use std::os::unix::ffi::OsStringExt as _;
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(self.host_paths())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some((host, _)) = name.rsplit_once('.') else {
+                continue;
+            };
+            if let Ok(bytes) = fsafe::read(&entry.path(), fsafe::Follow::No) {
+                out.push((host.to_owned(), std::ffi::OsString::from_vec(bytes)));
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
 /// The newest modification time of a folder and everything in it.
 fn newest_change(path: &Path) -> Option<SystemTime> {
     let meta = std::fs::symlink_metadata(path).ok()?;

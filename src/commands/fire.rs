@@ -103,6 +103,15 @@ fn answer(
         config.input_warnings.push(refusal);
     }
     config.home = env.home;
+    // A host entry names its host (`--host`, as install writes it): the
+    // PATH it gives hooks is worth knowing to `doctor`.
+    if let (true, Some(state), Some(path)) = (
+        args.host_given,
+        config.state.as_ref(),
+        std::env::var_os("PATH"),
+    ) {
+        state.record_host_path(input.host.name(), &path);
+    }
     inherited.close();
     let result = fire::fire(input.decoded, &loaded, &project_dir, &config);
     // The process exits right after this answer: the OS takes the loaded

@@ -154,6 +154,8 @@ checks! {
         "the program a command starts exists but is not executable";
     CommandNotOnPath = "command-not-on-path", Warning,
         "the program a command starts is not on PATH (here)";
+    CommandNotOnHostPath = "command-not-on-host-path", Warning,
+        "the program a command starts is on PATH here but not on the PATH a host gave hooks at its last fire (recorded by `hookrun fire --host`)";
     ScriptMissing = "script-missing", Error,
         "an interpreter's script does not exist (`python3 missing.py` exits 2: a block)";
     UnquotedPath = "unquoted-path", Error,
@@ -188,6 +190,8 @@ checks! {
         "a host entry runs a hookrun inside a package runner's cache (uvx, npx, pnpm dlx, pipx run, bunx): exit 127 once the cache is cleaned";
     HostHookrunLauncher = "host-hookrun-launcher", Warning,
         "a host entry runs npm's Node launcher (hookrun.js), not the native hookrun: Node starts at every event";
+    HostHookrunOtherOnPath = "host-hookrun-other-on-path", Note,
+        "the `hookrun` on PATH is another binary than the one a host entry runs: what you type may be another version than what the host runs";
     HostMismatch = "host-mismatch", Error,
         "a host entry runs `hookrun fire` without that host's `--host`: the answer is in another protocol";
     HostTimeoutShort = "host-timeout-short", Warning,

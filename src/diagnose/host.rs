@@ -630,6 +630,7 @@ fn check_entries(
 ) {
     let mut found = EntryFindings { file, out };
     let found = &mut found;
+    let mut programs_seen: Vec<String> = Vec::new();
     for e in &file.entries {
         let other_unit = check_timeout_unit(w, e, found);
         check_foreign_event(w, e, found);
@@ -653,6 +654,10 @@ fn check_entries(
         check_host_flag(w, e, found);
         if let Some(program) = wiring::program(&e.command) {
             check_program(w, &program, cx, e, found);
+            if !programs_seen.contains(&program) {
+                other_on_path(w, &program, cx, e, found);
+                programs_seen.push(program);
+            }
         }
         if other_unit || e.command.contains("--deadline") {
             continue;
@@ -825,6 +830,60 @@ fn check_program(
             format!("write hookrun's absolute path (`{install}` does)"),
         );
     }
+}
+
+/// The `hookrun` a shell finds is not the one the entry runs: what you
+/// type (`doctor`, `install`, `trust`) may be another version than what the
+/// host runs. npm's launcher on PATH counts as the native hookrun of its
+/// own package.
+fn other_on_path(
+    w: &Wiring,
+    program: &str,
+    cx: &Context<'_>,
+    e: &wiring::Entry,
+    found: &mut EntryFindings<'_>,
+) {
+    let program = expand_program(program, cx);
+    if !program.starts_with('/') || cx.probe.file(Path::new(&program)) == FileKind::Missing {
+        return;
+    }
+    let Some(typed) = cx.probe.which("hookrun") else {
+        return;
+    };
+    let runs = cx.probe.canonical(Path::new(&program));
+    let found_first = cx.probe.canonical(&typed);
+    if found_first == runs {
+        return;
+    }
+    // …/node_modules/hookrun/bin/hookrun.js runs a binary below the same
+    // node_modules folder.
+    if crate::binpath::is_npm_launcher(&found_first) {
+        let modules = found_first.ancestors().nth(3);
+        if modules.is_some_and(|m| runs.starts_with(m)) {
+            return;
+        }
+    }
+    found.push(
+        Check::HostHookrunOtherOnPath,
+        Severity::Note,
+        e,
+        format!(
+            "this {} entry runs {}, but the `hookrun` on your PATH is {}{}: the hookrun you type (doctor, install, trust) may be another version than the one {} runs",
+            w.host.display(),
+            runs.display(),
+            typed.display(),
+            if found_first == typed {
+                String::new()
+            } else {
+                format!(" ({})", found_first.display())
+            },
+            w.host.display()
+        ),
+        format!(
+            "nothing to do if that is meant; else remove the other hookrun, or run `{}` with the one you use",
+            found.install(w)
+        ),
+    );
 }
 
 /// A host timeout shorter than hookrun's deadline for the event.

@@ -687,9 +687,74 @@ fn check_command(hook: &HookDef, config_dir: &Path, cx: &Context<'_>, h: &mut Ho
         }
         None => command::analyze_shell(command, &vars, cx.probe),
     };
-    let blocks = tier.enforces_blocks();
+    let here: Vec<String> = issues
+        .iter()
+        .filter_map(|issue| match issue {
+            Issue::NotOnPath { program } => Some(program.clone()),
+            _ => None,
+        })
+        .collect();
     for issue in issues {
-        report_issue(issue, &hook.event, blocks, &path, h);
+        report_issue(issue, &hook.event, tier.enforces_blocks(), &path, h);
+    }
+    let what = Written {
+        text: command,
+        args: args.as_deref(),
+        vars: &vars,
+    };
+    not_on_host_path(&what, &here, &path, cx, h);
+}
+
+/// A command as the command checks read it.
+struct Written<'a> {
+    text: &'a str,
+    args: Option<&'a [String]>,
+    vars: &'a Vars<'a>,
+}
+
+/// The PATH a host gives hooks may lack what this shell has (a host started
+/// from a desktop launcher or an IDE): each program is checked against the
+/// one recorded at the host's last fire too. `here`: the programs already
+/// reported as not on PATH here.
+fn not_on_host_path(
+    what: &Written<'_>,
+    here: &[String],
+    path: &str,
+    cx: &Context<'_>,
+    h: &mut HookCx<'_>,
+) {
+    for (host, host_path) in cx.probe.host_paths() {
+        let probe = probe::WithPath {
+            inner: cx.probe,
+            path: &host_path,
+        };
+        let there = match what.args {
+            Some(args) => command::analyze_exec(what.text, args, what.vars, &probe),
+            None => command::analyze_shell(what.text, what.vars, &probe),
+        };
+        for issue in there {
+            let Issue::NotOnPath { program } = issue else {
+                continue;
+            };
+            if here.contains(&program) {
+                continue;
+            }
+            let display = crate::host::HOSTS
+                .iter()
+                .find(|h| h.id().name() == host)
+                .map_or(host.as_str(), |h| h.id().display());
+            h.push(
+                Check::CommandNotOnHostPath,
+                path.to_owned(),
+                format!(
+                    "runs `{program}`, which is on PATH here but not on the PATH {display} gave hooks at its last fire ({}): there the hook exits 127 on every run, a failure that blocks nothing",
+                    host_path.to_string_lossy()
+                ),
+                format!(
+                    "write `{program}`'s full path, or start {display} with a PATH that has it"
+                ),
+            );
+        }
     }
 }
 

@@ -242,6 +242,10 @@ fn documented(check: Check) -> (&'static str, &'static str) {
             "``runs `ruff`, which is not on PATH here: if the host's PATH lacks it too, the hook exits 127 on every run``",
             "install `ruff`, or write its full path",
         ),
+        Check::CommandNotOnHostPath => (
+            "``runs `prettier`, which is on PATH here but not on the PATH Claude Code gave hooks at its last fire (/usr/bin:/bin): there the hook exits 127 on every run``",
+            "write the program's full path, or start the host with a PATH that has it",
+        ),
         Check::ScriptMissing => (
             "``` `python3` runs …/guard.py, which does not exist: `python3` exits 2 when its script is missing, and exit 2 blocks: every PreToolUse is blocked ```",
             "fix the script path",
@@ -309,6 +313,10 @@ fn documented(check: Check) -> (&'static str, &'static str) {
         Check::HostHookrunLauncher => (
             "`/usr/local/bin/hookrun is npm's Node launcher for hookrun, not hookrun itself: an entry running it starts Node before hookrun at every event …`",
             "`hookrun install HOST` (it writes the native path)",
+        ),
+        Check::HostHookrunOtherOnPath => (
+            "`this Claude Code entry runs /home/me/.cargo/bin/hookrun, but the `hookrun` on your PATH is /usr/local/bin/hookrun: the hookrun you type (doctor, install, trust) may be another version than the one Claude Code runs`",
+            "nothing to do if that is meant; else remove the other hookrun, or run `hookrun install HOST` with the one you use",
         ),
         Check::HostMismatch => (
             "`this Gemini CLI entry runs hookrun with no --host (Claude Code's protocol): … which Gemini CLI misreads (a block may not block)`",

@@ -200,6 +200,39 @@ fn format_on_edit_formats_and_reports_what_it_cannot() {
     assert_eq!(run.json()["decision"], "block");
 }
 
+/// A formatter the host's PATH lacks is a warning naming it, never a
+/// silent no-op.
+#[test]
+fn format_on_edit_says_when_the_formatter_is_not_on_the_hosts_path() {
+    if !have_jq("format_on_edit_says_when_the_formatter_is_not_on_the_hosts_path") {
+        return;
+    }
+    let mut sb = Sandbox::new();
+    // A PATH with sh and jq, and no prettier: as a host started from a
+    // desktop launcher might give it.
+    let bin = sb.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in ["sh", "jq"] {
+        let found = on_path(tool).unwrap();
+        std::os::unix::fs::symlink(found, bin.join(tool)).unwrap();
+    }
+    sb.env("PATH", path_str(&bin));
+    let settings = recipe("format-on-edit/settings.json");
+    let file = sb.write("project/notes.md", "#  Title\n");
+    let edit = json!({
+        "tool_name": "Write",
+        "tool_input": { "file_path": path_str(&file) },
+        "tool_response": { "success": true }
+    });
+    let run = fire(&sb, "PostToolUse", &[&settings], &[], &edit);
+    assert_eq!(run.code, Some(0), "the edit stands: {run:?}");
+    let said = run.system_message();
+    assert!(
+        said.contains("prettier is not on PATH") && said.contains("was not formatted"),
+        "{run:?}"
+    );
+}
+
 #[test]
 fn tests_on_stop_blocks_once_then_lets_the_agent_stop() {
     let sb = Sandbox::new();

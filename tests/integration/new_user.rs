@@ -733,3 +733,99 @@ fn replay_names_a_fifo_it_skips_and_a_recorded_cwd_that_does_not_exist() {
     );
     assert!(!run.stdout.contains("does not exist here"), "{run:?}");
 }
+
+// ---- 8. a program the host's PATH lacks ------------------------------------
+
+#[test]
+fn doctor_says_when_a_hooks_program_is_not_on_the_path_the_host_gives_hooks() {
+    let mut sandbox = Sandbox::new();
+    // The host's PATH: sh only, as a desktop launcher may give it.
+    let host_bin = sandbox.path("host-bin");
+    std::fs::create_dir_all(&host_bin).unwrap();
+    let sh = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|dir| dir.join("sh"))
+        .find(|p| p.is_file())
+        .unwrap();
+    std::os::unix::fs::symlink(sh, host_bin.join("sh")).unwrap();
+    // The shell's PATH also has the formatter.
+    let shell_bin = sandbox.path("shell-bin");
+    sandbox.script("shell-bin/prettier", "#!/bin/sh\nexit 0\n");
+    let settings = sandbox.settings(&hooks(
+        "PostToolUse",
+        json!([{"name": "fmt", "matcher": "Write", "command": "prettier --write \"$CLAUDE_PROJECT_DIR\""}]),
+    ));
+    let file = settings.to_str().unwrap();
+    let doctor = |sandbox: &Sandbox| {
+        let mut command = sandbox.command();
+        command
+            .env(
+                "PATH",
+                format!("{}:{}", shell_bin.display(), host_bin.display()),
+            )
+            .args(["doctor", "--no-default-settings", "--settings", file]);
+        crate::support::run_command(&mut command, b"")
+    };
+    let run = doctor(&sandbox);
+    assert!(
+        !run.stdout.contains("prettier"),
+        "nothing known yet: {run:?}"
+    );
+    // The host fires hookrun (its entry names the host) with its own PATH.
+    sandbox.env("PATH", host_bin.to_str().unwrap());
+    let event = sandbox.event(
+        "PostToolUse",
+        &json!({"tool_name": "Write", "tool_input": {"file_path": "x.md"}}),
+    );
+    let run = sandbox.run(
+        &[
+            "fire",
+            "--host",
+            "claude-code",
+            "--no-default-settings",
+            "--settings",
+            file,
+        ],
+        &event,
+    );
+    assert!(
+        run.system_message().contains("fmt"),
+        "the hook fails there: {run:?}"
+    );
+    let run = doctor(&sandbox);
+    assert!(
+        run.stdout.contains("warning[command-not-on-host-path]")
+            && run
+                .stdout
+                .contains("not on the PATH Claude Code gave hooks at its last fire")
+            && run.stdout.contains(host_bin.to_str().unwrap()),
+        "{run:?}"
+    );
+}
+
+// ---- S3: the smaller traps -------------------------------------------------
+
+#[test]
+fn doctor_notes_a_hookrun_on_path_that_is_not_the_one_the_host_entries_run() {
+    let mut sandbox = Sandbox::new();
+    let run = sandbox.run(&["install", "claude-code", "--user"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = sandbox.run(&["doctor"], b"");
+    assert!(!run.stdout.contains("other-on-path"), "{run:?}");
+    // An older hookrun first on the PATH the user types in.
+    sandbox.script("old/hookrun", "#!/bin/sh\necho 0.0.1\n");
+    let path = format!(
+        "{}:{}",
+        sandbox.path("old").display(),
+        std::env::var("PATH").unwrap()
+    );
+    sandbox.env("PATH", &path);
+    let run = sandbox.run(&["doctor"], b"");
+    assert!(
+        run.stdout.contains("note[host-hookrun-other-on-path]")
+            && run
+                .stdout
+                .contains(sandbox.path("old/hookrun").to_str().unwrap()),
+        "{run:?}"
+    );
+    assert_eq!(run.code, Some(0), "a note: {run:?}");
+}
