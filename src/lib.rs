@@ -38,6 +38,7 @@ pub mod binpath;
 pub mod carry;
 pub mod catalog;
 pub mod cli;
+pub mod color;
 pub mod commands;
 pub mod context;
 pub mod decide;
@@ -124,10 +125,16 @@ pub fn run() -> ExitCode {
             &escape::for_json(&printed.stdout),
             &escape::for_terminal(&printed.stderr),
         ),
-        Shown::Human => write_all(
-            &escape::for_terminal(&printed.stdout),
-            &escape::for_terminal(&printed.stderr),
-        ),
+        Shown::Human => {
+            let stdout = escape::for_terminal(&printed.stdout);
+            // Colour is added after escaping: only hookrun's own sequences.
+            let stdout = if color::enabled(&std::io::stdout()) {
+                std::borrow::Cow::Owned(color::highlight(&stdout))
+            } else {
+                stdout
+            };
+            write_all(&stdout, &escape::for_terminal(&printed.stderr));
+        }
     }
     printed.exit.into()
 }
@@ -217,8 +224,9 @@ fn init_tracing(verbose: u8) {
         // Hook output and event text are logged: none of it may drive the
         // terminal.
         .fmt_fields(escape::log_fields())
-        // stderr is the block reason channel: colour only for a person.
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        // stderr is the block reason channel: colour only for a person
+        // (and not when NO_COLOR says so).
+        .with_ansi(color::enabled(&std::io::stderr()))
         .with_target(false)
         .init();
 }

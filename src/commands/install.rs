@@ -65,13 +65,10 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
     let w = wiring::wiring(args.host);
     let path = host_file(args, w, &env, &project_dir, scope)?;
     let inside = (scope == Scope::Project).then_some(project_dir.as_path());
-    let row = |created: bool, folders: Vec<PathBuf>, backup: Option<PathBuf>| record::Install {
-        host: args.host.name().to_owned(),
-        scope: record::scope_name(scope, args.local).to_owned(),
-        file: path.clone(),
-        created,
-        folders,
-        backups: backup.into_iter().collect(),
+    let row = |created, folders, backup: Option<PathBuf>| {
+        record::row(
+            args.host, scope, args.local, &path, created, folders, backup,
+        )
     };
 
     // A host whose hooks are files, not a document (Cline).
@@ -90,11 +87,11 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
         let loaded = common::inspect_settings(&args.settings, &env, &project_dir);
         let events = events_to_route(&loaded, args.host, &mut out);
         if w.shape == wiring::Shape::Files {
+            let folders = record::missing_folders(&path, true);
             let route = super::install_files::Route {
                 base: fire,
                 events: &events,
             };
-            let folders = record::missing_folders(&path, true);
             out.push_str(&super::install_files::run(
                 w,
                 &path,
@@ -135,11 +132,15 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
                         let folders = if written.created { folders } else { Vec::new() };
                         remember(row(written.created, folders, written.backup), &mut text);
                     }
-                    if let Some(settings) = &settings {
-                        untrusted_note(settings, &mut text);
-                    }
-                    shared_or_local(args, w, &path, &project_dir, scope, &mut text);
-                    text.push_str(&next_steps(w, &path));
+                    let place = Place {
+                        path: &path,
+                        project_dir: &project_dir,
+                        scope,
+                        pinned: routes
+                            .first()
+                            .is_some_and(|r| r.command.starts_with(binpath::PINNED_PROGRAM)),
+                    };
+                    installed_notes(args, w, &place, settings.as_ref(), &mut text);
                 } else if !args.dry_run {
                     after_uninstall(w, &path, &mut text);
                 }
@@ -312,6 +313,22 @@ fn uninstall_path(target: &Target, dry_run: bool, out: &mut String) -> anyhow::R
         after_uninstall(w, &target.path, out);
     }
     Ok(())
+}
+
+/// What install says after writing: an untrusted project, whether the file
+/// is shared, what the host needs besides.
+fn installed_notes(
+    args: &InstallArgs,
+    w: &Wiring,
+    place: &Place<'_>,
+    settings: Option<&Settings>,
+    out: &mut String,
+) {
+    if let Some(settings) = settings {
+        untrusted_note(settings, out);
+    }
+    shared_or_local(args, w, place, out);
+    out.push_str(&next_steps(w, place.path));
 }
 
 /// Adds what install wrote to the install record (a failure to record is
@@ -798,15 +815,23 @@ fn untrusted_note(settings: &Settings, out: &mut String) {
     }
 }
 
-/// Which file is shared with the project's other users and which is not.
-fn shared_or_local(
-    args: &InstallArgs,
-    w: &Wiring,
-    path: &Path,
-    project_dir: &Path,
+/// Where install wrote, and what the entries run.
+struct Place<'a> {
+    path: &'a Path,
+    project_dir: &'a Path,
     scope: Scope,
-    out: &mut String,
-) {
+    /// The entries run the project's npm devDependency (`--pinned`).
+    pinned: bool,
+}
+
+/// Which file is shared with the project's other users and which is not.
+fn shared_or_local(args: &InstallArgs, w: &Wiring, place: &Place<'_>, out: &mut String) {
+    let Place {
+        path,
+        project_dir,
+        scope,
+        pinned,
+    } = *place;
     if scope == Scope::User {
         return;
     }
@@ -843,6 +868,14 @@ fn shared_or_local(
     } else {
         String::new()
     };
+    if pinned {
+        let _ = writeln!(
+            out,
+            "note: {} is shared: committed with the project, its entries run the project's npm devDependency through $CLAUDE_PROJECT_DIR, so they work on every teammate's machine once `npm install` has run there (`hookrun doctor` says when it has not)",
+            path.display()
+        );
+        return;
+    }
     let _ = writeln!(
         out,
         "note: {} is shared: committed with the project, its entries name this machine's hookrun by absolute path; a teammate whose hookrun is elsewhere gets exit 127 and no guard.{local}",

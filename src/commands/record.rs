@@ -63,6 +63,26 @@ impl Install {
     }
 }
 
+/// The row of one install of `file`.
+pub fn row(
+    host: HostId,
+    scope: Scope,
+    local: bool,
+    file: &Path,
+    created: bool,
+    folders: Vec<PathBuf>,
+    backup: Option<PathBuf>,
+) -> Install {
+    Install {
+        host: host.name().to_owned(),
+        scope: scope_name(scope, local).to_owned(),
+        file: file.to_path_buf(),
+        created,
+        folders,
+        backups: backup.into_iter().collect(),
+    }
+}
+
 /// `project`, `user` or `local`, as a row says it.
 pub fn scope_name(scope: Scope, local: bool) -> &'static str {
     match (scope, local) {

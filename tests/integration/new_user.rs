@@ -829,3 +829,173 @@ fn doctor_notes_a_hookrun_on_path_that_is_not_the_one_the_host_entries_run() {
     );
     assert_eq!(run.code, Some(0), "a note: {run:?}");
 }
+
+#[test]
+fn a_pinned_install_does_not_say_its_entries_name_an_absolute_path() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["install", "claude-code", "--pinned"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        !run.stdout.contains("by absolute path"),
+        "the entries run $CLAUDE_PROJECT_DIR/node_modules/.bin/hookrun-native: {run:?}"
+    );
+    assert!(
+        run.stdout
+            .contains("work on every teammate's machine once `npm install` has run there"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn the_untrusted_project_notice_is_said_once_per_session() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "project/.hookrun/settings.json",
+        r#"{"hooks": {"Stop": [{"command": "true"}]}}"#,
+    );
+    let fire = |session: &str| {
+        let event = sandbox.event("Stop", &json!({"session_id": session}));
+        sandbox.run(&["fire", "--format", "report"], &event)
+    };
+    let first = fire("s1");
+    assert!(
+        first.json()["warnings"]
+            .to_string()
+            .contains("is not trusted"),
+        "{first:?}"
+    );
+    let again = fire("s1");
+    let report = again.json();
+    assert!(
+        !report["warnings"].to_string().contains("is not trusted"),
+        "said once: {again:?}"
+    );
+    assert!(
+        report["notes"]
+            .to_string()
+            .contains("said earlier in this session"),
+        "still in the report: {again:?}"
+    );
+    let other = fire("s2");
+    assert!(
+        other.json()["warnings"]
+            .to_string()
+            .contains("is not trusted"),
+        "a new session hears it: {other:?}"
+    );
+}
+
+#[test]
+fn doctors_fix_for_entries_in_the_local_file_writes_the_local_file() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "home/.config/hookrun/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"command": "true"}], "Stop": [{"command": "true"}]}}"#,
+    );
+    // Entries in settings.local.json, for PreToolUse only.
+    sandbox.write(
+        "project/.claude/settings.local.json",
+        &format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"hooks": [{{"type": "command", "command": "{} fire --host claude-code"}}]}}]}}}}"#,
+            crate::support::BIN
+        ),
+    );
+    let run = sandbox.run(&["doctor"], b"");
+    assert!(
+        run.stdout.contains("error[host-event-not-routed]"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout
+            .contains("fix: run `hookrun install claude-code --local`"),
+        "the fix writes where the entries are: {run:?}"
+    );
+}
+
+#[test]
+fn the_help_lists_commands_in_the_order_a_user_meets_them_and_teaches_the_host_entry() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["--help"], b"");
+    let order: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.chars().all(|c| c.is_ascii_lowercase()))
+        .collect();
+    assert_eq!(
+        &order[..6],
+        ["init", "install", "doctor", "status", "fire", "explain"],
+        "{run:?}"
+    );
+    let words = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("Cline, Qwen Code"), "{run:?}");
+    let run = sandbox.run(&["fire", "--help"], b"");
+    assert!(
+        !run.stdout.contains("(`\"command\": \"hookrun fire\"`)"),
+        "no bare `hookrun fire` as a host entry: {run:?}"
+    );
+    assert!(run.stdout.contains("fire --host claude-code"), "{run:?}");
+    let run = sandbox.run(&["init", "--help"], b"");
+    assert!(!run.stdout.contains("one example hook"), "{run:?}");
+    assert!(run.stdout.contains("top of the git repository"), "{run:?}");
+}
+
+#[test]
+fn doctor_colours_its_labels_on_a_terminal_unless_no_color_is_set() {
+    let has_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        crate::support::skipped("doctor_colours_its_labels: no util-linux `script` for a pty here");
+        return;
+    }
+    let mut sandbox = Sandbox::new();
+    let missing = sandbox.path("missing.json");
+    let line = format!(
+        "{} doctor --no-default-settings --settings {}",
+        crate::support::BIN,
+        missing.display()
+    );
+    let on_a_terminal = |sandbox: &Sandbox| {
+        let mut command = sandbox.command_via(&[]);
+        // `script` gives the command a pseudo-terminal.
+        let mut script = std::process::Command::new("script");
+        script.args(["-qec", &line, "/dev/null"]);
+        for (key, value) in command.get_envs() {
+            match value {
+                Some(value) => script.env(key, value),
+                None => script.env_remove(key),
+            };
+        }
+        script
+            .env("TERM", "xterm")
+            .current_dir(command.get_current_dir().unwrap());
+        command = script;
+        crate::support::run_command(&mut command, b"")
+    };
+    let run = on_a_terminal(&sandbox);
+    assert!(
+        run.stdout
+            .contains("\x1b[1;31merror[settings-missing]\x1b[0m"),
+        "{run:?}"
+    );
+    sandbox.env("NO_COLOR", "1");
+    let run = on_a_terminal(&sandbox);
+    assert!(run.stdout.contains("error[settings-missing]"), "{run:?}");
+    assert!(!run.stdout.contains('\x1b'), "{run:?}");
+    // Not a terminal: no colour either.
+    let run = sandbox.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            missing.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(!run.stdout.contains('\x1b'), "{run:?}");
+}
