@@ -3,7 +3,8 @@
 # (Cargo.toml's [package.metadata.binstall]) and the installers unpack:
 #
 #   OUT/hookrun-vVERSION-TARGET.tar.gz         hookrun-vVERSION-TARGET/hookrun
-#                                              …/README.md, LICENSE-*, completions/, man/
+#                                              …/README.md, LICENSE-*, completions/, man/,
+#                                              settings.schema.json
 #   OUT/hookrun-vVERSION-TARGET.tar.gz.sha256  `sha256sum` line
 #
 # Usage: packaging/dist.sh [TARGET [OUT]]   (default: this machine's target, target/dist)
@@ -35,6 +36,7 @@ cp "$bin" "$stage/hookrun"
 cp README.md LICENSE-MIT LICENSE-APACHE "$stage/"
 cp -R completions "$stage/completions"
 cp docs/man/*.1 "$stage/man/"
+cp docs/settings.schema.json "$stage/"
 # Reproducible: fixed owner, order and times (the commit's, when in git).
 epoch=$(git log -1 --format=%ct 2>/dev/null || echo 0)
 tar -C "$out" --owner=0 --group=0 --numeric-owner --sort=name --mtime="@$epoch" \

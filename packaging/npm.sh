@@ -26,6 +26,11 @@ printf '# @hookrun/linux-%s\n\nThe hookrun executable for Linux on %s. Install t
 cp npm/hookrun/package.json "$stage/main/"
 cp npm/hookrun/bin/hookrun.js "$stage/main/bin/"
 cp README.md LICENSE-MIT LICENSE-APACHE "$stage/main/"
+# The man pages (npm links them into its share/man on a global install) and
+# the settings schema, as the README tells npm users.
+mkdir -p "$stage/main/man"
+cp docs/man/*.1 "$stage/main/man/"
+cp docs/settings.schema.json "$stage/main/"
 
 (cd "$stage/platform" && npm pack --silent --pack-destination "$out") | sed "s|^|$out/|"
 (cd "$stage/main" && npm pack --silent --pack-destination "$out") | sed "s|^|$out/|"

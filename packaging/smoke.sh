@@ -6,7 +6,9 @@
 # every installed hookrun runs `--version`, one fixture `fire` and
 # `install claude-code --dry-run`, checking the path the entry would run:
 # the native executable (never a launcher), outside any cache, or a refusal
-# where the install is one (uvx, npx).
+# where the install is one (uvx, npx); checks that each installs the man
+# pages and the settings schema; and walks a new user's way from `npm i -g`
+# to a blocked push, a clean `doctor` and back to the machine as it was.
 #
 # Needs python3 with pip (maturin, pipx and uv are installed into a venv of
 # the smoke's own when missing) and node with npm. Nothing is published and
@@ -175,6 +177,84 @@ case $out in *"npx's cache"*) echo "npx install refused: ${out:0:160}…" ;; *) 
 
 timed "archive unpacked" tar -C "$T" -xzf "$archive"
 check archive "$T/$(basename "$archive" .tar.gz)/hookrun"
+
+echo "--- man pages and schema in every channel"
+has() { [ -f "$2" ] && echo "$1: $2" || fail "$1: no $2"; }
+has npm-global "$T/npm-global/share/man/man1/hookrun.1"
+has npm-global "$T/npm-global/share/man/man1/hookrun-uninstall.1"
+has npm-global "$T/npm-global/lib/node_modules/hookrun/settings.schema.json"
+has pip "$T/venv/share/man/man1/hookrun.1"
+has pip "$T/venv/share/hookrun/settings.schema.json"
+has pipx "$T/pipx-man/man1/hookrun.1"
+has uv-tool "$T/uv-tools/hookrun/share/man/man1/hookrun.1"
+has uv-tool "$T/uv-tools/hookrun/share/hookrun/settings.schema.json"
+has archive "$T/$(basename "$archive" .tar.gz)/man/hookrun.1"
+has archive "$T/$(basename "$archive" .tar.gz)/settings.schema.json"
+if command -v man >/dev/null; then
+    # man finds npm's pages next to npm's bin, with no MANPATH.
+    (unset MANPATH; PATH="$T/npm-global/bin:$PATH" man -w hookrun-status) | grep -q "$T/npm-global/share/man" ||
+        fail "man does not find npm's hookrun-status(1)"
+fi
+
+# A new user's walk, as README.md tells it: `npm i -g` on a machine where
+# Claude Code has run, to a blocked push, a clean `doctor`, and back to the
+# machine as it was with `hookrun uninstall --all`.
+walk() {
+    local W="$T/walk" before after code out entry
+    rm -rf "$W"
+    mkdir -p "$W/home/.claude" "$W/home/.local/state" "$W/repo"
+    printf '{"numStartups": 3, "projects": {}}\n' >"$W/home/.claude.json"
+    printf '{\n  "model": "opus"\n}\n' >"$W/home/.claude/settings.json"
+    snapshot() { (cd "$W/home" && find . | LC_ALL=C sort | while read -r f; do
+        if [ -f "$f" ]; then printf '%s %s\n' "$f" "$(sha256sum <"$f" | cut -c1-16)"; else printf '%s\n' "$f"; fi
+    done); }
+    before=$(snapshot)
+    (
+        set -e
+        export HOME="$W/home"
+        unset XDG_CONFIG_HOME XDG_STATE_HOME HOOKRUN_STATE_DIR
+        export PATH="$W/npm/bin:$PATH"
+        timed "walk: npm i -g" npm i -g --offline --silent --prefix "$W/npm" "$npm_platform" "$npm_main"
+        timed "walk: hookrun init" hookrun init >/dev/null
+        # doctor, right after init: Claude Code is used here and nothing
+        # routes to hookrun yet.
+        code=0
+        hookrun doctor >"$W/doctor-1.txt" || code=$?
+        [ "$code" = 1 ] && grep -q 'error\[host-not-routed\]' "$W/doctor-1.txt" ||
+            { cat "$W/doctor-1.txt"; echo "walk: doctor before install exited $code" >&2; exit 1; }
+        timed "walk: install claude-code" hookrun install claude-code --user >/dev/null
+        # The push, as Claude Code runs the entry: its command, the event
+        # on stdin, from a repository on main.
+        git -C "$W/repo" init -q -b main
+        entry=$(jq -r '.hooks.PreToolUse[0].hooks[0].command' "$HOME/.claude/settings.json")
+        for push in "git push origin main" "git push"; do
+            code=0
+            printf '{"session_id":"walk","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"Bash","tool_input":{"command":"%s"}}' "$W/repo" "$push" |
+                (cd "$W/repo" && CLAUDE_PROJECT_DIR="$W/repo" sh -c "$entry") >"$W/fire.out" 2>"$W/fire.err" || code=$?
+            [ "$code" = 2 ] || { cat "$W/fire.out" "$W/fire.err"; echo "walk: $push was not blocked (exit $code)" >&2; exit 1; }
+            echo "walk: blocked \`$push\`: $(head -c 120 "$W/fire.err")"
+        done
+        hookrun doctor >"$W/doctor-2.txt" || { cat "$W/doctor-2.txt"; echo "walk: doctor after install is not clean" >&2; exit 1; }
+        tail -n 1 "$W/doctor-2.txt"
+        hookrun status | grep -q 'exists, this hookrun' || { hookrun status; exit 1; }
+        timed "walk: uninstall --all" hookrun uninstall --all >"$W/uninstall.txt"
+        hookrun status | grep -q 'no host runs hookrun here' || { hookrun status; exit 1; }
+        npm uninstall -g --silent --prefix "$W/npm" hookrun @hookrun/linux-x64
+        rm -rf "$HOME/.config/hookrun" "$HOME/.local/state/hookrun"
+        # npm's own cache and logs are npm's, not hookrun's.
+        rm -rf "$HOME/.npm"
+    ) || { fail "the new user's walk"; return; }
+    after=$(snapshot)
+    if [ "$before" = "$after" ]; then
+        echo "walk: the home folder is byte for byte as before"
+    else
+        diff <(echo "$before") <(echo "$after") >&2 || true
+        fail "walk: the home folder differs after uninstall --all"
+    fi
+}
+walk_start=$(now)
+walk
+printf '%-28s %6.1f s\n' "walk: the whole walk" "$(echo "$(now) - $walk_start" | bc)" | tee -a "$times"
 
 echo "--- sizes"
 ls -l "$wheel" "$archive" "$npm_platform" "$npm_main" target/release/hookrun | awk '{print $5, $9}' | tee -a "$times"

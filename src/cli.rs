@@ -128,13 +128,16 @@ pub enum Command {
     /// changes nothing). The old file is saved as FILE.hookrun-backup (then
     /// .1, .2…, never overwritten). Run from a subfolder of a git
     /// repository, it writes at the repository's root. Says what the host
-    /// needs besides (Codex: trusting the hooks).
+    /// needs besides (Codex: trusting the hooks). What it wrote is recorded
+    /// (the state folder's installs.json), for `hookrun status` and
+    /// `hookrun uninstall --all`.
     ///
     /// Files: claude-code .claude/settings.json (.claude/settings.local.json
     /// with --local), gemini .gemini/settings.json, codex .codex/hooks.json
     /// ($CODEX_HOME/hooks.json with --user), cursor .cursor/hooks.json,
     /// copilot .github/hooks/hookrun.json (~/.copilot/hooks/hookrun.json
-    /// with --user); cline writes one hook file per event in
+    /// with --user), qwen .qwen/settings.json; cline writes one hook file per
+    /// event in
     /// .clinerules/hooks/ (~/.cline/hooks/ with --user), marked as hookrun's,
     /// and never replaces one that is not.
     ///

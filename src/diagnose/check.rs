@@ -179,7 +179,7 @@ checks! {
     HostEventName = "host-event-name", Error,
         "hooks under a host's own name for another event (Gemini's `AfterAgent` is `Stop`): they never run under that host";
     HostNotRouted = "host-not-routed", Warning,
-        "a host's config file exists but no entry in it runs hookrun: under that host every guard is off (an error for the project's file, a warning when only the user's file exists)";
+        "a host is used here (its config file exists, or its folder in the home folder: `~/.claude`, `~/.claude.json`) but no entry of it runs hookrun: under that host every guard is off (an error for the project's file, and wherever no host routes to hookrun at all, as right after `init`; a warning when only the user's file or folder exists and another host runs hookrun)";
     HostEventMissing = "host-event-missing", Note,
         "hooks on an event a host that runs hookrun does not have";
     HostHookrunNotOnPath = "host-hookrun-not-on-path", Error,
@@ -213,7 +213,7 @@ checks! {
     EnvNeeded = "env-needed", Warning,
         "a hook's command uses a variable hookrun keeps out of the hooks' environment: it sees it unset";
     HostConfigUnreadable = "host-config-unreadable", Note,
-        "a host config file that is not JSON (comments are fine): its entries are not checked";
+        "a host config file that is not JSON (comments are fine): its entries are not checked; a Claude Code file is ignored whole by Claude Code, so one that holds hookrun's entries is an error (every guard it routes is off)";
 }
 
 impl fmt::Display for Check {

@@ -291,8 +291,8 @@ fn documented(check: Check) -> (&'static str, &'static str) {
             "rename the key to `Stop`",
         ),
         Check::HostNotRouted => (
-            "(an error for the project's file) `…/.claude/settings.json exists, but no entry in Claude Code's files runs hookrun: under Claude Code every hookrun guard is off (2 hooks on PreToolUse, Stop)`",
-            "`hookrun install claude-code`",
+            "`/home/me/.claude.json exists, but no entry in Claude Code's files runs hookrun: under Claude Code every hookrun guard is off (1 hook and 13 permission rules on PreToolUse) (and no host's entries run hookrun, so nothing calls it at all)`",
+            "`hookrun install claude-code --user` (your own file: every project), or `hookrun install claude-code` in the project",
         ),
         Check::HostEventMissing => (
             "`Gemini CLI has no SubagentStop event, so it never calls hookrun for it (1 hook there)`",
@@ -359,8 +359,8 @@ fn documented(check: Check) -> (&'static str, &'static str) {
             "list it in `env.keep` of your user settings",
         ),
         Check::HostConfigUnreadable => (
-            "`Gemini CLI's file is not JSON (…): hookrun cannot check how it calls hookrun`",
-            "check the entries by hand",
+            "`Gemini CLI's file is not JSON (…): hookrun cannot check how it calls hookrun` / (an error) `…/.claude/settings.json: is not valid JSON (trailing comma at line 3 column 1): Claude Code ignores the whole file, so none of its hooks run, hookrun's entries included`",
+            "fix the syntax at the line and column given; else check the entries by hand",
         ),
     }
 }

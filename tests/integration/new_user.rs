@@ -999,3 +999,67 @@ fn doctor_colours_its_labels_on_a_terminal_unless_no_color_is_set() {
     );
     assert!(!run.stdout.contains('\x1b'), "{run:?}");
 }
+
+// ---- 11. what npm and pip users get -----------------------------------------
+
+#[test]
+fn the_npm_package_the_wheel_and_the_archive_ship_the_man_pages_and_the_schema() {
+    let repo = crate::support::repo();
+    let package: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.join("npm/hookrun/package.json")).unwrap(),
+    )
+    .unwrap();
+    let files: Vec<&str> = package["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(
+        files.contains(&"man/") && files.contains(&"settings.schema.json"),
+        "{files:?}"
+    );
+    assert_eq!(
+        package["directories"]["man"], "man",
+        "npm links man/ into share/man"
+    );
+    let npm = std::fs::read_to_string(repo.join("packaging/npm.sh")).unwrap();
+    assert!(
+        npm.contains("cp docs/man/*.1 \"$stage/main/man/\""),
+        "packaging/npm.sh"
+    );
+    assert!(
+        npm.contains("cp docs/settings.schema.json \"$stage/main/\""),
+        "packaging/npm.sh"
+    );
+    // The wheel's data folder links to docs/, so it cannot drift.
+    let pyproject = std::fs::read_to_string(repo.join("pyproject.toml")).unwrap();
+    assert!(
+        pyproject.contains("data = \"packaging/wheel\""),
+        "pyproject.toml"
+    );
+    let man = repo.join("packaging/wheel/data/share/man/man1");
+    assert_eq!(
+        std::fs::canonicalize(&man).unwrap(),
+        std::fs::canonicalize(repo.join("docs/man")).unwrap()
+    );
+    let schema = repo.join("packaging/wheel/data/share/hookrun/settings.schema.json");
+    assert_eq!(
+        std::fs::read(schema).unwrap(),
+        std::fs::read(repo.join("docs/settings.schema.json")).unwrap()
+    );
+    let dist = std::fs::read_to_string(repo.join("packaging/dist.sh")).unwrap();
+    assert!(
+        dist.contains("cp docs/settings.schema.json \"$stage/\""),
+        "packaging/dist.sh"
+    );
+    // And the README tells each channel's users where they are.
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    for place in [
+        "$(npm root -g)/hookrun/settings.schema.json",
+        "~/.local/share/man/man1",
+        "share/hookrun/settings.schema.json",
+    ] {
+        assert!(readme.contains(place), "README.md does not say {place}");
+    }
+}

@@ -164,6 +164,7 @@ fn both_indexes_link_every_doc_and_the_readme_lists_every_command() {
         "init",
         "install",
         "uninstall",
+        "status",
         "fire",
         "doctor",
         "explain",
