@@ -411,7 +411,8 @@ pub struct InstallArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct UninstallArgs {
-    /// The host whose entries to remove.
+    /// The host whose entries to remove (no default: name one, or give
+    /// --all).
     #[arg(value_name = "HOST", value_enum, required_unless_present = "all")]
     pub host: Option<HostId>,
 

@@ -233,7 +233,8 @@ mod tests {
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         update(&path, |r| r.installs.clear()).unwrap();
-        assert!(!path.exists());
+        assert!(!path.exists() && !path.parent().unwrap().exists());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "[]").unwrap();
         let err = format!("{:#}", load(&path).unwrap_err());
         assert!(err.contains("not hookrun's install record"), "{err}");

@@ -564,7 +564,7 @@ fn doctor_warns_about_settings_other_users_can_change() {
 }
 
 #[test]
-fn replay_skips_a_fifo_in_a_folder_and_refuses_a_named_one() {
+fn replay_names_a_fifo_in_a_folder_and_refuses_a_named_one_without_waiting() {
     let sb = Sandbox::new();
     let dir = sb.path("sessions");
     let one = crate::support::fixture(
@@ -586,7 +586,17 @@ fn replay_skips_a_fifo_in_a_folder_and_refuses_a_named_one() {
         b"",
     );
     assert_eq!(run.code, Some(0), "{run:?}");
-    assert_eq!(run.json()["files"], 1, "only the regular file: {run:?}");
+    // Never waited on, and named: no events are taken from it.
+    let out = run.json();
+    assert_eq!(out["files"], 2, "{run:?}");
+    assert_eq!(out["unreadable"]["count"], 1, "{run:?}");
+    assert!(
+        out["unreadable"]["records"][0]["why"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be read"),
+        "{run:?}"
+    );
     let run = fire_within(
         &sb,
         &[
