@@ -1019,9 +1019,22 @@ fn the_npm_package_the_wheel_and_the_archive_ship_the_man_pages_and_the_schema()
         files.contains(&"man/") && files.contains(&"settings.schema.json"),
         "{files:?}"
     );
+    // npm links the pages `man` lists into its share/man on a global
+    // install: every page, by name.
+    let mut pages: Vec<String> = std::fs::read_dir(repo.join("docs/man"))
+        .unwrap()
+        .map(|e| format!("man/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    pages.sort();
+    let listed: Vec<&str> = package["man"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
     assert_eq!(
-        package["directories"]["man"], "man",
-        "npm links man/ into share/man"
+        listed, pages,
+        "npm/hookrun/package.json `man` lists every page"
     );
     let npm = std::fs::read_to_string(repo.join("packaging/npm.sh")).unwrap();
     assert!(
@@ -1038,11 +1051,29 @@ fn the_npm_package_the_wheel_and_the_archive_ship_the_man_pages_and_the_schema()
         pyproject.contains("data = \"packaging/wheel\""),
         "pyproject.toml"
     );
+    // One link per page (maturin reads linked files, not linked folders).
+    let names = |dir: &std::path::Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
     let man = repo.join("packaging/wheel/data/share/man/man1");
     assert_eq!(
-        std::fs::canonicalize(&man).unwrap(),
-        std::fs::canonicalize(repo.join("docs/man")).unwrap()
+        names(&man),
+        names(&repo.join("docs/man")),
+        "every man page has its link in {} (ln -s ../../../../../../docs/man/PAGE.1)",
+        man.display()
     );
+    for page in names(&man) {
+        assert_eq!(
+            std::fs::canonicalize(man.join(&page)).unwrap(),
+            std::fs::canonicalize(repo.join("docs/man").join(&page)).unwrap(),
+            "{page}"
+        );
+    }
     let schema = repo.join("packaging/wheel/data/share/hookrun/settings.schema.json");
     assert_eq!(
         std::fs::read(schema).unwrap(),
