@@ -275,3 +275,81 @@ pub fn human(duration: Duration) -> String {
         format!("{} minutes", secs / 60)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::select::rule::{PathContext, ToolCall};
+
+    /// The tools read as path rules here are the ones the rule engine
+    /// reads so: `T(/a)` with the anchor `/p` names `/p/a` for them only.
+    #[test]
+    fn path_tools_are_the_rule_engines() {
+        let input = serde_json::json!({"file_path": "/p/a", "notebook_path": "/p/a"});
+        let paths = PathContext {
+            cwd: Path::new("/p"),
+            home: None,
+            anchor: Path::new("/p"),
+        };
+        for (tool, _) in tools::known_tools() {
+            let Ok(rule) = Rule::parse(&format!("{tool}(/a)")) else {
+                continue;
+            };
+            let call = ToolCall {
+                tool_name: tool,
+                tool_input: &input,
+            };
+            let path_rule = rule.matches_any(call, &paths).matched();
+            assert_eq!(path_rule, PATH_TOOLS.contains(&tool), "{tool}");
+        }
+    }
+
+    #[test]
+    fn a_one_slash_rule_is_judged_where_it_points() {
+        let rule = Rule::parse("Read(/home/me/.ssh/**)").unwrap();
+        let on_disk = |there: &'static [&'static str]| {
+            move |path: &Path| there.iter().any(|p| Path::new(p) == path)
+        };
+        let found = rule_mistakes(
+            &rule,
+            Path::new("/p"),
+            Some(Path::new("/home/me")),
+            &on_disk(&["/home/me/.ssh"]),
+        );
+        assert!(
+            matches!(&found[..], [RuleMistake::OneSlash { meant, .. }] if meant == "Read(//home/me/.ssh/**)"),
+            "{found:?}"
+        );
+        // In the project, it means the project's folder.
+        let found = rule_mistakes(
+            &rule,
+            Path::new("/p"),
+            None,
+            &on_disk(&["/home/me/.ssh", "/p/home/me/.ssh"]),
+        );
+        assert!(found.is_empty(), "{found:?}");
+        // Under the home folder.
+        let rule = Rule::parse("Edit(/.aws/*)").unwrap();
+        let found = rule_mistakes(
+            &rule,
+            Path::new("/p"),
+            Some(Path::new("/home/me")),
+            &on_disk(&["/home/me/.aws"]),
+        );
+        assert!(
+            matches!(&found[..], [RuleMistake::OneSlash { meant, .. }] if meant == "Edit(~/.aws/*)"),
+            "{found:?}"
+        );
+        // Not a path rule, a glob at the root, `..`: nothing to say.
+        for text in [
+            "Bash(/usr/bin/rm *)",
+            "Read(/**)",
+            "Read(/../x)",
+            "Read(//etc/**)",
+        ] {
+            let rule = Rule::parse(text).unwrap();
+            let found = rule_mistakes(&rule, Path::new("/p"), None, &|_| true);
+            assert!(found.is_empty(), "{text}: {found:?}");
+        }
+    }
+}
