@@ -205,7 +205,7 @@ pub enum Command {
     ///
     /// Examples:
     ///   /usr/local/bin/hookrun fire --host claude-code    # a host entry (`hookrun install` writes it)
-    ///   echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin main"}}' | hookrun fire
+    ///   echo '{"hook_event_name":"Stop"}' | hookrun fire    # by hand: the event on stdin
     ///   hookrun fire pre_tool_use --settings hooks.json --format report < event.json
     #[command(verbatim_doc_comment)]
     Fire(FireArgs),
