@@ -55,6 +55,51 @@ impl Decision {
         (!all.is_empty()).then(|| all.join("\n"))
     }
 
+    /// The decision as a host shows it to a person (SPEC §9.5): every
+    /// control character (C0 but tab and newline, DEL, C1) and bidi
+    /// formatting character in the reasons and in `systemMessage` written
+    /// as a visible escape, as hookrun's own terminal output is
+    /// ([`crate::escape::for_terminal`]). Those texts quote the agent (its
+    /// commands, what a hook echoed of them), and the host prints them in
+    /// the person's terminal: an OSC 52 there writes the clipboard. The
+    /// decision itself, which the audit log records, keeps its bytes;
+    /// `additionalContext` and `updatedInput` are the model's and the
+    /// tool's, and pass as they are. Borrowed, at the cost of one scan,
+    /// when nothing needs escaping.
+    pub fn shown_to_people(&self) -> std::borrow::Cow<'_, Decision> {
+        use crate::escape::for_terminal;
+        use std::borrow::Cow;
+        let unsafe_text = |text: &str| matches!(for_terminal(text), Cow::Owned(_));
+        let any = self
+            .block
+            .iter()
+            .chain(&self.permission_reason)
+            .chain(&self.stop_reason)
+            .chain(&self.system_messages)
+            .chain(&self.warnings)
+            .any(|t| unsafe_text(t));
+        if !any {
+            return Cow::Borrowed(self);
+        }
+        let escape = |text: &mut String| {
+            if let Cow::Owned(escaped) = for_terminal(text) {
+                *text = escaped;
+            }
+        };
+        let mut shown = self.clone();
+        for text in shown
+            .block
+            .iter_mut()
+            .chain(shown.permission_reason.iter_mut())
+            .chain(shown.stop_reason.iter_mut())
+            .chain(shown.system_messages.iter_mut())
+            .chain(shown.warnings.iter_mut())
+        {
+            escape(text);
+        }
+        Cow::Owned(shown)
+    }
+
     /// The decision word used by reports, logs and `hookrun test`.
     pub fn decision_word(&self) -> &'static str {
         if self.block.is_some() {

@@ -364,6 +364,12 @@ pub struct InstallArgs {
     #[arg(long, conflicts_with_all = ["user", "binary"])]
     pub pinned: bool,
 
+    /// Uninstall only: go ahead although this looks like an AI agent's
+    /// shell (a host's marker such as CLAUDECODE is set, and there is no
+    /// terminal), where uninstall otherwise refuses.
+    #[arg(long)]
+    pub yes: bool,
+
     /// Which hookrun settings to read for the events to route.
     #[command(flatten)]
     pub settings: SettingsArgs,
@@ -416,6 +422,12 @@ pub struct TrustArgs {
     /// Project folders or settings files (default: the current project).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+
+    /// Go ahead although this looks like an AI agent's shell (a host's
+    /// marker such as CLAUDECODE is set, and there is no terminal), where
+    /// `untrust` and trusting content not trusted yet otherwise refuse.
+    #[arg(long)]
+    pub yes: bool,
 }
 
 #[derive(Debug, Clone, Args)]

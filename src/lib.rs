@@ -65,6 +65,7 @@ pub mod report;
 pub mod run;
 pub mod safewrite;
 pub mod select;
+pub mod selfguard;
 pub mod settings;
 pub mod stack;
 pub mod state;

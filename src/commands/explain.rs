@@ -86,6 +86,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
         home: env.home.as_deref(),
     };
     let (shown, sequential) = hooks(&settings, &event, &places, deadline, &process_env);
+    let rules = rules_alone(&settings, &event, &project_dir, &env, host, &process_env);
     let (_, scrubbed) = crate::hookenv::scrub(process_env, &settings.env_keep());
     let header = Header {
         event: &event,
@@ -96,6 +97,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
         scrubbed,
         event_warnings,
         event_notes: decoded.notes,
+        rules,
     };
     let stdout = match args.format {
         OutputFormat::Text => text(&header, &shown),
@@ -107,6 +109,53 @@ pub fn run(args: &ExplainArgs) -> Printed {
         }
     };
     Printed::stdout(stdout, Exit::Success)
+}
+
+/// What `fire`'s permission rules (hookrun's built-in rules first) would
+/// decide on this call if no hook said anything.
+fn rules_alone(
+    settings: &Settings,
+    event: &Event,
+    project_dir: &Path,
+    env: &crate::settings::Environment,
+    host: crate::host::HostId,
+    process_env: &[(OsString, OsString)],
+) -> Option<RulesAlone> {
+    if !event.id.permission_rules_apply() {
+        return None;
+    }
+    let state = crate::state::StateDir::from_process();
+    let places = crate::selfguard::Places::of(
+        settings,
+        project_dir,
+        env.home.as_deref(),
+        process_env,
+        state.as_ref().map(crate::state::StateDir::root),
+        std::env::var_os("HOOKRUN_LOG")
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
+            .as_deref(),
+    );
+    let rules = crate::permissions::collect_for(
+        &settings.files,
+        project_dir,
+        host != crate::host::HostId::ClaudeCode,
+    )
+    .with_builtins(crate::selfguard::Guard::new(places, settings));
+    let mut decision = crate::aggregate::Decision::default();
+    let outcome = crate::permissions::apply(
+        &mut decision,
+        event,
+        &rules,
+        project_dir,
+        env.home.as_deref(),
+        false,
+    );
+    Some(RulesAlone {
+        decision: decision.decision_word(),
+        note: outcome.note,
+        reason: decision.block.or(decision.permission_reason),
+    })
 }
 
 /// The event on stdin, decoded as `fire` decodes it. With an EVENT, no
@@ -315,6 +364,17 @@ struct Header<'a> {
     /// What the host's decoding translated, and which host really sent
     /// the event (as `fire --format report` notes).
     event_notes: Vec<String>,
+    /// What the permission rules alone (the built-in rules first) decide
+    /// on this call, for events they apply to.
+    rules: Option<RulesAlone>,
+}
+
+/// The permission rules' decision on a call before any hook ran.
+struct RulesAlone {
+    decision: &'static str,
+    /// Which rule decided (a built-in rule, or a settings rule).
+    note: Option<String>,
+    reason: Option<String>,
 }
 
 impl Header<'_> {
@@ -414,6 +474,19 @@ fn text_header(out: &mut String, h: &Header<'_>) {
         out.push_str("settings problems (`hookrun doctor` says how to fix them):\n");
         for p in problems {
             let _ = writeln!(out, "  {}: {p}", p.severity.as_str());
+        }
+    }
+    if let Some(rules) = &h.rules {
+        match &rules.note {
+            Some(note) => {
+                let _ = writeln!(out, "rules: {} ({note})", rules.decision);
+                if let Some(reason) = &rules.reason {
+                    let _ = writeln!(out, "  reason: {reason}");
+                }
+            }
+            None => out.push_str(
+                "rules: no permission rule decides this call (built-in rules included)\n",
+            ),
         }
     }
     if h.scrubbed.is_empty() {
@@ -526,6 +599,11 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
                 "settings": settings,
         "problems": problems,
         "scrubbed_env": h.scrubbed,
+        "rules": h.rules.as_ref().map(|r| json!({
+            "decision": r.decision,
+            "note": r.note,
+            "reason": r.reason,
+        })),
         "hooks": hooks,
         "would_run": shown.iter().filter(|s| s.state == HookState::WouldRun).count(),
         "sequential": h.sequential,

@@ -29,6 +29,17 @@ const DEFAULT_EVENTS: &[&str] = &[
 ];
 
 pub fn run(args: &InstallArgs, install: bool) -> anyhow::Result<Printed> {
+    // Removing the entries switches hookrun off for the host: not from an
+    // agent's shell unless asked (a second line; the built-in rules deny
+    // the agent's call first).
+    if !install && !args.yes && !args.dry_run {
+        if let Some(marker) = common::agent_shell() {
+            bail!(common::refused_in_agent_shell(
+                &format!("uninstall {}", args.host.name()),
+                &marker
+            ));
+        }
+    }
     Ok(Printed::stdout(plan(args, install)?, Exit::Success))
 }
 

@@ -110,12 +110,16 @@ pub fn describe(m: &McpToolDef) -> String {
 /// Whether a project's `.mcp.json` with this content may run: its exact
 /// content is in the trust store.
 pub fn trusted_in_store(file: &Path, bytes: &[u8]) -> bool {
+    trust_store().is_some_and(|store| {
+        store.state(file, bytes) == crate::settings::trust::TrustState::Trusted
+    })
+}
+
+/// The user's trust store, from hookrun's environment.
+fn trust_store() -> Option<crate::settings::trust::TrustStore> {
     let env = crate::settings::Environment::from_process();
     crate::settings::trust_store_path(&env)
         .and_then(|store| crate::settings::trust::TrustStore::load(&store).ok())
-        .is_some_and(|store| {
-            store.state(file, bytes) == crate::settings::trust::TrustState::Trusted
-        })
 }
 
 /// Runs one call to the end, within `timeout` and `kill_by`.
