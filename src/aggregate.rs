@@ -344,6 +344,34 @@ mod tests {
         Verdict::default()
     }
 
+    #[test]
+    fn what_people_see_is_escaped_and_the_decision_keeps_its_bytes() {
+        let plain = Decision {
+            block: Some("no".into()),
+            warnings: vec!["w".into()],
+            ..Decision::default()
+        };
+        assert!(matches!(
+            plain.shown_to_people(),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        let raw = Decision {
+            block: Some("a\u{1b}]52;c;eA==\u{7}b".into()),
+            permission_reason: Some("r\u{202e}".into()),
+            system_messages: vec!["m\u{9b}".into()],
+            warnings: vec!["tab\tand\nnewline stay".into()],
+            context: Some("c\u{1b}".into()),
+            ..Decision::default()
+        };
+        let shown = raw.shown_to_people();
+        assert_eq!(shown.block.as_deref(), Some("a\\x1b]52;c;eA==\\x07b"));
+        assert_eq!(shown.permission_reason.as_deref(), Some("r\\u{202e}"));
+        assert_eq!(shown.system_messages, ["m\\u{9b}"]);
+        assert_eq!(shown.warnings, ["tab\tand\nnewline stay"]);
+        assert_eq!(shown.context.as_deref(), Some("c\u{1b}"), "the model's, as written");
+        assert_eq!(raw.block.as_deref(), Some("a\u{1b}]52;c;eA==\u{7}b"));
+    }
+
     fn blocking(reason: &str) -> Verdict {
         Verdict {
             block_reason: Some(reason.into()),

@@ -337,13 +337,15 @@ fn writes_of(part: &CommandPart, dir: &Path, site: &Site<'_>, effects: &mut Effe
     }
     // The views write expansions as holes; `plain` keeps their text
     // (`$HOME/x`), which a view's arguments are the end of.
-    let plain: Vec<&str> = part.plain.split(' ').collect();
+    let plain = || part.plain.split(' ').collect::<Vec<&str>>();
     for view in std::iter::once(&part.plain).chain(&part.seen_through) {
-        let words: Vec<&str> = view.split(' ').collect();
-        let name = words[0].rsplit('/').next().unwrap_or(words[0]);
+        let first = view.split(' ').next().unwrap_or_default();
+        let name = first.rsplit('/').next().unwrap_or(first);
         let Some(&(_, writer)) = WRITERS.iter().find(|(n, _)| *n == name) else {
             continue;
         };
+        let words: Vec<&str> = view.split(' ').collect();
+        let plain = plain();
         let args = match plain.len().checked_sub(words.len()) {
             Some(at) if plain[at].rsplit('/').next() == Some(name) => &plain[at + 1..],
             _ => &words[1..],

@@ -61,6 +61,29 @@ fn switch_of(host: HostId) -> Option<Switch> {
     }
 }
 
+/// Whether a write of `kind` to `path` may touch a host's file: one named
+/// as a host's hook file or switch file is named (every row of
+/// [`wiring::all`], and the files [`HostFiles::new`] adds), a file in a
+/// host's hook folder, or (removing, moving) a folder. A write to anything
+/// else, most writes, costs no look at the host files.
+pub fn may_be_one(path: &Path, kind: WriteKind) -> bool {
+    if kind == WriteKind::Tree {
+        return true;
+    }
+    let Some(name) = path.file_name() else {
+        return false;
+    };
+    let folder = path.parent().and_then(Path::file_name);
+    let named = |rel: &str| {
+        let rel = Path::new(rel);
+        rel.file_name() == Some(name) || rel.file_name() == folder
+    };
+    wiring::all().any(|w| named(w.project_file) || named(w.user_file))
+        || [CLAUDE_LOCAL, "config.toml", ".github/copilot/settings.json"]
+            .iter()
+            .any(|rel| named(rel))
+}
+
 /// The host files of one fire.
 #[derive(Debug, Clone)]
 pub struct HostFiles {

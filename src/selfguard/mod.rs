@@ -184,6 +184,9 @@ pub struct Guard {
     pub warnings: Vec<String>,
     host_files: OnceCell<HostFiles>,
     program: OnceCell<Option<PathBuf>>,
+    /// Places resolved on disk, when that changed them (`None`: as
+    /// written), asked for once each.
+    resolved: std::cell::RefCell<Vec<(PathBuf, Option<PathBuf>)>>,
 }
 
 /// A built-in rule that denies a call.
@@ -242,6 +245,7 @@ impl Guard {
             warnings,
             host_files: OnceCell::new(),
             program: OnceCell::new(),
+            resolved: std::cell::RefCell::default(),
         }
     }
 
@@ -392,6 +396,11 @@ impl Guard {
             }
         }
         let rule = self.on(Guards::HostEntries)?;
+        if !hostfiles::may_be_one(&target, write.kind)
+            && !real.as_deref().is_some_and(|r| hostfiles::may_be_one(r, write.kind))
+        {
+            return None;
+        }
         let harm = self
             .host_files()
             .judge(write, &target, real.as_deref(), change)?;
@@ -407,6 +416,18 @@ impl Guard {
         })
     }
 
+    /// `place` with its symbolic links resolved, when that differs.
+    fn resolved(&self, place: &Path) -> Option<PathBuf> {
+        if let Some((_, real)) = self.resolved.borrow().iter().find(|(p, _)| p == place) {
+            return real.clone();
+        }
+        let real = Some(resolved(place)).filter(|real| real != place);
+        self.resolved
+            .borrow_mut()
+            .push((place.to_path_buf(), real.clone()));
+        real
+    }
+
     fn host_files(&self) -> &HostFiles {
         self.host_files.get_or_init(|| {
             HostFiles::new(
@@ -420,15 +441,15 @@ impl Guard {
     /// Which of hookrun's places `path` (absolute, normalised) is in, or
     /// (for a write that reaches what is below it) holds.
     fn place_hit(&self, path: &Path, kind: WriteKind) -> Option<Hit> {
+        // The place as written and as it opens (a home folder behind a
+        // symbolic link): the path may be either.
         let within = |place: &Path| {
-            path.starts_with(place) || {
-                let real = resolved(place);
-                real != place && path.starts_with(&real)
-            }
+            path.starts_with(place) || self.resolved(place).is_some_and(|r| path.starts_with(r))
         };
         let holds = |place: &Path| {
             kind == WriteKind::Tree
-                && (place.starts_with(path) || resolved(place).starts_with(path))
+                && (place.starts_with(path)
+                    || self.resolved(place).is_some_and(|r| r.starts_with(path)))
         };
         // What the call does to `place`, in words.
         let does = |place: &Path, what: &str| {
@@ -444,8 +465,22 @@ impl Guard {
         };
         let reaches = |place: &Path| within(place) || holds(place);
         if let Some(config) = &self.places.config_dir {
+            // The store is read without following a link at its own name:
+            // the folder's resolution is the store's.
             let store = [config.join("trust.json"), config.join("trusted")];
-            if let Some(place) = store.iter().find(|p| reaches(p)) {
+            let real_store = self
+                .resolved(config)
+                .map(|real| [real.join("trust.json"), real.join("trusted")]);
+            let reaches_store = |place: &Path, real: Option<&Path>| {
+                path.starts_with(place)
+                    || real.is_some_and(|r| path.starts_with(r))
+                    || (kind == WriteKind::Tree
+                        && (place.starts_with(path) || real.is_some_and(|r| r.starts_with(path))))
+            };
+            let found = store.iter().enumerate().find(|(i, place)| {
+                reaches_store(place, real_store.as_ref().map(|r| r[*i].as_path()))
+            });
+            if let Some((_, place)) = found {
                 if let Some(rule) = self.on(Guards::TrustStore) {
                     return Some(Hit {
                         rule,
@@ -701,8 +736,14 @@ fn real_path(write: &Write, site: &Site<'_>) -> Result<Option<PathBuf>, String> 
     };
     match crate::select::file_pattern::resolve_on_disk(&write.path, &paths) {
         crate::select::file_pattern::OnDisk::Resolved(real) => Ok(Some(real)),
+        // A descriptor (`/dev/fd/2`, `/proc/self/fd/1`) was opened elsewhere,
+        // where that opening is judged; another process's folder
+        // (`/proc/123/cwd/…`) could be anything.
         crate::select::file_pattern::OnDisk::Unknown(why) => {
-            if write.path.starts_with("/dev/fd") {
+            if write.path.starts_with("/dev/fd")
+                || write.path.contains("/fd/")
+                || write.path.contains("/map_files/")
+            {
                 Ok(None)
             } else {
                 Err(why)
@@ -715,9 +756,25 @@ fn normalize(path: &Path) -> PathBuf {
     crate::select::file_pattern::normalize(path)
 }
 
-/// `place` with its symbolic links resolved (remembered for a fire).
+/// `place` with its symbolic links resolved, as far as it exists (the
+/// rest appended as written): one `realpath` for a place that exists.
 fn resolved(place: &Path) -> PathBuf {
-    crate::settings::trust::resolved(place)
+    let mut rest = Vec::new();
+    let mut current = place;
+    loop {
+        if let Ok(real) = std::fs::canonicalize(current) {
+            let mut out = real;
+            out.extend(rest.iter().rev());
+            return out;
+        }
+        match (current.parent(), current.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                current = parent;
+            }
+            _ => return place.to_path_buf(),
+        }
+    }
 }
 
 /// A program word's name: its base name, without a version (`hookrun@1`),
@@ -845,7 +902,10 @@ fn subcommand(rest: &[String]) -> Option<Invocation> {
 }
 
 /// The environment markers of hosts' own shells: a weakening command that
-/// sees one and no terminal refuses without `--yes`.
+/// sees one and no terminal refuses without `--yes`. Claude Code's and
+/// Copilot CLI's are measured in their hooks' environment (which their
+/// shell tools share); Gemini CLI and Qwen Code document theirs for the
+/// commands their shell tool runs; `AI_AGENT` is the name agents share.
 pub const AGENT_MARKERS: &[(&str, &str)] = &[
     ("CLAUDECODE", "Claude Code"),
     ("CLAUDE_CODE_ENTRYPOINT", "Claude Code"),
@@ -854,9 +914,7 @@ pub const AGENT_MARKERS: &[(&str, &str)] = &[
     ("COPILOT_CLI", "Copilot CLI"),
     ("CODEX_SANDBOX", "Codex"),
     ("CODEX_SANDBOX_NETWORK_DISABLED", "Codex"),
-    ("CODEX_THREAD_ID", "Codex"),
-    ("CURSOR_AGENT", "Cursor"),
-    ("CLINE_ACTIVE", "Cline"),
+    ("AI_AGENT", "an agent"),
 ];
 
 /// The host whose shell this environment looks like (its marker), if any.

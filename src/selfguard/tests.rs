@@ -168,6 +168,8 @@ fn writes_to_hookruns_files_are_denied_and_reads_are_not() {
         ),
         ("grep -r hookrun ~/.local/state/hookrun", None),
         ("echo x > \"$OUT\"", None),
+        ("echo x > /proc/self/fd/2 2>/dev/fd/1", None),
+        ("echo x > /proc/1/cwd/notes", Some("hookrun-settings")),
         ("git status", None),
     ];
     for (command, want) in cases {
