@@ -489,7 +489,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__install)
-            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
+            opts="-v -h -V --project --user --local --dry-run --binary --pinned --yes --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -655,7 +655,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__trust)
-            opts="-v -h -V --verbose --help --version"
+            opts="-v -h -V --yes --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -669,7 +669,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__uninstall)
-            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
+            opts="-v -h -V --project --user --local --dry-run --binary --pinned --yes --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -699,7 +699,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__untrust)
-            opts="-v -h -V --verbose --help --version"
+            opts="-v -h -V --yes --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

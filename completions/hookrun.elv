@@ -63,6 +63,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --version 'Print version'
         }
         &'hookrun;trust'= {
+            cand --yes 'Go ahead although this looks like an AI agent''s shell (a host''s marker such as CLAUDECODE is set, and there is no terminal), where `untrust` and trusting content not trusted yet otherwise refuse'
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand -h 'Print help (see more with ''--help'')'
@@ -71,6 +72,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --version 'Print version'
         }
         &'hookrun;untrust'= {
+            cand --yes 'Go ahead although this looks like an AI agent''s shell (a host''s marker such as CLAUDECODE is set, and there is no terminal), where `untrust` and trusting content not trusted yet otherwise refuse'
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand -h 'Print help (see more with ''--help'')'
@@ -198,6 +200,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --local 'Claude Code only: the project''s local file, .claude/settings.local.json (yours, not committed), instead of the shared .claude/settings.json'
             cand --dry-run 'Print the change as a diff and write nothing'
             cand --pinned 'Install only: run the project''s npm devDependency ("$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native), not this machine''s path, so a committed file works for every teammate'
+            cand --yes 'Uninstall only: go ahead although this looks like an AI agent''s shell (a host''s marker such as CLAUDECODE is set, and there is no terminal), where uninstall otherwise refuses'
             cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
             cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
@@ -217,6 +220,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --local 'Claude Code only: the project''s local file, .claude/settings.local.json (yours, not committed), instead of the shared .claude/settings.json'
             cand --dry-run 'Print the change as a diff and write nothing'
             cand --pinned 'Install only: run the project''s npm devDependency ("$CLAUDE_PROJECT_DIR"/node_modules/.bin/hookrun-native), not this machine''s path, so a committed file works for every teammate'
+            cand --yes 'Uninstall only: go ahead although this looks like an AI agent''s shell (a host''s marker such as CLAUDECODE is set, and there is no terminal), where uninstall otherwise refuses'
             cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
             cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
