@@ -368,7 +368,11 @@ mod tests {
         assert_eq!(shown.permission_reason.as_deref(), Some("r\\u{202e}"));
         assert_eq!(shown.system_messages, ["m\\u{9b}"]);
         assert_eq!(shown.warnings, ["tab\tand\nnewline stay"]);
-        assert_eq!(shown.context.as_deref(), Some("c\u{1b}"), "the model's, as written");
+        assert_eq!(
+            shown.context.as_deref(),
+            Some("c\u{1b}"),
+            "the model's, as written"
+        );
         assert_eq!(raw.block.as_deref(), Some("a\u{1b}]52;c;eA==\u{7}b"));
     }
 

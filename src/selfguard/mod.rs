@@ -397,7 +397,9 @@ impl Guard {
         }
         let rule = self.on(Guards::HostEntries)?;
         if !hostfiles::may_be_one(&target, write.kind)
-            && !real.as_deref().is_some_and(|r| hostfiles::may_be_one(r, write.kind))
+            && !real
+                .as_deref()
+                .is_some_and(|r| hostfiles::may_be_one(r, write.kind))
         {
             return None;
         }
