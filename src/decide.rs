@@ -162,7 +162,9 @@ fn every_file(
     cx: &FireContext<'_>,
     notes: &mut Vec<String>,
 ) {
-    if rules.is_empty() || decision.block.is_some() {
+    // The built-in rules judge every file of the call themselves: only
+    // the settings' rules need this (and the input is read only for them).
+    if rules.no_settings_rules() || decision.block.is_some() {
         return;
     }
     let Some(input) = decision

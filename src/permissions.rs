@@ -60,7 +60,7 @@ impl RuleSets {
     }
 
     /// No rule of the settings (the built-in rules aside).
-    fn no_settings_rules(&self) -> bool {
+    pub fn no_settings_rules(&self) -> bool {
         self.deny.is_empty() && self.ask.is_empty() && self.allow.is_empty()
     }
 
