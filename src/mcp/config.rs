@@ -189,6 +189,11 @@ fn project_servers(file: &Path, trust_all: bool) -> Result<Project, String> {
     if let (Ok(bytes), Some(TrustState::Trusted | TrustState::New) | None) = (&read, current_state)
     {
         let trusted = current_state == Some(TrustState::Trusted);
+        if let (true, Some(store)) = (trusted, &store) {
+            // A record from before copies were kept: keep one now, so a
+            // later edit cannot switch the servers off.
+            store.keep_copy_of_legacy(file, bytes);
+        }
         return Ok(Project {
             json: Some(parse(bytes, &file.display().to_string())?),
             trusted,

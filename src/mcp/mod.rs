@@ -12,7 +12,7 @@
 pub mod config;
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -105,14 +105,6 @@ pub fn describe(m: &McpToolDef) -> String {
         m.server,
         Value::Object(m.input.clone())
     )
-}
-
-/// Whether a project's `.mcp.json` with this content may run: its exact
-/// content is in the trust store.
-pub fn trusted_in_store(file: &Path, bytes: &[u8]) -> bool {
-    trust_store().is_some_and(|store| {
-        store.state(file, bytes) == crate::settings::trust::TrustState::Trusted
-    })
 }
 
 /// The user's trust store, from hookrun's environment.

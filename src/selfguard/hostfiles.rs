@@ -467,6 +467,36 @@ mod tests {
     }
 
     #[test]
+    fn a_hook_file_of_hookruns_in_a_hosts_folder_is_protected_and_others_are_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path();
+        let folder = project.join(".clinerules/hooks");
+        std::fs::create_dir_all(&folder).unwrap();
+        let ours = folder.join("PreToolUse");
+        std::fs::write(
+            &ours,
+            format!(
+                "#!/bin/sh\n{}\nexec hookrun fire --host cline\n",
+                crate::host::cline::MARKER
+            ),
+        )
+        .unwrap();
+        let theirs = folder.join("PostToolUse");
+        std::fs::write(&theirs, "#!/bin/sh\necho mine\n").unwrap();
+        let files = HostFiles::new(project, None, None);
+        let judge =
+            |path: &Path, kind: WriteKind| files.judge(&write(path, kind), path, None, &|| None);
+        assert!(judge(&ours, WriteKind::Content).is_some());
+        assert!(judge(&folder, WriteKind::Tree).is_some());
+        assert_eq!(judge(&theirs, WriteKind::Content), None);
+        assert!(may_be_one(&ours, WriteKind::Content));
+        assert!(!may_be_one(
+            &project.join("src/main.rs"),
+            WriteKind::Content
+        ));
+    }
+
+    #[test]
     fn codex_feature_switch_is_read() {
         assert!(codex_hooks_off("[features]\nhooks = false\n"));
         assert!(codex_hooks_off("features.hooks = false # off"));
