@@ -175,6 +175,12 @@ fn writes_to_hookruns_files_are_denied_and_reads_are_not() {
     for (command, want) in cases {
         assert_eq!(w.bash(command), *want, "{command}");
     }
+    // The program that runs (here, this test binary).
+    let program = std::env::current_exe().unwrap();
+    assert_eq!(
+        w.bash(&format!("cp /bin/true {}", program.display())),
+        Some("hookrun-program")
+    );
     let write = |path: &str| {
         w.judge("Write", &json!({"file_path": path, "content": "{}"}))
             .map(|hit| hit.rule.name)
