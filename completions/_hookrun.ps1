@@ -213,6 +213,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
             break
         }
         'hookrun;trust' {
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Go ahead although this looks like an AI agent''s shell (a host''s marker such as CLAUDECODE is set, and there is no terminal), where `untrust` and trusting content not trusted yet otherwise refuse')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -222,6 +223,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
             break
         }
         'hookrun;untrust' {
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Go ahead although this looks like an AI agent''s shell (a host''s marker such as CLAUDECODE is set, and there is no terminal), where `untrust` and trusting content not trusted yet otherwise refuse')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -239,6 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'hookrun' -ScriptBlock {
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Your own file, in the home folder (every project)')
             [CompletionResult]::new('--local', '--local', [CompletionResultType]::ParameterName, 'Claude Code only: the project''s local file, .claude/settings.local.json')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would change and write nothing')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Go ahead although this looks like an AI agent''s shell (a host''s marker such as CLAUDECODE is set, and there is no terminal), where uninstall otherwise refuses')
             [CompletionResult]::new('--no-default-settings', '--no-default-settings', [CompletionResultType]::ParameterName, 'Skip the user, project and local settings files; load only the `--settings` files and managed settings')
             [CompletionResult]::new('--trust-project', '--trust-project', [CompletionResultType]::ParameterName, 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason')

@@ -705,7 +705,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__trust)
-            opts="-v -h -V --verbose --help --version"
+            opts="-v -h -V --yes --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -719,7 +719,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__uninstall)
-            opts="-v -h -V --all --project --user --local --dry-run --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
+            opts="-v -h -V --all --project --user --local --dry-run --yes --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -745,7 +745,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__untrust)
-            opts="-v -h -V --verbose --help --version"
+            opts="-v -h -V --yes --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -199,6 +199,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --version 'Print version'
         }
         &'hookrun;trust'= {
+            cand --yes 'Go ahead although this looks like an AI agent''s shell (a host''s marker such as CLAUDECODE is set, and there is no terminal), where `untrust` and trusting content not trusted yet otherwise refuse'
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand -h 'Print help (see more with ''--help'')'
@@ -207,6 +208,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --version 'Print version'
         }
         &'hookrun;untrust'= {
+            cand --yes 'Go ahead although this looks like an AI agent''s shell (a host''s marker such as CLAUDECODE is set, and there is no terminal), where `untrust` and trusting content not trusted yet otherwise refuse'
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand --verbose 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'
             cand -h 'Print help (see more with ''--help'')'
@@ -223,6 +225,7 @@ set edit:completion:arg-completer[hookrun] = {|@words|
             cand --user 'Your own file, in the home folder (every project)'
             cand --local 'Claude Code only: the project''s local file, .claude/settings.local.json'
             cand --dry-run 'Print what would change and write nothing'
+            cand --yes 'Go ahead although this looks like an AI agent''s shell (a host''s marker such as CLAUDECODE is set, and there is no terminal), where uninstall otherwise refuses'
             cand --no-default-settings 'Skip the user, project and local settings files; load only the `--settings` files and managed settings'
             cand --trust-project 'Trust the project''s settings files for this run without recording them (CI, containers). Otherwise project files take effect only after `hookrun trust`'
             cand -v 'Log what hookrun does to stderr (-v: info, -vv: debug, -vvv: trace; `RUST_LOG` works too): the project and settings files it found, each settings problem, each hook it starts. Commands that load no settings (`completions`, `init`) have nothing to log. Under `fire`, stderr otherwise carries only the block reason'

@@ -55,6 +55,51 @@ impl Decision {
         (!all.is_empty()).then(|| all.join("\n"))
     }
 
+    /// The decision as a host shows it to a person (SPEC §9.5): every
+    /// control character (C0 but tab and newline, DEL, C1) and bidi
+    /// formatting character in the reasons and in `systemMessage` written
+    /// as a visible escape, as hookrun's own terminal output is
+    /// ([`crate::escape::for_terminal`]). Those texts quote the agent (its
+    /// commands, what a hook echoed of them), and the host prints them in
+    /// the person's terminal: an OSC 52 there writes the clipboard. The
+    /// decision itself, which the audit log records, keeps its bytes;
+    /// `additionalContext` and `updatedInput` are the model's and the
+    /// tool's, and pass as they are. Borrowed, at the cost of one scan,
+    /// when nothing needs escaping.
+    pub fn shown_to_people(&self) -> std::borrow::Cow<'_, Decision> {
+        use crate::escape::for_terminal;
+        use std::borrow::Cow;
+        let unsafe_text = |text: &str| matches!(for_terminal(text), Cow::Owned(_));
+        let any = self
+            .block
+            .iter()
+            .chain(&self.permission_reason)
+            .chain(&self.stop_reason)
+            .chain(&self.system_messages)
+            .chain(&self.warnings)
+            .any(|t| unsafe_text(t));
+        if !any {
+            return Cow::Borrowed(self);
+        }
+        let escape = |text: &mut String| {
+            if let Cow::Owned(escaped) = for_terminal(text) {
+                *text = escaped;
+            }
+        };
+        let mut shown = self.clone();
+        for text in shown
+            .block
+            .iter_mut()
+            .chain(shown.permission_reason.iter_mut())
+            .chain(shown.stop_reason.iter_mut())
+            .chain(shown.system_messages.iter_mut())
+            .chain(shown.warnings.iter_mut())
+        {
+            escape(text);
+        }
+        Cow::Owned(shown)
+    }
+
     /// The decision word used by reports, logs and `hookrun test`.
     pub fn decision_word(&self) -> &'static str {
         if self.block.is_some() {
@@ -297,6 +342,38 @@ mod tests {
 
     fn verdict() -> Verdict {
         Verdict::default()
+    }
+
+    #[test]
+    fn what_people_see_is_escaped_and_the_decision_keeps_its_bytes() {
+        let plain = Decision {
+            block: Some("no".into()),
+            warnings: vec!["w".into()],
+            ..Decision::default()
+        };
+        assert!(matches!(
+            plain.shown_to_people(),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        let raw = Decision {
+            block: Some("a\u{1b}]52;c;eA==\u{7}b".into()),
+            permission_reason: Some("r\u{202e}".into()),
+            system_messages: vec!["m\u{9b}".into()],
+            warnings: vec!["tab\tand\nnewline stay".into()],
+            context: Some("c\u{1b}".into()),
+            ..Decision::default()
+        };
+        let shown = raw.shown_to_people();
+        assert_eq!(shown.block.as_deref(), Some("a\\x1b]52;c;eA==\\x07b"));
+        assert_eq!(shown.permission_reason.as_deref(), Some("r\\u{202e}"));
+        assert_eq!(shown.system_messages, ["m\\u{9b}"]);
+        assert_eq!(shown.warnings, ["tab\tand\nnewline stay"]);
+        assert_eq!(
+            shown.context.as_deref(),
+            Some("c\u{1b}"),
+            "the model's, as written"
+        );
+        assert_eq!(raw.block.as_deref(), Some("a\u{1b}]52;c;eA==\u{7}b"));
     }
 
     fn blocking(reason: &str) -> Verdict {

@@ -439,6 +439,12 @@ pub struct UninstallArgs {
     #[arg(long)]
     pub dry_run: bool,
 
+    /// Go ahead although this looks like an AI agent's shell (a host's
+    /// marker such as CLAUDECODE is set, and there is no terminal), where
+    /// uninstall otherwise refuses.
+    #[arg(long)]
+    pub yes: bool,
+
     /// Where the project is (install's entries are found there).
     #[command(flatten)]
     pub settings: SettingsArgs,
@@ -520,6 +526,12 @@ pub struct TrustArgs {
     /// Project folders or settings files (default: the current project).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+
+    /// Go ahead although this looks like an AI agent's shell (a host's
+    /// marker such as CLAUDECODE is set, and there is no terminal), where
+    /// `untrust` and trusting content not trusted yet otherwise refuse.
+    #[arg(long)]
+    pub yes: bool,
 }
 
 #[derive(Debug, Clone, Args)]

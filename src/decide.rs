@@ -6,6 +6,8 @@
 //! `async` output, permission rules, `--fail-closed`, the stop-loop guard;
 //! then every warning and note in a fixed order.
 
+use std::time::{Duration, Instant};
+
 use serde_json::Value;
 
 use crate::aggregate::{self, Decision, Entry};
@@ -15,8 +17,13 @@ use crate::event::Event;
 use crate::permissions;
 use crate::plan::Plan;
 use crate::run::Executed;
+use crate::selfguard;
 use crate::settings::Severity;
 use crate::verdict::Permission;
+
+/// How long the rules may judge the call when the hooks used the whole
+/// deadline: past it, what is left is "cannot judge".
+const RULES_GRACE: Duration = Duration::from_millis(100);
 
 /// What the fire knew before deciding.
 #[derive(Debug)]
@@ -122,13 +129,25 @@ fn permission_rules(
     event: &Event,
     notices: &mut Notices,
 ) {
+    let places = selfguard::Places::of(
+        cx.settings,
+        cx.project_dir,
+        cx.home,
+        cx.env,
+        cx.state.map(crate::state::StateDir::root),
+        cx.log,
+    );
     let rules = permissions::collect_for(
         &cx.settings.files,
         cx.project_dir,
         cx.home,
         cx.host != crate::host::HostId::ClaudeCode,
-    );
+    )
+    .with_builtins(selfguard::Guard::new(places, cx.settings));
     notices.warnings.extend(rules.warnings.iter().cloned());
+    // The rules' reading stops at the deadline, but gets a moment even
+    // when the hooks used all of it.
+    crate::select::rule::evaluate_until(Some(cx.until().max(Instant::now() + RULES_GRACE)));
     let outcome = permissions::apply(
         decision,
         event,
@@ -155,7 +174,9 @@ fn every_file(
     cx: &FireContext<'_>,
     notes: &mut Vec<String>,
 ) {
-    if rules.is_empty() || decision.block.is_some() {
+    // The built-in rules judge every file of the call themselves: only
+    // the settings' rules need this (and the input is read only for them).
+    if rules.no_settings_rules() || decision.block.is_some() {
         return;
     }
     let Some(input) = decision
@@ -169,7 +190,17 @@ fn every_file(
         return;
     };
     let first = input.get("file_path");
+    let until = cx.until().max(Instant::now() + RULES_GRACE);
     for path in paths.iter().filter(|p| Some(*p) != first) {
+        if Instant::now() >= until && !rules.no_deny_or_ask() {
+            decision.block = Some(format!(
+                "hookrun cannot judge this call: the fire's deadline passed before its rules judged every file it names (the next was {path}); name fewer files at once"
+            ));
+            decision.permission = None;
+            decision.permission_reason = None;
+            decision.updated_input = None;
+            return;
+        }
         let mut variant = input.clone();
         variant["file_path"] = path.clone();
         let mut scratch = Decision {
@@ -260,7 +291,7 @@ pub fn stop_loop_guard(
             warnings.push(format!("could not reset the stop-loop counter: {err}"));
         }
     }
-    match state.count_stop_block(session, &key, blocked) {
+    match state.count_stop_block(session, &key, blocked, cap) {
         Ok((count, problem)) => {
             warnings.extend(problem);
             if blocked && count > cap {

@@ -295,6 +295,14 @@ impl Event {
         self.field("tool_input")
     }
 
+    /// `tool_input` without decoding its long strings: a string the event
+    /// left undecoded (64 KiB or more) reads `""` here. For readers that
+    /// only need its short fields (a file tool's path: one that long cannot
+    /// be opened anyway).
+    pub fn tool_input_shallow(&self) -> Option<&Value> {
+        self.fields.get("tool_input")
+    }
+
     /// The event's `cwd`, if it names a path.
     pub fn cwd(&self) -> Option<PathBuf> {
         self.str_field("cwd")

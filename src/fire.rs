@@ -116,7 +116,9 @@ pub fn fire(
     notices
         .warnings
         .extend(select::mistakes::fire_warnings(settings, &event.id));
-    // The deadline covers selection too (a matcher's time budget).
+    // The deadline covers selection too (a matcher's time budget), and
+    // every rule's reading of the call.
+    crate::permissions::read_within(&event, cx.until());
     // An event the host sent where it is not one (`notes` says why).
     let considered = if fire_no_hooks {
         Vec::new()
@@ -239,7 +241,7 @@ fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
             // Only the write itself failed (the lock, the disk): said too.
             // The decision is adapted already, and how it was mapped noted.
             decision.warnings.push(err.to_string());
-            rendered = host.render(event, &decision, &adapted).rendered;
+            rendered = host::render_again(host, event, &decision, &adapted);
             report::update_answer(report, &decision, &rendered);
         }
     }

@@ -66,6 +66,7 @@ pub mod report;
 pub mod run;
 pub mod safewrite;
 pub mod select;
+pub mod selfguard;
 pub mod settings;
 pub mod stack;
 pub mod state;
@@ -109,11 +110,12 @@ pub fn run() -> ExitCode {
         Command::Test(args) => stack::on_big_stack(|| commands::test::run(args)),
         Command::Replay(args) => commands::replay::run(args),
         Command::Install(args) => commands::install::run(args, true).unwrap_or_else(failed),
-        Command::Uninstall(args) => match args.for_host() {
-            Some(one) => commands::install::run(&one, false),
-            None => commands::install::uninstall_all(args),
-        }
-        .unwrap_or_else(failed),
+        Command::Uninstall(args) => commands::install::refuse_in_agent_shell(args)
+            .and_then(|()| match args.for_host() {
+                Some(one) => commands::install::run(&one, false),
+                None => commands::install::uninstall_all(args),
+            })
+            .unwrap_or_else(failed),
         Command::Status(args) => commands::status::run(args).unwrap_or_else(failed),
         Command::Completions(args) => {
             commands::Printed::stdout(generate::completions::render(args.shell), Exit::Success)

@@ -6,8 +6,13 @@
 //! implementation — with the polarity of SPEC §4.3: deny and ask rules match
 //! when ANY part of a command matches (and fail open toward matching), allow
 //! rules only when EVERY part is covered. Pure over its inputs.
+//!
+//! Before the settings' deny rules come hookrun's built-in rules
+//! ([`crate::selfguard`]), on every call whatever the settings say: the
+//! guard guards itself (SPEC §9.5).
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use serde_json::Value;
 
@@ -16,6 +21,7 @@ use crate::catalog::Encoding;
 use crate::event::Event;
 use crate::select::mistakes;
 use crate::select::rule::{self, PathContext, Rule, RuleMatch, ToolCall};
+use crate::selfguard::{Guard, Hit};
 use crate::settings::SettingsFile;
 use crate::settings::model::{FileState, RuleEntry};
 use crate::verdict::Permission;
@@ -40,11 +46,31 @@ pub struct RuleSets {
     allow: Vec<Loaded>,
     /// Rules that do not parse: shown on every fire that uses the rules.
     pub warnings: Vec<String>,
+    /// hookrun's built-in rules (SPEC §9.5), judged first.
+    pub builtins: Option<Guard>,
 }
 
 impl RuleSets {
     pub fn is_empty(&self) -> bool {
+        self.builtins.is_none() && self.no_settings_rules()
+    }
+
+    /// No deny or ask rule of the settings.
+    pub fn no_deny_or_ask(&self) -> bool {
+        self.deny.is_empty() && self.ask.is_empty()
+    }
+
+    /// No rule of the settings (the built-in rules aside).
+    pub fn no_settings_rules(&self) -> bool {
         self.deny.is_empty() && self.ask.is_empty() && self.allow.is_empty()
+    }
+
+    /// The same rules with hookrun's built-in rules judged first.
+    #[must_use]
+    pub fn with_builtins(mut self, guard: Guard) -> RuleSets {
+        self.warnings.extend(guard.warnings.iter().cloned());
+        self.builtins = Some(guard);
+        self
     }
 
     /// Every rule with what it says about one call, in the order the
@@ -114,6 +140,50 @@ pub enum Verdict {
     NoMatch,
 }
 
+/// The deny and ask rules about `Read` of the trusted settings (Claude
+/// Code's own files' too): what an `agent` hook's tools must refuse to
+/// read (SPEC §9.5). Nobody can be asked inside a hook, so an ask rule
+/// refuses there too.
+#[derive(Debug, Default)]
+pub struct ReadRules(Vec<Loaded>);
+
+impl ReadRules {
+    pub fn of(settings: &crate::settings::Settings, project_dir: &Path) -> ReadRules {
+        // Warnings are the fire's to give: no home needed for them here.
+        let sets = collect_for(&settings.files, project_dir, None, true);
+        ReadRules(
+            sets.deny
+                .into_iter()
+                .chain(sets.ask)
+                .filter(|loaded| loaded.rule.applies_to("Read"))
+                .collect(),
+        )
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The rule (its text and where it was written) that denies reading
+    /// `path`, if one does.
+    pub fn denies(&self, path: &Path, cwd: &Path, home: Option<&Path>) -> Option<String> {
+        let input = serde_json::json!({ "file_path": path.to_string_lossy() });
+        let call = ToolCall {
+            tool_name: "Read",
+            tool_input: &input,
+        };
+        self.0
+            .iter()
+            .find(|loaded| {
+                loaded
+                    .rule
+                    .matches_any(call, &paths(cwd, home, &loaded.anchor))
+                    .matched()
+            })
+            .map(|loaded| format!("{:?} ({})", loaded.rule.text(), loaded.origin))
+    }
+}
+
 /// Parses the rules of every loaded (so: trusted, hookrun-mode) file.
 /// `home` is where a rule's one-slash path may really be (see
 /// [`crate::select::mistakes::rule_mistakes`]).
@@ -167,12 +237,10 @@ pub fn collect_for(
     sets
 }
 
-fn anchor_of(file: &SettingsFile, project_dir: &Path) -> PathBuf {
-    if file.kind().is_project_scoped() {
-        project_dir.to_path_buf()
-    } else {
-        file.dir.clone()
-    }
+fn anchor_of(file: &SettingsFile, _project_dir: &Path) -> PathBuf {
+    // A layer's rules anchor at their own layer (SPEC §9.5): never at a
+    // project root discovery might have put elsewhere.
+    file.rule_anchor().to_path_buf()
 }
 
 /// Where a rule is written, and what its paths are relative to.
@@ -242,9 +310,16 @@ pub fn apply<'r>(
         return outcome;
     }
     let null = Value::Null;
-    // No rule, nothing to match: the input is not read (a long string in
-    // it stays undecoded).
-    let input = if sets.is_empty() {
+    let cwd = event.cwd().unwrap_or_else(|| project_dir.to_path_buf());
+    let cwd = cwd.as_path();
+    let tool_name = event.tool_name().unwrap_or_default();
+    // 1. A hook block, a matching deny rule or a built-in rule: deny.
+    if decision.block.is_some() {
+        return outcome;
+    }
+    // No rule of the settings, nothing to match: the input is not read (a
+    // long string in it stays undecoded).
+    let input = if sets.no_settings_rules() {
         &null
     } else {
         decision
@@ -254,11 +329,9 @@ pub fn apply<'r>(
             .unwrap_or(&null)
     };
     let call = ToolCall {
-        tool_name: event.tool_name().unwrap_or_default(),
+        tool_name,
         tool_input: input,
     };
-    let cwd = event.cwd().unwrap_or_else(|| project_dir.to_path_buf());
-    let cwd = cwd.as_path();
     let first_match = |list: &'r [Loaded]| {
         list.iter().find_map(|loaded| {
             match loaded
@@ -273,12 +346,25 @@ pub fn apply<'r>(
     };
     let hook_allowed = decision.permission == Some(Permission::Allow);
 
-    // 1. A hook block or a matching deny rule: deny.
-    if decision.block.is_some() {
-        return outcome;
-    }
     if let Some((loaded, fail_open)) = first_match(&sets.deny) {
         return denied(decision, loaded, fail_open, hook_allowed);
+    }
+    // The built-in rules come after the user's own deny rules (whose
+    // reason the user wrote for this), before anything can ask or allow.
+    if let Some(guard) = &sets.builtins {
+        let hit = {
+            let updated = decision.updated_input.as_ref();
+            // A long string in the input stays undecoded unless the
+            // built-in rules need it (a command, a host file's new text).
+            let full = || updated.or_else(|| event.tool_input()).unwrap_or(&null);
+            let shallow = updated
+                .or_else(|| event.tool_input_shallow())
+                .unwrap_or(&null);
+            guard.judge(tool_name, shallow, &full, cwd)
+        };
+        if let Some(hit) = hit {
+            return builtin_denied(decision, &hit, hook_allowed);
+        }
     }
     // 2. A hook defer (PreToolUse only) stands.
     if decision.permission == Some(Permission::Defer) {
@@ -355,6 +441,72 @@ fn denied(
             )
         }),
     }
+}
+
+/// Step 1 of [`apply`]: a built-in rule (SPEC §9.5) denies the call.
+fn builtin_denied(decision: &mut Decision, hit: &Hit, hook_allowed: bool) -> Outcome {
+    decision.block = Some(hit.reason());
+    decision.permission = None;
+    decision.permission_reason = None;
+    decision.updated_input = None;
+    let name = hit.rule.name;
+    Outcome {
+        note: Some(match &hit.cannot_judge {
+            Some(why) => format!("built-in rule {name} matched by failing open: {why}"),
+            None => format!("built-in rule {name} matched: the call {}", hit.what),
+        }),
+        overridden: hook_allowed
+            .then(|| format!("a hook allowed this call, but hookrun's built-in rule {name} wins")),
+    }
+}
+
+/// Commands at least this long are read on a worker thread, which the fire
+/// waits for no longer than its deadline allows (a short one is read in
+/// well under a millisecond, whatever it holds).
+const READ_ON_A_THREAD: usize = 1024;
+
+/// Bounds the reading of the call's command by the fire's deadline (SPEC
+/// §4.3): every rule of the fire (`if` filters, the built-in rules,
+/// permissions) judges the command through [`rule`]'s shared reading; a
+/// long one is read on a worker thread first, and when that takes more
+/// than half the time left, the command is "cannot judge" (deny and ask
+/// rules match, allow rules do not) instead of the fire overrunning the
+/// host's timeout. Evaluation itself stops at `until` too.
+pub fn read_within(event: &Event, until: Instant) {
+    rule::forget_read_ahead();
+    rule::evaluate_until(Some(until));
+    if !matches!(event.tool_name(), Some("Bash" | "PowerShell")) {
+        return;
+    }
+    let Some(command) = event
+        .tool_input()
+        .and_then(|input| input.get("command"))
+        .and_then(Value::as_str)
+    else {
+        return;
+    };
+    if command.len() < READ_ON_A_THREAD {
+        return;
+    }
+    let now = Instant::now();
+    let budget = until.saturating_duration_since(now) / 2;
+    let (send, receive) = std::sync::mpsc::channel();
+    let owned = command.to_owned();
+    let started = std::thread::Builder::new()
+        .name("hookrun-read".to_owned())
+        .stack_size(16 << 20)
+        .spawn(move || {
+            let _ = send.send(rule::read_ahead(&owned));
+        });
+    let why = match started.map(|_| receive.recv_timeout(budget)) {
+        Ok(Ok(read)) => return rule::remember_read_ahead(read),
+        Ok(Err(_)) => format!(
+            "reading this command ({} KiB) takes longer than the fire's deadline allows; write it plainly or in smaller steps",
+            command.len() / 1024
+        ),
+        Err(err) => format!("hookrun could not read this command: {err}"),
+    };
+    rule::mark_unreadable(command, why);
 }
 
 /// `--non-interactive`: a final ask becomes a deny.

@@ -74,12 +74,17 @@ pub const SESSION_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
 impl StateDir {
     /// Counts consecutive blocked stops of one session and key: returns the
     /// count including this fire when `blocked`, and resets it otherwise.
-    /// A corrupt counter is reported and starts again from zero.
+    /// A corrupt counter is reported and starts again from zero, and so
+    /// does one above `most`, which hookrun never leaves behind (it resets
+    /// the count once it passes the cap): the agent can write this file,
+    /// and a value it could have written must not end the stop-loop guard's
+    /// chain early.
     pub fn count_stop_block(
         &self,
         session_id: &str,
         key: &str,
         blocked: bool,
+        most: u32,
     ) -> io::Result<(u32, Option<String>)> {
         let dir = self.session_dir(session_id);
         std::fs::create_dir_all(&dir)?;
@@ -95,13 +100,23 @@ impl StateDir {
         let mut warning = None;
         let previous = match text.trim() {
             "" => 0,
-            digits => digits.parse::<u32>().unwrap_or_else(|_| {
-                warning = Some(format!(
-                    "corrupt stop-loop counter {} reset",
-                    path.display()
-                ));
-                0
-            }),
+            digits => match digits.parse::<u32>() {
+                Ok(count) if count <= most => count,
+                Ok(count) => {
+                    warning = Some(format!(
+                        "stop-loop counter {} held {count}, more than hookrun ever leaves there (at most {most}): reset, not believed",
+                        path.display()
+                    ));
+                    0
+                }
+                Err(_) => {
+                    warning = Some(format!(
+                        "corrupt stop-loop counter {} reset",
+                        path.display()
+                    ));
+                    0
+                }
+            },
         };
         let count = if blocked {
             previous.saturating_add(1)
@@ -116,7 +131,8 @@ impl StateDir {
 
     /// Resets the consecutive-block counter (after a downgrade).
     pub fn reset_stop_blocks(&self, session_id: &str, key: &str) -> io::Result<()> {
-        self.count_stop_block(session_id, key, false).map(|_| ())
+        self.count_stop_block(session_id, key, false, u32::MAX)
+            .map(|_| ())
     }
 
     /// The folder where `async` hooks of a session leave their results.
@@ -290,11 +306,11 @@ mod tests {
         let state = StateDir {
             root: tmp.path().to_path_buf(),
         };
-        assert_eq!(state.count_stop_block("s", "Stop", true).unwrap().0, 1);
-        assert_eq!(state.count_stop_block("s", "Stop", true).unwrap().0, 2);
-        assert_eq!(state.count_stop_block("t", "Stop", true).unwrap().0, 1);
-        assert_eq!(state.count_stop_block("s", "Stop", false).unwrap().0, 0);
-        assert_eq!(state.count_stop_block("s", "Stop", true).unwrap().0, 1);
+        assert_eq!(state.count_stop_block("s", "Stop", true, 8).unwrap().0, 1);
+        assert_eq!(state.count_stop_block("s", "Stop", true, 8).unwrap().0, 2);
+        assert_eq!(state.count_stop_block("t", "Stop", true, 8).unwrap().0, 1);
+        assert_eq!(state.count_stop_block("s", "Stop", false, 8).unwrap().0, 0);
+        assert_eq!(state.count_stop_block("s", "Stop", true, 8).unwrap().0, 1);
         // A corrupt counter is reported and restarts.
         let dir = state.session_dir("s");
         let file = std::fs::read_dir(&dir)
@@ -303,9 +319,16 @@ mod tests {
             .find(|e| e.file_name().to_string_lossy().starts_with("stop-blocks"))
             .unwrap();
         std::fs::write(file.path(), "garbage").unwrap();
-        let (count, warning) = state.count_stop_block("s", "Stop", true).unwrap();
+        let (count, warning) = state.count_stop_block("s", "Stop", true, 8).unwrap();
         assert_eq!(count, 1);
         assert!(warning.unwrap().contains("corrupt"));
+        // A count hookrun never leaves behind is not believed.
+        std::fs::write(file.path(), "99").unwrap();
+        let (count, warning) = state.count_stop_block("s", "Stop", true, 8).unwrap();
+        assert_eq!(count, 1);
+        assert!(warning.unwrap().contains("not believed"));
+        std::fs::write(file.path(), "8").unwrap();
+        assert_eq!(state.count_stop_block("s", "Stop", true, 8).unwrap().0, 9);
     }
 
     #[test]

@@ -182,6 +182,27 @@ pub fn stdin_is_terminal() -> bool {
     std::io::stdin().is_terminal()
 }
 
+/// Why this looks like an AI agent's own shell, where a command that
+/// weakens hookrun (`untrust`, `uninstall`, `trust` of content not trusted
+/// yet) refuses without `--yes`: a host's environment marker is set
+/// (`CLAUDECODE`, `GEMINI_CLI`…, see [`crate::selfguard::AGENT_MARKERS`])
+/// and neither stdin nor stderr is a terminal. A second line only: an
+/// agent can unset a variable; the built-in rules are the guard.
+pub fn agent_shell() -> Option<String> {
+    if std::io::stdin().is_terminal() || std::io::stderr().is_terminal() {
+        return None;
+    }
+    crate::selfguard::agent_marker(|name| std::env::var_os(name))
+}
+
+/// The refusal of a weakening command in an agent's shell, for `what`
+/// (`untrust /p/.hookrun/settings.json`).
+pub fn refused_in_agent_shell(what: &str, marker: &str) -> String {
+    format!(
+        "refusing to {what}: this looks like an AI agent's shell ({marker}, and no terminal), and it would weaken what hookrun enforces; run it yourself in a terminal, or add --yes if you mean it from here"
+    )
+}
+
 pub use crate::display::display_path;
 
 /// How long `fire` waits for stdin to close: `--deadline`, else the default

@@ -92,6 +92,7 @@ fn text(settings: &Settings, project_dir: &str, findings: &[Finding]) -> String 
             file.path().display()
         );
     }
+    builtin_rules_text(settings, &mut out);
     for f in findings {
         let location = if f.file.as_os_str().is_empty() {
             "hookrun's environment".to_owned()
@@ -124,6 +125,27 @@ fn text(settings: &Settings, project_dir: &str, findings: &[Finding]) -> String 
         plural(loaded, "file"),
     );
     out
+}
+
+/// The built-in rules (SPEC §9.5): on whatever the settings say, unless
+/// managed settings turned one off by name.
+fn builtin_rules_text(settings: &Settings, out: &mut String) {
+    out.push_str(
+        "built-in rules (hookrun protects itself; only managed settings can turn one off, with disableBuiltinRules):\n",
+    );
+    let (rules, warnings) = crate::selfguard::listing(settings);
+    for (rule, on) in rules {
+        let _ = writeln!(
+            out,
+            "  {:<20} {:<3} {}",
+            rule.name,
+            if on { "on" } else { "off" },
+            rule.protects
+        );
+    }
+    for warning in warnings {
+        let _ = writeln!(out, "  warning: {warning}");
+    }
 }
 
 fn to_json(settings: &Settings, project_dir: &str, findings: &[Finding]) -> Value {
@@ -160,9 +182,16 @@ fn to_json(settings: &Settings, project_dir: &str, findings: &[Finding]) -> Valu
         "notes": findings.iter().filter(|f| f["severity"] == "note").count(),
         "hooks": settings.hooks.len(),
     });
+    let (rules, warnings) = crate::selfguard::listing(settings);
+    let builtin_rules: Vec<Value> = rules
+        .iter()
+        .map(|(rule, on)| json!({"name": rule.name, "protects": rule.protects, "on": on}))
+        .collect();
     json!({
         "project_dir": project_dir,
         "settings": files,
+        "builtin_rules": builtin_rules,
+        "builtin_rule_warnings": warnings,
         "findings": findings,
         "summary": summary,
     })

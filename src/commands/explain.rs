@@ -87,7 +87,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
         home: env.home.as_deref(),
     };
     let (shown, sequential) = hooks(&settings, &event, &places, deadline, &process_env);
-    let rules = rules(&settings, &event, host, &places);
+    let rules = rules(&settings, &event, host, &places, &env, &process_env);
     let (_, scrubbed) = crate::hookenv::scrub(process_env, &settings.env_keep());
     let header = Header {
         event: &event,
@@ -145,15 +145,14 @@ struct RulesShown {
     warnings: Vec<String>,
     /// The event is not one the rules judge.
     not_judged: Option<String>,
+    /// One of hookrun's built-in rules decided (which, and what it
+    /// matched), whatever the settings say.
+    builtin: Option<String>,
 }
 
-fn rules(
-    settings: &Settings,
-    event: &Event,
-    host: crate::host::HostId,
-    places: &Places<'_>,
-) -> Option<RulesShown> {
-    let claude_files = host != crate::host::HostId::ClaudeCode;
+/// How many permission rules the settings hold, and those written but not
+/// applied here, with why.
+fn written_rules(settings: &Settings, claude_files: bool) -> (usize, Vec<String>) {
     let mut not_applied = Vec::new();
     let mut written = 0;
     for file in &settings.files {
@@ -192,10 +191,25 @@ fn rules(
             ));
         }
     }
-    if written == 0 {
-        return None;
-    }
+    (written, not_applied)
+}
+
+/// The permission rules (hookrun's built-in rules first) and what they
+/// decide on this call if no hook said anything.
+fn rules(
+    settings: &Settings,
+    event: &Event,
+    host: crate::host::HostId,
+    places: &Places<'_>,
+    env: &crate::settings::Environment,
+    process_env: &[(OsString, OsString)],
+) -> Option<RulesShown> {
+    let claude_files = host != crate::host::HostId::ClaudeCode;
+    let (written, not_applied) = written_rules(settings, claude_files);
     if !event.id.permission_rules_apply() {
+        if written == 0 {
+            return None;
+        }
         return Some(RulesShown {
             judged: Vec::new(),
             decision: ("none", String::new()),
@@ -205,21 +219,35 @@ fn rules(
                 "{} is not judged by permission rules (they apply to PreToolUse and PermissionRequest)",
                 event.id.name()
             )),
+            builtin: None,
         });
     }
+    let state = crate::state::StateDir::from_process();
+    let guard_places = crate::selfguard::Places::of(
+        settings,
+        places.project_dir,
+        env.home.as_deref(),
+        process_env,
+        state.as_ref().map(crate::state::StateDir::root),
+        std::env::var_os("HOOKRUN_LOG")
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
+            .as_deref(),
+    );
     let sets = permissions::collect_for(
         &settings.files,
         places.project_dir,
         places.home,
         claude_files,
-    );
+    )
+    .with_builtins(crate::selfguard::Guard::new(guard_places, settings));
     let judged = sets
         .judge(event, places.project_dir, places.home)
         .into_iter()
         .map(|j| (j.list, j.text.to_owned(), j.origin.to_owned(), j.verdict))
         .collect();
     let mut decision = crate::aggregate::Decision::default();
-    permissions::apply(
+    let outcome = permissions::apply(
         &mut decision,
         event,
         &sets,
@@ -227,6 +255,12 @@ fn rules(
         places.home,
         false,
     );
+    let builtin = outcome
+        .note
+        .filter(|note| note.starts_with("built-in rule"));
+    if written == 0 && builtin.is_none() {
+        return None;
+    }
     let decision = match (&decision.block, decision.permission) {
         (Some(block), _) => ("deny", block.clone()),
         (None, Some(crate::verdict::Permission::Ask)) => (
@@ -248,6 +282,7 @@ fn rules(
         not_applied,
         warnings: sets.warnings.clone(),
         not_judged: None,
+        builtin,
     })
 }
 
@@ -523,7 +558,11 @@ fn text_rules(out: &mut String, r: &RulesShown) {
     for warning in &r.warnings {
         let _ = writeln!(out, "  warning: {warning}");
     }
-    if r.not_judged.is_none() {
+    if let Some(note) = &r.builtin {
+        let (decision, why) = &r.decision;
+        let _ = writeln!(out, "rules: {decision} ({note})");
+        let _ = writeln!(out, "  reason: {why}");
+    } else if r.not_judged.is_none() {
         let (decision, why) = &r.decision;
         let _ = writeln!(out, "the rules decide: {decision} ({why})");
     }
@@ -729,6 +768,7 @@ fn rules_json(r: &RulesShown) -> Value {
         "not_applied": r.not_applied,
         "warnings": r.warnings,
         "not_judged": r.not_judged,
+        "builtin": r.builtin,
     })
 }
 

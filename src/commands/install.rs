@@ -33,6 +33,23 @@ pub fn run(args: &InstallArgs, install: bool) -> anyhow::Result<Printed> {
     Ok(Printed::stdout(plan(args, install)?, Exit::Success))
 }
 
+/// Removing the entries switches hookrun off for the host: not from an
+/// agent's shell unless asked (a second line; the built-in rules deny the
+/// agent's call first).
+pub fn refuse_in_agent_shell(args: &UninstallArgs) -> anyhow::Result<()> {
+    if args.yes || args.dry_run {
+        return Ok(());
+    }
+    if let Some(marker) = common::agent_shell() {
+        let what = match args.host {
+            Some(host) => format!("uninstall {}", host.name()),
+            None => "uninstall --all".to_owned(),
+        };
+        bail!(common::refused_in_agent_shell(&what, &marker));
+    }
+    Ok(())
+}
+
 /// What one install or uninstall of a host document is about.
 struct Job<'a> {
     install: bool,

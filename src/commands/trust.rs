@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use crate::cli::TrustArgs;
 use crate::commands::Printed;
 use crate::exit::Exit;
-use crate::settings::trust::{TrustError, TrustStore, sha256_hex};
+use crate::settings::trust::{TrustError, TrustState, TrustStore, sha256_hex};
 use crate::settings::{self, Environment, discover};
 
 /// The settings files a path stands for: a file itself, or the project
@@ -54,6 +54,13 @@ pub fn run(args: &TrustArgs, trust: bool) -> anyhow::Result<Printed> {
     };
     let mut out = String::new();
     let mut failed = Vec::new();
+    // A weakening change from an agent's shell refuses (a second line: the
+    // built-in rules deny the agent's call before it runs).
+    let agent = if args.yes {
+        None
+    } else {
+        super::common::agent_shell()
+    };
     for target in &targets {
         if trust && !target.exists() {
             failed.push(format!("{} does not exist", target.display()));
@@ -75,6 +82,17 @@ pub fn run(args: &TrustArgs, trust: bool) -> anyhow::Result<Printed> {
         for file in files {
             if trust {
                 match crate::fsafe::read_capped(&file, crate::fsafe::Follow::Yes) {
+                    Ok(bytes)
+                        if agent.is_some() && store.state(&file, &bytes) != TrustState::Trusted =>
+                    {
+                        failed.push(super::common::refused_in_agent_shell(
+                            &format!(
+                                "trust {} (its content is not what you trusted)",
+                                file.display()
+                            ),
+                            agent.as_deref().unwrap_or_default(),
+                        ));
+                    }
                     Ok(bytes) => {
                         store.trust(&file, &bytes);
                         let _ = writeln!(
@@ -86,6 +104,11 @@ pub fn run(args: &TrustArgs, trust: bool) -> anyhow::Result<Printed> {
                     }
                     Err(err) => failed.push(format!("cannot read {}: {err}", file.display())),
                 }
+            } else if let (Some(marker), Some(_)) = (&agent, store.entry(&file)) {
+                failed.push(super::common::refused_in_agent_shell(
+                    &format!("untrust {}", file.display()),
+                    marker,
+                ));
             } else if store.untrust(&file) {
                 let _ = writeln!(out, "untrusted {}", file.display());
             }

@@ -183,6 +183,14 @@ fn top_level() -> Vec<(&'static str, Value)> {
             "description": "Managed settings only: no hook's timeout may exceed this many seconds."
         }),
     ));
+    keys.push((
+        "disableBuiltinRules",
+        json!({
+            "type": "array",
+            "items": { "type": "string", "enum": crate::selfguard::RULES.iter().map(|r| r.name).collect::<Vec<_>>() },
+            "description": "Managed settings only: built-in rules that protect hookrun itself to turn off, by name (see `hookrun doctor`). No other settings file can."
+        }),
+    ));
     keys
 }
 

@@ -397,18 +397,32 @@ pub fn adapt(host: &dyn Host, event: &Event, decision: &mut Decision, late: usiz
 }
 
 /// The one encoding of a decision [`adapt`] adapted; how it was mapped
-/// joins the decision's notes.
+/// joins the decision's notes. What the host shows a person (the reasons,
+/// `systemMessage`) is encoded with its control characters escaped
+/// ([`Decision::shown_to_people`]); `decision` keeps its bytes.
 pub fn render(
     host: &dyn Host,
     event: &Event,
     decision: &mut Decision,
     adapted: &Adapted,
 ) -> Rendered {
-    let encoded = host.render(event, decision, adapted);
+    let encoded = host.render(event, &decision.shown_to_people(), adapted);
     if !encoded.notes.is_empty() {
         decision.notes.extend(encoded.notes);
     }
     encoded.rendered
+}
+
+/// [`render`] again after the decision changed (a warning was added), its
+/// notes left out: they were added the first time.
+pub fn render_again(
+    host: &dyn Host,
+    event: &Event,
+    decision: &Decision,
+    adapted: &Adapted,
+) -> Rendered {
+    host.render(event, &decision.shown_to_people(), adapted)
+        .rendered
 }
 
 #[cfg(test)]

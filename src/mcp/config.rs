@@ -5,11 +5,22 @@
 //! wins. A project's `.mcp.json` is repository content: it is read only
 //! when its exact content is trusted (`hookrun trust .mcp.json`, or
 //! `--trust-project`).
+//!
+//! A trust decision is pinned (SPEC §9.5), as for settings files: once
+//! `.mcp.json` was trusted, an edit, a FIFO in its place or its removal
+//! leaves the content that was trusted in force (kept in the trust store),
+//! with a warning; and a server of the same name defined in another scope
+//! (`projects.<project>.mcpServers` in `~/.claude.json`, which Claude Code
+//! would prefer) never silently replaces the trusted one: the trusted one
+//! runs, and a warning names both.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
+
+use crate::settings::trust::TrustState;
 
 /// A stdio server, its `${VAR}`s expanded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,9 +56,10 @@ impl Places {
     }
 }
 
-/// Finds `name`: the definition, and a warning when an untrusted
-/// `.mcp.json` also defines it (its definition was not used). The error
-/// says where the server was looked for, or why its definition cannot run.
+/// Finds `name`: the definition, and a warning when something else
+/// defines it too or the trusted `.mcp.json` changed (its trusted content
+/// was used). The error says where the server was looked for, or why its
+/// definition cannot run.
 pub fn find(
     name: &str,
     places: &Places,
@@ -61,6 +73,17 @@ pub fn find(
         ))
     });
     let project_key = places.project_dir.to_string_lossy().into_owned();
+    let project_file = places.project_dir.join(".mcp.json");
+    let project = project_servers(&project_file, places.trust_all)?;
+    let mut warnings: Vec<String> = project.warning.into_iter().collect();
+    let trusted_entry = project
+        .trusted
+        .then_some(project.json.as_ref())
+        .flatten()
+        .and_then(|json| json.get("mcpServers"))
+        .and_then(|s| s.get(name));
+    let project_at = format!("{} (mcpServers.{name})", project_file.display());
+    let joined = |warnings: Vec<String>| (!warnings.is_empty()).then(|| warnings.join("; "));
     if let Some((path, json)) = &user {
         let local = json
             .get("projects")
@@ -72,39 +95,47 @@ pub fn find(
                 "{} (projects.{project_key:?}.mcpServers.{name})",
                 path.display()
             );
-            return server(entry, at, env).map(|def| (def, None));
+            if let Some(trusted) = trusted_entry {
+                // The trusted definition is what the user reviewed: a
+                // same-name one elsewhere (which the agent can write)
+                // never replaces it without a word.
+                warnings.push(format!(
+                    "it is defined both in {at} and in the trusted {project_at}: the trusted one runs"
+                ));
+                return server(trusted, project_at, env).map(|def| (def, joined(warnings)));
+            }
+            return server(entry, at, env).map(|def| (def, joined(warnings)));
         }
     }
-    let mut warning = None;
-    let project_file = places.project_dir.join(".mcp.json");
-    match crate::fsafe::read_capped(&project_file, crate::fsafe::Follow::Yes) {
-        Ok(bytes) => {
-            let json: Value = serde_json::from_slice(&bytes)
-                .map_err(|err| format!("{} is not valid JSON: {err}", project_file.display()))?;
-            if let Some(entry) = json.get("mcpServers").and_then(|s| s.get(name)) {
-                if places.trust_all || super::trusted_in_store(&project_file, &bytes) {
-                    let at = format!("{} (mcpServers.{name})", project_file.display());
-                    return server(entry, at, env).map(|def| (def, None));
-                }
-                let why = format!(
-                    "{} defines it but is not trusted (it is project content: review it, then run `hookrun trust {}`)",
-                    project_file.display(),
-                    project_file.display()
-                );
-                warning = Some(why);
-            }
-        }
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-        Err(err) => return Err(format!("cannot read {}: {err}", project_file.display())),
+    if let Some(entry) = trusted_entry {
+        return server(entry, project_at, env).map(|def| (def, joined(warnings)));
+    }
+    let untrusted_definition = !project.trusted
+        && project
+            .json
+            .as_ref()
+            .and_then(|json| json.get("mcpServers"))
+            .and_then(|s| s.get(name))
+            .is_some();
+    if untrusted_definition {
+        warnings.push(format!(
+            "{} defines it but is not trusted (it is project content: review it, then run `hookrun trust {}`)",
+            project_file.display(),
+            project_file.display()
+        ));
     }
     if let Some((path, json)) = &user {
         if let Some(entry) = json.get("mcpServers").and_then(|s| s.get(name)) {
             let at = format!("{} (mcpServers.{name})", path.display());
-            let warning = warning.map(|why| format!("{why}; the server of {at} runs instead"));
-            return server(entry, at, env).map(|def| (def, warning));
+            if untrusted_definition {
+                if let Some(last) = warnings.last_mut() {
+                    let _ = write!(last, "; the server of {at} runs instead");
+                }
+            }
+            return server(entry, at, env).map(|def| (def, joined(warnings)));
         }
     }
-    if let Some(why) = warning {
+    if let Some(why) = joined(warnings) {
         return Err(why);
     }
     let user_file = places
@@ -115,6 +146,89 @@ pub fn find(
         "no MCP server of that name in {user_file} or {}",
         project_file.display()
     ))
+}
+
+/// A project's `.mcp.json` as a trust decision has it.
+struct Project {
+    /// The content in force: the file's, or the trusted copy of a file
+    /// that changed, was removed or cannot be read.
+    json: Option<Value>,
+    trusted: bool,
+    /// The trusted content was used in the file's place.
+    warning: Option<String>,
+}
+
+/// Reads `.mcp.json` and its trust: the content that was trusted stays in
+/// force when the file changed since, or was removed, or cannot be read.
+fn project_servers(file: &Path, trust_all: bool) -> Result<Project, String> {
+    let parse = |bytes: &[u8], what: &str| -> Result<Value, String> {
+        serde_json::from_slice(bytes).map_err(|err| format!("{what} is not valid JSON: {err}"))
+    };
+    let read = crate::fsafe::read_capped(file, crate::fsafe::Follow::Yes);
+    if trust_all {
+        return match read {
+            Ok(bytes) => Ok(Project {
+                json: Some(parse(&bytes, &file.display().to_string())?),
+                trusted: true,
+                warning: None,
+            }),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Project {
+                json: None,
+                trusted: true,
+                warning: None,
+            }),
+            Err(err) => Err(format!("cannot read {}: {err}", file.display())),
+        };
+    }
+    let store = super::trust_store();
+    let recorded = store.as_ref().and_then(|store| store.entry(file)).is_some();
+    let current_state = match (&read, &store) {
+        (Ok(bytes), Some(store)) => Some(store.state(file, bytes)),
+        _ => None,
+    };
+    if let (Ok(bytes), Some(TrustState::Trusted | TrustState::New) | None) = (&read, current_state)
+    {
+        let trusted = current_state == Some(TrustState::Trusted);
+        if let (true, Some(store)) = (trusted, &store) {
+            // A record from before copies were kept: keep one now, so a
+            // later edit cannot switch the servers off.
+            store.keep_copy_of_legacy(file, bytes);
+        }
+        return Ok(Project {
+            json: Some(parse(bytes, &file.display().to_string())?),
+            trusted,
+            warning: None,
+        });
+    }
+    let what = match &read {
+        Ok(_) => "changed since it was trusted".to_owned(),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound && recorded => {
+            "was removed since it was trusted".to_owned()
+        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Project {
+                json: None,
+                trusted: false,
+                warning: None,
+            });
+        }
+        Err(err) if recorded => format!("cannot be read ({err})"),
+        Err(err) => return Err(format!("cannot read {}: {err}", file.display())),
+    };
+    let store = store.expect("a recorded file has a store");
+    let copy = store
+        .trusted_content(file)
+        .map_err(|err| format!("{} {what}, and {err}", file.display()))?;
+    let json = parse(&copy, &format!("the trusted copy of {}", file.display()))?;
+    Ok(Project {
+        json: Some(json),
+        trusted: true,
+        warning: Some(format!(
+            "{} {what}: the content you trusted is still in force; review the file and run `hookrun trust {}` to put the new content in force (or `hookrun untrust` to drop it)",
+            file.display(),
+            file.display()
+        )),
+    })
 }
 
 /// One server entry, checked and expanded.

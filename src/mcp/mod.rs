@@ -12,7 +12,7 @@
 pub mod config;
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -107,15 +107,11 @@ pub fn describe(m: &McpToolDef) -> String {
     )
 }
 
-/// Whether a project's `.mcp.json` with this content may run: its exact
-/// content is in the trust store.
-pub fn trusted_in_store(file: &Path, bytes: &[u8]) -> bool {
+/// The user's trust store, from hookrun's environment.
+fn trust_store() -> Option<crate::settings::trust::TrustStore> {
     let env = crate::settings::Environment::from_process();
     crate::settings::trust_store_path(&env)
         .and_then(|store| crate::settings::trust::TrustStore::load(&store).ok())
-        .is_some_and(|store| {
-            store.state(file, bytes) == crate::settings::trust::TrustState::Trusted
-        })
 }
 
 /// Runs one call to the end, within `timeout` and `kill_by`.

@@ -303,6 +303,7 @@ pub fn prepare(
     stdin: &[u8],
     timeout: Duration,
     project: &Path,
+    reads: tools::ReadGuard,
 ) -> Result<Run, PrepareError> {
     let endpoint = super::endpoint(prompt, config, env)?;
     let (headers, secrets) = super::headers(&endpoint, config, env)?;
@@ -311,12 +312,12 @@ pub fn prepare(
     let condition = request::substitute(&prompt.text, arguments.trim_end_matches(['\n', '\r']));
     let transcript = super::transcript_path(event);
     let deadline = Instant::now() + timeout;
-    let scope = tools::Scope::new(project, transcript.as_deref(), deadline).map_err(|source| {
-        PrepareError::Project {
+    let scope = tools::Scope::new(project, transcript.as_deref(), deadline)
+        .map_err(|source| PrepareError::Project {
             path: project.to_owned(),
             source,
-        }
-    })?;
+        })?
+        .obeying(reads);
     too_wide(scope.root(), env)?;
     let mut conversation = Conversation {
         provider: endpoint.provider,
@@ -561,8 +562,9 @@ pub fn start(
     stdin: &[u8],
     timeout: Duration,
     project: &Path,
+    reads: tools::ReadGuard,
 ) -> Started {
-    let run = match prepare(prompt, config, env, event, stdin, timeout, project) {
+    let run = match prepare(prompt, config, env, event, stdin, timeout, project, reads) {
         Ok(run) => run,
         Err(why) => return Started::NotSent(Reply::failed(why.to_string())),
     };

@@ -163,7 +163,19 @@ impl Side {
             return Rc::clone(loaded);
         }
         let settings = settings::load_for_inspection(&self.options, &self.env, &project);
-        let rules = permissions::collect(&settings.files, &project, self.env.home.as_deref());
+        // hookrun's built-in rules judge every call, as in a fire.
+        let process_env: Vec<_> = std::env::vars_os().collect();
+        let state = crate::state::StateDir::from_process();
+        let places = crate::selfguard::Places::of(
+            &settings,
+            &project,
+            self.env.home.as_deref(),
+            &process_env,
+            state.as_ref().map(crate::state::StateDir::root),
+            None,
+        );
+        let rules = permissions::collect(&settings.files, &project, self.env.home.as_deref())
+            .with_builtins(crate::selfguard::Guard::new(places, &settings));
         for file in &settings.files {
             let state = if file.trust.is_trusted() {
                 file.state.as_str().to_owned()

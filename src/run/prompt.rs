@@ -35,6 +35,7 @@ pub(super) fn start(
             stdin,
             timeout,
             inputs.project_dir,
+            read_guard(inputs, event),
         );
     }
     prompt::start(
@@ -46,6 +47,25 @@ pub(super) fn start(
         stdin,
         timeout,
     )
+}
+
+/// What the fire's rules deny reading, for an agent hook's own tools (SPEC
+/// §9.5): the deny and ask rules about `Read` (nobody can be asked inside
+/// a hook), Claude Code's own files' included.
+fn read_guard(inputs: &super::RunInputs<'_>, event: &Event) -> prompt::agent::tools::ReadGuard {
+    let rules = crate::permissions::ReadRules::of(inputs.settings, inputs.project_dir);
+    if rules.is_empty() {
+        return prompt::agent::tools::ReadGuard::default();
+    }
+    let cwd = event
+        .cwd()
+        .unwrap_or_else(|| inputs.project_dir.to_path_buf());
+    let home = inputs
+        .inherited_env
+        .iter()
+        .find(|(k, v)| k == "HOME" && !v.is_empty())
+        .map(|(_, v)| std::path::PathBuf::from(v));
+    prompt::agent::tools::ReadGuard::new(move |path| rules.denies(path, &cwd, home.as_deref()))
 }
 
 /// A prompt hook's reply as the verdict of one hook.

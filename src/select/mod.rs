@@ -6,7 +6,7 @@
 //! event JSON is serialised here.
 
 pub mod bash;
-mod file_pattern;
+pub(crate) mod file_pattern;
 pub mod matcher;
 pub mod mistakes;
 pub mod rule;
@@ -426,12 +426,7 @@ fn check_if(
             return None;
         }
     };
-    let file = settings.file_of(hook);
-    let anchor = if file.kind().is_project_scoped() {
-        cx.project_dir
-    } else {
-        file.dir.as_path()
-    };
+    let anchor = settings.file_of(hook).rule_anchor();
     let paths = PathContext {
         cwd: &event_call.cwd,
         home: cx.home,

@@ -326,13 +326,17 @@ pub fn allow_covers(rules: &[(&Rule, PathContext<'_>)], call: ToolCall<'_>) -> b
     let Some(command) = call.tool_input.get("command").and_then(Value::as_str) else {
         return false;
     };
-    let Ok(split) = split_command(command) else {
+    let Ok(split) = split_shared(command) else {
+        return false;
+    };
+    let Ok(split) = split.as_ref() else {
         return false;
     };
     !split.dynamic
         && !split.parts.is_empty()
         && split.parts.iter().all(|part| {
-            part.not_allowable.is_none()
+            !past_deadline()
+                && part.not_allowable.is_none()
                 && command_patterns
                     .iter()
                     .any(|pattern| pattern.is_match(&part.text))
@@ -489,11 +493,14 @@ impl Specifier {
                 let Some(command) = input.get("command").and_then(Value::as_str) else {
                     return RuleMatch::NoMatch;
                 };
-                match split_memo(command).as_ref() {
-                    Ok(split) => judge_split(pattern, split, 0),
-                    Err(error) => {
-                        RuleMatch::FailOpen(format!("the command cannot be parsed: {error}"))
-                    }
+                match split_shared(command) {
+                    Err(why) => RuleMatch::FailOpen(why),
+                    Ok(split) => match split.as_ref() {
+                        Ok(split) => judge_split(pattern, split, 0),
+                        Err(error) => {
+                            RuleMatch::FailOpen(format!("the command cannot be parsed: {error}"))
+                        }
+                    },
                 }
             }
             Specifier::Path { fields, pattern } => {
@@ -559,10 +566,106 @@ fn judge_on_disk(pattern: &PathPattern, file: &str, paths: &PathContext<'_>) -> 
 const SPLITS_KEPT: usize = 8;
 
 /// A command and its split, shared by every rule that judges it.
-type Split = std::rc::Rc<Result<SplitCommand, super::bash::SplitError>>;
+pub(crate) type Split = std::rc::Rc<Result<SplitCommand, super::bash::SplitError>>;
+
+/// A command and the split of it and of every command line it hands to
+/// shells, read ahead by [`read_ahead`].
+pub type ReadAhead = Vec<(String, Result<SplitCommand, super::bash::SplitError>)>;
 
 thread_local! {
     static SPLITS: std::cell::RefCell<Vec<(String, Split)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Splits read ahead within the deadline (see [`remember_read_ahead`]):
+    /// all of them are kept, however many command lines there are.
+    static READ_AHEAD: std::cell::RefCell<Vec<(String, Split)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Commands that could not be read within the deadline, with why.
+    static UNREADABLE: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// When rule evaluation must stop: past it, what is left is "cannot
+    /// judge" (deny and ask rules match, allow rules do not).
+    static EVALUATE_UNTIL: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// Bounds rule evaluation on this thread by `until` (`None`: unbounded):
+/// past it, a command not judged yet is "cannot judge".
+pub fn evaluate_until(until: Option<std::time::Instant>) {
+    EVALUATE_UNTIL.with(|cell| cell.set(until));
+}
+
+/// Why evaluation must stop now, if it must.
+fn past_deadline() -> bool {
+    EVALUATE_UNTIL
+        .with(std::cell::Cell::get)
+        .is_some_and(|until| std::time::Instant::now() >= until)
+}
+
+const PAST_DEADLINE: &str = "the fire's deadline passed while its rules were judging this command; write it plainly or in smaller steps";
+
+/// Marks `command` as one that could not be read in time: every rule then
+/// judges it "cannot judge" (`why`) without reading it.
+pub fn mark_unreadable(command: &str, why: String) {
+    UNREADABLE.with(|list| list.borrow_mut().push((command.to_owned(), why)));
+}
+
+/// The split of `command` and of every command line it hands to shells
+/// (as deep as the rules follow them), for [`remember_read_ahead`]: what
+/// a worker thread computes while the fire waits no longer than its
+/// deadline.
+pub fn read_ahead(command: &str) -> ReadAhead {
+    let mut out: ReadAhead = Vec::new();
+    let mut queue = vec![(command.to_owned(), 0)];
+    while let Some((text, depth)) = queue.pop() {
+        if out.iter().any(|(seen, _)| *seen == text) {
+            continue;
+        }
+        let split = split_command(&text);
+        if let (Ok(split), true) = (&split, depth < MAX_RUN_DEPTH) {
+            for part in &split.parts {
+                queue.extend(part.runs.iter().map(|inner| (inner.clone(), depth + 1)));
+            }
+        }
+        out.push((text, split));
+    }
+    out
+}
+
+/// Forgets what earlier fires of this thread read ahead or could not read
+/// (`hookrun test` fires many events in one process).
+pub fn forget_read_ahead() {
+    READ_AHEAD.with(|kept| kept.borrow_mut().clear());
+    UNREADABLE.with(|list| list.borrow_mut().clear());
+}
+
+/// Keeps what [`read_ahead`] read, for every rule of this thread.
+pub fn remember_read_ahead(read: ReadAhead) {
+    READ_AHEAD.with(|kept| {
+        kept.borrow_mut().extend(
+            read.into_iter()
+                .map(|(text, split)| (text, std::rc::Rc::new(split))),
+        );
+    });
+}
+
+/// The shared split of `command`: read ahead, or remembered, or split now;
+/// `Err` when it could not be read within the deadline (why). The one
+/// way the rules (and the built-in rules' reading of a call, in
+/// `crate::selfguard::effects`) get a command's split.
+pub(crate) fn split_shared(command: &str) -> Result<Split, String> {
+    if let Some(why) = UNREADABLE.with(|list| {
+        list.borrow()
+            .iter()
+            .find(|(text, _)| text == command)
+            .map(|(_, why)| why.clone())
+    }) {
+        return Err(why);
+    }
+    if let Some(split) = READ_AHEAD.with(|kept| {
+        kept.borrow()
+            .iter()
+            .find(|(text, _)| text == command)
+            .map(|(_, split)| std::rc::Rc::clone(split))
+    }) {
+        return Ok(split);
+    }
+    Ok(split_memo(command))
 }
 
 /// [`split_command`], remembered for the last few commands of this thread:
@@ -600,6 +703,9 @@ const MAX_RUN_DEPTH: usize = 8;
 fn judge_split(pattern: &CommandPattern, split: &SplitCommand, depth: usize) -> RuleMatch {
     let mut fail_open: Option<String> = None;
     for part in &split.parts {
+        if past_deadline() {
+            return RuleMatch::FailOpen(PAST_DEADLINE.to_owned());
+        }
         if pattern.matches_any_view(part) {
             return RuleMatch::Match;
         }
@@ -622,7 +728,14 @@ fn judge_split(pattern: &CommandPattern, split: &SplitCommand, depth: usize) -> 
                 continue;
             }
             let shown = crate::text::shorten(inner, 60);
-            match split_memo(inner).as_ref() {
+            let inner_split = match split_shared(inner) {
+                Ok(split) => split,
+                Err(why) => {
+                    fail_open.get_or_insert_with(|| format!("in `{shown}`: {why}"));
+                    continue;
+                }
+            };
+            match inner_split.as_ref() {
                 Ok(inner_split) => match judge_split(pattern, inner_split, depth + 1) {
                     RuleMatch::Match => return RuleMatch::Match,
                     RuleMatch::FailOpen(why) => {

@@ -115,16 +115,57 @@ pub fn project_dir(env: &Environment, event_cwd: Option<&Path>) -> PathBuf {
     if let Some(cwd) = cwd {
         let home = env.home.as_deref().map(normalize);
         let stop = home.filter(|home| cwd.starts_with(home) && cwd != *home);
-        let outermost = cwd
+        let ancestors: Vec<&Path> = cwd
             .ancestors()
             .take_while(|dir| Some(*dir) != stop.as_deref())
             // The file-system root is no project.
             .filter(|dir| dir.parent().is_some())
-            .filter(|dir| dir.join(".hookrun").is_dir())
-            .last();
-        return outermost.map_or(cwd.clone(), Path::to_path_buf);
+            .collect();
+        if !ancestors.iter().any(|dir| dir.join(".hookrun").is_dir()) {
+            return cwd.clone();
+        }
+        return settled_root(env, &ancestors).map_or(cwd.clone(), Path::to_path_buf);
     }
     env.current_dir.clone()
+}
+
+/// The files a project's trust decision covers, relative to its folder.
+const TRUSTED_FILES: &[&str] = &[
+    ".hookrun/settings.json",
+    ".hookrun/settings.local.json",
+    ".mcp.json",
+];
+
+/// Of `ancestors` (the `cwd` first, outermost last), the project when the
+/// host names none: the outermost folder a trust decision covers (the
+/// trust store holds one of its files: trusted, or changed since), else
+/// the outermost whose `.hookrun/` is not empty, else none.
+///
+/// So a `.hookrun/` folder made above the project (by the agent: one
+/// `mkdir ../.hookrun`) does not move it: an empty one is passed over, an
+/// untrusted one loses to the trusted project below it, and the project's
+/// `.mcp.json` and anchored rules stay where they were trusted.
+fn settled_root<'a>(env: &Environment, ancestors: &[&'a Path]) -> Option<&'a Path> {
+    let store =
+        super::trust_store_path(env).and_then(|path| super::trust::TrustStore::load(&path).ok());
+    if let Some(store) = store.filter(|store| !store.is_empty()) {
+        let trusted = ancestors.iter().rev().find(|dir| {
+            TRUSTED_FILES
+                .iter()
+                .any(|file| store.entry(&dir.join(file)).is_some())
+        });
+        if let Some(dir) = trusted {
+            return Some(dir);
+        }
+    }
+    ancestors
+        .iter()
+        .rev()
+        .find(|dir| {
+            std::fs::read_dir(dir.join(".hookrun"))
+                .is_ok_and(|mut entries| entries.next().is_some())
+        })
+        .copied()
 }
 
 /// The folders strictly inside `project`, down to and including `cwd`,
@@ -294,7 +335,9 @@ mod tests {
     fn project_dir_finds_the_outermost_hookrun_folder_and_nested_ones_add_layers() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("repo/.hookrun")).unwrap();
+        std::fs::write(dir.path().join("repo/.hookrun/settings.json"), "{}").unwrap();
         std::fs::create_dir_all(dir.path().join("repo/a/b/.hookrun")).unwrap();
+        std::fs::write(dir.path().join("repo/a/b/.hookrun/settings.json"), "{}").unwrap();
         std::fs::create_dir_all(dir.path().join("repo/a/b/c")).unwrap();
         let cwd = dir.path().join("repo/a/b/c");
         let found = project_dir(&env(), Some(&cwd));
@@ -306,6 +349,30 @@ mod tests {
         let mut home = env();
         home.home = Some(dir.path().join("repo/a"));
         assert_eq!(project_dir(&home, Some(&cwd)), dir.path().join("repo/a/b"));
+        // An empty `.hookrun/` above moves nothing.
+        std::fs::create_dir_all(dir.path().join(".hookrun")).unwrap();
+        assert_eq!(project_dir(&env(), Some(&cwd)), dir.path().join("repo"));
+    }
+
+    #[test]
+    fn a_trusted_project_wins_over_any_hookrun_folder_above_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let project = root.join("outer/repo");
+        std::fs::create_dir_all(project.join("src")).unwrap();
+        std::fs::write(project.join(".mcp.json"), "{}").unwrap();
+        // An untrusted layer above, with settings in it.
+        std::fs::create_dir_all(root.join("outer/.hookrun")).unwrap();
+        std::fs::write(root.join("outer/.hookrun/settings.json"), "{}").unwrap();
+        let mut env = env();
+        env.xdg_config_home = Some(root.join("config"));
+        let cwd = project.join("src");
+        assert_eq!(project_dir(&env, Some(&cwd)), root.join("outer"));
+        let store_path = root.join("config/hookrun/trust.json");
+        let mut store = super::super::trust::TrustStore::empty(store_path);
+        store.trust(&project.join(".mcp.json"), b"{}");
+        store.save().unwrap();
+        assert_eq!(project_dir(&env, Some(&cwd)), project);
     }
 
     #[test]

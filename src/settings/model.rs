@@ -166,6 +166,9 @@ pub struct Policy {
     /// against mistakes, not against adversaries.
     pub blocked_commands: Vec<String>,
     pub max_hook_timeout: Option<Duration>,
+    /// `disableBuiltinRules`: built-in rules (SPEC §9.5) turned off, by
+    /// name. Only managed settings can.
+    pub disabled_builtin_rules: Vec<String>,
 }
 
 /// One settings file and its non-hook settings.
@@ -234,6 +237,25 @@ impl SettingsFile {
 
     pub fn kind(&self) -> SourceKind {
         self.source.kind
+    }
+
+    /// Where this file's `/x` path rules are anchored: the folder that
+    /// holds its `.hookrun/` for a project or local file (the project, or
+    /// the nested layer it belongs to: a layer's rules anchor at their own
+    /// layer, wherever discovery put the project), else the file's own
+    /// folder.
+    pub fn rule_anchor(&self) -> &Path {
+        if self.kind().is_project_scoped() {
+            if let Some(layer) = self
+                .dir
+                .file_name()
+                .filter(|name| *name == ".hookrun")
+                .and(self.dir.parent())
+            {
+                return layer;
+            }
+        }
+        &self.dir
     }
 }
 

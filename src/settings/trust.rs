@@ -227,6 +227,11 @@ impl TrustStore {
         }
     }
 
+    /// No file is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
     pub fn entry(&self, file: &Path) -> Option<&Entry> {
         self.files.get(&Self::key(file))
     }

@@ -1024,7 +1024,7 @@ fn test_prints_expected_versus_actual_and_fails() {
         {
             "name": "exit 1 was meant to block",
             "event": "PreToolUse",
-            "input": {"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}},
+            "input": {"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}},
             "settings": {"hooks": {"PreToolUse": [{"command": "echo no >&2; exit 1"}]}},
             "expect": {"decision": "deny", "exit": 2, "reasonContains": "no"}
         },

@@ -33,6 +33,7 @@ mod protocol;
 mod replay;
 mod seams;
 mod security;
+mod selfguard;
 mod shell_differential;
 mod state;
 mod supervision;

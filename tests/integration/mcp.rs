@@ -250,7 +250,7 @@ fn an_untrusted_projects_server_never_starts() {
         run.stdout.contains("not trusted") && run.stdout.contains("hookrun trust"),
         "{run:?}"
     );
-    // Trusted, it runs; edited after, it stops again.
+    // Trusted, it runs.
     let trust = sandbox.run(&["trust"], b"");
     assert_eq!(trust.code, Some(0), "{trust:?}");
     assert!(trust.stdout.contains(".mcp.json"), "{trust:?}");
@@ -260,22 +260,24 @@ fn an_untrusted_projects_server_never_starts() {
         "{run:?}"
     );
     assert!(sandbox.path("started.log").exists());
+    // Untrusted again, it stops; the user's own definition of the name
+    // runs instead, with a warning. (An edit of a trusted file keeps the
+    // trusted content in force: `selfguard::a_trusted_mcp_json_…`.)
+    let untrust = sandbox.run(&["untrust"], b"");
+    assert_eq!(untrust.code, Some(0), "{untrust:?}");
     std::fs::remove_file(sandbox.path("started.log")).unwrap();
-    let mut edited = json!({"mcpServers": {"guard": server(&sandbox, &[])}});
-    edited["mcpServers"]["guard"]["args"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!("--edited"));
-    std::fs::write(&mcp_json, edited.to_string()).unwrap();
     let run = sandbox.fire("PreToolUse", &settings, &bash("ls"));
     assert!(!sandbox.path("started.log").exists(), "{run:?}");
     assert!(run.stdout.contains("not trusted"), "{run:?}");
-    // The user's own definition of the name runs instead, with a warning.
     user_servers(&sandbox, &json!({"guard": server(&sandbox, &[])}));
     let run = sandbox.fire("PreToolUse", &settings, &bash("rm -rf /"));
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(
         run.stdout.contains("the MCP guard refuses rm -rf"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout.contains("not trusted") && run.stdout.contains("runs instead"),
         "{run:?}"
     );
 }

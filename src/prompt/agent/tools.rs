@@ -9,12 +9,20 @@
 //! again through its descriptor, so a path swapped for a symlink between
 //! the check and the open is still refused. Walks never follow symlinks.
 //! Every result is bounded in bytes, lines, entries visited and time.
+//!
+//! The tools also obey the fire's own rules ([`ReadGuard`], SPEC §9.5): a
+//! path a `Read` deny (or ask) rule names is refused as the agent's own
+//! Read would be, and left out of Grep's search and Glob's listing; the
+//! refusal names the rule and carries nothing of the file. Otherwise the
+//! hook would hand the model, and through its reason the agent, what the
+//! policy keeps from them.
 
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::Read as _;
 use std::os::fd::AsRawFd as _;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::Value;
@@ -30,6 +38,34 @@ const WALK_ENTRIES: usize = 20_000;
 /// Paths or matching lines one `Grep` or `Glob` lists, at most.
 const LISTED: usize = 500;
 
+/// The fire's rules about reading: the rule (as text, with where it was
+/// written) that denies reading a path, if one does.
+#[derive(Clone, Default)]
+pub struct ReadGuard(Option<Arc<Denies>>);
+
+/// The rule that denies reading a path, if one does.
+type Denies = dyn Fn(&Path) -> Option<String> + Send + Sync;
+
+impl std::fmt::Debug for ReadGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "ReadGuard(rules)"
+        } else {
+            "ReadGuard(none)"
+        })
+    }
+}
+
+impl ReadGuard {
+    pub fn new(denies: impl Fn(&Path) -> Option<String> + Send + Sync + 'static) -> ReadGuard {
+        ReadGuard(Some(Arc::new(denies)))
+    }
+
+    fn denies(&self, path: &Path) -> Option<String> {
+        self.0.as_ref().and_then(|denies| denies(path))
+    }
+}
+
 /// Where the tools may read.
 #[derive(Debug, Clone)]
 pub struct Scope {
@@ -40,6 +76,8 @@ pub struct Scope {
     transcript: Option<PathBuf>,
     /// Tools stop work here and say so.
     deadline: Instant,
+    /// What the fire's rules forbid reading.
+    reads: ReadGuard,
 }
 
 /// A tool's answer: its text, and whether it is an error.
@@ -93,7 +131,33 @@ impl Scope {
             root: std::fs::canonicalize(project)?,
             transcript: transcript.and_then(|t| std::fs::canonicalize(t).ok()),
             deadline,
+            reads: ReadGuard::default(),
         })
+    }
+
+    /// The same scope, refusing what `reads` denies.
+    #[must_use]
+    pub fn obeying(mut self, reads: ReadGuard) -> Scope {
+        self.reads = reads;
+        self
+    }
+
+    /// Why the fire's rules refuse reading `asked` (as written, and as
+    /// `resolved`), if they do: the words for the model, with nothing of
+    /// the file in them.
+    fn refused(&self, asked: &str, resolved: &Path) -> Option<String> {
+        let written = if Path::new(asked).is_absolute() {
+            PathBuf::from(asked)
+        } else {
+            self.root.join(asked)
+        };
+        let rule = self
+            .reads
+            .denies(&written)
+            .or_else(|| self.reads.denies(resolved))?;
+        Some(format!(
+            "{asked}: refused: the permission rule {rule} denies reading it, and a hook's tools obey the same rules"
+        ))
     }
 
     pub fn root(&self) -> &Path {
@@ -212,6 +276,9 @@ impl Scope {
             Ok(path) => path,
             Err(why) => return Output::error(why),
         };
+        if let Some(why) = self.refused(asked, &resolved) {
+            return Output::error(why);
+        }
         if resolved.is_dir() {
             return Output::error(format!(
                 "{asked} is a folder; list it with Glob (pattern \"*\", path {asked:?})"
@@ -260,9 +327,23 @@ impl Scope {
     /// The folder a Grep or Glob starts from: `path`, else the project.
     fn base(&self, input: &Value) -> Result<(PathBuf, String), String> {
         match input.get("path").and_then(Value::as_str) {
-            Some(asked) if !asked.trim().is_empty() => Ok((self.confine(asked)?, asked.to_owned())),
+            Some(asked) if !asked.trim().is_empty() => {
+                let resolved = self.confine(asked)?;
+                if let Some(why) = self.refused(asked, &resolved) {
+                    return Err(why);
+                }
+                Ok((resolved, asked.to_owned()))
+            }
             _ => Ok((self.root.clone(), ".".to_owned())),
         }
+    }
+
+    /// Leaves out of a walk the files the fire's rules deny reading; how
+    /// many there were.
+    fn drop_denied(&self, walk: &mut Walk) {
+        let before = walk.files.len();
+        walk.files.retain(|file| self.reads.denies(file).is_none());
+        walk.denied = before - walk.files.len();
     }
 
     /// The path shown to the model: relative to the project.
@@ -286,7 +367,8 @@ impl Scope {
             Ok(base) => base,
             Err(why) => return Output::error(why),
         };
-        let walk = self.walk(&base);
+        let mut walk = self.walk(&base);
+        self.drop_denied(&mut walk);
         let mut found: Vec<String> = walk
             .files
             .iter()
@@ -335,7 +417,7 @@ impl Scope {
             Ok(base) => base,
             Err(why) => return Output::error(why),
         };
-        let walk = if base.is_dir() {
+        let mut walk = if base.is_dir() {
             self.walk(&base)
         } else {
             Walk {
@@ -343,6 +425,7 @@ impl Scope {
                 ..Walk::default()
             }
         };
+        self.drop_denied(&mut walk);
         let mut lines = Vec::new();
         let mut unread = 0;
         for file in &walk.files {
@@ -442,6 +525,8 @@ struct Walk {
     visited: usize,
     links: usize,
     cut: bool,
+    /// Files left out because the fire's rules deny reading them.
+    denied: usize,
 }
 
 impl Walk {
@@ -456,6 +541,13 @@ impl Walk {
         }
         if self.links > 0 {
             let _ = writeln!(note, "[{} symbolic links were not followed]", self.links);
+        }
+        if self.denied > 0 {
+            let _ = writeln!(
+                note,
+                "[{} files the permission rules deny reading were left out]",
+                self.denied
+            );
         }
         note
     }

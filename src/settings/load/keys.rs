@@ -34,6 +34,7 @@ pub(crate) const TOP_LEVEL_KEYS: &[&str] = &[
     "blockedCommands",
     "httpHookAllowedEnvVars",
     "maxHookTimeout",
+    "disableBuiltinRules",
     "promptHooks",
     "allowPromptHooks",
     "allowedPromptHookEndpoints",
@@ -60,6 +61,7 @@ const MANAGED_ONLY: &[&str] = &[
     "allowedHookSources",
     "blockedCommands",
     "maxHookTimeout",
+    "disableBuiltinRules",
 ];
 
 /// A top-level value: parsed as a tree (the precise path, and every key
@@ -464,6 +466,9 @@ fn parse_policy_key(key: &str, value: &Value, policy: &mut Policy, report: &mut 
             policy.allowed_hook_sources = Some(kinds);
         }
         "blockedCommands" => policy.blocked_commands = string_list(value, key, report),
+        "disableBuiltinRules" => {
+            policy.disabled_builtin_rules = string_list(value, key, report);
+        }
         "maxHookTimeout" => match value.as_f64() {
             Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
                 policy.max_hook_timeout = Some(Duration::from_secs_f64(seconds.min(1e9)));

@@ -1,0 +1,254 @@
+use super::*;
+use serde_json::json;
+
+fn words(text: &str) -> Vec<String> {
+    text.split(' ').map(str::to_owned).collect()
+}
+
+#[test]
+fn hookrun_is_recognised_however_it_is_spelled() {
+    let sub = |s: &str| Some(Invocation::Sub(s.to_owned()));
+    let cases: &[(&str, Option<Invocation>)] = &[
+        ("hookrun trust", sub("trust")),
+        ("hookrun -v untrust /p", sub("untrust")),
+        (
+            "/usr/local/bin/hookrun uninstall claude-code",
+            sub("uninstall"),
+        ),
+        ("hookrun-native init --project", sub("init")),
+        ("./target/release/hookrun install codex", sub("install")),
+        ("hookrun.exe trust", sub("trust")),
+        ("npx hookrun trust", sub("trust")),
+        ("npx -y hookrun@latest untrust", sub("untrust")),
+        ("npx -p hookrun hookrun trust", sub("trust")),
+        ("npm exec -- hookrun trust", sub("trust")),
+        ("pnpm dlx hookrun trust", sub("trust")),
+        ("bunx hookrun trust", sub("trust")),
+        ("uvx hookrun trust", sub("trust")),
+        ("pipx run hookrun trust", sub("trust")),
+        (
+            "node node_modules/hookrun/bin/hookrun.js trust",
+            sub("trust"),
+        ),
+        ("python3 -m hookrun trust", sub("trust")),
+        ("npx @hookrun/linux-x64 untrust", sub("untrust")),
+        ("hookrun \u{FFFF}", Some(Invocation::Unknown)),
+        // Not these.
+        ("hookrun doctor", None),
+        ("hookrun fire pre_tool_use", None),
+        ("hookrun test trust", None),
+        ("echo hookrun trust", None),
+        ("git commit -m hookrun trust", None),
+        ("npx prettier trust", None),
+        ("hookrunner trust", None),
+    ];
+    for (command, want) in cases {
+        assert_eq!(hookrun_invocation(&words(command)), *want, "{command}");
+    }
+    let line = ["npx", "-c", "hookrun trust"].map(str::to_owned);
+    assert_eq!(hookrun_invocation(&line), sub("trust"));
+}
+
+#[test]
+fn agent_markers_are_the_hosts_and_codexs_path() {
+    let env = |pairs: &'static [(&'static str, &'static str)]| {
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    };
+    assert!(
+        agent_marker(env(&[("CLAUDECODE", "1")]))
+            .unwrap()
+            .contains("Claude Code")
+    );
+    assert!(agent_marker(env(&[("GEMINI_CLI", "1")])).is_some());
+    assert!(
+        agent_marker(env(&[(
+            "PATH",
+            "/home/u/.codex/tmp/arg0-linux/codex-arg0AbC:/usr/bin"
+        )]))
+        .unwrap()
+        .contains("Codex")
+    );
+    assert_eq!(
+        agent_marker(env(&[("PATH", "/usr/bin"), ("CLAUDECODE", "")])),
+        None
+    );
+}
+
+/// A fire's places in a temporary home and project.
+struct World {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+    env: Vec<(OsString, OsString)>,
+}
+
+impl World {
+    fn new() -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let home = root.join("home");
+        let project = root.join("project");
+        std::fs::create_dir_all(home.join(".config/hookrun")).unwrap();
+        std::fs::create_dir_all(project.join(".hookrun")).unwrap();
+        World {
+            _dir: dir,
+            home,
+            project,
+            env: Vec::new(),
+        }
+    }
+
+    fn guard(&self) -> Guard {
+        let settings = Settings::default();
+        let places = Places::of(
+            &settings,
+            &self.project,
+            Some(&self.home),
+            &self.env,
+            Some(&self.home.join(".local/state/hookrun")),
+            Some(&self.home.join("audit.jsonl")),
+        );
+        Guard::new(places, &settings)
+    }
+
+    fn judge(&self, tool: &str, input: &serde_json::Value) -> Option<Hit> {
+        self.guard().judge(tool, input, &|| input, &self.project)
+    }
+
+    fn bash(&self, command: &str) -> Option<&'static str> {
+        self.judge("Bash", &json!({ "command": command }))
+            .map(|hit| hit.rule.name)
+    }
+}
+
+#[test]
+fn writes_to_hookruns_files_are_denied_and_reads_are_not() {
+    let w = World::new();
+    let cases: &[(&str, Option<&str>)] = &[
+        ("hookrun untrust .", Some("hookrun-commands")),
+        (
+            "cd /tmp && CLAUDECODE=1 sudo -E hookrun uninstall claude-code",
+            Some("hookrun-commands"),
+        ),
+        ("bash -c 'hookrun trust'", Some("hookrun-commands")),
+        ("$(which hookrun) trust .", Some("hookrun-commands")),
+        ("hookrun doctor && hookrun list", None),
+        (
+            "echo '{}' > ~/.config/hookrun/trust.json",
+            Some("hookrun-trust-store"),
+        ),
+        (
+            "rm -rf ~/.config/hookrun/trusted",
+            Some("hookrun-trust-store"),
+        ),
+        (
+            "echo '{}' > .hookrun/settings.json",
+            Some("hookrun-settings"),
+        ),
+        ("mkdir -p sub/.hookrun", Some("hookrun-settings")),
+        ("rm -rf ~/.config", Some("hookrun-trust-store")),
+        (
+            "echo 99 > ~/.local/state/hookrun/sessions/x/stop-blocks-y",
+            Some("hookrun-state"),
+        ),
+        (": > ~/audit.jsonl", Some("hookrun-log")),
+        ("echo x > ~/.config/$NAME", Some("hookrun-trust-store")),
+        (
+            "python3 -c 'open(\".hookrun/settings.json\",\"w\")'",
+            Some("hookrun-settings"),
+        ),
+        (
+            "cat .hookrun/settings.json ~/.config/hookrun/trust.json",
+            None,
+        ),
+        ("grep -r hookrun ~/.local/state/hookrun", None),
+        ("echo x > \"$OUT\"", None),
+        ("echo x > /proc/self/fd/2 2>/dev/fd/1", None),
+        ("echo x > /proc/1/cwd/notes", Some("hookrun-settings")),
+        ("git status", None),
+    ];
+    for (command, want) in cases {
+        assert_eq!(w.bash(command), *want, "{command}");
+    }
+    // The program that runs (here, this test binary).
+    let program = std::env::current_exe().unwrap();
+    assert_eq!(
+        w.bash(&format!("cp /bin/true {}", program.display())),
+        Some("hookrun-program")
+    );
+    let write = |path: &str| {
+        w.judge("Write", &json!({"file_path": path, "content": "{}"}))
+            .map(|hit| hit.rule.name)
+    };
+    assert_eq!(
+        write(".hookrun/settings.local.json"),
+        Some("hookrun-settings")
+    );
+    assert_eq!(
+        write("~/.config/hookrun/settings.json"),
+        Some("hookrun-settings")
+    );
+    assert_eq!(write("src/main.rs"), None);
+    // Through a symbolic link.
+    std::os::unix::fs::symlink(w.home.join(".config/hookrun"), w.project.join("cfg")).unwrap();
+    assert_eq!(write("cfg/trust.json"), Some("hookrun-trust-store"));
+}
+
+#[test]
+fn the_reason_says_what_to_do_instead() {
+    let w = World::new();
+    let hit = w
+        .judge("Bash", &json!({"command": "npx hookrun untrust ."}))
+        .unwrap();
+    let reason = hit.reason();
+    assert!(reason.contains("hookrun-commands"), "{reason}");
+    assert!(
+        reason.contains("run `npx hookrun untrust .` yourself"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn managed_settings_turn_a_rule_off_by_name_and_nothing_else_does() {
+    use crate::settings::load::load_bytes;
+    use crate::settings::model::Source;
+    let w = World::new();
+    let load = |kind: SourceKind| {
+        let mut settings = Settings::default();
+        load_bytes(
+            &mut settings,
+            Source {
+                path: PathBuf::from("/x/settings.json"),
+                kind,
+                claude_mode: false,
+                trust_required: false,
+            },
+            PathBuf::from("/x"),
+            br#"{"disableBuiltinRules": ["hookrun-commands", "nope"]}"#,
+        );
+        settings
+    };
+    for kind in [SourceKind::User, SourceKind::Cli] {
+        let settings = load(kind);
+        let guard = Guard::new(Places::default(), &settings);
+        assert!(RULES.iter().all(|r| guard.is_on(r)), "{kind:?}");
+    }
+    let managed = load(SourceKind::Managed);
+    let guard = Guard::new(
+        Places::of(&managed, &w.project, Some(&w.home), &[], None, None),
+        &managed,
+    );
+    assert!(!guard.is_on(&RULES[0]));
+    assert!(
+        guard.warnings[0].contains("\"nope\""),
+        "{:?}",
+        guard.warnings
+    );
+    let input = json!({"command": "hookrun trust"});
+    assert_eq!(guard.judge("Bash", &input, &|| &input, &w.project), None);
+}
