@@ -358,6 +358,17 @@ fn weakening_commands_refuse_in_an_agents_shell_unless_told_yes() {
         std::fs::read_to_string(sb.project.join(".claude/settings.json")).unwrap(),
         before
     );
+    // Every host at once is no way around it.
+    let all = sb.run(&["uninstall", "--all"], b"");
+    assert_eq!(all.code, Some(1), "{all:?}");
+    assert!(
+        all.stderr.contains("refusing to uninstall --all"),
+        "{all:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(sb.project.join(".claude/settings.json")).unwrap(),
+        before
+    );
 
     // Told so, each goes ahead.
     let untrust = sb.run(&["untrust", "--yes"], b"");
