@@ -26,6 +26,7 @@ mod mcp;
 mod packaging;
 mod pipeline;
 mod planted;
+mod platform;
 mod powershell;
 mod prompt;
 mod protocol;
