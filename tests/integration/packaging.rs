@@ -44,6 +44,7 @@ fn toml_value(text: &str, table: &str, key: &str) -> Option<String> {
 /// `os` and `cpu`, the Rust target (the release archive's name), and the
 /// platform part of the wheel's tag (maturin's, for the oldest system the
 /// build admits: manylinux's glibc, macOS's deployment target).
+#[rustfmt::skip]
 const PLATFORMS: &[(&str, &str, &str, &str, &str)] = &[
     ("linux-x64", "linux", "x64", "x86_64-unknown-linux-gnu", "manylinux"),
     ("linux-arm64", "linux", "arm64", "aarch64-unknown-linux-gnu", "manylinux"),
@@ -184,7 +185,10 @@ fn binstall_metadata_names_the_archives_the_recipe_makes() {
     assert!(dist.contains("*-apple-darwin)") && dist.contains("cross_cargo"));
     // PyPI says which systems the wheels are for.
     let pyproject = read("pyproject.toml");
-    for system in ["Operating System :: MacOS", "Operating System :: POSIX :: Linux"] {
+    for system in [
+        "Operating System :: MacOS",
+        "Operating System :: POSIX :: Linux",
+    ] {
         assert!(pyproject.contains(system), "pyproject.toml: {system}");
     }
 }
