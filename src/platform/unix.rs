@@ -558,31 +558,38 @@ impl FolderEntry {
 
 /// The entries of the folder `handle` is open on (without `.` and `..`),
 /// read through the descriptor itself: a folder swapped for a symlink after
-/// it was opened is not what gets listed. An entry whose kind the listing
-/// does not carry is looked at with `fstatat` (no link followed); one gone
-/// by then is an error, as in std's `read_dir`, whose shape this has.
+/// it was opened is not what gets listed. Read as the iterator is advanced
+/// (a caller that stops early reads no further). An entry whose kind the
+/// listing does not carry is looked at with `fstatat` (no link followed);
+/// one gone by then is an error, as in std's `read_dir`, whose shape this
+/// has.
 pub(crate) fn read_folder(
     handle: &File,
 ) -> io::Result<impl Iterator<Item = io::Result<FolderEntry>> + use<>> {
     use nix::dir::{Dir, Type};
     use nix::fcntl::AtFlags;
     use nix::sys::stat::{SFlag, fstatat};
-    let mut dir = Dir::from_fd(OwnedFd::from(handle.try_clone()?))?;
-    let mut entries = Vec::new();
-    let listed: Vec<(std::ffi::CString, Option<Type>)> = dir
-        .iter()
-        .map(|entry| entry.map(|entry| (entry.file_name().to_owned(), entry.file_type())))
-        .collect::<nix::Result<_>>()?;
-    for (name, kind) in listed {
-        if matches!(name.as_bytes(), b"." | b"..") {
-            continue;
+    let at = handle.try_clone()?;
+    // A duplicate shares the handle's position: from the start, whatever
+    // an earlier listing read.
+    let listing = OwnedFd::from(handle.try_clone()?);
+    nix::unistd::lseek(&listing, 0, nix::unistd::Whence::SeekSet)?;
+    let dir = Dir::from_fd(listing)?;
+    Ok(dir.into_iter().filter_map(move |entry| {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(errno) => return Some(Err(errno.into())),
+        };
+        let name = entry.file_name();
+        if matches!(name.to_bytes(), b"." | b"..") {
+            return None;
         }
-        let kind = match kind {
+        let kind = match entry.file_type() {
             Some(Type::Directory) => EntryKind::Folder,
             Some(Type::File) => EntryKind::File,
             Some(Type::Symlink) => EntryKind::Symlink,
             Some(_) => EntryKind::Other,
-            None => match fstatat(&dir, name.as_c_str(), AtFlags::AT_SYMLINK_NOFOLLOW) {
+            None => match fstatat(&at, name, AtFlags::AT_SYMLINK_NOFOLLOW) {
                 Ok(stat) => match SFlag::from_bits_truncate(stat.st_mode & SFlag::S_IFMT.bits()) {
                     SFlag::S_IFDIR => EntryKind::Folder,
                     SFlag::S_IFREG => EntryKind::File,
@@ -590,18 +597,14 @@ pub(crate) fn read_folder(
                     _ => EntryKind::Other,
                 },
                 // Gone since it was listed.
-                Err(errno) => {
-                    entries.push(Err(errno.into()));
-                    continue;
-                }
+                Err(errno) => return Some(Err(errno.into())),
             },
         };
-        entries.push(Ok(FolderEntry {
-            name: std::os::unix::ffi::OsStringExt::from_vec(name.into_bytes()),
+        Some(Ok(FolderEntry {
+            name: std::os::unix::ffi::OsStringExt::from_vec(name.to_bytes().to_vec()),
             kind,
-        }));
-    }
-    Ok(entries.into_iter())
+        }))
+    }))
 }
 
 // ---- files -------------------------------------------------------------------------
