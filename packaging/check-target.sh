@@ -2,9 +2,10 @@
 # Type-checks hookrun for another system from this (Debian, x86_64) machine:
 # the library, the binary, every test and benchmark target
 # (`check --all-targets --locked`), with the standard library built from
-# source for TARGET. Installs what it needs itself (packaging/cross-env.sh:
-# Debian's rustc-web, cargo-web and rust-web-src; ziglang and
-# cargo-zigbuild from PyPI into target/cross-venv for macOS).
+# source for TARGET; then clippy's lints on them (`-D warnings`). Installs
+# what it needs itself (packaging/cross-env.sh: Debian's rustc-web,
+# cargo-web, rust-web-src and rust-web-clippy; ziglang and cargo-zigbuild
+# from PyPI into target/cross-venv for macOS).
 #
 # Usage: packaging/check-target.sh TARGET
 #   TARGET: aarch64-apple-darwin, x86_64-apple-darwin or aarch64-unknown-linux-gnu
@@ -26,4 +27,10 @@ if grep -q '^warning: `hookrun`' "$log"; then
     echo "check-target: $target: hookrun has warnings (above)" >&2
     exit 1
 fi
+# Clippy's lints on the code only this target compiles (src/platform/'s
+# backend), as CI's clippy job holds the host's: only hookrun's own crate is
+# linted again, the dependencies' checks are the ones above.
+cross_apt rust-web-clippy
+echo "--- clippy --all-targets --target $target"
+cross_cargo "$target" clippy --locked --all-targets -- -D warnings
 echo "check-target: $target type-checks ($(( $(date +%s) - start )) s)"

@@ -74,16 +74,16 @@ fn group_has_live_member(pgid: i32) -> Option<bool> {
     .ok()?;
     let mut unknown = false;
     for member in members {
-        let Ok(pid) = i32::try_from(member) else {
+        let Ok(member) = i32::try_from(member) else {
             continue;
         };
-        match kproc_info(pid) {
+        match kproc_info(member) {
             // Left the group since it was listed: not a member.
             Ok(info) if info.pgid != pgid => {}
             Ok(info) if info.status != SZOMB => return Some(true),
             Ok(_) => {}
             // Vanished since it was listed, or cannot be read.
-            Err(_) => unknown |= exists(pid),
+            Err(_) => unknown |= exists(member),
         }
     }
     (!unknown).then_some(false)
@@ -182,8 +182,10 @@ pub(crate) mod testing {
         pids_by_type(ProcFilter::ByProgramGroup { pgrpid })
             .unwrap_or_default()
             .into_iter()
-            .filter_map(|pid| i32::try_from(pid).ok())
-            .filter(|&pid| kproc_info(pid).is_ok_and(|i| i.pgid == pgid && i.status != SZOMB))
+            .filter_map(|member| i32::try_from(member).ok())
+            .filter(|&member| {
+                kproc_info(member).is_ok_and(|info| info.pgid == pgid && info.status != SZOMB)
+            })
             .collect()
     }
 }
