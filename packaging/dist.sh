@@ -10,8 +10,11 @@
 # Usage: packaging/dist.sh [TARGET [OUT]]   (default: this machine's target, target/dist)
 # The binary is the release build with the link settings of .cargo/config.toml
 # (as `cargo install --path .`); for this machine's target it is the same
-# file the wheel holds (target/release/hookrun). Other targets need a
-# runner (or a linker and a standard library) of their own: docs/release.md.
+# file the wheel holds (target/release/hookrun). macOS targets are built
+# here too, with zig as linker and the standard library built from source
+# (packaging/cross-env.sh installs both; on a Mac, or with HOOKRUN_NATIVE=1,
+# with the machine's own toolchain); the release runner signs them.
+# Other targets need a runner of their own: docs/release.md.
 set -eu
 cd "$(dirname "$0")/.."
 host=$(rustc -vV | sed -n 's/^host: //p')
@@ -24,8 +27,22 @@ if [ "$target" = "$host" ]; then
     cargo build --release --locked
     bin=target/release/hookrun
 else
-    cargo build --release --locked --target "$target"
-    bin="target/$target/release/hookrun"
+    case $target in
+    *-apple-darwin)
+        if [ "$(uname -s)" = Darwin ] || [ "${HOOKRUN_NATIVE:-}" = 1 ]; then
+            cargo build --release --locked --target "$target"
+            bin="target/$target/release/hookrun"
+        else
+            # Sourced in bash: cross-env.sh uses bash arrays.
+            bash -c '. packaging/cross-env.sh && cross_setup "$1" && cross_cargo "$1" build --release --locked' sh "$target"
+            bin="target/cross/$target/release/hookrun"
+        fi
+        ;;
+    *)
+        cargo build --release --locked --target "$target"
+        bin="target/$target/release/hookrun"
+        ;;
+    esac
 fi
 
 mkdir -p "$out"

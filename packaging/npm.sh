@@ -1,27 +1,35 @@
 #!/bin/sh
 # The npm tarballs: `hookrun` (the launcher, bin/hookrun.js) and the
-# platform package holding BINARY (@hookrun/linux-CPU, bin/hookrun).
+# platform package holding BINARY (@hookrun/PLATFORM, bin/hookrun).
 #
-# Usage: packaging/npm.sh BINARY CPU [OUT]   (CPU: x64 or arm64; OUT: target/npm)
+# Usage: packaging/npm.sh BINARY PLATFORM [OUT]
+#   PLATFORM: a folder of npm/platforms/ (linux-x64, linux-arm64,
+#   darwin-x64, darwin-arm64); OUT: target/npm
 # Prints the two tarballs' paths. Publish the platform packages first, then
 # hookrun (docs/release.md).
 set -eu
 cd "$(dirname "$0")/.."
 binary=$1
-cpu=$2
+platform=$2
 out=${3:-target/npm}
-[ -d "npm/platforms/linux-$cpu" ] || { echo "no npm/platforms/linux-$cpu" >&2; exit 1; }
+[ -d "npm/platforms/$platform" ] || { echo "no npm/platforms/$platform" >&2; exit 1; }
+case $platform in
+linux-*) system=Linux ;;
+darwin-*) system=macOS ;;
+*) echo "npm.sh: what system is $platform?" >&2; exit 1 ;;
+esac
+cpu=${platform#*-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 stage=$(mktemp -d "$out/stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
 mkdir -p "$stage/platform/bin" "$stage/main/bin"
-cp "npm/platforms/linux-$cpu/package.json" "$stage/platform/"
+cp "npm/platforms/$platform/package.json" "$stage/platform/"
 cp "$binary" "$stage/platform/bin/hookrun"
 chmod 755 "$stage/platform/bin/hookrun"
 cp LICENSE-MIT LICENSE-APACHE "$stage/platform/"
-printf '# @hookrun/linux-%s\n\nThe hookrun executable for Linux on %s. Install the `hookrun` package, which\ndepends on this one: https://www.npmjs.com/package/hookrun\n' "$cpu" "$cpu" >"$stage/platform/README.md"
+printf '# @hookrun/%s\n\nThe hookrun executable for %s on %s. Install the `hookrun` package, which\ndepends on this one: https://www.npmjs.com/package/hookrun\n' "$platform" "$system" "$cpu" >"$stage/platform/README.md"
 
 cp npm/hookrun/package.json "$stage/main/"
 cp npm/hookrun/bin/hookrun.js "$stage/main/bin/"

@@ -63,7 +63,7 @@ wheel=$(ls "$T"/out/hookrun-"$version"-*.whl)
 timed "build archive (dist.sh)" packaging/dist.sh "" "$T/out" >"$T/dist.log" 2>&1 ||
     { cat "$T/dist.log"; exit 1; }
 archive=$(ls "$T"/out/hookrun-v"$version"-*.tar.gz)
-timed "build npm tarballs" packaging/npm.sh target/release/hookrun x64 "$T/out" >"$T/npm-pack.log"
+timed "build npm tarballs" packaging/npm.sh target/release/hookrun linux-x64 "$T/out" >"$T/npm-pack.log"
 npm_platform="$T/out/hookrun-linux-x64-$version.tgz"
 npm_main="$T/out/hookrun-$version.tgz"
 ls -l "$wheel" "$archive" "$npm_platform" "$npm_main"

@@ -15,12 +15,11 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read as _};
 use std::os::fd::AsFd as _;
-use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _, OpenOptionsExt as _};
 use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use nix::fcntl::{FcntlArg, Flock, FlockArg, OFlag};
+use crate::platform::{self, FileLock};
 
 static DEADLINE: OnceLock<Instant> = OnceLock::new();
 
@@ -44,26 +43,13 @@ pub enum Follow {
     No,
 }
 
-fn kind_of(file_type: std::fs::FileType) -> &'static str {
-    if file_type.is_fifo() {
-        "a FIFO"
-    } else if file_type.is_socket() {
-        "a socket"
-    } else if file_type.is_char_device() {
-        "a character device"
-    } else if file_type.is_block_device() {
-        "a block device"
-    } else if file_type.is_dir() {
-        "a folder"
-    } else {
-        "not a regular file"
-    }
-}
-
 fn not_regular(file_type: std::fs::FileType) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
-        format!("{}, not a regular file", kind_of(file_type)),
+        format!(
+            "{}, not a regular file",
+            platform::describe_file_type(file_type)
+        ),
     )
 }
 
@@ -71,13 +57,13 @@ fn not_regular(file_type: std::fs::FileType) -> io::Error {
 /// say what it means here.
 fn explain_open_error(err: io::Error, follow: Follow) -> io::Error {
     // A non-blocking write open of a FIFO nobody reads.
-    if err.raw_os_error() == Some(nix::libc::ENXIO) {
+    if platform::is_fifo_without_reader(&err) {
         return io::Error::new(
             io::ErrorKind::InvalidInput,
             "a FIFO or device, not a regular file",
         );
     }
-    if follow == Follow::No && err.raw_os_error() == Some(nix::libc::ELOOP) {
+    if follow == Follow::No && platform::is_refused_link(&err) {
         return io::Error::new(
             io::ErrorKind::InvalidInput,
             "a symbolic link, which hookrun does not follow for its own files",
@@ -86,19 +72,20 @@ fn explain_open_error(err: io::Error, follow: Follow) -> io::Error {
     err
 }
 
-fn flags(follow: Follow) -> i32 {
-    let mut flags = OFlag::O_NONBLOCK | OFlag::O_CLOEXEC;
-    if follow == Follow::No {
-        flags |= OFlag::O_NOFOLLOW;
-    }
-    flags.bits()
+/// Read options with the open flags of the rules above (non-blocking,
+/// close-on-exec, no-follow unless `follow`).
+fn reading(follow: Follow) -> OpenOptions {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    platform::set_open_flags(&mut options, follow == Follow::Yes);
+    options
 }
 
 /// Checks that `file` is a regular file (one `fstat`) and makes it
 /// blocking again.
 fn regular(file: File) -> io::Result<(File, std::fs::Metadata)> {
     let (file, meta) = regular_nonblocking(file)?;
-    clear_nonblock(&file)?;
+    platform::clear_nonblocking(&file)?;
     Ok((file, meta))
 }
 
@@ -122,19 +109,9 @@ fn read_all(file: &mut File, len: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-fn clear_nonblock(file: &File) -> io::Result<()> {
-    let current = nix::fcntl::fcntl(file.as_fd(), FcntlArg::F_GETFL)?;
-    let mut flags = OFlag::from_bits_truncate(current);
-    flags.remove(OFlag::O_NONBLOCK);
-    nix::fcntl::fcntl(file.as_fd(), FcntlArg::F_SETFL(flags))?;
-    Ok(())
-}
-
 /// Opens a regular file for reading.
 pub fn open_read(path: &Path, follow: Follow) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(flags(follow))
+    let file = reading(follow)
         .open(path)
         .map_err(|err| explain_open_error(err, follow))?;
     regular(file).map(|(file, _)| file)
@@ -142,9 +119,7 @@ pub fn open_read(path: &Path, follow: Follow) -> io::Result<File> {
 
 /// Reads a whole regular file.
 pub fn read(path: &Path, follow: Follow) -> io::Result<Vec<u8>> {
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(flags(follow))
+    let file = reading(follow)
         .open(path)
         .map_err(|err| explain_open_error(err, follow))?;
     let (mut file, meta) = regular_nonblocking(file)?;
@@ -178,9 +153,7 @@ fn too_large(len: u64) -> io::Error {
 
 /// Reads a regular file of at most [`MAX_SETTINGS_BYTES`].
 pub fn read_capped(path: &Path, follow: Follow) -> io::Result<Vec<u8>> {
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(flags(follow))
+    let file = reading(follow)
         .open(path)
         .map_err(|err| explain_open_error(err, follow))?;
     let (mut file, meta) = regular_nonblocking(file)?;
@@ -205,10 +178,7 @@ fn read_all_capped(file: &mut File, len: u64) -> io::Result<Vec<u8>> {
 /// `/dev/fd/N` (`--settings <(…)`), read until its writer closes or the
 /// deadline passes; at most [`MAX_SETTINGS_BYTES`] either way.
 pub fn read_settings(path: &Path) -> io::Result<Vec<u8>> {
-    let mut file = OpenOptions::new()
-        .read(true)
-        .custom_flags(flags(Follow::Yes))
-        .open(path)?;
+    let mut file = reading(Follow::Yes).open(path)?;
     let meta = file.metadata()?;
     if meta.file_type().is_file() {
         if meta.len() > MAX_SETTINGS_BYTES {
@@ -216,14 +186,17 @@ pub fn read_settings(path: &Path) -> io::Result<Vec<u8>> {
         }
         return read_all_capped(&mut file, meta.len());
     }
-    if !(meta.file_type().is_fifo() && names_a_descriptor(path)) {
+    if !(platform::is_fifo(meta.file_type()) && names_a_descriptor(path)) {
         return Err(not_regular(meta.file_type()));
     }
+    // macOS opens `/dev/fd/N` as a duplicate of descriptor N, with N's
+    // flags rather than the ones asked for: made non-blocking here, so the
+    // deadline bounds the read there too.
+    platform::set_nonblocking_file(&file)?;
     read_pipe_until(&mut file, DEADLINE.get().copied())
 }
 
 fn read_pipe_until(file: &mut File, deadline: Option<Instant>) -> io::Result<Vec<u8>> {
-    use nix::poll::{PollFd, PollFlags, PollTimeout};
     let mut bytes = Vec::new();
     let mut chunk = [0u8; 8192];
     loop {
@@ -238,7 +211,7 @@ fn read_pipe_until(file: &mut File, deadline: Option<Instant>) -> io::Result<Vec
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
             Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
                 let wait = match deadline {
-                    None => PollTimeout::NONE,
+                    None => None,
                     Some(deadline) => {
                         let left = deadline.saturating_duration_since(Instant::now());
                         if left.is_zero() {
@@ -247,16 +220,10 @@ fn read_pipe_until(file: &mut File, deadline: Option<Instant>) -> io::Result<Vec
                                 "a pipe whose writer did not finish before the deadline",
                             ));
                         }
-                        PollTimeout::from(
-                            u16::try_from(left.as_millis().max(1)).unwrap_or(u16::MAX),
-                        )
+                        Some(left.min(Duration::from_millis(u64::from(u16::MAX))))
                     }
                 };
-                let mut fds = [PollFd::new(file.as_fd(), PollFlags::POLLIN)];
-                match nix::poll::poll(&mut fds, wait) {
-                    Ok(_) | Err(nix::errno::Errno::EINTR) => {}
-                    Err(errno) => return Err(errno.into()),
-                }
+                platform::wait_readable(file.as_fd(), wait)?;
             }
             Err(err) => return Err(err),
         }
@@ -281,10 +248,9 @@ pub enum Write {
 /// only if what is there is a regular file.
 pub fn open_private(path: &Path, how: Write) -> io::Result<File> {
     let mut options = OpenOptions::new();
-    options
-        .mode(0o600)
-        .custom_flags(flags(Follow::No))
-        .write(true);
+    options.write(true);
+    platform::set_private_mode(&mut options);
+    platform::set_open_flags(&mut options, false);
     match how {
         Write::Append => options.append(true).create(true),
         Write::ReadWrite => options.read(true).create(true).truncate(false),
@@ -306,11 +272,11 @@ pub fn open_private(path: &Path, how: Write) -> io::Result<File> {
 /// `CLAUDE_ENV_FILE`): links are followed, but only a regular file is
 /// written, and one created here is `0600`.
 pub fn open_append(path: &Path) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .mode(0o600)
-        .custom_flags(flags(Follow::Yes))
+    let mut options = OpenOptions::new();
+    options.append(true).create(true);
+    platform::set_private_mode(&mut options);
+    platform::set_open_flags(&mut options, true);
+    let file = options
         .open(path)
         .map_err(|err| explain_open_error(err, Follow::Yes))?;
     regular(file).map(|(file, _)| file)
@@ -332,7 +298,7 @@ pub fn write_private_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// An exclusive `flock`, waited for until the deadline (a process holding
 /// the lock forever must not hang a fire).
-pub fn lock_exclusive(file: File) -> io::Result<Flock<File>> {
+pub fn lock_exclusive(file: File) -> io::Result<FileLock> {
     let until = DEADLINE
         .get()
         .copied()
@@ -340,9 +306,14 @@ pub fn lock_exclusive(file: File) -> io::Result<Flock<File>> {
     let mut file = file;
     let mut pause = Duration::from_millis(1);
     loop {
-        match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+        match platform::try_lock(file) {
             Ok(locked) => return Ok(locked),
-            Err((back, nix::errno::Errno::EWOULDBLOCK | nix::errno::Errno::EINTR)) => {
+            Err((back, err))
+                if matches!(
+                    err.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                ) =>
+            {
                 if Instant::now() >= until {
                     return Err(io::Error::new(
                         io::ErrorKind::TimedOut,
@@ -353,7 +324,7 @@ pub fn lock_exclusive(file: File) -> io::Result<Flock<File>> {
                 pause = (pause * 2).min(Duration::from_millis(50));
                 file = back;
             }
-            Err((_, errno)) => return Err(errno.into()),
+            Err((_, err)) => return Err(err),
         }
     }
 }
@@ -364,10 +335,7 @@ pub fn lock_exclusive(file: File) -> io::Result<Flock<File>> {
 /// handler (not "ignore") because exec resets handlers: hooks still start
 /// with the default disposition.
 pub fn survive_file_size_limit() {
-    let _ = signal_hook::flag::register(
-        signal_hook::consts::SIGXFSZ,
-        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
-    );
+    platform::survive_file_size_limit();
 }
 
 /// Whether `file` is this process's own stdout or stderr (the same device
@@ -387,7 +355,7 @@ fn is_own_output_meta(meta: &std::fs::Metadata) -> bool {
     let same = |fd: std::io::Result<std::os::fd::OwnedFd>| {
         fd.map(File::from)
             .and_then(|f| f.metadata())
-            .is_ok_and(|own| own.dev() == meta.dev() && own.ino() == meta.ino())
+            .is_ok_and(|own| platform::same_file(&own, meta))
     };
     same(std::io::stdout().as_fd().try_clone_to_owned())
         || same(std::io::stderr().as_fd().try_clone_to_owned())

@@ -29,7 +29,10 @@
 //!   whether the binary a host entry names lasts (not in a runner's cache);
 //! - [`replay`]: recorded sessions rebuilt into events and evaluated;
 //! - [`generate`]: completions, man pages, the settings schema and the
-//!   protocol tables, rendered from the code (`just gen`).
+//!   protocol tables, rendered from the code (`just gen`);
+//! - `platform`: the seam to the operating system (process trees, pipes and
+//!   signals, descriptors, locks), one file per system, chosen when
+//!   hookrun is compiled; nothing else names a system.
 
 pub mod aggregate;
 pub mod asynchook;
@@ -60,6 +63,7 @@ pub mod jsonedit;
 pub mod mcp;
 pub mod permissions;
 pub mod plan;
+pub(crate) mod platform;
 pub mod prompt;
 pub mod replay;
 pub mod report;

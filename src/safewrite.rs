@@ -98,14 +98,14 @@ pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, String> {
 /// the file: two `hookrun install`s take turns. (Editors take no such
 /// lock; against them the compare-and-swap of [`replace`] holds.) `None`
 /// when the folder does not exist yet.
-pub fn lock_folder(file: &Path) -> Result<Option<nix::fcntl::Flock<std::fs::File>>, String> {
+pub fn lock_folder(file: &Path) -> Result<Option<crate::platform::FileLock>, String> {
     lock_folder_within(file, 100)
 }
 
 fn lock_folder_within(
     file: &Path,
     tries: u32,
-) -> Result<Option<nix::fcntl::Flock<std::fs::File>>, String> {
+) -> Result<Option<crate::platform::FileLock>, String> {
     let dir = file.parent().unwrap_or(Path::new("."));
     let Ok(handle) = std::fs::File::open(dir) else {
         return Ok(None);
@@ -113,9 +113,9 @@ fn lock_folder_within(
     let mut handle = handle;
     // Never wait long: a lock held forever must not hang hookrun.
     for _ in 0..tries {
-        match nix::fcntl::Flock::lock(handle, nix::fcntl::FlockArg::LockExclusiveNonblock) {
+        match crate::platform::try_lock(handle) {
             Ok(lock) => return Ok(Some(lock)),
-            Err((back, nix::errno::Errno::EWOULDBLOCK)) => {
+            Err((back, err)) if err.kind() == std::io::ErrorKind::WouldBlock => {
                 handle = back;
                 std::thread::sleep(std::time::Duration::from_millis(30));
             }

@@ -8,8 +8,6 @@ use std::os::fd::AsFd as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-
 use crate::cli::SettingsArgs;
 use crate::event::{Bytes, Filling, InputError, MAPPED_FROM};
 use crate::exit::Exit;
@@ -158,15 +156,14 @@ pub fn read_stdin_within(limit: Option<Duration>) -> Result<Bytes, InputError> {
     let mut buffer = Filling::new();
     loop {
         let left = limit.saturating_sub(started.elapsed());
-        let millis = u16::try_from(left.as_millis()).unwrap_or(u16::MAX);
         if left.is_zero() {
             return Err(InputError::NotClosed(limit.as_secs_f64()));
         }
-        let mut fds = [PollFd::new(fd, PollFlags::POLLIN)];
-        match poll(&mut fds, PollTimeout::from(millis)) {
-            Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
-            Ok(_) => {}
-            Err(errno) => return Err(InputError::Unreadable(errno.into())),
+        let wait = left.min(Duration::from_millis(u64::from(u16::MAX)));
+        match crate::platform::wait_readable(fd, Some(wait)) {
+            Ok(false) => continue,
+            Ok(true) => {}
+            Err(err) => return Err(InputError::Unreadable(err)),
         }
         match file.read(buffer.room()) {
             Ok(0) => return Ok(buffer.finish()),

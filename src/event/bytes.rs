@@ -8,12 +8,13 @@
 //! `Vec` is some 2,700 of them. A mapping advised `MADV_HUGEPAGE` is
 //! backed by 2 MiB pages where the kernel allows it (transparent huge
 //! pages set to `madvise` or `always`), a handful of faults for the same
-//! bytes. Where the kernel has no huge pages, the mapping is an ordinary
-//! buffer; where no mapping can be made, the heap is used.
+//! bytes. Where the kernel has no huge pages (or the system has no such
+//! advice: macOS), the mapping is an ordinary buffer; where no mapping can
+//! be made, the heap is used.
 
 use std::ops::Deref;
 
-use memmap2::{Advice, MmapMut, MmapOptions};
+use memmap2::{MmapMut, MmapOptions};
 
 /// From this many bytes on, a buffer is a mapping: past it, the heap
 /// would take more faults (64 for each 256 KiB) than a huge page does
@@ -213,8 +214,8 @@ fn mapping(len: usize) -> Option<MmapMut> {
         }
     };
     // Only the speed depends on it: without huge pages (a kernel without
-    // them, or set to `never`) the mapping is an ordinary buffer.
-    if let Err(err) = map.advise(Advice::HugePage) {
+    // them, or set to `never`, or macOS) the mapping is an ordinary buffer.
+    if let Err(err) = crate::platform::advise_huge_pages(&map) {
         tracing::debug!(%err, "no huge pages for stdin");
     }
     Some(map)

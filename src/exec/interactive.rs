@@ -7,25 +7,22 @@
 //! at the hard end), never waiting on a pipe. The caller owns the pipes
 //! and the conversation.
 
-use std::os::fd::OwnedFd;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::Signal;
-
-use super::unix::{self, GroupState, Leader};
 use super::{Job, JobEnv, Program};
 use crate::event::Bytes;
+use crate::platform::{Pipe, Tree, TreeScan, TreeState};
 
 /// A running process group and the parent's ends of its pipes (each taken
 /// by the caller; dropping one closes it).
 #[derive(Debug)]
 pub struct Interactive {
-    leader: Leader,
-    pub stdin: Option<OwnedFd>,
-    pub stdout: Option<OwnedFd>,
-    pub stderr: Option<OwnedFd>,
+    tree: Tree,
+    pub stdin: Option<Pipe>,
+    pub stdout: Option<Pipe>,
+    pub stderr: Option<Pipe>,
 }
 
 /// How [`Interactive::stop`] ended the group.
@@ -51,7 +48,7 @@ impl Interactive {
         };
         let spawned = super::spawn::spawn_job(&job).map_err(|err| err.to_string())?;
         Ok(Interactive {
-            leader: spawned.leader,
+            tree: spawned.tree,
             stdin: Some(spawned.stdin),
             stdout: Some(spawned.stdout),
             stderr: Some(spawned.stderr),
@@ -62,35 +59,34 @@ impl Interactive {
     /// `kill_by`, whichever comes first. Waits only on the group, polling
     /// (a zombie-only group counts as gone), never on a pipe.
     pub fn stop(mut self, grace: Duration, kill_by: Option<Instant>) -> Stopped {
-        let pgid = self.leader.pgid();
         // Closing our ends first: a server that reads to EOF may leave by itself.
         self.stdin = None;
-        let _ = unix::signal_group(pgid, Signal::SIGTERM);
+        let _ = self.tree.terminate();
         let now = Instant::now();
         let until = kill_by.map_or(now + grace, |end| end.min(now + grace));
         let mut stopped = Stopped::Terminated;
         loop {
-            if unix::GroupScan::default().state(pgid) == GroupState::Gone {
+            if self.tree.state(&mut TreeScan::default()) == TreeState::Gone {
                 break;
             }
             if Instant::now() >= until {
-                let _ = unix::signal_group(pgid, Signal::SIGKILL);
+                let _ = self.tree.kill();
                 stopped = Stopped::Killed;
                 // A member forked between two looks escapes one SIGKILL:
                 // kill again until the group is empty (bounded).
                 let settle = Instant::now() + super::unit::KILL_SETTLE;
-                while unix::GroupScan::default().state(pgid) != GroupState::Gone
+                while self.tree.state(&mut TreeScan::default()) != TreeState::Gone
                     && Instant::now() < settle
                 {
                     std::thread::sleep(super::unit::KILL_RECHECK);
-                    let _ = unix::signal_group(pgid, Signal::SIGKILL);
+                    let _ = self.tree.kill();
                 }
                 break;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        if self.leader.has_exited() {
-            let _ = self.leader.reap();
+        if self.tree.leader_exited() {
+            let _ = self.tree.reap();
         }
         stopped
     }

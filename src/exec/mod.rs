@@ -11,11 +11,12 @@
 //! timed-out or interrupted hook's process group alive.
 //!
 //! Layout: `spawn` resolves and starts one job, `unit` is one hook's state
-//! machine, `reactor` the single poll loop that drives all of them from one
-//! thread, `capture` the capped output buffers, and `unix` every OS call.
+//! machine, `reactor` the single loop that drives all of them from one
+//! thread, `capture` the capped output buffers. Every OS call is the
+//! platform seam's (`crate::platform`): a hook is a process tree there,
+//! whatever the system makes of one.
 
 use std::ffi::{OsStr, OsString};
-use std::os::fd::RawFd;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,19 +31,18 @@ pub use spawn::{POWERSHELLS, powershell_args};
 #[cfg(test)]
 mod tests;
 mod unit;
-mod unix;
 
 pub use interactive::{Interactive, Stopped};
 
-/// Starts a helper process detached (see `unix::spawn_detached`): `async`
-/// hooks' runner.
+/// Starts a helper process detached (its own group, stdio on the null
+/// device): `async` hooks' runner.
 pub fn spawn_detached(program: &std::path::Path, args: &[&std::ffi::OsStr]) -> std::io::Result<()> {
-    unix::spawn_detached(program, args)
+    crate::platform::spawn_detached(program, args)
 }
 
 /// Leaves the parent's session (the detached `async` runner).
 pub fn new_session() -> std::io::Result<()> {
-    unix::new_session()
+    crate::platform::new_session()
 }
 
 /// What to execute.
@@ -243,16 +243,17 @@ pub struct JobReport {
 #[derive(Debug)]
 #[must_use = "the inherited descriptors are only closed by `close`"]
 pub struct InheritedFds {
-    fds: Vec<RawFd>,
+    inherited: crate::platform::Inherited,
 }
 
 impl InheritedFds {
     /// Lists the descriptors above stderr open now. Call it first thing,
     /// before hookrun opens anything it keeps: everything listed will be
-    /// closed. Finds none where `/proc` cannot be read.
+    /// closed. Finds none where the system cannot list them (Linux without
+    /// `/proc`).
     pub fn take_stock() -> InheritedFds {
         InheritedFds {
-            fds: unix::descriptors_above_stderr(),
+            inherited: crate::platform::Inherited::take_stock(),
         }
     }
 
@@ -260,14 +261,7 @@ impl InheritedFds {
     /// read through one of them (`--settings /dev/fd/N`) and before the
     /// first hook starts. Returns how many were closed.
     pub fn close(self) -> usize {
-        let mut closed = 0;
-        for fd in self.fds {
-            match unix::close_unowned(fd) {
-                Ok(()) => closed += 1,
-                // Already closed by whoever used it: nothing to do.
-                Err(error) => tracing::debug!(fd, %error, "inherited descriptor not closed"),
-            }
-        }
+        let closed = self.inherited.close();
         if closed > 0 {
             tracing::debug!(closed, "closed descriptors inherited from the parent");
         }
@@ -286,7 +280,7 @@ impl InheritedFds {
 #[derive(Debug)]
 pub struct Supervisor {
     interrupts: reactor::Interrupts,
-    signals: unix::SignalPipes,
+    signals: crate::platform::Signals,
 }
 
 impl Supervisor {
@@ -295,7 +289,7 @@ impl Supervisor {
     pub fn new() -> std::io::Result<Supervisor> {
         Ok(Supervisor {
             interrupts: reactor::Interrupts::default(),
-            signals: unix::SignalPipes::register()?,
+            signals: crate::platform::Signals::register()?,
         })
     }
 

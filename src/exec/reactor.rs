@@ -1,19 +1,20 @@
 //! The one loop that runs a batch: spawn every job (from this thread, and
 //! from up to three more for big batches on a machine with more than one
-//! core, see [`starters`]), then one `poll(2)` over all hooks' pipes and the signal
-//! self-pipe, woken at the nearest deadline, until every unit is done.
+//! core, see [`starters`]), then one wait over all hooks' pipes and hookrun's
+//! signals (`poll(2)` and a self-pipe on Unix, through `platform::wait`),
+//! woken at the nearest deadline, until every unit is done.
 //! Nothing starts after its job's hard end; a job that finds hookrun out of
 //! descriptors waits in a queue and starts when running hooks end.
 //!
-//! It must never block anywhere but in that poll, and the poll always has a
+//! It must never block anywhere but in that wait, and the wait always has a
 //! timeout while any unit has a deadline.
 
 use std::time::{Duration, Instant};
 
 use super::spawn::spawn_job;
 use super::unit::{Stream, Unit};
-use super::unix::{self, GroupScan, Interest, SignalPipes, Watch};
 use super::{Job, JobReport, Limits, Termination};
+use crate::platform::{self, Interest, Signals, TreeScan, Watch};
 
 /// Belt and braces: even with no deadline and no event the loop looks at
 /// its units this often, so a lost wake-up costs a second, not a hang.
@@ -36,7 +37,7 @@ impl Interrupts {
     fn record(&mut self, delivered: &[i32]) -> u32 {
         let mut new = 0;
         for &signal in delivered {
-            if unix::TERMINATION_SIGNALS.contains(&signal) {
+            if platform::TERMINATION_SIGNALS.contains(&signal) {
                 self.first.get_or_insert(signal);
                 self.count += 1;
                 new += 1;
@@ -61,7 +62,7 @@ const QUEUED_RETRY: Duration = Duration::from_millis(20);
 
 /// Runs `jobs` to completion (or interruption) and reports in job order.
 pub(crate) fn run_batch(
-    signals: &mut SignalPipes,
+    signals: &mut Signals,
     interrupts: &mut Interrupts,
     jobs: Vec<Job>,
     limits: &Limits,
@@ -80,7 +81,7 @@ pub(crate) fn run_batch(
         let mut next_wake: Option<Instant> = None;
         let mut all_done = true;
         let mut live = false;
-        let mut groups = GroupScan::default();
+        let mut groups = TreeScan::default();
         for slot in &mut slots {
             if let Slot::Live(unit) = slot {
                 unit.advance(now, limits, &mut groups);
@@ -110,7 +111,7 @@ pub(crate) fn run_batch(
             if new > 0 {
                 let now = Instant::now();
                 let signal = interrupts.first.unwrap_or_default();
-                let mut groups = GroupScan::default();
+                let mut groups = TreeScan::default();
                 for slot in &mut slots {
                     match slot {
                         Slot::Live(unit) => {
@@ -217,7 +218,7 @@ fn split_into<T>(items: Vec<T>, parts: usize) -> Vec<Vec<T>> {
 /// hookrun's memory until then). A thread that cannot be made leaves its
 /// share of the starting to this one.
 fn start_all(jobs: Vec<Job>, limits: &Limits) -> Vec<Slot> {
-    let threads = starters(jobs.len(), unix::usable_cpus());
+    let threads = starters(jobs.len(), platform::usable_cpus());
     if threads == 1 {
         return start_in_order(jobs, limits);
     }
@@ -293,7 +294,7 @@ fn start(job: Job, limits: &Limits) -> Slot {
     }
     match spawn_job(&job) {
         Ok(spawned) => {
-            tracing::debug!(pgid = spawned.leader.pgid().as_raw(), "hook started");
+            tracing::debug!(pgid = spawned.tree.id(), "hook started");
             Slot::Live(Box::new(Unit::new(
                 spawned,
                 started,
@@ -318,55 +319,45 @@ fn could_not_start(why: String, duration: Duration) -> JobReport {
     failed_report(Termination::SpawnFailed(why), duration, false)
 }
 
-/// Waits for I/O, a signal or `sleep`; returns whether the self-pipe is
-/// readable and which hook pipes are ready.
-fn wait(signals: &SignalPipes, slots: &[Slot], sleep: Duration) -> (bool, Vec<(usize, Stream)>) {
-    let mut tags: Vec<Option<(usize, Stream)>> = Vec::new();
+/// Waits for I/O, a signal or `sleep`; returns whether a signal arrived
+/// and which hook pipes are ready.
+fn wait(signals: &Signals, slots: &[Slot], sleep: Duration) -> (bool, Vec<(usize, Stream)>) {
+    let mut tags: Vec<(usize, Stream)> = Vec::new();
     let mut watches: Vec<Watch<'_>> = Vec::new();
-    for fd in signals.fds() {
-        tags.push(None);
-        watches.push(Watch {
-            fd,
-            interest: Interest::Read,
-            ready: false,
-        });
-    }
     for (index, slot) in slots.iter().enumerate() {
         let Slot::Live(unit) = slot else { continue };
         if unit.is_done() {
             continue;
         }
-        for (stream, fd) in unit.watched() {
+        for (stream, pipe) in unit.watched() {
             let interest = match stream {
                 Stream::Stdin => Interest::Write,
                 Stream::Stdout | Stream::Stderr => Interest::Read,
             };
-            tags.push(Some((index, stream)));
+            tags.push((index, stream));
             watches.push(Watch {
-                fd,
+                pipe,
                 interest,
                 ready: false,
             });
         }
     }
-    if let Err(error) = unix::wait_ready(&mut watches, Some(sleep)) {
-        // Only resource exhaustion gets here. The deadlines still hold, so
-        // carry on, but without spinning.
-        tracing::warn!(%error, "poll failed");
-        std::thread::sleep(sleep.min(Duration::from_millis(10)));
-        return (false, Vec::new());
-    }
-    let mut signals_ready = false;
-    let mut ready = Vec::new();
-    for (tag, watch) in tags.into_iter().zip(&watches) {
-        if !watch.ready {
-            continue;
+    let signals_ready = match platform::wait(signals, &mut watches, Some(sleep)) {
+        Ok(signalled) => signalled,
+        Err(error) => {
+            // Only resource exhaustion gets here. The deadlines still hold,
+            // so carry on, but without spinning.
+            tracing::warn!(%error, "waiting for hook pipes failed");
+            std::thread::sleep(sleep.min(Duration::from_millis(10)));
+            return (false, Vec::new());
         }
-        match tag {
-            None => signals_ready = true,
-            Some(tag) => ready.push(tag),
-        }
-    }
+    };
+    let ready = tags
+        .into_iter()
+        .zip(&watches)
+        .filter(|(_, watch)| watch.ready)
+        .map(|(tag, _)| tag)
+        .collect();
     (signals_ready, ready)
 }
 

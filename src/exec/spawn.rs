@@ -7,8 +7,8 @@ use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::unix::{self, SpawnSpec, Spawned};
 use super::{Job, Program};
+use crate::platform::{self, SpawnSpec, Spawned};
 
 /// Used when the job's environment has no PATH: what glibc's `execvp` falls
 /// back to, with `/usr/bin` first as on merged-/usr systems.
@@ -46,10 +46,9 @@ impl SpawnError {
     /// Out of descriptors or processes for now (EMFILE, ENFILE, EAGAIN):
     /// the start can succeed once running hooks end.
     pub(crate) fn is_exhaustion(&self) -> bool {
-        use nix::libc::{EAGAIN, EMFILE, ENFILE};
         match self {
             SpawnError::Os { source, .. } | SpawnError::BadCwd { source, .. } => {
-                matches!(source.raw_os_error(), Some(EMFILE | ENFILE | EAGAIN))
+                platform::is_exhaustion(source)
             }
             _ => false,
         }
@@ -91,10 +90,9 @@ pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
         path: &path,
         argv0: OsStr::new(name),
         args: &args,
-        env: &job.env,
         cwd: &cwd,
     };
-    unix::spawn(&spec).map_err(|source| SpawnError::Os { path, source })
+    platform::spawn(&spec, job.env.iter()).map_err(|source| SpawnError::Os { path, source })
 }
 
 /// The PowerShell programs `shell: "powershell"` runs, in the order Claude
@@ -137,10 +135,9 @@ fn spawn_powershell(job: &Job, script: &str, cwd: &Path) -> Result<Spawned, Spaw
         path: &path,
         argv0: OsStr::new(name),
         args: &args,
-        env: &job.env,
         cwd,
     };
-    unix::spawn(&spec).map_err(|source| SpawnError::Os { path, source })
+    platform::spawn(&spec, job.env.iter()).map_err(|source| SpawnError::Os { path, source })
 }
 
 /// The shell of the shell form: where POSIX systems keep it, and what
@@ -235,7 +232,7 @@ enum Candidate {
 fn classify(path: &Path) -> Candidate {
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
-            if unix::is_executable(path) {
+            if platform::is_executable(path) {
                 Candidate::Executable
             } else {
                 Candidate::NotExecutable

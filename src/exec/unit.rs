@@ -16,16 +16,13 @@
 //! last signal to its group, so its pid (the group id) cannot be recycled
 //! under a `killpg`.
 
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::Signal;
-
 use super::capture::Capture;
-use super::unix::{self, GroupScan, GroupState, Leader, ReadOutcome, Spawned, WriteOutcome};
 use super::{JobReport, Limits, Termination};
 use crate::event::Bytes;
+use crate::platform::{self, Pipe, ReadOutcome, Spawned, Tree, TreeScan, TreeState, WriteOutcome};
 
 /// After SIGKILL, how long to wait for the leader to be seen dead and the
 /// group empty before giving up. A killed process normally exits within
@@ -79,7 +76,7 @@ enum Phase {
 
 #[derive(Debug)]
 struct StdinFeed {
-    fd: OwnedFd,
+    fd: Pipe,
     data: Arc<Bytes>,
     written: usize,
 }
@@ -90,11 +87,11 @@ pub(crate) struct Unit {
     deadline: Option<Instant>,
     /// SIGKILL by then at the latest, whatever is left of the grace.
     kill_by: Option<Instant>,
-    leader: Leader,
+    tree: Tree,
     leader_exited: bool,
     stdin: Option<StdinFeed>,
-    stdout: Option<OwnedFd>,
-    stderr: Option<OwnedFd>,
+    stdout: Option<Pipe>,
+    stderr: Option<Pipe>,
     out: Capture,
     err: Capture,
     phase: Phase,
@@ -105,22 +102,6 @@ pub(crate) struct Unit {
     stdin_unread: bool,
     termination: Option<Termination>,
     finished: Option<Instant>,
-}
-
-/// A pipe holds 64 KiB unless asked for more: a hook reading megabytes
-/// of stdin would wake, read 64 KiB and sleep again some hundred times.
-/// Asked for up to 1 MiB (what an unprivileged process may ask for by
-/// default); refused, the pipe stays as it is.
-fn grow_pipe(fd: &OwnedFd, len: usize) {
-    const DEFAULT: usize = 64 * 1024;
-    const WANTED: usize = 1024 * 1024;
-    if len <= DEFAULT {
-        return;
-    }
-    let size = i32::try_from(len.min(WANTED)).unwrap_or(i32::MAX);
-    if let Err(err) = nix::fcntl::fcntl(fd, nix::fcntl::FcntlArg::F_SETPIPE_SZ(size)) {
-        tracing::debug!(%err, "the stdin pipe stays at its size");
-    }
 }
 
 impl Unit {
@@ -137,12 +118,12 @@ impl Unit {
             (Some(term), Some(kill)) => Some(term.min(kill)),
             (term, kill) => term.or(kill),
         };
-        grow_pipe(&spawned.stdin, stdin.len());
+        platform::grow_pipe(&spawned.stdin, stdin.len());
         let mut unit = Unit {
             started,
             deadline,
             kill_by,
-            leader: spawned.leader,
+            tree: spawned.tree,
             leader_exited: false,
             stdin: Some(StdinFeed {
                 fd: spawned.stdin,
@@ -173,7 +154,7 @@ impl Unit {
     }
 
     /// Takes every transition that is due at `now`.
-    pub(crate) fn advance(&mut self, now: Instant, limits: &Limits, groups: &mut GroupScan) {
+    pub(crate) fn advance(&mut self, now: Instant, limits: &Limits, groups: &mut TreeScan) {
         loop {
             let before = std::mem::discriminant(&self.phase);
             self.step(now, limits, groups);
@@ -183,8 +164,8 @@ impl Unit {
         }
     }
 
-    fn step(&mut self, now: Instant, limits: &Limits, groups: &mut GroupScan) {
-        if !self.leader_exited && !self.is_done() && self.leader.has_exited() {
+    fn step(&mut self, now: Instant, limits: &Limits, groups: &mut TreeScan) {
+        if !self.leader_exited && !self.is_done() && self.tree.leader_exited() {
             self.leader_exited = true;
             // Nobody is left to read it.
             self.close_stdin();
@@ -198,7 +179,7 @@ impl Unit {
                         until: now.checked_add(limits.leak_timeout),
                     };
                 } else if self.deadline.is_some_and(|deadline| deadline <= now) {
-                    tracing::debug!(pgid = self.leader.pgid().as_raw(), "hook timed out");
+                    tracing::debug!(pgid = self.tree.id(), "hook timed out");
                     self.timed_out = true;
                     self.terminate(now, limits.kill_grace);
                 }
@@ -208,7 +189,7 @@ impl Unit {
                     self.finish(now);
                 } else if until.is_some_and(|until| until <= now) {
                     tracing::debug!(
-                        pgid = self.leader.pgid().as_raw(),
+                        pgid = self.tree.id(),
                         "hook left processes holding its output"
                     );
                     self.leaked = true;
@@ -223,10 +204,10 @@ impl Unit {
                 // While the leader lives the group is alive; its exit
                 // arrives as SIGCHLD, so only then is the group polled.
                 if self.leader_exited && next_check <= now {
-                    match groups.state(self.leader.pgid()) {
-                        GroupState::Gone => return self.finish(now),
+                    match self.tree.state(groups) {
+                        TreeState::Gone => return self.finish(now),
                         // Unknown: wait for the grace to end, then SIGKILL.
-                        GroupState::Alive | GroupState::Unknown => {
+                        TreeState::Alive | TreeState::Unknown => {
                             self.phase = Phase::Terminating {
                                 kill_at,
                                 next_check: now + check_every,
@@ -244,13 +225,12 @@ impl Unit {
                 next_check,
             } => {
                 if self.leader_exited && next_check <= now {
-                    let pgid = self.leader.pgid();
-                    match groups.state(pgid) {
-                        GroupState::Gone => return self.finish(now),
+                    match self.tree.state(groups) {
+                        TreeState::Gone => return self.finish(now),
                         state => {
                             // Forked after the last SIGKILL reached the group.
-                            let _ = unix::signal_group(pgid, Signal::SIGKILL);
-                            if state == GroupState::Unknown {
+                            let _ = self.tree.kill();
+                            if state == TreeState::Unknown {
                                 // Nothing can tell when it is empty.
                                 return self.finish(now);
                             }
@@ -264,7 +244,7 @@ impl Unit {
                 if give_up_at <= now {
                     if self.leader_exited {
                         tracing::warn!(
-                            pgid = self.leader.pgid().as_raw(),
+                            pgid = self.tree.id(),
                             "hook group still had live members after SIGKILL"
                         );
                     }
@@ -277,7 +257,7 @@ impl Unit {
 
     /// hookrun was signalled: stop this hook unless it already exited on
     /// its own (what it left behind is not ours to kill, SPEC §5.4).
-    pub(crate) fn interrupt(&mut self, now: Instant, limits: &Limits, groups: &mut GroupScan) {
+    pub(crate) fn interrupt(&mut self, now: Instant, limits: &Limits, groups: &mut TreeScan) {
         // Look first: a leader that exited since the last turn of the loop
         // must not have its leftovers signalled.
         self.advance(now, limits, groups);
@@ -296,13 +276,10 @@ impl Unit {
 
     fn terminate(&mut self, now: Instant, grace: Duration) {
         self.close_stdin();
-        let pgid = self.leader.pgid();
-        if let Err(error) = unix::signal_group(pgid, Signal::SIGTERM) {
-            tracing::warn!(pgid = pgid.as_raw(), %error, "could not SIGTERM hook group");
+        // SIGTERM to the group (and SIGCONT, for a stopped member).
+        if let Err(error) = self.tree.terminate() {
+            tracing::warn!(pgid = self.tree.id(), %error, "could not SIGTERM hook group");
         }
-        // A stopped member would hold SIGTERM pending until continued and
-        // make the whole grace pass for nothing.
-        let _ = unix::signal_group(pgid, Signal::SIGCONT);
         // Escalate early when the hard end comes before the grace is over.
         let kill_at = match (now.checked_add(grace), self.kill_by) {
             (Some(at), Some(by)) => Some(at.min(by)),
@@ -316,10 +293,9 @@ impl Unit {
     }
 
     fn kill(&mut self, now: Instant) {
-        let pgid = self.leader.pgid();
-        tracing::debug!(pgid = pgid.as_raw(), "killing hook group");
-        if let Err(error) = unix::signal_group(pgid, Signal::SIGKILL) {
-            tracing::warn!(pgid = pgid.as_raw(), %error, "could not SIGKILL hook group");
+        tracing::debug!(pgid = self.tree.id(), "killing hook group");
+        if let Err(error) = self.tree.kill() {
+            tracing::warn!(pgid = self.tree.id(), %error, "could not SIGKILL hook group");
         }
         self.killed = true;
         self.phase = Phase::Killing {
@@ -335,21 +311,18 @@ impl Unit {
         self.stdout = None;
         self.stderr = None;
         self.termination = Some(if self.leader_exited {
-            match self.leader.reap().map(unix::exit_code_or_signal) {
+            match self.tree.reap().map(platform::exit_code_or_signal) {
                 Some(Ok(code)) => Termination::Exited(code),
                 Some(Err(signal)) => Termination::Signaled(signal),
                 None => {
-                    tracing::warn!(
-                        pgid = self.leader.pgid().as_raw(),
-                        "exit status of hook process lost"
-                    );
+                    tracing::warn!(pgid = self.tree.id(), "exit status of hook process lost");
                     Termination::Exited(-1)
                 }
             }
         } else {
             // Only after SIGKILL and the settle time: it will die of the
             // pending SIGKILL when the kernel lets it go; left unreaped.
-            Termination::Signaled(Signal::SIGKILL as i32)
+            Termination::Signaled(platform::KILL_SIGNAL)
         });
         self.finished = Some(now);
         self.phase = Phase::Done;
@@ -393,13 +366,10 @@ impl Unit {
     }
 
     /// The pipes to wait on, and for what.
-    pub(crate) fn watched(&self) -> impl Iterator<Item = (Stream, BorrowedFd<'_>)> {
-        let stdin = self
-            .stdin
-            .as_ref()
-            .map(|feed| (Stream::Stdin, feed.fd.as_fd()));
-        let stdout = self.stdout.as_ref().map(|fd| (Stream::Stdout, fd.as_fd()));
-        let stderr = self.stderr.as_ref().map(|fd| (Stream::Stderr, fd.as_fd()));
+    pub(crate) fn watched(&self) -> impl Iterator<Item = (Stream, &Pipe)> {
+        let stdin = self.stdin.as_ref().map(|feed| (Stream::Stdin, &feed.fd));
+        let stdout = self.stdout.as_ref().map(|pipe| (Stream::Stdout, pipe));
+        let stderr = self.stderr.as_ref().map(|pipe| (Stream::Stderr, pipe));
         stdin.into_iter().chain(stdout).chain(stderr)
     }
 
@@ -425,7 +395,7 @@ impl Unit {
             return;
         };
         while feed.written < feed.data.len() {
-            match unix::write_some(feed.fd.as_fd(), &feed.data[feed.written..]) {
+            match platform::write_some(&feed.fd, &feed.data[feed.written..]) {
                 WriteOutcome::Wrote(n) => feed.written += n,
                 WriteOutcome::WouldBlock => return,
                 // EPIPE: the hook did not want (all of) it. Normal.
@@ -440,7 +410,7 @@ impl Unit {
         JobReport {
             termination: self
                 .termination
-                .unwrap_or(Termination::Signaled(Signal::SIGKILL as i32)),
+                .unwrap_or(Termination::Signaled(platform::KILL_SIGNAL)),
             timed_out: self.timed_out,
             killed: self.killed,
             leaked: self.leaked,
@@ -459,12 +429,12 @@ const FULL_READ: usize = 64 * 1024;
 
 /// Reads what `fd` has now into `capture`. True at end of file. A read that
 /// fills `scratch` grows it to [`FULL_READ`], for the hooks that print a lot.
-fn drain_into(fd: Option<&OwnedFd>, capture: &mut Capture, scratch: &mut Vec<u8>) -> bool {
+fn drain_into(fd: Option<&Pipe>, capture: &mut Capture, scratch: &mut Vec<u8>) -> bool {
     let Some(fd) = fd else {
         return false;
     };
     for _ in 0..READS_PER_WAKEUP {
-        match unix::read_some(fd.as_fd(), scratch) {
+        match platform::read_some(fd, scratch) {
             ReadOutcome::Data(n) => {
                 capture.push(&scratch[..n]);
                 if n == scratch.len() && scratch.len() < FULL_READ {
@@ -476,29 +446,4 @@ fn drain_into(fd: Option<&OwnedFd>, capture: &mut Capture, scratch: &mut Vec<u8>
         }
     }
     false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::grow_pipe;
-    use nix::fcntl::{FcntlArg, fcntl};
-
-    #[test]
-    fn a_pipe_for_megabytes_of_stdin_is_grown_and_one_for_a_line_is_not() {
-        let size = |fd: &std::os::fd::OwnedFd| fcntl(fd, FcntlArg::F_GETPIPE_SZ).unwrap();
-        let (_read, small) = nix::unistd::pipe().unwrap();
-        let before = size(&small);
-        grow_pipe(&small, 500);
-        assert_eq!(size(&small), before);
-        let (_read, big) = nix::unistd::pipe().unwrap();
-        grow_pipe(&big, 10 << 20);
-        if size(&big) == before {
-            eprintln!(
-                "SKIPPED: a_pipe_for_megabytes_of_stdin_is_grown_and_one_for_a_line_is_not: \
-                 this system refused a 1 MiB pipe"
-            );
-            return;
-        }
-        assert_eq!(size(&big), 1 << 20);
-    }
 }

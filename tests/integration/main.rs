@@ -27,6 +27,7 @@ mod new_user;
 mod packaging;
 mod pipeline;
 mod planted;
+mod platform;
 mod powershell;
 mod prompt;
 mod protocol;

@@ -40,9 +40,16 @@ fn toml_value(text: &str, table: &str, key: &str) -> Option<String> {
     None
 }
 
-const PLATFORMS: &[(&str, &str, &str)] = &[
-    ("linux-x64", "x64", "x86_64-unknown-linux-gnu"),
-    ("linux-arm64", "arm64", "aarch64-unknown-linux-gnu"),
+/// Every target hookrun ships: the npm platform package's folder, npm's
+/// `os` and `cpu`, the Rust target (the release archive's name), and the
+/// platform part of the wheel's tag (maturin's, for the oldest system the
+/// build admits: manylinux's glibc, macOS's deployment target).
+#[rustfmt::skip]
+const PLATFORMS: &[(&str, &str, &str, &str, &str)] = &[
+    ("linux-x64", "linux", "x64", "x86_64-unknown-linux-gnu", "manylinux"),
+    ("linux-arm64", "linux", "arm64", "aarch64-unknown-linux-gnu", "manylinux"),
+    ("darwin-x64", "darwin", "x64", "x86_64-apple-darwin", "macosx_10_12_x86_64"),
+    ("darwin-arm64", "darwin", "arm64", "aarch64-apple-darwin", "macosx_11_0_arm64"),
 ];
 
 #[test]
@@ -101,7 +108,7 @@ fn every_channel_carries_cargo_tomls_version_name_and_repository() {
     let launcher = read("npm/hookrun/bin/hookrun.js");
     let optional = main["optionalDependencies"].as_object().unwrap();
     assert_eq!(optional.len(), PLATFORMS.len(), "{optional:?}");
-    for (dir, cpu, _) in PLATFORMS {
+    for (dir, os, cpu, _, _) in PLATFORMS {
         let name = format!("@hookrun/{dir}");
         assert_eq!(optional[&name], version.as_str(), "{name}");
         assert!(
@@ -111,7 +118,7 @@ fn every_channel_carries_cargo_tomls_version_name_and_repository() {
         let platform = package_json(&format!("npm/platforms/{dir}/package.json"));
         assert_eq!(platform["name"], name.as_str());
         assert_eq!(platform["version"], version.as_str(), "{name}");
-        assert_eq!(platform["os"], json!(["linux"]), "{name}");
+        assert_eq!(platform["os"], json!([os]), "{name}");
         assert_eq!(platform["cpu"], json!([cpu]), "{name}");
         // The link npm makes in node_modules/.bin is what `--pinned` writes.
         assert_eq!(
@@ -157,18 +164,32 @@ fn binstall_metadata_names_the_archives_the_recipe_makes() {
     assert!(dist.contains(r#""$out/$name.tar.gz""#));
     assert!(dist.contains(r#"cp "$bin" "$stage/hookrun""#));
     assert!(dist.contains("sha256sum"));
-    for (_, _, target) in PLATFORMS {
+    let release = read("docs/release.md");
+    for (_, _, _, target, wheel) in PLATFORMS {
         let name = format!("hookrun-v{version}-{target}");
         assert_eq!(
             render(&pkg_url, target),
             format!("REPO/releases/download/v{version}/{name}.tar.gz")
         );
         assert_eq!(render(&bin_dir, target), format!("{name}/hookrun"));
-        // docs/release.md lists every target the npm packages cover.
-        assert!(
-            read("docs/release.md").contains(target),
-            "docs/release.md does not list {target}"
-        );
+        // docs/release.md lists every target the npm packages cover, with
+        // its wheel's platform tag.
+        let row = release
+            .lines()
+            .find(|line| line.starts_with(&format!("| `{target}`")))
+            .unwrap_or_else(|| panic!("docs/release.md has no row for {target}"));
+        assert!(row.contains(wheel), "{target}'s wheel tag {wheel}: {row}");
+    }
+    // The macOS archives are built here (zig links them), the others on
+    // runners of their own; the recipe knows how.
+    assert!(dist.contains("*-apple-darwin)") && dist.contains("cross_cargo"));
+    // PyPI says which systems the wheels are for.
+    let pyproject = read("pyproject.toml");
+    for system in [
+        "Operating System :: MacOS",
+        "Operating System :: POSIX :: Linux",
+    ] {
+        assert!(pyproject.contains(system), "pyproject.toml: {system}");
     }
 }
 

@@ -12,6 +12,8 @@ const path = require("node:path");
 const PLATFORMS = {
   "linux-x64": "@hookrun/linux-x64",
   "linux-arm64": "@hookrun/linux-arm64",
+  "darwin-x64": "@hookrun/darwin-x64",
+  "darwin-arm64": "@hookrun/darwin-arm64",
 };
 
 const { version } = require("../package.json");

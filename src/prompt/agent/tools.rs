@@ -20,7 +20,7 @@
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::Read as _;
-use std::os::fd::AsRawFd as _;
+use std::os::fd::AsFd as _;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -220,8 +220,7 @@ impl Scope {
     fn open(&self, resolved: &Path, shown: &str) -> Result<File, String> {
         let file = crate::fsafe::open_read(resolved, crate::fsafe::Follow::No)
             .map_err(|err| format!("{shown}: {err}"))?;
-        let link = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
-        match std::fs::read_link(&link) {
+        match crate::platform::descriptor_path(file.as_fd()) {
             Ok(real) if self.allowed(&real) => Ok(file),
             Ok(real) => Err(format!(
                 "{shown} moved outside the project while it was opened (to {}); refused",
@@ -248,7 +247,7 @@ impl Scope {
             )
             .open(folder)
             .ok()?;
-        let real = std::fs::read_link(format!("/proc/self/fd/{}", handle.as_raw_fd())).ok()?;
+        let real = crate::platform::descriptor_path(handle.as_fd()).ok()?;
         real.starts_with(&self.root).then_some(handle)
     }
 
@@ -488,8 +487,7 @@ impl Scope {
             let Some(handle) = self.open_folder(&folder) else {
                 continue;
             };
-            let listed = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
-            let Ok(entries) = std::fs::read_dir(&listed) else {
+            let Ok(entries) = crate::platform::read_folder(&handle) else {
                 continue;
             };
             for entry in entries.flatten() {
