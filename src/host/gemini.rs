@@ -249,7 +249,7 @@ impl Host for Gemini {
             return common::call_key_as_sent(event);
         };
         let tool = mapping::host_tool_of(event)?;
-        let input = mapping::merged_rewrite(event, TOOLS, updated, &mut Vec::new());
+        let input = mapping::rewrite_for_host(event, TOOLS, updated);
         Some(crate::event::call_key(tool, Some(&input)))
     }
 
@@ -280,7 +280,7 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
     match known {
         Some(K::PreToolUse) if a.block.is_none() => {
             if let Some(updated) = &decision.updated_input {
-                let input = mapping::merged_rewrite(event, TOOLS, updated, &mut a.notes);
+                let input = mapping::rewrite_for_host(event, TOOLS, updated);
                 a.hso.insert("tool_input".into(), input);
             }
             if decision.permission == Some(Permission::Allow) {
