@@ -588,6 +588,13 @@ fn events_to_route(settings: &Settings, host: HostId, out: &mut String) -> Vec<&
         );
         events.extend_from_slice(DEFAULT_EVENTS);
     }
+    // Events the policy's rules act on, even with no hook listed there.
+    for (event, why) in wiring::routed_for_policy(settings) {
+        if w.host_event(event).is_some() && !events.contains(&event) {
+            let _ = writeln!(out, "note: routing {event}: {why}");
+            events.push(event);
+        }
+    }
     events
 }
 

@@ -430,6 +430,34 @@ fn check_routed(
             Some(_) => {}
         }
     }
+    for (event, why) in wiring::routed_for_policy(settings) {
+        let Some(host_event) = w.host_event(event) else {
+            continue;
+        };
+        if hooked.iter().any(|(e, _)| *e == event)
+            || ours.iter().any(|(_, e)| e.host_event == host_event)
+        {
+            continue;
+        }
+        let Some((file, _)) = ours.first() else {
+            continue;
+        };
+        out.push(Finding {
+            check: Check::HostEventNotRouted,
+            severity: Severity::Error,
+            file: file.path.clone(),
+            json_path: format!("hooks.{host_event}"),
+            message: format!(
+                "no {} entry runs hookrun for {host_event}, but {why}: {} runs them unjudged",
+                w.host.display(),
+                w.host.display()
+            ),
+            fix: format!(
+                "run `hookrun install {}` again (it routes {host_event} too), or add a `hookrun fire` entry under {host_event}",
+                w.host.name()
+            ),
+        });
+    }
 }
 
 /// A host that reads another host's file calls hookrun twice.

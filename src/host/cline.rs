@@ -413,10 +413,8 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
                 context.push(reason);
                 a.block = None;
             } else if let Some(updated) = &decision.updated_input {
-                a.top.insert(
-                    "overrideInput".into(),
-                    override_input(event, updated),
-                );
+                a.top
+                    .insert("overrideInput".into(), override_input(event, updated));
             }
             if decision.permission == Some(Permission::Allow) && a.top.is_empty() {
                 a.notes

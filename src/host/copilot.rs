@@ -477,10 +477,8 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
                     }
                 }
                 if let Some(updated) = &decision.updated_input {
-                    a.top.insert(
-                        "modifiedArgs".into(),
-                        modified_args(event, updated),
-                    );
+                    a.top
+                        .insert("modifiedArgs".into(), modified_args(event, updated));
                 }
             }
             if pascal {

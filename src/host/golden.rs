@@ -606,8 +606,8 @@ fn gemini_golden_answers() {
     let (v, _) = encode(HostId::Gemini, "gemini/before_tool__replace.json", &rewrite);
     assert_eq!(
         v["hookSpecificOutput"]["tool_input"],
-        json!({"file_path": "/x", "old_string": "a", "new_string": "b", "allow_multiple": true, "instruction": "Change alpha to beta."}),
-        "renamed back, and what the rewrite left out is kept"
+        json!({"file_path": "/x", "old_string": "a", "new_string": "b", "allow_multiple": true}),
+        "renamed back, and what the rewrite left out stays out (Gemini replaces the input)"
     );
 
     let (v, r) = encode(HostId::Gemini, "gemini/after_agent.json", &blocked("go on"));
@@ -907,7 +907,8 @@ fn copilot_answers_take_every_form_copilot_honours() {
             "{file}"
         );
     }
-    // modifiedArgs replaces the whole input: a partial rewrite keeps the rest.
+    // modifiedArgs replaces the whole input (measured), as updatedInput
+    // replaces tool_input: what the rewrite left out stays out.
     let rewrite = Decision {
         updated_input: Some(json!({"command": "echo safe"})),
         ..Decision::default()
@@ -917,10 +918,7 @@ fn copilot_answers_take_every_form_copilot_honours() {
         "copilot/measured_pre_tool_use.json",
         &rewrite,
     );
-    assert_eq!(
-        v,
-        json!({"modifiedArgs": {"command": "echo safe", "description": "Print hi"}})
-    );
+    assert_eq!(v, json!({"modifiedArgs": {"command": "echo safe"}}));
 }
 
 #[test]
@@ -1353,10 +1351,14 @@ fn every_answer_to_gemini_uses_only_fields_it_honours() {
                     );
                 }
                 if let Some(input) = hso.get("tool_input") {
+                    // Gemini replaces the input with this one (and checks it
+                    // as Claude Code checks updatedInput): the rewrite
+                    // whole, nothing of the original added.
                     if event.tool_name() == Some("Bash") {
-                        assert!(
-                            input["command"].is_string(),
-                            "{file}, {what}: a partial rewrite fails validation"
+                        assert_eq!(
+                            Some(input),
+                            decision.updated_input.as_ref(),
+                            "{file}, {what}: the rewrite is sent as given"
                         );
                     }
                 }

@@ -1438,3 +1438,75 @@ fn claude_code_payloads_fired_as_codex_keep_their_blocks() {
         assert_eq!(run.json()["reason"], reason, "{run:?}");
     }
 }
+
+/// A Claude Code hook's `updatedInput` replaces `tool_input`: a field it
+/// leaves out (a flag it removed) is gone. Copilot, Gemini and Cline replace
+/// the input with what the hook answers too (measured on each), so the
+/// answer carries the rewrite whole, in the host's field names.
+#[test]
+fn a_rewrite_replaces_the_arguments_on_every_host_that_takes_one() {
+    let sb = Sandbox::new();
+    let rewrite = |input: Value| {
+        let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "allow", "updatedInput": input}});
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+            "command": format!("printf '%s' '{answer}'")}]}]}})
+    };
+    // Copilot: `description` left out of the rewrite stays out.
+    let run = fire_host(
+        &sb,
+        "copilot",
+        &rewrite(json!({"command": "echo safe"})),
+        &payload(&sb, "copilot/measured_pre_tool_use.json", &json!({})),
+        &["preToolUse"],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json()["modifiedArgs"],
+        json!({"command": "echo safe"}),
+        "{}",
+        run.stdout
+    );
+    // Copilot's edit tool: renamed back, nothing of the original added.
+    let run = fire_host(
+        &sb,
+        "copilot",
+        &rewrite(json!({"file_path": "/x", "old_string": "a", "new_string": "b"})),
+        &payload(&sb, "copilot/pre_tool_use__camel_edit.json", &json!({})),
+        &["preToolUse"],
+    );
+    assert_eq!(
+        run.json()["modifiedArgs"],
+        json!({"path": "/x", "old_str": "a", "new_str": "b"}),
+        "{}",
+        run.stdout
+    );
+    // Gemini: the replace tool's `instruction` removed stays removed.
+    let run = fire_host(
+        &sb,
+        "gemini",
+        &rewrite(json!({"file_path": "/x", "old_string": "alpha", "new_string": "gamma"})),
+        &payload(&sb, "gemini/before_tool__replace.json", &json!({})),
+        &[],
+    );
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["tool_input"],
+        json!({"file_path": "/x", "old_string": "alpha", "new_string": "gamma"}),
+        "{}",
+        run.stdout
+    );
+    // Cline: the whole input, in Cline's fields.
+    let run = fire_host(
+        &sb,
+        "cline",
+        &rewrite(json!({"command": "echo safe"})),
+        &payload(&sb, "cline/tool_call__run_commands.json", &json!({})),
+        &["PreToolUse"],
+    );
+    assert_eq!(
+        run.json()["overrideInput"],
+        json!({"commands": ["echo safe"]}),
+        "{}",
+        run.stdout
+    );
+}
