@@ -54,14 +54,16 @@ import cline  # noqa: E402
 import codex  # noqa: E402
 import common  # noqa: E402
 import copilot  # noqa: E402
+import droid  # noqa: E402
 import gemini  # noqa: E402
 
-HOSTS = {m.NAME: m for m in (gemini, codex, copilot, cline)}
+HOSTS = {m.NAME: m for m in (gemini, codex, copilot, cline, droid)}
 
 
 def default_harness():
     for d in (os.environ.get("HOOKRUN_HOSTS_DIR"),
-              os.path.join(os.path.dirname(common.REPO), "shared", "hosts")):
+              os.path.join(os.path.dirname(common.REPO), "shared", "hosts"),
+              "/work/shared/hosts"):
         if d and os.path.isfile(os.path.join(d, "gemini", "run_case.py")):
             return d
     return None
@@ -126,7 +128,9 @@ def compare_case(name, case, args, binary, unsupported):
             seen[side] = {"skipped": blocked}
             continue
         out = os.path.join(base, "out_" + side)
-        code = common.run(args.harness, case["host"], os.path.join(base, side), out, binary, args.timeout)
+        # A host whose harness lives in this repository (Factory Droid) names it.
+        harness = getattr(mod, "HARNESS", None) or args.harness
+        code = common.run(harness, case["host"], os.path.join(base, side), out, binary, args.timeout)
         seen[side] = side_view(mod, out, code)
         note = getattr(mod, "install_failed", None)
         if side == "hookrun_install" and note:

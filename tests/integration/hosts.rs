@@ -522,6 +522,14 @@ fn install_routes_every_event_with_hooks_and_is_idempotent() {
     assert!(command.ends_with("hookrun fire --host gemini"), "{command}");
     assert_eq!(ours["timeout"], 60000, "milliseconds");
     assert!(written["hooks"]["AfterAgent"].is_array(), "{written}");
+    // A BeforeTool context arrives with the call's AfterTool answer: routed
+    // with it.
+    assert!(written["hooks"]["AfterTool"].is_array(), "{written}");
+    assert!(
+        run.stdout.contains("routing PostToolUse too"),
+        "{}",
+        run.stdout
+    );
     assert!(
         sb.path("project/.gemini/settings.json.hookrun-backup")
             .is_file()
@@ -532,7 +540,7 @@ fn install_routes_every_event_with_hooks_and_is_idempotent() {
 
     let run = sb.run(&["uninstall", "gemini"], b"");
     assert!(
-        run.stdout.contains("2 hookrun entries removed"),
+        run.stdout.contains("3 hookrun entries removed"),
         "{}",
         run.stdout
     );
@@ -1509,4 +1517,110 @@ fn a_rewrite_replaces_the_arguments_on_every_host_that_takes_one() {
         "{}",
         run.stdout
     );
+}
+
+/// Factory Droid, the seventh host: its payloads decode to Claude Code's
+/// vocabulary, its answers are the forms it was measured honouring, and
+/// `install droid` writes `.factory/settings.json`, which `doctor` reads
+/// back.
+#[test]
+fn droid_is_a_host_from_payload_to_install() {
+    let sb = Sandbox::new();
+    // A Bash rule judges Droid's Execute; the answer is the deny Droid
+    // reads (permissionDecision, and exit 2 with the reason).
+    let deny_rm = json!({"permissions": {"deny": ["Bash(rm *)"]}});
+    let run = fire_host(
+        &sb,
+        "droid",
+        &deny_rm,
+        &payload(
+            &sb,
+            "droid/pre_tool_use__execute.json",
+            &json!({"tool_input": {"summary": "Clean up", "command": "rm -rf build", "riskLevelReason": "r", "riskLevel": "high"}}),
+        ),
+        &[],
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{}",
+        run.stdout
+    );
+    // An ask becomes a deny: `droid exec` would run the call.
+    let ask = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "command": "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"sure?\"}}'"}]}]}});
+    let run = fire_host(
+        &sb,
+        "droid",
+        &ask,
+        &payload(&sb, "droid/pre_tool_use__execute.json", &json!({})),
+        &[],
+    );
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{}",
+        run.stdout
+    );
+    // A Read rule sees Droid's LS of a folder.
+    let no_secrets = json!({"permissions": {"deny": ["Read(//tmp/run/proj/secrets)"]}});
+    let run = fire_host(
+        &sb,
+        "droid",
+        &no_secrets,
+        &payload(
+            &sb,
+            "droid/pre_tool_use__ls.json",
+            &json!({"tool_input": {"directory_path": "/tmp/run/proj/secrets"}}),
+        ),
+        &[],
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+
+    // install droid: one entry per event, `--host droid`, whole seconds,
+    // and PostToolUse with PreToolUse (a PreToolUse context arrives there).
+    sb.write(
+        "project/.hookrun/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "command": "true"}], "Stop": [{"command": "true"}]}})
+            .to_string(),
+    );
+    assert_eq!(sb.run(&["trust"], b"").code, Some(0));
+    let run = sb.run(&["install", "droid"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let file = sb.path("project/.factory/settings.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    for event in ["PreToolUse", "PostToolUse", "Stop"] {
+        let entry = &doc["hooks"][event][0]["hooks"][0];
+        assert!(
+            entry["command"]
+                .as_str()
+                .is_some_and(|c| c.ends_with("fire --host droid")),
+            "{event}: {doc}"
+        );
+        assert_eq!(entry["timeout"], 60, "{event}: {doc}");
+    }
+    assert!(run.stdout.contains("only hook"), "{}", run.stdout);
+    let doctor = sb.run(&["doctor"], b"");
+    assert!(
+        !doctor.stdout.contains("host-event-not-routed"),
+        "{}",
+        doctor.stdout
+    );
+    let run = sb.run(&["uninstall", "droid"], b"");
+    assert!(
+        run.stdout.contains("3 hookrun entries removed"),
+        "{}",
+        run.stdout
+    );
+    assert!(!file.exists(), "install created it, uninstall removed it");
+
+    // An entry without `--host droid` would be answered as Claude Code.
+    sb.write(
+        "project/.factory/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hookrun fire", "timeout": 60}]}]}})
+            .to_string(),
+    );
+    let doctor = sb.run(&["doctor"], b"");
+    assert!(doctor.stdout.contains("host-mismatch"), "{}", doctor.stdout);
 }
