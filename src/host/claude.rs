@@ -77,6 +77,20 @@ pub const TOOL_NAMES: &[&str] = &[
     "LSP",
     "ListMcpResourcesTool",
     "ReadMcpResourceTool",
+    // Offered by Claude Code 2.1.337 (its `system/init` tool list).
+    "TaskStop",
+    "ToolSearch",
+    "ListAgents",
+    "ReportFindings",
+    "ScheduleWakeup",
+    "Workflow",
+    "Monitor",
+    "SendMessage",
+    "CronCreate",
+    "CronDelete",
+    "CronList",
+    "EnterWorktree",
+    "ExitWorktree",
 ];
 
 const EVENTS: &[(&str, &str)] = &[
@@ -129,6 +143,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: false,
     name: None,
     also_read_by: &[HostId::Copilot, HostId::Cursor],
+    routes_with: &[],
 };
 
 impl Host for ClaudeCode {

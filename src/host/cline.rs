@@ -121,6 +121,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: false,
     name: None,
     also_read_by: &[],
+    routes_with: &[],
 };
 
 /// The line that marks a hook file as hookrun's own.

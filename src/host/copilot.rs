@@ -46,6 +46,12 @@ pub static EVENTS: &[EventRow] = &[
     ev("subagentStop", "SubagentStop"),
     ev("preCompact", "PreCompact"),
     ev("notification", "Notification"),
+    // Copilot's own, with no Claude Code event to stand for (its settings
+    // schema; not measured): they pass through under their own names, so
+    // hooks listed under them run.
+    ev("userPromptTransformed", "userPromptTransformed"),
+    ev("preMcpToolCall", "preMcpToolCall"),
+    ev("errorOccurred", "errorOccurred"),
 ];
 
 /// camelCase payload keys → Claude Code's.
@@ -154,6 +160,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: true,
     name: None,
     also_read_by: &[],
+    routes_with: &[],
 };
 
 /// The camelCase dialect: the event name starts with a lowercase letter.

@@ -103,6 +103,21 @@ pub const TOOL_NAMES: &[&str] = &[
     "update_topic",
     "enter_plan_mode",
     "invoke_agent",
+    // The rest of Gemini CLI 0.61.0's `*_TOOL_NAME` constants.
+    "exit_plan_mode",
+    "activate_skill",
+    "ask_user",
+    "complete_task",
+    "get_internal_docs",
+    "list_mcp_resources",
+    "read_mcp_resource",
+    "take_snapshot",
+    "tracker_add_dependency",
+    "tracker_create_task",
+    "tracker_get_task",
+    "tracker_list_tasks",
+    "tracker_update_task",
+    "tracker_visualize",
 ];
 
 pub static WIRING: Wiring = Wiring {
@@ -129,6 +144,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: false,
     name: Some("hookrun"),
     also_read_by: &[],
+    routes_with: super::wiring::CARRIES_PRE_TOOL_CONTEXT,
 };
 
 /// An MCP tool: Gemini names it `server__tool` (its `mcp_context`, when

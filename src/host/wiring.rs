@@ -56,7 +56,15 @@ pub struct Wiring {
     pub name: Option<&'static str>,
     /// Other hosts that also read this host's project file as their own.
     pub also_read_by: &'static [HostId],
+    /// (routed, also routed): where the first event is routed, the second
+    /// must be too. A host whose before-tool answer cannot carry context
+    /// gets it with the same call's after-tool answer ([`super::Host::carry_key`]),
+    /// which only arrives if that event reaches hookrun.
+    pub routes_with: &'static [(&'static str, &'static str)],
 }
+
+/// What a host whose PreToolUse answer cannot carry context routes with it.
+pub const CARRIES_PRE_TOOL_CONTEXT: &[(&str, &str)] = &[("PreToolUse", "PostToolUse")];
 
 /// The wiring of a host (its module's `WIRING`).
 pub fn wiring(host: HostId) -> &'static Wiring {
