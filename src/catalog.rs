@@ -218,6 +218,11 @@ pub const INTERNAL_ANSWER_FIELDS: &[&str] = &[
     "permissionDecisionReasonCode",
 ];
 
+/// `hookSpecificOutput` fields Claude Code's schema accepts but its code
+/// never reads (2.1.337): known, and a hook that sets one is told it has
+/// no effect there.
+pub const CLAUDE_UNREAD_FIELDS: &[(&str, &str)] = &[("Notification", "additionalContext")];
+
 /// Declares [`KnownEvent`], one variant per catalog row, in the catalog's
 /// order: the variant's name is the event's canonical name.
 macro_rules! known_events {
