@@ -376,3 +376,29 @@ fn deny_star_and_ask_mcp_star_are_rules_as_in_claude_code() {
         doctor.stdout
     );
 }
+
+#[test]
+fn prompt_and_agent_hooks_load_on_task_completed_as_in_claude_code() {
+    // Measured on 2.1.337 (oracle t1, t1b): both run there, and `ok:
+    // false` keeps the task open. hookrun refused them.
+    let sb = Sandbox::new();
+    let settings = json!({"hooks": {"TaskCompleted": [{"hooks": [
+        {"type": "prompt", "prompt": "Is the task really done? $ARGUMENTS"},
+        {"type": "agent", "prompt": "Check the task was done. $ARGUMENTS"}]}]}});
+    let file = sb.settings(&settings);
+    let doctor = sb.run(
+        &[
+            "doctor",
+            "--no-default-settings",
+            "--settings",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        !doctor.stdout.contains("prompt-hook-event"),
+        "{}",
+        doctor.stdout
+    );
+    assert!(!doctor.stdout.contains("never runs"), "{}", doctor.stdout);
+}

@@ -1624,3 +1624,54 @@ fn droid_is_a_host_from_payload_to_install() {
     let doctor = sb.run(&["doctor"], b"");
     assert!(doctor.stdout.contains("host-mismatch"), "{}", doctor.stdout);
 }
+
+/// Codex 0.171.0's new events (its embedded hook schemas): a SubagentStop
+/// block in the form Codex's parser takes, and `install codex` routing them.
+#[test]
+fn codex_0_171_events_are_answered_and_routed() {
+    let sb = Sandbox::new();
+    let block = json!({"hooks": {"SubagentStop": [{"hooks": [{"type": "command", "command": "echo 'keep going' >&2; exit 2"}]}]}});
+    let run = fire_host(
+        &sb,
+        "codex",
+        &block,
+        &payload(&sb, "codex/schema_subagent_stop.json", &json!({})),
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"decision": "block", "reason": "keep going"})
+    );
+    // PreCompact has no block in Codex's answer: not sent, and said.
+    let block = json!({"hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "echo 'not now' >&2; exit 2"}]}]}});
+    let run = fire_host(
+        &sb,
+        "codex",
+        &block,
+        &payload(&sb, "codex/schema_pre_compact.json", &json!({})),
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.json()["systemMessage"]
+            .as_str()
+            .is_some_and(|m| m.contains("cannot be blocked")),
+        "{}",
+        run.stdout
+    );
+    sb.write(
+        "project/.hookrun/settings.json",
+        &json!({"hooks": {"SubagentStop": [{"command": "true"}], "Interrupt": [{"command": "true"}]}})
+            .to_string(),
+    );
+    assert_eq!(sb.run(&["trust"], b"").code, Some(0));
+    let run = sb.run(&["install", "codex"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.path("project/.codex/hooks.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(doc["hooks"]["SubagentStop"].is_array(), "{doc}");
+    assert!(doc["hooks"]["Interrupt"].is_array(), "{doc}");
+}
