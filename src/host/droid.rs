@@ -259,7 +259,7 @@ fn kept_by_merge(event: &Event, updated: &Value) -> Vec<String> {
     };
     original
         .keys()
-        .filter(|key| !rewrite.get(key.as_str()).is_some() && !descriptive.contains(&key.as_str()))
+        .filter(|key| rewrite.get(key.as_str()).is_none() && !descriptive.contains(&key.as_str()))
         .cloned()
         .collect()
 }
@@ -357,10 +357,10 @@ mod tests {
     use super::*;
 
     fn decoded(raw: Value) -> Event {
-        Droid
-            .decode(raw.as_object().unwrap().clone(), None, &HostEnv::new(&[]))
-            .unwrap()
-            .event
+        let Value::Object(raw) = raw else {
+            panic!("not an object: {raw}")
+        };
+        Droid.decode(raw, None, &HostEnv::new(&[])).unwrap().event
     }
 
     #[test]
