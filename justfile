@@ -64,10 +64,12 @@ oracle-prompt *CASES: build
     python3 oracle/compare_prompt.py {{CASES}}
 
 # Not part of `cargo test`: the shared host harness installs Gemini CLI, Codex,
-# Copilot CLI and Cline from npm on first use and runs them against fake models
-# on loopback in a network namespace, one case at a time. Tables in
-# target/hosts/HOST.md and target/hosts/table.md (results: docs/hosts.md).
-# Builds the release binary unless --hookrun names one, e.g.
+# Copilot CLI, Cline and Qwen Code from npm on first use, the oracle harness
+# Claude Code, this repository's hosts/droid/ Factory Droid, and each runs
+# against a fake model on loopback in a network namespace, one case at a
+# time. Tables in target/hosts/HOST.md and target/hosts/table.md
+# (results: docs/hosts.md). A host's release: ORACLE_CODEX_VERSION=0.171.0
+# and the like. Builds the release binary unless --hookrun names one, e.g.
 # `just hosts --host copilot --hookrun target/debug/hookrun`.
 #
 # Host cases native vs behind hookrun, per host (args: case names, --host HOST, --hookrun BIN, --wiring fire|install|both).
@@ -77,12 +79,14 @@ hosts *ARGS:
     case " {{ARGS}} " in *" --hookrun"*) ;; *) cargo build --release --locked ;; esac
     exec python3 hosts/compare.py {{ARGS}}
 
-# The same for Qwen Code (its harness installs it from npm on first use).
-# Table in target/hosts-qwen/table.md.
+# Not part of `cargo test`: installs each host CLI at its newest npm release
+# into target/host-drift/ and reads its hook schema out of the release (see
+# hosts/drift.py); hosts/hookrun-knows.json (`just gen`) is what hookrun
+# knows. Exit 1 when something is unknown.
 #
-# Run Qwen Code cases twice, native Qwen hooks vs Claude Code hooks behind `hookrun fire --host qwen` (optional: case names).
-hosts-qwen *CASES: build
-    python3 hosts/compare_qwen.py {{CASES}}
+# Print every event, hook field, answer field or tool name of the hosts' newest releases that hookrun does not know (args: host names, --version HOST=V).
+host-drift *ARGS:
+    python3 hosts/drift.py {{ARGS}}
 
 # Needs valgrind. Rebuild afterwards (`just build`) to link in the new order.
 #

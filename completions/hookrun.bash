@@ -178,7 +178,7 @@ _hookrun() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline qwen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline qwen droid" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -216,7 +216,7 @@ _hookrun() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline qwen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline qwen droid" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -509,7 +509,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__install)
-            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
+            opts="-v -h -V --project --user --local --dry-run --binary --pinned --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen droid"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -682,7 +682,7 @@ _hookrun() {
                     return 0
                     ;;
                 --host)
-                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline qwen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline qwen droid" -- "${cur}"))
                     return 0
                     ;;
                 --settings)
@@ -719,7 +719,7 @@ _hookrun() {
             return 0
             ;;
         hookrun__subcmd__uninstall)
-            opts="-v -h -V --all --project --user --local --dry-run --yes --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen"
+            opts="-v -h -V --all --project --user --local --dry-run --yes --settings --claude-settings --no-default-settings --project-dir --trust-project --verbose --help --version claude-code gemini codex cursor copilot cline qwen droid"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -87,7 +87,8 @@ codex\t'OpenAI Codex CLI'
 cursor\t'Cursor (unverified: built from its published format, never run against a real Cursor)'
 copilot\t'GitHub Copilot CLI'
 cline\t'Cline CLI (hook files; `hookrun install cline` writes them)'
-qwen\t'Qwen Code'"
+qwen\t'Qwen Code'
+droid\t'Factory Droid'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l format -d 'What to print on stdout: the hook protocol answer the host reads, or a full report for debugging by hand' -r -f -a "protocol\t'The hook protocol: one JSON object (what hosts read)'
 report\t'A full JSON report: every hook, where the funnel stopped it, how it ended, its output, every warning. For debugging by hand'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand fire" -l log -d 'Append one JSON line per fire to this audit log (default: the `log` settings key; no log when neither is set). See `hookrun stats`. With HOOKRUN_LOG_INPUT=1 each line also records the event\'s input, for `hookrun replay` (off by default: inputs may hold secrets)' -r -F
@@ -112,7 +113,8 @@ codex\t'OpenAI Codex CLI'
 cursor\t'Cursor (unverified: built from its published format, never run against a real Cursor)'
 copilot\t'GitHub Copilot CLI'
 cline\t'Cline CLI (hook files; `hookrun install cline` writes them)'
-qwen\t'Qwen Code'"
+qwen\t'Qwen Code'
+droid\t'Factory Droid'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'For people'
 json\t'One JSON document, for scripts and CI'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand explain" -l deadline -d 'The deadline to plan the hooks\' timeouts against, as `fire --deadline` (default: the host\'s timeout for the event minus 1 s; 1.2 s for SessionEnd)' -r
@@ -142,7 +144,8 @@ codex\t'OpenAI Codex CLI'
 cursor\t'Cursor (unverified: built from its published format, never run against a real Cursor)'
 copilot\t'GitHub Copilot CLI'
 cline\t'Cline CLI (hook files; `hookrun install cline` writes them)'
-qwen\t'Qwen Code'"
+qwen\t'Qwen Code'
+droid\t'Factory Droid'"
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l settings -d 'Load this settings file after the user, project and local files (repeatable, in order). A file inside a `.claude/` folder is read as a Claude Code settings file' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l claude-settings -d 'Load a Claude Code settings file: only its `hooks` and `disableAllHooks` are used (repeatable)' -r -F
 complete -c hookrun -n "__fish_hookrun_using_subcommand test" -l project-dir -d 'The project root (default: `$CLAUDE_PROJECT_DIR`, else the host\'s workspace root, else the outermost ancestor of the event\'s `cwd` with a `.hookrun/` folder, else `cwd`; nested `.hookrun/` folders add layers)' -r -F

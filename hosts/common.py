@@ -74,7 +74,8 @@ def base_case(path, case, script=None):
 
 
 def claude_settings(case):
-    """The case's intent as Claude Code hooks: {event: [(matcher, if, command[, timeout])]}."""
+    """The case's intent as Claude Code hooks: {event: [(matcher, if, command[, timeout
+    or more hook fields])]}, and its `permissions` if it has any."""
     hooks = {}
     for event, entries in case["claude"].items():
         for entry in entries:
@@ -82,13 +83,18 @@ def claude_settings(case):
             hook = {"type": "command", "command": command}
             if rule:
                 hook["if"] = rule
-            if len(entry) > 3 and entry[3] is not None:
+            if len(entry) > 3 and isinstance(entry[3], dict):
+                hook.update(entry[3])
+            elif len(entry) > 3 and entry[3] is not None:
                 hook["timeout"] = entry[3]
             group = {"hooks": [hook]}
             if matcher:
                 group["matcher"] = matcher
             hooks.setdefault(event, []).append(group)
-    return {"hooks": hooks}
+    settings = {"hooks": hooks}
+    if case.get("permissions"):
+        settings["permissions"] = case["permissions"]
+    return settings
 
 
 def hookrun_project(path, case):
@@ -174,11 +180,13 @@ def install_in(binary, host, case, scratch, args):
 
 # ---------------------------------------------------------------- running
 
-def run(harness, host, case_dir, out, binary, timeout):
-    """One run of the shared host harness; its stdout and stderr go to OUT.log."""
+def run(harness, host, case_dir, out, binary, timeout, runner=None):
+    """One run of the shared host harness (HARNESS/HOST/run_case.py, or
+    RUNNER relative to HARNESS); its stdout and stderr go to OUT.log."""
     if os.path.exists(out):
         shutil.rmtree(out)
-    cmd = [sys.executable, os.path.join(harness, host, "run_case.py"), case_dir, "--out", out]
+    script = os.path.join(harness, runner) if runner else os.path.join(harness, host, "run_case.py")
+    cmd = [sys.executable, os.path.normpath(script), case_dir, "--out", out]
     env = dict(os.environ, ORACLE_HOOKRUN=binary)
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Run cases through the real Gemini CLI, Codex, Copilot CLI and Cline, with
-each host's own hooks and again with the same intent behind hookrun, and
-compare what the model, the project and the user saw.
+"""Run cases through the real Claude Code, Gemini CLI, Codex, Copilot CLI,
+Cline, Qwen Code and Factory Droid, with each host's own hooks and again
+with the same intent behind hookrun, and compare what the model, the
+project and the user saw.
 
     python3 hosts/compare.py [CASE ...] [--host HOST ...] [--hookrun BIN]
                              [--wiring fire|install|both] [--harness DIR] [--out DIR]
                              [--timeout S] [--list] [--from-views] [--baseline DIR]
 
-Each case (hosts/gemini.py, codex.py, copilot.py, cline.py) is one intent
-(block, rewrite, context, stop, ask, permission, timeout) run up to three
-ways through the shared host harness (the real CLI from npm, a fake model on
-loopback, a network namespace):
+Each case (hosts/claude.py, gemini.py, codex.py, copilot.py, cline.py,
+qwen.py, droid.py) is one intent (block, rewrite, context, stop, ask,
+permission, timeout) run up to three ways through the shared host harness (the real CLI from npm, a fake model on
+loopback, a network namespace; Claude Code through the oracle harness's
+runner, Factory Droid through this repository's hosts/droid/):
 
 - native: the hook written in the host's own format, as the host's own hook;
 - hookrun (fire): the SAME intent as Claude Code hooks in the project's
@@ -54,14 +56,18 @@ import cline  # noqa: E402
 import codex  # noqa: E402
 import common  # noqa: E402
 import copilot  # noqa: E402
+import claude  # noqa: E402
+import droid  # noqa: E402
 import gemini  # noqa: E402
+import qwen  # noqa: E402
 
-HOSTS = {m.NAME: m for m in (gemini, codex, copilot, cline)}
+HOSTS = {m.NAME: m for m in (claude, gemini, codex, copilot, cline, qwen, droid)}
 
 
 def default_harness():
     for d in (os.environ.get("HOOKRUN_HOSTS_DIR"),
-              os.path.join(os.path.dirname(common.REPO), "shared", "hosts")):
+              os.path.join(os.path.dirname(common.REPO), "shared", "hosts"),
+              "/work/shared/hosts"):
         if d and os.path.isfile(os.path.join(d, "gemini", "run_case.py")):
             return d
     return None
@@ -126,7 +132,10 @@ def compare_case(name, case, args, binary, unsupported):
             seen[side] = {"skipped": blocked}
             continue
         out = os.path.join(base, "out_" + side)
-        code = common.run(args.harness, case["host"], os.path.join(base, side), out, binary, args.timeout)
+        # A host whose harness lives in this repository (Factory Droid) names it.
+        harness = getattr(mod, "HARNESS", None) or args.harness
+        code = common.run(harness, case["host"], os.path.join(base, side), out, binary, args.timeout,
+                          getattr(mod, "RUNNER", None))
         seen[side] = side_view(mod, out, code)
         note = getattr(mod, "install_failed", None)
         if side == "hookrun_install" and note:

@@ -54,10 +54,10 @@ CASES = {
         claude={"PreToolUse": [("Bash", None, prints({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": REWRITE, "description": "Print hi"}}}))]},
         expect="same"),
     "copilot_partial_rewrite": dict(
-        what="rewrite one field (updatedInput {command})", script=SHELL,
-        native={"preToolUse": [("bash", prints({"modifiedArgs": {"command": REWRITE, "description": "Print hi"}}))]},
+        what="a rewrite that leaves a field out (updatedInput {command})", script=SHELL,
+        native={"preToolUse": [("bash", prints({"modifiedArgs": {"command": REWRITE}}))]},
         claude={"PreToolUse": [("Bash", None, prints({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": REWRITE}}}))]},
-        expect="same (modifiedArgs replaces the whole input: hookrun merges a partial updatedInput into the call's, as its Gemini adapter does)"),
+        expect="same (modifiedArgs replaces the whole input, as updatedInput replaces tool_input: the left-out description is gone on both sides)"),
     "copilot_read_guard": dict(
         what="deny reading a file (view -> Read)", script=READ, prompt="Please read notes.txt", files=NOTES,
         native={"preToolUse": [("view", "grep -q notes.txt && " + prints({"permissionDecision": "deny", "permissionDecisionReason": "R-READ: notes.txt is secret"}) + "; exit 0")]},

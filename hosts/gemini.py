@@ -33,6 +33,11 @@ CASES = {
         native={"BeforeTool": [("run_shell_command", prints({"hookSpecificOutput": {"tool_input": {"command": REWRITE, "description": "Print hi"}}}))]},
         claude={"PreToolUse": [("Bash", None, prints({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": REWRITE, "description": "Print hi"}}}))]},
         expect="same"),
+    "gemini_partial_rewrite": dict(
+        what="a rewrite that leaves a field out (updatedInput {command})", script=SHELL,
+        native={"BeforeTool": [("run_shell_command", prints({"hookSpecificOutput": {"tool_input": {"command": REWRITE}}}))]},
+        claude={"PreToolUse": [("Bash", None, prints({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": REWRITE}}}))]},
+        expect="same (Gemini replaces the input, as updatedInput replaces tool_input: the left-out description is gone on both sides)"),
     "gemini_post_context": dict(
         what="context after a tool", script=SHELL,
         native={"AfterTool": [("run_shell_command", prints({"hookSpecificOutput": {"additionalContext": "CTX-POST"}}))]},

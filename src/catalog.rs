@@ -45,12 +45,22 @@ pub enum MatchField {
     Key(&'static str),
     /// The last path component of a top-level string field.
     Basename(&'static str),
+    /// A model id (`to_model`), without the context-window suffix Claude
+    /// Code strips before matching (`[1m]`, `[2m]`); a matcher's own
+    /// suffixes are stripped when the settings load.
+    Model(&'static str),
 }
 
 /// How the aggregated answer is written for an event (SPEC §7.3 rows).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Encoding {
     PreToolUse,
+    /// `PreSkillShellCommand`: a skill's shell command, answered like a
+    /// PreToolUse without context (Claude Code applies no rewrite: any
+    /// `updatedInput`, `ask` or `defer` keeps the command from running).
+    SkillShell,
+    /// `PreModelSwitch`: `permissionDecision` allow, deny or ask.
+    ModelSwitch,
     PermissionRequest,
     Elicitation,
     /// `UserPromptSubmit`, `UserPromptExpansion`.
@@ -66,6 +76,9 @@ pub enum Encoding {
     ExitOnly,
     /// `SessionStart`, Setup, `SubagentStart`.
     SessionStart,
+    /// `additionalContext` only, never a block (`PostModelSwitch`: it
+    /// reaches the model with the next request).
+    Context,
     WorktreeCreate,
     /// `CwdChanged`, `FileChanged`: `HSO{watchPaths}`.
     WatchPaths,
@@ -116,6 +129,15 @@ impl Encoding {
                 ],
                 &[],
             ),
+            Encoding::SkillShell => (
+                &[
+                    "permissionDecision",
+                    "permissionDecisionReason",
+                    "updatedInput",
+                ],
+                &[],
+            ),
+            Encoding::ModelSwitch => (&["permissionDecision", "permissionDecisionReason"], &[]),
             // `decision.updatedPermissions` / `decision.interrupt` are
             // nested: the encoder places them inside `decision`.
             Encoding::PermissionRequest => (&["decision"], &[]),
@@ -141,7 +163,9 @@ impl Encoding {
                     "classifierContext",
                 ],
             ),
-            Encoding::PostToolBatch | Encoding::Stop => (&["additionalContext"], &[]),
+            Encoding::PostToolBatch | Encoding::Stop | Encoding::Context => {
+                (&["additionalContext"], &[])
+            }
             Encoding::SessionStart => (
                 &[
                     "additionalContext",
@@ -178,6 +202,26 @@ impl Encoding {
         self == Encoding::Unknown
     }
 }
+
+/// The tools a skill's shell command names (`PreSkillShellCommand`'s
+/// `tool_name`): its Bash and PowerShell rules and hooks judge it.
+pub const SKILL_SHELL_TOOLS: &[&str] = &["Bash", "PowerShell"];
+
+/// Answer fields Claude Code reads only from its own desktop host or
+/// plugins (marked internal in its schema): known, so never called unknown,
+/// and ignored with a note. Top-level fields first, then
+/// `hookSpecificOutput` ones.
+pub const INTERNAL_ANSWER_FIELDS: &[&str] = &[
+    "metrics",
+    "rewakeSummary",
+    "permissionDisplay",
+    "permissionDecisionReasonCode",
+];
+
+/// `hookSpecificOutput` fields Claude Code's schema accepts but its code
+/// never reads (2.1.337): known, and a hook that sets one is told it has
+/// no effect there.
+pub const CLAUDE_UNREAD_FIELDS: &[(&str, &str)] = &[("Notification", "additionalContext")];
 
 /// Declares [`KnownEvent`], one variant per catalog row, in the catalog's
 /// order: the variant's name is the event's canonical name.
@@ -237,10 +281,13 @@ known_events! {
     ElicitationResult,
     WorktreeCreate,
     WorktreeRemove,
+    PreModelSwitch,
+    PostModelSwitch,
+    PreSkillShellCommand,
+    Interrupt,
     BeforeModel,
     AfterModel,
     AfterAgent,
-
 }
 
 impl std::fmt::Display for KnownEvent {
@@ -280,6 +327,10 @@ pub struct EventSpec {
     pub strict_matcher_chars: bool,
     /// Where it sits in a tool call (`stats` pairs the two ends).
     pub tool_call: ToolCall,
+    /// The event whose hooks also run here, judged as for it: a skill's
+    /// shell command (`PreSkillShellCommand`) is judged by the PreToolUse
+    /// hooks of its tool, as a tool call is.
+    pub judged_as: Option<KnownEvent>,
 }
 
 const TEN_MINUTES: Duration = Duration::from_secs(600);
@@ -303,6 +354,7 @@ const fn row(
         env_file: false,
         strict_matcher_chars: false,
         tool_call: ToolCall::None,
+        judged_as: None,
     }
 }
 
@@ -337,9 +389,14 @@ const fn tool_call(mut spec: EventSpec, place: ToolCall) -> EventSpec {
     spec
 }
 
+const fn judged_as(mut spec: EventSpec, event: KnownEvent) -> EventSpec {
+    spec.judged_as = Some(event);
+    spec
+}
+
 use Encoding as E;
 use KnownEvent as K;
-use MatchField::{Basename, Key, None as NoField};
+use MatchField::{Basename, Key, Model, None as NoField};
 use Tier::{Block, Downgraded, Feedback, Ignored};
 
 /// The catalog, in the order of SPEC §2.
@@ -456,6 +513,23 @@ pub static CATALOG: &[EventSpec] = &[
     ),
     row(K::WorktreeCreate, NoField, Block, E::WorktreeCreate),
     row(K::WorktreeRemove, NoField, Ignored, E::Plain),
+    row(K::PreModelSwitch, Model("to_model"), Block, E::ModelSwitch),
+    plain_context(row(
+        K::PostModelSwitch,
+        Model("to_model"),
+        Ignored,
+        E::Context,
+    )),
+    judged_as(
+        row(
+            K::PreSkillShellCommand,
+            Key("tool_name"),
+            Block,
+            E::SkillShell,
+        ),
+        K::PreToolUse,
+    ),
+    row(K::Interrupt, Key("source"), Ignored, E::Plain),
     row(K::BeforeModel, NoField, Block, E::ExitOnly),
     row(K::AfterModel, NoField, Block, E::ExitOnly),
     row(K::AfterAgent, NoField, Feedback, E::ExitOnly),
@@ -469,7 +543,51 @@ const TOOL_EVENTS: &[&str] = &[
     "PostToolUseFailure",
     "PermissionRequest",
     "PermissionDenied",
+    "PreSkillShellCommand",
 ];
+
+/// A model id without the context-window suffix Claude Code strips before
+/// comparing it with a matcher (`claude-opus-4-6[1m]` is `claude-opus-4-6`).
+pub fn without_window_suffix(model: &str) -> &str {
+    let trimmed = model.trim_end();
+    for suffix in ["[1m]", "[2m]"] {
+        if trimmed.len() > suffix.len() {
+            let (head, tail) = trimmed.split_at(trimmed.len() - suffix.len());
+            if tail.eq_ignore_ascii_case(suffix) {
+                return head;
+            }
+        }
+    }
+    model
+}
+
+/// A model-switch matcher as Claude Code compares it: each name's
+/// `[1m]`/`[2m]` suffix removed (unless nothing would be left).
+pub fn model_matcher(matcher: &str) -> String {
+    let items: Vec<&str> = matcher.split(['|', ',']).collect();
+    if items.len() == 1 {
+        let stripped = without_window_suffix(matcher);
+        return if stripped.trim().is_empty() {
+            matcher.to_owned()
+        } else {
+            stripped.to_owned()
+        };
+    }
+    // Keep the separators as written: rebuild piece by piece.
+    let mut out = String::with_capacity(matcher.len());
+    let mut rest = matcher;
+    while let Some(at) = rest.find(['|', ',']) {
+        out.push_str(without_window_suffix(&rest[..at]));
+        out.push_str(&rest[at..=at]);
+        rest = &rest[at + 1..];
+    }
+    out.push_str(without_window_suffix(rest));
+    if out.trim().is_empty() {
+        matcher.to_owned()
+    } else {
+        out
+    }
+}
 
 /// The key used for lenient comparison: `_` and `-` removed, lower-cased.
 pub fn fold_name(name: &str) -> String {
@@ -685,6 +803,7 @@ impl EventId {
                 | Encoding::PostToolBatch
                 | Encoding::Stop
                 | Encoding::SessionStart
+                | Encoding::Context
         )
     }
 
@@ -692,8 +811,24 @@ impl EventId {
     pub fn permission_rules_apply(&self) -> bool {
         matches!(
             self.encoding(),
-            Encoding::PreToolUse | Encoding::PermissionRequest
+            Encoding::PreToolUse | Encoding::SkillShell | Encoding::PermissionRequest
         )
+    }
+
+    /// Whether this is the moment before a tool's action runs, answered
+    /// with `permissionDecision` (PreToolUse, a skill's shell command).
+    pub fn before_tool_runs(&self) -> bool {
+        matches!(self.encoding(), Encoding::PreToolUse | Encoding::SkillShell)
+    }
+
+    /// Whether a hook listed under `hook_event` runs on this event: its
+    /// own hooks, and those of the event it is judged as.
+    pub fn runs_hooks_of(&self, hook_event: &EventId) -> bool {
+        self == hook_event
+            || self
+                .spec()
+                .and_then(|spec| spec.judged_as)
+                .is_some_and(|judged| *hook_event == EventId::Known(judged))
     }
 
     /// Whether consecutive blocks count toward the stop-loop guard
@@ -747,7 +882,7 @@ mod tests {
 
     #[test]
     fn catalog_has_every_event_once() {
-        assert_eq!(CATALOG.len(), 34);
+        assert_eq!(CATALOG.len(), 38);
         for (i, a) in CATALOG.iter().enumerate() {
             for b in &CATALOG[i + 1..] {
                 assert_ne!(fold_name(a.name), fold_name(b.name));
@@ -796,7 +931,10 @@ mod tests {
             .filter(|s| EventId::Known(s.event).permission_rules_apply())
             .map(|s| s.name)
             .collect();
-        assert_eq!(permissions, ["PreToolUse", "PermissionRequest"]);
+        assert_eq!(
+            permissions,
+            ["PreToolUse", "PermissionRequest", "PreSkillShellCommand"]
+        );
         // Every pass-through field is an accepted one.
         for spec in CATALOG {
             let fields = spec.encoding.hook_fields();
@@ -805,6 +943,30 @@ mod tests {
             }
         }
         assert!(Encoding::Unknown.passes_everything());
+    }
+
+    #[test]
+    fn model_matchers_lose_the_window_suffix_as_claude_code_strips_it() {
+        assert_eq!(
+            without_window_suffix("claude-opus-4-6[1m]"),
+            "claude-opus-4-6"
+        );
+        assert_eq!(without_window_suffix("opus[2M]"), "opus");
+        assert_eq!(without_window_suffix("[1m]"), "[1m]");
+        assert_eq!(model_matcher("opus[1m]|sonnet"), "opus|sonnet");
+        assert_eq!(model_matcher("opus[1m] , sonnet[1m]"), "opus, sonnet");
+        assert_eq!(model_matcher("[1m]"), "[1m]");
+        assert_eq!(model_matcher("^claude-.*"), "^claude-.*");
+    }
+
+    #[test]
+    fn a_skill_shell_command_runs_the_pre_tool_use_hooks() {
+        let skill = EventId::resolve("PreSkillShellCommand");
+        assert!(skill.runs_hooks_of(&EventId::resolve("PreToolUse")));
+        assert!(skill.runs_hooks_of(&skill));
+        assert!(!skill.runs_hooks_of(&EventId::resolve("PostToolUse")));
+        assert!(!EventId::resolve("PreToolUse").runs_hooks_of(&skill));
+        assert!(skill.has_tool() && skill.before_tool_runs());
     }
 
     #[test]

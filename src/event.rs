@@ -321,6 +321,10 @@ impl Event {
                     .file_name()
                     .map_or(full.clone(), |name| name.to_string_lossy().into_owned())
             }
+            MatchField::Model(key) => {
+                crate::catalog::without_window_suffix(&value_as_match_text(self.field(key)))
+                    .to_owned()
+            }
         }
     }
 
@@ -1521,5 +1525,13 @@ mod tests {
         assert_eq!(event.match_value(), ".env");
         let event = Event::parse(br#"{"tool_name":"Bash"}"#, Some("Stop")).unwrap();
         assert_eq!(event.match_value(), "");
+        let event = Event::parse(
+            br#"{"to_model":"claude-opus-4-6[1m]","source":"sdk"}"#,
+            Some("PreModelSwitch"),
+        )
+        .unwrap();
+        assert_eq!(event.match_value(), "claude-opus-4-6");
+        let event = Event::parse(br#"{"source":"user"}"#, Some("Interrupt")).unwrap();
+        assert_eq!(event.match_value(), "user");
     }
 }

@@ -17,7 +17,6 @@ use std::time::Instant;
 use serde_json::Value;
 
 use crate::aggregate::Decision;
-use crate::catalog::Encoding;
 use crate::event::Event;
 use crate::select::mistakes;
 use crate::select::rule::{self, PathContext, Rule, RuleMatch, ToolCall};
@@ -305,8 +304,7 @@ pub fn apply<'r>(
         note: None,
         overridden: None,
     };
-    let encoding = event.id.encoding();
-    if !matches!(encoding, Encoding::PreToolUse | Encoding::PermissionRequest) {
+    if !event.id.permission_rules_apply() {
         return outcome;
     }
     let null = Value::Null;
@@ -368,7 +366,7 @@ pub fn apply<'r>(
     }
     // 2. A hook defer (PreToolUse only) stands.
     if decision.permission == Some(Permission::Defer) {
-        if encoding != Encoding::PreToolUse {
+        if !event.id.before_tool_runs() {
             decision.permission = None;
         }
         return outcome;

@@ -474,7 +474,6 @@ fn read_json(
     verdict: &mut Verdict,
 ) {
     let name = out.name;
-    let encoding = event.encoding();
     let mut warn = |text: String| verdict.warnings.push(format!("hook {name}: {text}"));
     let mut block_reason = None;
     let mut permission = None;
@@ -516,7 +515,7 @@ fn read_json(
                     );
                 }
                 Some("approve" | "allow") => {
-                    if encoding == Encoding::PreToolUse {
+                    if event.before_tool_runs() {
                         permission = Some(Permission::Allow);
                         permission_reason = json
                             .get("reason")
@@ -534,6 +533,11 @@ fn read_json(
                 )),
             },
             "hookSpecificOutput" => {}
+            other if crate::catalog::INTERNAL_ANSWER_FIELDS.contains(&other) => {
+                verdict.notes.push(format!(
+                    "`{other}` is a field Claude Code reads only from its own internal hooks: ignored"
+                ));
+            }
             other => verdict
                 .notes
                 .push(format!("unknown top-level field `{other}` ignored")),
@@ -579,22 +583,8 @@ fn read_hso(
         ));
         return;
     };
-    match hso.get("hookEventName").and_then(Value::as_str) {
-        None => {
-            verdict.warnings.push(format!(
-                "hook {name}: `hookSpecificOutput` without `hookEventName` is ignored (as Claude Code ignores it); add \"hookEventName\": \"{}\"",
-                event.name()
-            ));
-            return;
-        }
-        Some(given) if given != event.name() => {
-            verdict.warnings.push(format!(
-                "hook {name}: `hookSpecificOutput.hookEventName` is {given:?} but this is {}; ignored (as Claude Code ignores it)",
-                event.name()
-            ));
-            return;
-        }
-        Some(_) => {}
+    if !names_this_event(event, name, hso, verdict) {
+        return;
     }
     let accepted = accepted_fields(encoding);
     for (key, value) in hso {
@@ -603,6 +593,12 @@ fn read_hso(
         }
         if encoding.passes_everything() {
             verdict.passthrough.insert(key.clone(), value.clone());
+            continue;
+        }
+        if crate::catalog::INTERNAL_ANSWER_FIELDS.contains(&key.as_str()) {
+            verdict.notes.push(format!(
+                "hook {name}: `hookSpecificOutput.{key}` is a field Claude Code reads only from its desktop host's own hooks: ignored"
+            ));
             continue;
         }
         if !accepted.contains(&key.as_str()) {
@@ -627,6 +623,12 @@ fn read_hso(
                 Some(Permission::Deny) => {
                     let reason = hso.get("permissionDecisionReason").and_then(Value::as_str);
                     *block_reason = Some(reason.map_or_else(|| format!("denied by hook {name}"), str::to_owned));
+                }
+                Some(Permission::Defer) if encoding == Encoding::ModelSwitch => {
+                    verdict.warnings.push(format!(
+                        "hook {name}: `permissionDecision: \"defer\"` has no effect on {}: it takes allow, deny or ask; ignored",
+                        event.name()
+                    ));
                 }
                 Some(decision) => {
                     *permission = Some(decision);
@@ -672,6 +674,38 @@ fn read_hso(
             "both `updatedInput` and legacy `tool_input` given: `updatedInput` wins".to_owned(),
         );
     }
+}
+
+/// Whether `hookSpecificOutput` names the event it answers (else it is
+/// ignored, as Claude Code ignores it, with a warning).
+fn names_this_event(
+    event: &EventId,
+    name: &str,
+    hso: &Map<String, Value>,
+    verdict: &mut Verdict,
+) -> bool {
+    match hso.get("hookEventName").and_then(Value::as_str) {
+        None => {
+            verdict.warnings.push(format!(
+                "hook {name}: `hookSpecificOutput` without `hookEventName` is ignored (as Claude Code ignores it); add \"hookEventName\": \"{}\"",
+                event.name()
+            ));
+            return false;
+        }
+        // A skill's shell command is judged like a tool call: Claude Code
+        // reads a PreToolUse answer there too.
+        Some(given)
+            if given != event.name() && !(given == "PreToolUse" && event.before_tool_runs()) =>
+        {
+            verdict.warnings.push(format!(
+                "hook {name}: `hookSpecificOutput.hookEventName` is {given:?} but this is {}; ignored (as Claude Code ignores it)",
+                event.name()
+            ));
+            return false;
+        }
+        Some(_) => {}
+    }
+    true
 }
 
 /// `PermissionRequest` `decision.{behavior, updatedInput, updatedPermissions,

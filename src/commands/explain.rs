@@ -482,6 +482,7 @@ impl Header<'_> {
             MatchField::None => None,
             MatchField::Key(key) => Some(key.to_owned()),
             MatchField::Basename(key) => Some(format!("basename of {key}")),
+            MatchField::Model(key) => Some(format!("{key} (without a [1m] suffix)")),
         }
     }
 }

@@ -975,6 +975,25 @@ fn events_to_route(settings: &Settings, host: HostId, out: &mut String) -> Vec<&
         );
         events.extend_from_slice(DEFAULT_EVENTS);
     }
+    // Events routed with another (a PreToolUse context that rides on the
+    // same call's PostToolUse answer).
+    for (routed, with) in w.routes_with {
+        if events.contains(routed) && !events.contains(with) && w.host_event(with).is_some() {
+            let _ = writeln!(
+                out,
+                "note: routing {with} too: {} shows a {routed} context only with the call's {with} answer",
+                w.host.display()
+            );
+            events.push(with);
+        }
+    }
+    // Events the policy's rules act on, even with no hook listed there.
+    for (event, why) in wiring::routed_for_policy(settings) {
+        if w.host_event(event).is_some() && !events.contains(&event) {
+            let _ = writeln!(out, "note: routing {event}: {why}");
+            events.push(event);
+        }
+    }
     events
 }
 

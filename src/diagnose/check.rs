@@ -92,6 +92,8 @@ checks! {
         "any other problem the loader reports, at the loader's severity (an error when an entry is skipped)";
     HttpHook = "http-hook", Warning,
         "an http hook with an invalid URL, a private-address literal the SSRF guard refuses, or a header variable `allowedEnvVars` does not list";
+    OnFailure = "on-failure", Warning,
+        "an `onFailure` (Claude Code's name for `onError`) that is neither \"continue\" nor \"block\" (read as block; Claude Code refuses the whole file), that disagrees with `onError`, or that Claude Code ignores where it is (Stop, an async hook…)";
     AsyncRewakeForeground = "async-rewake-foreground", Warning,
         "`asyncRewake` without `async`: the hook runs in the foreground and its exit 2 blocks (as in Claude Code)";
     ClaudeMode = "claude-mode", Note,

@@ -408,7 +408,7 @@ pub fn check_host_wiring(settings: &Settings, cx: &Context<'_>, out: &mut Vec<Fi
             continue;
         };
         wired.push((w.host, first.path.clone()));
-        check_routed(w, &ours, &hooked, out);
+        check_routed(w, &ours, &hooked, settings, out);
     }
     let unrouted_cx = Unrouted {
         loaded: &loaded,
@@ -493,6 +493,7 @@ fn check_routed(
     w: &Wiring,
     ours: &[(&HostFile, &wiring::Entry)],
     hooked: &[Needed],
+    settings: &Settings,
     out: &mut Vec<Finding>,
 ) {
     for needed in hooked {
@@ -554,6 +555,34 @@ fn check_routed(
             }
             Some(_) => {}
         }
+    }
+    for (event, why) in wiring::routed_for_policy(settings) {
+        let Some(host_event) = w.host_event(event) else {
+            continue;
+        };
+        if hooked.iter().any(|needed| needed.event == event)
+            || ours.iter().any(|(_, e)| e.host_event == host_event)
+        {
+            continue;
+        }
+        let Some((file, _)) = ours.first() else {
+            continue;
+        };
+        out.push(Finding {
+            check: Check::HostEventNotRouted,
+            severity: Severity::Error,
+            file: file.path.clone(),
+            json_path: format!("hooks.{host_event}"),
+            message: format!(
+                "no {} entry runs hookrun for {host_event}, but {why}: {} runs them unjudged",
+                w.host.display(),
+                w.host.display()
+            ),
+            fix: format!(
+                "run `hookrun install {}` again (it routes {host_event} too), or add a `hookrun fire` entry under {host_event}",
+                w.host.name()
+            ),
+        });
     }
 }
 

@@ -391,7 +391,7 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
             }
             return;
         }
-        MatchField::Key(key) | MatchField::Basename(key) => key,
+        MatchField::Key(key) | MatchField::Basename(key) | MatchField::Model(key) => key,
     };
     let strict = event.spec().is_some_and(|spec| spec.strict_matcher_chars);
     let matcher = Matcher::compile(Some(pattern), strict);

@@ -329,6 +329,25 @@ const RULES: &[Rule] = &[
         check: Check::ClaudeMode,
         fix: |_| "nothing to do: Claude Code applies it itself".into(),
     },
+    Rule {
+        kinds: &[ProblemKind::ClaudeInternalField],
+        check: Check::ClaudeMode,
+        fix: |_| "nothing to do; remove it unless Claude Code's own plugin needs it".into(),
+    },
+    Rule {
+        kinds: &[ProblemKind::OnFailureValue],
+        check: Check::OnFailure,
+        fix: |_| {
+            "write \"onFailure\": \"block\" (fail closed) or \"continue\", and the same value in `onError` if both are set".into()
+        },
+    },
+    Rule {
+        kinds: &[ProblemKind::OnFailureIgnored],
+        check: Check::OnFailure,
+        fix: |_| {
+            "remove `onFailure`, or check the condition in the command and exit 2 where a block is meant".into()
+        },
+    },
 ];
 
 /// The finding for one loader problem.

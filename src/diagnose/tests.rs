@@ -423,9 +423,21 @@ fn events_with_hooks_but_no_host_entry_are_found() {
                 "/cfg/settings.json".into(),
                 "hooks.Stop".into()
             ),
+            // The PreToolUse hook judges Bash calls, so a skill's shell
+            // commands must reach hookrun too.
+            (
+                Check::HostEventNotRouted,
+                "/proj/.claude/settings.json".into(),
+                "hooks.PreSkillShellCommand".into()
+            ),
         ],
         "{found:#?}"
     );
+    let skill = found
+        .iter()
+        .find(|f| f.json_path == "hooks.PreSkillShellCommand")
+        .unwrap();
+    assert!(skill.message.contains("unjudged"), "{}", skill.message);
     let stop = found.iter().find(|f| f.json_path == "hooks.Stop").unwrap();
     assert!(stop.message.contains("2 hooks on Stop"), "{}", stop.message);
     assert!(
@@ -434,7 +446,7 @@ fn events_with_hooks_but_no_host_entry_are_found() {
         stop.fix
     );
     // Routed everywhere: nothing to say.
-    let all = r#"{"hooks": {"PreToolUse": [{"hooks": [{"command": "hookrun fire"}]}], "Stop": [{"hooks": [{"command": "hookrun fire"}]}]}}"#;
+    let all = r#"{"hooks": {"PreToolUse": [{"hooks": [{"command": "hookrun fire"}]}], "PreSkillShellCommand": [{"hooks": [{"command": "hookrun fire"}]}], "Stop": [{"hooks": [{"command": "hookrun fire"}]}]}}"#;
     let found = run_with(
         r#"{"hooks": {"PreToolUse": [{"command": "echo a"}], "Stop": [{"command": "echo c"}]}}"#,
         "/cfg/settings.json",
@@ -450,7 +462,7 @@ fn host_entries_that_cannot_reach_hookrun_are_errors() {
     let gemini = r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "hookrun fire", "timeout": 5}]}],
         "AfterTool": [{"hooks": [{"type": "command", "command": "./native.sh", "timeout": 10}]}]}}"#;
     let found = run_with(
-        r#"{"hooks": {"PreToolUse": [{"command": "echo a"}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Read", "command": "echo a"}]}}"#,
         "/cfg/settings.json",
         &[
             ("/proj/.claude/settings.json", claude),
@@ -501,7 +513,7 @@ fn host_timeouts_and_double_runs_are_warned_about() {
     let claude = r#"{"hooks": {"PreToolUse": [{"hooks": [{"command": "hookrun fire", "timeout": 10}]}, {"hooks": [{"command": "./guard.sh"}]}]}}"#;
     let copilot = r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "hookrun fire --host copilot", "timeoutSec": 30}]}}"#;
     let found = run_with(
-        r#"{"hooks": {"PreToolUse": [{"command": "./guard.sh"}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Read", "command": "./guard.sh"}]}}"#,
         "/cfg/settings.json",
         &[
             ("/proj/.claude/settings.json", claude),
@@ -939,4 +951,40 @@ fn a_loader_problem_without_a_rule_keeps_its_severity() {
         (note.check, note.severity),
         (Check::SettingsProblem, Severity::Note)
     );
+}
+
+#[test]
+fn on_failure_is_read_as_claude_code_reads_it() {
+    // A value Claude Code does not know: read as block, and said.
+    let f = one(
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"command":"sh /cfg/ok.sh","onFailure":"stop"}]}]}}"#,
+    );
+    assert_eq!(f.check, Check::OnFailure);
+    assert_eq!(f.json_path, "hooks.PreToolUse[0].hooks[0].onFailure");
+    assert!(f.message.contains("read as \"block\""), "{}", f.message);
+    // Where Claude Code ignores it (Stop), hookrun ignores it too.
+    let f = one(r#"{"hooks":{"Stop":[{"command":"sh /cfg/ok.sh","onFailure":"block"}]}}"#);
+    assert_eq!(f.check, Check::OnFailure);
+    assert!(f.message.contains("ignored on Stop"), "{}", f.message);
+    // The two names disagreeing: block wins, and said.
+    let f = one(
+        r#"{"hooks":{"PreToolUse":[{"command":"sh /cfg/ok.sh","onError":"allow","onFailure":"block"}]}}"#,
+    );
+    assert_eq!(f.check, Check::OnFailure);
+    // The plain values are quiet, and so are Claude Code's internal fields
+    // but for a note.
+    assert!(run(
+        r#"{"hooks":{"PreToolUse":[{"command":"sh /cfg/ok.sh","onFailure":"block"},{"command":"sh /cfg/ok.sh","onFailure":"continue"}]}}"#
+    )
+    .is_empty());
+    let found = run(
+        r#"{"hooks":{"PostToolUse":[{"command":"sh /cfg/ok.sh","holdsTools":true,"cloud":"device","rewakeMessage":"m","rewakeSummary":"s"}]}}"#,
+    );
+    assert!(
+        found
+            .iter()
+            .all(|f| f.check == Check::ClaudeMode && f.severity == Severity::Note),
+        "{found:#?}"
+    );
+    assert_eq!(found.len(), 4, "{found:#?}");
 }

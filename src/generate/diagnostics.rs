@@ -118,6 +118,10 @@ fn documented(check: Check) -> (&'static str, &'static str) {
             "`url: points at 10.0.0.5 (private network 10.0.0.0/8): the SSRF guard refuses it …` / `headers.Authorization: uses $TOKEN, which allowedEnvVars does not list: it is sent empty`",
             r#"a refused address you mean to call: allow it in user or managed settings (`"allowedHookNetworks": ["10.0.0.5"]`); a bad URL: fix it; a header variable: list it in the hook's `allowedEnvVars`"#,
         ),
+        Check::OnFailure => (
+            r#"`hooks.PreToolUse[0].hooks[0].onFailure: "stop" is not "continue" or "block": read as "block" (the hook's failures block); Claude Code refuses such an entry, and with it every hook and rule of this file`"#,
+            r#"write `"onFailure": "block"` (fail closed) or `"continue"`"#,
+        ),
         Check::AsyncRewakeForeground => (
             r#"`hooks.PostToolUse[0].asyncRewake: without "async": true, the hook runs in the foreground and its exit 2 blocks the call, as Claude Code runs it`"#,
             r#"add `"async": true` to run it in the background, or remove `asyncRewake`"#,

@@ -1,7 +1,9 @@
 //! Generated artefacts (STYLE rule 9): shell completions, man pages, the
 //! settings JSON Schema, the tables of `docs/protocol.md`, the check table
-//! of `docs/diagnostics.md` and the fixture files quoted in
-//! `docs/cookbook.md`, all rendered from the code.
+//! of `docs/diagnostics.md`, the fixture files quoted in
+//! `docs/cookbook.md` and the names hookrun knows
+//! (`hosts/hookrun-knows.json`, for the drift check), all rendered from the
+//! code.
 //!
 //! Owns rendering only: it reads committed files (a document whose marked
 //! sections it fills, a fixture it quotes) but never writes one. The test
@@ -11,6 +13,7 @@
 
 pub mod completions;
 pub mod diagnostics;
+pub mod knows;
 pub mod man;
 pub mod protocol;
 pub mod schema;
@@ -101,6 +104,10 @@ pub fn artefacts() -> Vec<Artefact> {
     all.push(Artefact {
         path: PathBuf::from("docs/cookbook.md"),
         content: Content::Quotes,
+    });
+    all.push(Artefact {
+        path: PathBuf::from("hosts/hookrun-knows.json"),
+        content: Content::Whole(knows::text()),
     });
     all
 }

@@ -43,6 +43,11 @@ const BLOCK_EFFECTS: &[(&str, &str)] = &[
     ("Elicitation", "the elicitation is declined"),
     ("ElicitationResult", "the elicitation is declined"),
     ("WorktreeCreate", "no worktree is created"),
+    ("PreModelSwitch", "the model switch does not happen"),
+    (
+        "PreSkillShellCommand",
+        "the skill's shell command does not run",
+    ),
     ("BeforeModel", "the model request is not sent"),
     ("AfterModel", "the model's response is dropped"),
 ];
@@ -70,6 +75,7 @@ pub fn match_field(spec: &EventSpec) -> String {
         MatchField::None => "—".to_owned(),
         MatchField::Key(key) => format!("`{key}`"),
         MatchField::Basename(key) => format!("basename of `{key}`"),
+        MatchField::Model(key) => format!("`{key}` (less a `[1m]` suffix)"),
     }
 }
 
@@ -80,6 +86,9 @@ pub fn event_summary(spec: &EventSpec) -> String {
         MatchField::None => "no match field (a `matcher` is ignored)".to_owned(),
         MatchField::Key(key) => format!("`matcher` compares `{key}`"),
         MatchField::Basename(key) => format!("`matcher` compares the basename of `{key}`"),
+        MatchField::Model(key) => {
+            format!("`matcher` compares `{key}`, less a `[1m]`/`[2m]` suffix on either side")
+        }
     };
     let rules = if id.has_tool() {
         "; `if` rules apply"

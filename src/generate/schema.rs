@@ -444,8 +444,8 @@ field_schema!(
         "anyOf": [
             { "const": "command", "description": "Run a program: `command` (shell form), or `command` + `args` (exec form)." },
             { "const": "http", "description": "POST the event JSON to `url`." },
-            { "const": "prompt", "description": "Ask a model (`prompt`, `model`) whether the event may proceed; the model answers {\"ok\": true|false, \"reason\": …}. PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop only." },
-            { "const": "agent", "description": "Let a model look around the project with read-only tools (Read, Grep, Glob) before it answers {\"ok\": true|false, \"reason\": …} on the prompt hooks' endpoint. PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop and SubagentStop only." },
+            { "const": "prompt", "description": "Ask a model (`prompt`, `model`) whether the event may proceed; the model answers {\"ok\": true|false, \"reason\": …}. PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop, SubagentStop and TaskCompleted only." },
+            { "const": "agent", "description": "Let a model look around the project with read-only tools (Read, Grep, Glob) before it answers {\"ok\": true|false, \"reason\": …} on the prompt hooks' endpoint. PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStop and TaskCompleted only." },
             { "const": "mcp_tool", "description": "Call `tool` on the MCP server `server` (from `.mcp.json` or ~/.claude.json) with `input`; the tool's text is read like a command hook's stdout. stdio servers only." },
             { "description": "Any other type (typos…) loads, but hookrun does not run it and says so on every fire." }
         ]
@@ -464,6 +464,20 @@ field_schema!(
             { "const": "bash", "description": "bash -c COMMAND" },
             { "const": "powershell", "description": "pwsh -NoProfile -NonInteractive -ExecutionPolicy Bypass -Command COMMAND (pwsh, else powershell, from PATH)" },
             { "description": "Other shells load, but the hook does not run and is reported." }
+        ]
+    }
+);
+
+field_schema!(
+    /// `onFailure`: Claude Code's two values; any other value loads (and
+    /// reads as `block`).
+    OnFailureSchema,
+    {
+        "type": "string",
+        "default": "continue",
+        "anyOf": [
+            { "const": "continue", "description": "The default: the failure is a warning, and the action goes ahead (onError \"allow\")." },
+            { "const": "block", "description": "Fail closed: the failure blocks like an exit 2 (onError \"block\")." }
         ]
     }
 );

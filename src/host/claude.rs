@@ -31,7 +31,7 @@ pub static FACTS: Facts = Facts {
     id: HostId::ClaudeCode,
     name: "claude-code",
     display: "Claude Code",
-    measured: Some("2.1.332"),
+    measured: Some("2.1.337"),
     events: &[],
     tools: &[],
     tool_names: TOOL_NAMES,
@@ -77,6 +77,20 @@ pub const TOOL_NAMES: &[&str] = &[
     "LSP",
     "ListMcpResourcesTool",
     "ReadMcpResourceTool",
+    // Offered by Claude Code 2.1.337 (its `system/init` tool list).
+    "TaskStop",
+    "ToolSearch",
+    "ListAgents",
+    "ReportFindings",
+    "ScheduleWakeup",
+    "Workflow",
+    "Monitor",
+    "SendMessage",
+    "CronCreate",
+    "CronDelete",
+    "CronList",
+    "EnterWorktree",
+    "ExitWorktree",
 ];
 
 const EVENTS: &[(&str, &str)] = &[
@@ -110,6 +124,10 @@ const EVENTS: &[(&str, &str)] = &[
     ("TeammateIdle", "TeammateIdle"),
     ("WorktreeCreate", "WorktreeCreate"),
     ("WorktreeRemove", "WorktreeRemove"),
+    ("PreModelSwitch", "PreModelSwitch"),
+    ("PostModelSwitch", "PostModelSwitch"),
+    ("PreSkillShellCommand", "PreSkillShellCommand"),
+    ("Interrupt", "Interrupt"),
 ];
 
 pub static WIRING: Wiring = Wiring {
@@ -125,6 +143,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: false,
     name: None,
     also_read_by: &[HostId::Copilot, HostId::Cursor],
+    routes_with: &[],
 };
 
 impl Host for ClaudeCode {
@@ -232,7 +251,7 @@ fn event_fields(
     let passthrough = encoding.hook_fields().passthrough;
     let blocked = decision.block.as_deref();
     match encoding {
-        Encoding::PreToolUse => {
+        Encoding::PreToolUse | Encoding::SkillShell | Encoding::ModelSwitch => {
             if let Some(reason) = blocked {
                 hso.insert("permissionDecision".into(), json!("deny"));
                 hso.insert("permissionDecisionReason".into(), json!(reason));
@@ -242,10 +261,14 @@ fn event_fields(
                     hso.insert("permissionDecisionReason".into(), json!(reason));
                 }
             }
-            if let Some(input) = &decision.updated_input {
-                hso.insert("updatedInput".into(), input.clone());
+            if encoding != Encoding::ModelSwitch {
+                if let Some(input) = &decision.updated_input {
+                    hso.insert("updatedInput".into(), input.clone());
+                }
             }
-            insert_context(hso, decision);
+            if encoding == Encoding::PreToolUse {
+                insert_context(hso, decision);
+            }
         }
         Encoding::PermissionRequest => {
             let mut inner = Map::new();
@@ -282,7 +305,7 @@ fn event_fields(
             insert_context(hso, decision);
             copy(hso, &decision.passthrough, passthrough);
         }
-        Encoding::Stop | Encoding::SessionStart => {
+        Encoding::Stop | Encoding::SessionStart | Encoding::Context => {
             insert_context(hso, decision);
             copy(hso, &decision.passthrough, passthrough);
         }

@@ -121,6 +121,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: false,
     name: None,
     also_read_by: &[],
+    routes_with: &[],
 };
 
 /// The line that marks a hook file as hookrun's own.
@@ -337,36 +338,34 @@ impl Host for Cline {
     }
 }
 
-/// The rewrite as Cline's whole input (Cline replaces it, unvalidated).
-fn override_input(event: &Event, updated: &Value, notes: &mut Vec<String>) -> Value {
+/// The rewrite as Cline's whole input: Cline replaces the input
+/// (unvalidated), as Claude Code's `updatedInput` replaces `tool_input`, so
+/// what the rewrite leaves out is left out (a removed flag stays removed).
+fn override_input(event: &Event, updated: &Value) -> Value {
     let host_tool = mapping::host_tool_of(event).unwrap_or_default();
-    let original = mapping::host_tool_input_of(event)
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let mut input = original;
+    let editor = TOOLS
+        .iter()
+        .find(|row| row.host == "editor")
+        .map_or(&[][..], |row| row.fields);
     match host_tool {
         "run_commands" => {
-            if let Some(command) = updated.get("command").and_then(Value::as_str) {
+            let mut input = updated.as_object().cloned().unwrap_or_default();
+            if let Some(command) = input.remove("command") {
                 input.insert("commands".into(), json!([command]));
             }
+            Value::Object(input)
         }
         "editor" => {
-            let fields: &[(&str, &str)] = &[
-                ("path", "file_path"),
-                ("old_text", "old_string"),
-                ("new_text", "new_string"),
-                ("new_text", "content"),
-            ];
-            for (cline, claude) in fields {
-                if let Some(value) = updated.get(*claude) {
-                    input.insert((*cline).into(), value.clone());
+            let mut input = mapping::rename(updated, editor, false);
+            if let Value::Object(fields) = &mut input {
+                if let Some(content) = fields.remove("content") {
+                    fields.entry("new_text").or_insert(content);
                 }
             }
+            input
         }
-        _ => return mapping::merged_rewrite(event, TOOLS, updated, notes),
+        _ => mapping::rewrite_for_host(event, TOOLS, updated),
     }
-    Value::Object(input)
 }
 
 /// What Cline cannot do: ask (an `ask` becomes a deny), or take a block
@@ -415,10 +414,8 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
                 context.push(reason);
                 a.block = None;
             } else if let Some(updated) = &decision.updated_input {
-                a.top.insert(
-                    "overrideInput".into(),
-                    override_input(event, updated, &mut a.notes),
-                );
+                a.top
+                    .insert("overrideInput".into(), override_input(event, updated));
             }
             if decision.permission == Some(Permission::Allow) && a.top.is_empty() {
                 a.notes

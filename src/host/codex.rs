@@ -1,4 +1,7 @@
-//! Codex CLI (measured against 0.169.0).
+//! Codex CLI (measured against 0.169.0 and 0.171.0; the events 0.171.0
+//! added, PreCompact, PostCompact, SubagentStart, SubagentStop and
+//! Interrupt, and the keys its parser takes on each, are read from the
+//! JSON schemas embedded in its binary).
 //!
 //! Codex uses Claude Code's event names and `Bash`, but reads the answer
 //! with a strict parser: an unknown field anywhere, `permissionDecision:
@@ -34,6 +37,12 @@ pub static EVENTS: &[EventRow] = &[
     ev("PostToolUse", "PostToolUse"),
     ev("Stop", "Stop"),
     ev("SessionEnd", "SessionEnd"),
+    // New in 0.171.0 (its embedded hook schemas).
+    ev("PreCompact", "PreCompact"),
+    ev("PostCompact", "PostCompact"),
+    ev("SubagentStart", "SubagentStart"),
+    ev("SubagentStop", "SubagentStop"),
+    ev("Interrupt", "Interrupt"),
 ];
 
 /// Codex tool → Claude Code tool. The shell tool (`exec_command`) already
@@ -48,22 +57,28 @@ pub static TOOLS: &[ToolRow] = &[
 /// The top-level keys Codex's output schemas know, per event.
 pub fn allowed_top(event: Option<K>) -> &'static [&'static str] {
     match event {
-        Some(K::PreToolUse | K::PostToolUse | K::UserPromptSubmit | K::Stop) => &[
+        Some(K::PreToolUse | K::PostToolUse | K::UserPromptSubmit | K::Stop | K::SubagentStop) => {
+            &[
+                "continue",
+                "stopReason",
+                "suppressOutput",
+                "systemMessage",
+                "decision",
+                "reason",
+                "hookSpecificOutput",
+            ]
+        }
+        Some(K::SessionStart | K::PermissionRequest | K::SubagentStart) => &[
             "continue",
             "stopReason",
             "suppressOutput",
             "systemMessage",
-            "decision",
-            "reason",
             "hookSpecificOutput",
         ],
-        Some(K::SessionStart | K::PermissionRequest) => &[
-            "continue",
-            "stopReason",
-            "suppressOutput",
-            "systemMessage",
-            "hookSpecificOutput",
-        ],
+        Some(K::PreCompact | K::PostCompact) => {
+            &["continue", "stopReason", "suppressOutput", "systemMessage"]
+        }
+        Some(K::Interrupt) => &["systemMessage"],
         // SessionEnd's output has no effect; other events are not Codex's.
         _ => &[],
     }
@@ -80,7 +95,9 @@ pub fn allowed_hso(event: Option<K>) -> &'static [&'static str] {
             "additionalContext",
         ],
         Some(K::PostToolUse) => &["hookEventName", "additionalContext", "updatedMCPToolOutput"],
-        Some(K::UserPromptSubmit | K::SessionStart) => &["hookEventName", "additionalContext"],
+        Some(K::UserPromptSubmit | K::SessionStart | K::SubagentStart) => {
+            &["hookEventName", "additionalContext"]
+        }
         Some(K::PermissionRequest) => &["hookEventName", "decision"],
         _ => &[],
     }
@@ -95,7 +112,7 @@ pub static FACTS: Facts = Facts {
     id: HostId::Codex,
     name: "codex",
     display: "Codex",
-    measured: Some("0.169.0"),
+    measured: Some("0.171.0"),
     events: EVENTS,
     tools: TOOLS,
     tool_names: TOOL_NAMES,
@@ -129,6 +146,11 @@ pub static WIRING: Wiring = Wiring {
         ("PostToolUse", "PostToolUse"),
         ("Stop", "Stop"),
         ("SessionEnd", "SessionEnd"),
+        ("PreCompact", "PreCompact"),
+        ("PostCompact", "PostCompact"),
+        ("SubagentStart", "SubagentStart"),
+        ("SubagentStop", "SubagentStop"),
+        ("Interrupt", "Interrupt"),
     ],
     command_key: "command",
     timeout: Some(("timeout", 600)),
@@ -137,6 +159,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: false,
     name: None,
     also_read_by: &[],
+    routes_with: &[],
 };
 
 impl Host for Codex {
@@ -231,6 +254,8 @@ pub fn adapt(event: &Event, decision: &Decision) -> Adapted {
                 );
             }
         }
+        // Codex's PreCompact answer has no `decision`: compaction goes on.
+        Some(K::PreCompact) => a.block_not_enforced("Codex"),
         Some(K::PermissionRequest)
             if a.block.is_none()
                 && decision.permission == Some(Permission::Allow)
@@ -281,7 +306,13 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
                 stop = false;
             }
         }
-        Some(K::PostToolUse | K::PostToolUseFailure | K::UserPromptSubmit | K::Stop) => {
+        Some(
+            K::PostToolUse
+            | K::PostToolUseFailure
+            | K::UserPromptSubmit
+            | K::Stop
+            | K::SubagentStop,
+        ) => {
             if let Some(reason) = &a.block {
                 a.top.insert("decision".into(), json!("block"));
                 a.top

@@ -46,6 +46,12 @@ pub static EVENTS: &[EventRow] = &[
     ev("subagentStop", "SubagentStop"),
     ev("preCompact", "PreCompact"),
     ev("notification", "Notification"),
+    // Copilot's own, with no Claude Code event to stand for (its settings
+    // schema; not measured): they pass through under their own names, so
+    // hooks listed under them run.
+    ev("userPromptTransformed", "userPromptTransformed"),
+    ev("preMcpToolCall", "preMcpToolCall"),
+    ev("errorOccurred", "errorOccurred"),
 ];
 
 /// camelCase payload keys → Claude Code's.
@@ -154,6 +160,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: true,
     name: None,
     also_read_by: &[],
+    routes_with: &[],
 };
 
 /// The camelCase dialect: the event name starts with a lowercase letter.
@@ -477,10 +484,8 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
                     }
                 }
                 if let Some(updated) = &decision.updated_input {
-                    a.top.insert(
-                        "modifiedArgs".into(),
-                        modified_args(event, updated, &mut a.notes),
-                    );
+                    a.top
+                        .insert("modifiedArgs".into(), modified_args(event, updated));
                 }
             }
             if pascal {
@@ -535,9 +540,11 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
     a.json()
 }
 
-/// `modifiedArgs` replaces the whole input: the rewrite in Copilot's field
-/// names with what it left out kept; a patch rewrite is the patch text.
-fn modified_args(event: &Event, updated: &Value, notes: &mut Vec<String>) -> Value {
+/// `modifiedArgs` replaces the whole input (measured), as Claude Code's
+/// `updatedInput` replaces `tool_input`: the rewrite whole, in Copilot's
+/// field names, so a field the hook removed stays removed; a patch
+/// rewrite is the patch text.
+fn modified_args(event: &Event, updated: &Value) -> Value {
     if mapping::host_tool_of(event) == Some("apply_patch") {
         if let Some(patch) = updated.get("command").and_then(Value::as_str) {
             return json!(patch);
@@ -550,16 +557,8 @@ fn modified_args(event: &Event, updated: &Value, notes: &mut Vec<String>) -> Val
             .iter()
             .find(|r| r.claude == claude_tool && !r.fields.is_empty())
         {
-            let mut input = mapping::rename(updated, row.fields, false);
-            if let (Value::Object(new), Some(Value::Object(old))) =
-                (&mut input, mapping::host_tool_input_of(event))
-            {
-                for (key, value) in old {
-                    new.entry(key.clone()).or_insert_with(|| value.clone());
-                }
-            }
-            return input;
+            return mapping::rename(updated, row.fields, false);
         }
     }
-    mapping::merged_rewrite(event, TOOLS, updated, notes)
+    mapping::rewrite_for_host(event, TOOLS, updated)
 }

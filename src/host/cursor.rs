@@ -117,6 +117,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: true,
     name: None,
     also_read_by: &[],
+    routes_with: &[],
 };
 
 impl Host for Cursor {

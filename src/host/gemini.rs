@@ -103,6 +103,21 @@ pub const TOOL_NAMES: &[&str] = &[
     "update_topic",
     "enter_plan_mode",
     "invoke_agent",
+    // The rest of Gemini CLI 0.61.0's `*_TOOL_NAME` constants.
+    "exit_plan_mode",
+    "activate_skill",
+    "ask_user",
+    "complete_task",
+    "get_internal_docs",
+    "list_mcp_resources",
+    "read_mcp_resource",
+    "take_snapshot",
+    "tracker_add_dependency",
+    "tracker_create_task",
+    "tracker_get_task",
+    "tracker_list_tasks",
+    "tracker_update_task",
+    "tracker_visualize",
 ];
 
 pub static WIRING: Wiring = Wiring {
@@ -129,6 +144,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: false,
     name: Some("hookrun"),
     also_read_by: &[],
+    routes_with: super::wiring::CARRIES_PRE_TOOL_CONTEXT,
 };
 
 /// An MCP tool: Gemini names it `server__tool` (its `mcp_context`, when
@@ -249,7 +265,7 @@ impl Host for Gemini {
             return common::call_key_as_sent(event);
         };
         let tool = mapping::host_tool_of(event)?;
-        let input = mapping::merged_rewrite(event, TOOLS, updated, &mut Vec::new());
+        let input = mapping::rewrite_for_host(event, TOOLS, updated);
         Some(crate::event::call_key(tool, Some(&input)))
     }
 
@@ -280,7 +296,7 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
     match known {
         Some(K::PreToolUse) if a.block.is_none() => {
             if let Some(updated) = &decision.updated_input {
-                let input = mapping::merged_rewrite(event, TOOLS, updated, &mut a.notes);
+                let input = mapping::rewrite_for_host(event, TOOLS, updated);
                 a.hso.insert("tool_input".into(), input);
             }
             if decision.permission == Some(Permission::Allow) {

@@ -437,30 +437,6 @@ pub fn rewrite_for_host(event: &Event, rows: &[ToolRow], updated: &Value) -> Val
     }
 }
 
-/// A rewrite in the host's field names, whole, for hosts that replace the input
-/// and refuse one that lacks a required field (the call then fails), so fields
-/// the rewrite left out keep their original values.
-pub fn merged_rewrite(
-    event: &Event,
-    rows: &[ToolRow],
-    updated: &Value,
-    notes: &mut Vec<String>,
-) -> Value {
-    let mut input = rewrite_for_host(event, rows, updated);
-    if let (Value::Object(new), Some(Value::Object(old))) = (&mut input, host_tool_input_of(event))
-    {
-        for (key, value) in old {
-            if !new.contains_key(key) {
-                new.insert(key.clone(), value.clone());
-                notes.push(format!(
-                    "the rewrite left out `{key}`: its original value was kept (the host refuses a partial input)"
-                ));
-            }
-        }
-    }
-    input
-}
-
 /// A field the host sends as a JSON string holding an object (Copilot's
 /// `toolArgs`, Cursor's MCP `tool_input`), read with the reader of stdin
 /// (lone surrogates, deep nesting) and put in its place. A string that

@@ -30,6 +30,7 @@ pub mod codex;
 pub mod common;
 pub mod copilot;
 pub mod cursor;
+pub mod droid;
 pub mod gemini;
 pub mod mapping;
 pub mod qwen;
@@ -69,6 +70,8 @@ pub enum HostId {
     Cline,
     /// Qwen Code.
     Qwen,
+    /// Factory Droid.
+    Droid,
 }
 
 impl HostId {
@@ -342,6 +345,7 @@ pub static HOSTS: &[&dyn Host] = &[
     &copilot::Copilot,
     &cline::Cline,
     &qwen::Qwen,
+    &droid::Droid,
 ];
 
 /// The implementation of a host.

@@ -59,6 +59,11 @@ pub static EVENTS: &[EventRow] = &[
     ev("PermissionDenied", "PermissionDenied"),
     ev("MessageDisplay", "MessageDisplay"),
     ev("InstructionsLoaded", "InstructionsLoaded"),
+    // Qwen's own (its hook event enum; not measured): they pass through
+    // under their own names.
+    ev("SessionDelete", "SessionDelete"),
+    ev("TodoCreated", "TodoCreated"),
+    ev("TodoCompleted", "TodoCompleted"),
 ];
 
 /// Qwen tool → Claude Code tool (Qwen's own aliases: its matchers accept
@@ -109,6 +114,39 @@ pub const TOOL_NAMES: &[&str] = &[
     "tool_search",
     "enter_worktree",
     "exit_worktree",
+    // The rest of Qwen Code 0.24.4's `ToolNames`.
+    "loop_wakeup",
+    "create_sub_session",
+    "team_create",
+    "team_delete",
+    "team_plan_approval",
+    "request_shutdown",
+    "structured_output",
+    "tool_call",
+    "workflow",
+    "artifact",
+    "record_artifact",
+    "record_source",
+    "report_findings",
+    "get_goal",
+    "update_goal",
+    "propose_goal",
+    "display_image",
+    "omni_downsample_image",
+    "omni_downscale_video",
+    "omni_downsample_audio",
+    "omni_extract_keyframes",
+    "omni_extract_audio",
+    "omni_clip_video",
+    "omni_convert_image",
+    "omni_transcribe_audio",
+    "omni_clip_image",
+    "omni_clip_audio",
+    "omni_caption_image",
+    "omni_caption_audio",
+    "omni_ocr_image",
+    "omni_understand_video_segments",
+    "omni_recall_media_memory",
 ];
 
 /// Qwen's default hook timeout (seconds in its settings).
@@ -168,6 +206,7 @@ pub static WIRING: Wiring = Wiring {
     versioned: false,
     name: None,
     also_read_by: &[],
+    routes_with: super::wiring::CARRIES_PRE_TOOL_CONTEXT,
 };
 
 /// Whether a UserPromptSubmit is Qwen's re-fire at a continuation turn

@@ -56,7 +56,15 @@ pub struct Wiring {
     pub name: Option<&'static str>,
     /// Other hosts that also read this host's project file as their own.
     pub also_read_by: &'static [HostId],
+    /// (routed, also routed): where the first event is routed, the second
+    /// must be too. A host whose before-tool answer cannot carry context
+    /// gets it with the same call's after-tool answer ([`super::Host::carry_key`]),
+    /// which only arrives if that event reaches hookrun.
+    pub routes_with: &'static [(&'static str, &'static str)],
 }
+
+/// What a host whose PreToolUse answer cannot carry context routes with it.
+pub const CARRIES_PRE_TOOL_CONTEXT: &[(&str, &str)] = &[("PreToolUse", "PostToolUse")];
 
 /// The wiring of a host (its module's `WIRING`).
 pub fn wiring(host: HostId) -> &'static Wiring {
@@ -123,6 +131,62 @@ impl Wiring {
     pub fn entry(&self, command: &str) -> Value {
         self.entry_with(command, self.install_timeout(None))
     }
+}
+
+/// The events a policy needs routed beyond those it has hooks on, each
+/// with why: its permission rules act on tool calls (PreToolUse), and a
+/// skill's shell command is judged by the Bash and PowerShell rules and
+/// PreToolUse hooks (`PreSkillShellCommand`), so it must reach hookrun
+/// whenever the policy has either, or it runs unjudged.
+pub fn routed_for_policy(
+    settings: &crate::settings::Settings,
+) -> Vec<(&'static str, &'static str)> {
+    let rules: Vec<&str> = settings
+        .files
+        .iter()
+        .filter(|f| f.state == crate::settings::model::FileState::Loaded)
+        .flat_map(|f| {
+            let p = &f.permissions;
+            p.allow.iter().chain(&p.ask).chain(&p.deny)
+        })
+        .map(|rule| rule.text.as_str())
+        .collect();
+    let mut events = Vec::new();
+    if !rules.is_empty() {
+        events.push(("PreToolUse", "the permission rules judge tool calls there"));
+    }
+    let shell_rule = rules.iter().any(|text| {
+        crate::select::rule::Rule::parse(text).is_ok_and(|rule| {
+            crate::catalog::SKILL_SHELL_TOOLS
+                .iter()
+                .any(|tool| rule.applies_to(tool))
+        })
+    });
+    if shell_rule || settings.hooks.iter().any(judges_shell_calls) {
+        events.push((
+            "PreSkillShellCommand",
+            "a skill's shell commands are judged by the Bash and PowerShell rules and hooks",
+        ));
+    }
+    events
+}
+
+/// A PreToolUse hook whose matcher and `if` let a Bash or PowerShell call
+/// through (a matcher that cannot be compiled runs unfiltered, so it does).
+fn judges_shell_calls(hook: &crate::settings::HookDef) -> bool {
+    use crate::select::matcher::Matcher;
+    if hook.event.name() != "PreToolUse" {
+        return false;
+    }
+    let matcher = Matcher::compile(hook.matcher.as_deref(), false);
+    let rule = hook
+        .if_rule
+        .as_deref()
+        .and_then(|text| crate::select::rule::Rule::parse(text).ok());
+    crate::catalog::SKILL_SHELL_TOOLS.iter().any(|tool| {
+        (matcher.invalid_reason().is_some() || matcher.matches(tool))
+            && rule.as_ref().is_none_or(|r| r.applies_to(tool))
+    })
 }
 
 /// Where a host file lives.

@@ -284,7 +284,7 @@ fn funnel(
         return Some((Layer::Policy, Reason::Said(why)));
     }
     let event = &cx.event.id;
-    if hook.event != *event {
+    if !event.runs_hooks_of(&hook.event) {
         // The common case (most hooks are for other events): no text is
         // built here; `Considered::why` words it when someone asks.
         return Some((Layer::Event, Reason::Lazy(Cause::OtherEvent)));
@@ -306,7 +306,7 @@ fn funnel(
                 ));
             }
         }
-        MatchField::Key(_) | MatchField::Basename(_) => {
+        MatchField::Key(_) | MatchField::Basename(_) | MatchField::Model(_) => {
             let strict = event.spec().is_some_and(|spec| spec.strict_matcher_chars);
             // Absent, `*` and exact-name lists are judged without compiling
             // (they can neither fail nor warn).
@@ -394,6 +394,7 @@ fn match_field_name(field: MatchField) -> String {
         MatchField::None => "nothing".into(),
         MatchField::Key(key) => key.into(),
         MatchField::Basename(key) => format!("basename of {key}"),
+        MatchField::Model(key) => format!("{key} (without a [1m] suffix)"),
     }
 }
 

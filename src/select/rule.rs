@@ -99,8 +99,11 @@ enum ToolMatch {
     /// The name as written, case-sensitive.
     Exact,
     /// Every tool of one MCP server: names starting with this prefix
-    /// (`mcp__server__`).
+    /// (`mcp__server__`; `mcp__*` is every MCP tool, prefix `mcp__`).
     McpServer(String),
+    /// `*`: every tool (Claude Code 2.1.337, measured: `deny: ["*"]` takes
+    /// every tool away).
+    Any,
 }
 
 /// How a tool's specifier is read (SPEC §4.3). One row per tool; every other
@@ -215,6 +218,15 @@ impl Rule {
                 .find(|(name, _)| *name == tool)
                 .map_or(SpecifierKind::FirstField, |&(_, kind)| kind),
             ToolMatch::McpServer(_) => SpecifierKind::FirstField,
+            ToolMatch::Any => {
+                if specifier_text.is_some_and(|s| !matches!(s.trim(), "" | "*")) {
+                    return Err(error(
+                        "`*` stands for every tool and takes no specifier: name the tool (`Bash(…)`)"
+                            .to_owned(),
+                    ));
+                }
+                SpecifierKind::FirstField
+            }
         };
         let specifier = match specifier_text {
             Some(written) => {
@@ -260,6 +272,7 @@ impl Rule {
             ToolMatch::McpServer(prefix) => {
                 tool_name.len() > prefix.len() && tool_name.starts_with(prefix.as_str())
             }
+            ToolMatch::Any => true,
         }
     }
 
@@ -407,7 +420,9 @@ enum ToolNameError {
     EmptyMcpServer(String),
     #[error("`*` in the MCP server name `{0}`: write `mcp__<server>` or `mcp__<server>__*`")]
     StarInMcpServer(String),
-    #[error("`*` in the tool name `{0}`: tool names are exact, except `mcp__<server>__*`")]
+    #[error(
+        "`*` in the tool name `{0}`: tool names are exact, except `*` (every tool), `mcp__*` and `mcp__<server>__*`"
+    )]
     StarInTool(String),
 }
 
@@ -417,6 +432,12 @@ fn parse_tool(tool: &str) -> Result<ToolMatch, ToolNameError> {
     }
     if tool.chars().any(char::is_whitespace) {
         return Err(ToolNameError::Whitespace(tool.to_owned()));
+    }
+    if tool == "*" {
+        return Ok(ToolMatch::Any);
+    }
+    if tool == "mcp__*" {
+        return Ok(ToolMatch::McpServer("mcp__".to_owned()));
     }
     if let Some(rest) = tool.strip_prefix("mcp__") {
         let server = rest.strip_suffix("__*");
@@ -1131,7 +1152,7 @@ mod tests {
             ("Bash (ls)", "contains whitespace"),
             ("Ba sh", "contains whitespace"),
             ("Bash*", "tool names are exact"),
-            ("*", "tool names are exact"),
+            ("*(ls)", "takes no specifier"),
             ("mcp__", "empty MCP server name"),
             ("mcp____*", "empty MCP server name"),
             ("mcp__gh*", "`*` in the MCP server name"),
@@ -1181,6 +1202,14 @@ mod tests {
             ("mcp__memory", "mcp__memory", Want::N),
             ("mcp__memory", "mcp__memoryx__y", Want::N),
             ("mcp__memory__*", "mcp__memory2__x", Want::N),
+            // As Claude Code reads them (measured on 2.1.337): `*` is
+            // every tool, `mcp__*` every MCP tool.
+            ("*", "Bash", Want::M),
+            ("*", "mcp__memory__delete", Want::M),
+            ("*(*)", "Read", Want::M),
+            ("mcp__*", "mcp__memory__delete", Want::M),
+            ("mcp__*", "Bash", Want::N),
+            ("mcp__*", "mcp__", Want::N),
             (
                 "mcp__memory__create_entities",
                 "mcp__memory__create_entities",

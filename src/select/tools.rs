@@ -52,6 +52,10 @@ const TABLES: &[HostTools] = &[
         host: "Qwen Code",
         tools: crate::host::qwen::TOOL_NAMES,
     },
+    HostTools {
+        host: "Factory Droid",
+        tools: crate::host::droid::TOOL_NAMES,
+    },
 ];
 
 /// Every known tool name with its host, in table order.
@@ -552,7 +556,7 @@ mod tests {
     fn unanchored_regexes_that_name_a_tool_and_match_others() {
         let got = overmatch("Edit.*", &compile("Edit.*")).unwrap();
         assert_eq!(got.meant, ["Edit"]);
-        assert_eq!(got.also, ["MultiEdit", "NotebookEdit"]);
+        assert_eq!(got.also, ["MultiEdit", "NotebookEdit", "EditAutomation"]);
         let got = overmatch("(Edit|Write)", &compile("(Edit|Write)")).unwrap();
         assert_eq!(got.meant, ["Write", "Edit"]);
         assert!(got.also.contains(&"NotebookEdit"));

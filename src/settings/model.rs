@@ -785,6 +785,14 @@ problem_kinds! {
     EmptyGroup,
     /// `asyncRewake` without `async`: the hook runs in the foreground.
     AsyncRewakeForeground,
+    /// `onFailure` is neither `continue` nor `block` (read as `block`), or
+    /// disagrees with `onError`.
+    OnFailureValue,
+    /// `onFailure: "block"` where Claude Code ignores it (Stop, an async
+    /// hook…).
+    OnFailureIgnored,
+    /// A field Claude Code marks internal (`holdsTools`, `cloud`…).
+    ClaudeInternalField,
 
     // Fields set where they are not used.
     /// A field agent hooks do not use (`continueOnBlock`).

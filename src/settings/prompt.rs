@@ -18,7 +18,9 @@ use crate::settings::model::{
     FileState, ProblemKind, PromptFileSettings, Settings, Severity, SourceKind,
 };
 
-/// The events a prompt hook runs on: those with a conversation to judge.
+/// The events a prompt hook runs on: those with a conversation to judge
+/// (Claude Code 2.1.337 was measured running prompt and agent hooks on
+/// TaskCompleted too, where `ok: false` keeps the task open).
 pub const EVENTS: &[&str] = &[
     "PreToolUse",
     "PostToolUse",
@@ -27,6 +29,7 @@ pub const EVENTS: &[&str] = &[
     "UserPromptSubmit",
     "Stop",
     "SubagentStop",
+    "TaskCompleted",
 ];
 
 /// Why a prompt hook cannot run on `event`, if it cannot.

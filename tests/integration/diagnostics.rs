@@ -67,7 +67,7 @@ fn checks() -> Vec<Case> {
         ),
         case(
             "allow-rule-invalid",
-            json!({"permissions": {"allow": ["mcp__*"]}}),
+            json!({"permissions": {"allow": ["mcp__gh*"]}}),
             "permissions.allow[0]",
             "warning",
             "Tool(specifier)",

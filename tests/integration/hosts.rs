@@ -317,10 +317,10 @@ fn gemini_keeps_no_context_of_a_blocked_call_and_keys_a_rewrite_by_its_new_input
         "{}",
         before.stdout
     );
-    // The input as sent (not run) gets nothing; the one that ran does.
+    // The input as sent (not run) gets nothing; the one that ran does:
+    // the rewrite replaced the input whole, as Gemini runs it.
     assert!(!after(&json!({})).contains("rewrite ctx"));
-    let ran =
-        after(&json!({"tool_input": {"command": "echo rewritten", "description": "Print hi"}}));
+    let ran = after(&json!({"tool_input": {"command": "echo rewritten"}}));
     assert!(ran.contains("rewrite ctx"), "{ran}");
 }
 
@@ -522,6 +522,14 @@ fn install_routes_every_event_with_hooks_and_is_idempotent() {
     assert!(command.ends_with("hookrun fire --host gemini"), "{command}");
     assert_eq!(ours["timeout"], 60000, "milliseconds");
     assert!(written["hooks"]["AfterAgent"].is_array(), "{written}");
+    // A BeforeTool context arrives with the call's AfterTool answer: routed
+    // with it.
+    assert!(written["hooks"]["AfterTool"].is_array(), "{written}");
+    assert!(
+        run.stdout.contains("routing PostToolUse too"),
+        "{}",
+        run.stdout
+    );
     assert!(
         sb.path("project/.gemini/settings.json.hookrun-backup")
             .is_file()
@@ -532,7 +540,7 @@ fn install_routes_every_event_with_hooks_and_is_idempotent() {
 
     let run = sb.run(&["uninstall", "gemini"], b"");
     assert!(
-        run.stdout.contains("2 hookrun entries removed"),
+        run.stdout.contains("3 hookrun entries removed"),
         "{}",
         run.stdout
     );
@@ -1437,4 +1445,233 @@ fn claude_code_payloads_fired_as_codex_keep_their_blocks() {
         assert_eq!(run.json()["decision"], "block", "{run:?}");
         assert_eq!(run.json()["reason"], reason, "{run:?}");
     }
+}
+
+/// A Claude Code hook's `updatedInput` replaces `tool_input`: a field it
+/// leaves out (a flag it removed) is gone. Copilot, Gemini and Cline replace
+/// the input with what the hook answers too (measured on each), so the
+/// answer carries the rewrite whole, in the host's field names.
+#[test]
+fn a_rewrite_replaces_the_arguments_on_every_host_that_takes_one() {
+    let sb = Sandbox::new();
+    let rewrite = |input: Value| {
+        let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "allow", "updatedInput": input}});
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+            "command": format!("printf '%s' '{answer}'")}]}]}})
+    };
+    // Copilot: `description` left out of the rewrite stays out.
+    let run = fire_host(
+        &sb,
+        "copilot",
+        &rewrite(json!({"command": "echo safe"})),
+        &payload(&sb, "copilot/measured_pre_tool_use.json", &json!({})),
+        &["preToolUse"],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json()["modifiedArgs"],
+        json!({"command": "echo safe"}),
+        "{}",
+        run.stdout
+    );
+    // Copilot's edit tool: renamed back, nothing of the original added.
+    let run = fire_host(
+        &sb,
+        "copilot",
+        &rewrite(json!({"file_path": "/x", "old_string": "a", "new_string": "b"})),
+        &payload(&sb, "copilot/pre_tool_use__camel_edit.json", &json!({})),
+        &["preToolUse"],
+    );
+    assert_eq!(
+        run.json()["modifiedArgs"],
+        json!({"path": "/x", "old_str": "a", "new_str": "b"}),
+        "{}",
+        run.stdout
+    );
+    // Gemini: the replace tool's `instruction` removed stays removed.
+    let run = fire_host(
+        &sb,
+        "gemini",
+        &rewrite(json!({"file_path": "/x", "old_string": "alpha", "new_string": "gamma"})),
+        &payload(&sb, "gemini/before_tool__replace.json", &json!({})),
+        &[],
+    );
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["tool_input"],
+        json!({"file_path": "/x", "old_string": "alpha", "new_string": "gamma"}),
+        "{}",
+        run.stdout
+    );
+    // Cline: the whole input, in Cline's fields.
+    let run = fire_host(
+        &sb,
+        "cline",
+        &rewrite(json!({"command": "echo safe"})),
+        &payload(&sb, "cline/tool_call__run_commands.json", &json!({})),
+        &["PreToolUse"],
+    );
+    assert_eq!(
+        run.json()["overrideInput"],
+        json!({"commands": ["echo safe"]}),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Factory Droid, the seventh host: its payloads decode to Claude Code's
+/// vocabulary, its answers are the forms it was measured honouring, and
+/// `install droid` writes `.factory/settings.json`, which `doctor` reads
+/// back.
+#[test]
+fn droid_is_a_host_from_payload_to_install() {
+    let sb = Sandbox::new();
+    // A Bash rule judges Droid's Execute; the answer is the deny Droid
+    // reads (permissionDecision, and exit 2 with the reason).
+    let deny_rm = json!({"permissions": {"deny": ["Bash(rm *)"]}});
+    let run = fire_host(
+        &sb,
+        "droid",
+        &deny_rm,
+        &payload(
+            &sb,
+            "droid/pre_tool_use__execute.json",
+            &json!({"tool_input": {"summary": "Clean up", "command": "rm -rf build", "riskLevelReason": "r", "riskLevel": "high"}}),
+        ),
+        &[],
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{}",
+        run.stdout
+    );
+    // An ask becomes a deny: `droid exec` would run the call.
+    let ask = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "command": "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"sure?\"}}'"}]}]}});
+    let run = fire_host(
+        &sb,
+        "droid",
+        &ask,
+        &payload(&sb, "droid/pre_tool_use__execute.json", &json!({})),
+        &[],
+    );
+    assert_eq!(
+        run.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{}",
+        run.stdout
+    );
+    // A Read rule sees Droid's LS of a folder.
+    let no_secrets = json!({"permissions": {"deny": ["Read(//tmp/run/proj/secrets)"]}});
+    let run = fire_host(
+        &sb,
+        "droid",
+        &no_secrets,
+        &payload(
+            &sb,
+            "droid/pre_tool_use__ls.json",
+            &json!({"tool_input": {"directory_path": "/tmp/run/proj/secrets"}}),
+        ),
+        &[],
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+
+    // install droid: one entry per event, `--host droid`, whole seconds,
+    // and PostToolUse with PreToolUse (a PreToolUse context arrives there).
+    sb.write(
+        "project/.hookrun/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "command": "true"}], "Stop": [{"command": "true"}]}})
+            .to_string(),
+    );
+    assert_eq!(sb.run(&["trust"], b"").code, Some(0));
+    let run = sb.run(&["install", "droid"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let file = sb.path("project/.factory/settings.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    for event in ["PreToolUse", "PostToolUse", "Stop"] {
+        let entry = &doc["hooks"][event][0]["hooks"][0];
+        assert!(
+            entry["command"]
+                .as_str()
+                .is_some_and(|c| c.ends_with("fire --host droid")),
+            "{event}: {doc}"
+        );
+        assert_eq!(entry["timeout"], 60, "{event}: {doc}");
+    }
+    assert!(run.stdout.contains("only hook"), "{}", run.stdout);
+    let doctor = sb.run(&["doctor"], b"");
+    assert!(
+        !doctor.stdout.contains("host-event-not-routed"),
+        "{}",
+        doctor.stdout
+    );
+    let run = sb.run(&["uninstall", "droid"], b"");
+    assert!(
+        run.stdout.contains("3 hookrun entries removed"),
+        "{}",
+        run.stdout
+    );
+    assert!(!file.exists(), "install created it, uninstall removed it");
+
+    // An entry without `--host droid` would be answered as Claude Code.
+    sb.write(
+        "project/.factory/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hookrun fire", "timeout": 60}]}]}})
+            .to_string(),
+    );
+    let doctor = sb.run(&["doctor"], b"");
+    assert!(doctor.stdout.contains("host-mismatch"), "{}", doctor.stdout);
+}
+
+/// Codex 0.171.0's new events (its embedded hook schemas): a SubagentStop
+/// block in the form Codex's parser takes, and `install codex` routing them.
+#[test]
+fn codex_0_171_events_are_answered_and_routed() {
+    let sb = Sandbox::new();
+    let block = json!({"hooks": {"SubagentStop": [{"hooks": [{"type": "command", "command": "echo 'keep going' >&2; exit 2"}]}]}});
+    let run = fire_host(
+        &sb,
+        "codex",
+        &block,
+        &payload(&sb, "codex/schema_subagent_stop.json", &json!({})),
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.json(),
+        json!({"decision": "block", "reason": "keep going"})
+    );
+    // PreCompact has no block in Codex's answer: not sent, and said.
+    let block = json!({"hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "echo 'not now' >&2; exit 2"}]}]}});
+    let run = fire_host(
+        &sb,
+        "codex",
+        &block,
+        &payload(&sb, "codex/schema_pre_compact.json", &json!({})),
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.json()["systemMessage"]
+            .as_str()
+            .is_some_and(|m| m.contains("cannot be blocked")),
+        "{}",
+        run.stdout
+    );
+    sb.write(
+        "project/.hookrun/settings.json",
+        &json!({"hooks": {"SubagentStop": [{"command": "true"}], "Interrupt": [{"command": "true"}]}})
+            .to_string(),
+    );
+    assert_eq!(sb.run(&["trust"], b"").code, Some(0));
+    let run = sb.run(&["install", "codex"], b"");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.path("project/.codex/hooks.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(doc["hooks"]["SubagentStop"].is_array(), "{doc}");
+    assert!(doc["hooks"]["Interrupt"].is_array(), "{doc}");
 }

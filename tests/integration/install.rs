@@ -116,11 +116,13 @@ fn a_users_own_hookrun_entry_is_kept_and_named_and_uninstall_removes_only_instal
         "no second entry beside the user's: {doc}"
     );
     assert!(doc["hooks"]["Stop"].is_array(), "{doc}");
+    // The Bash guard judges a skill's shell commands too.
+    assert!(doc["hooks"]["PreSkillShellCommand"].is_array(), "{doc}");
 
     let run = sb.run(&["uninstall", "claude-code"], b"");
     assert_eq!(run.code, Some(0), "{run:?}");
     assert!(
-        run.stdout.contains("1 hookrun entry removed"),
+        run.stdout.contains("2 hookrun entries removed"),
         "{}",
         run.stdout
     );

@@ -5,6 +5,7 @@ mod support;
 
 mod agent;
 mod claude_code;
+mod claude_release;
 mod cookbook;
 mod deny_rules;
 mod diagnostics;

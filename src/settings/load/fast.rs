@@ -328,6 +328,11 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
                 20 => hook.server = map.next_value()?,
                 21 => hook.tool = map.next_value()?,
                 22 => hook.input = map.next_value()?,
+                23 => hook.on_failure = map.next_value()?,
+                24 => hook.holds_tools = map.next_value()?,
+                25 => hook.rewake_message = map.next_value()?,
+                26 => hook.rewake_summary = map.next_value()?,
+                27 => hook.cloud = map.next_value()?,
                 _ => {
                     group = Some(map.next_value_seed(ListSeed {
                         state: &mut *self.state,
@@ -360,8 +365,11 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
         if count == 0 || seen & !(1 << 4 | 1 << GROUP_FIELD) != 0 {
             return Err(give_up());
         }
+        let matcher = hook
+            .matcher
+            .map(|m| super::hooks::model_switch_matcher(m, self.ctx.event));
         for def in &mut self.state.hooks[first..] {
-            def.matcher.clone_from(&hook.matcher);
+            def.matcher.clone_from(&matcher);
         }
         Ok(())
     }
@@ -369,7 +377,7 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
 
 /// The number [`FieldSeed`] gives `hooks` (a matcher group's list);
 /// a [`HOOK_FIELDS`] field is its index there.
-pub(super) const GROUP_FIELD: u32 = 23;
+pub(super) const GROUP_FIELD: u32 = 28;
 
 struct FieldSeed;
 

@@ -20,7 +20,7 @@ use crate::settings::model::{
 /// The fields a hook entry may have, in [`RawHook`]'s order (the fast
 /// path numbers them by position; `doctor` suggests the nearest for a
 /// misspelt one).
-pub const HOOK_FIELDS: [&str; 23] = [
+pub const HOOK_FIELDS: [&str; 28] = [
     "type",
     "command",
     "args",
@@ -44,7 +44,38 @@ pub const HOOK_FIELDS: [&str; 23] = [
     "server",
     "tool",
     "input",
+    "onFailure",
+    "holdsTools",
+    "rewakeMessage",
+    "rewakeSummary",
+    "cloud",
 ];
+
+/// Fields of Claude Code's hook schema that it marks internal (its own
+/// plugins and cloud sessions use them): known, so a Claude Code file that
+/// sets them loads without an "unknown field", and ignored with a note.
+pub const CLAUDE_INTERNAL_HOOK_FIELDS: &[(&str, &str)] = &[
+    (
+        "holdsTools",
+        "Claude Code reads it only from its official security plugin",
+    ),
+    (
+        "rewakeMessage",
+        "Claude Code's internal wording for an asyncRewake hook's reminder",
+    ),
+    (
+        "rewakeSummary",
+        "Claude Code's internal one-line summary for an asyncRewake hook",
+    ),
+    (
+        "cloud",
+        "Claude Code's internal placement of a hook in cloud sessions",
+    ),
+];
+
+/// The events on which Claude Code ignores `onFailure: "block"` (a block
+/// there would keep the agent going, not stop an action).
+const ON_FAILURE_IGNORED_ON: &[&str] = &["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"];
 
 /// A hook entry as written (flat shape, or an inner hook of the nested one).
 ///
@@ -109,6 +140,21 @@ pub(crate) struct RawHook {
     pub(super) tool: Option<String>,
     /// `mcp_tool` hooks: the tool's arguments. `${path}` in a string value is replaced by that field of the event JSON, such as `${tool_input.command}`.
     pub(super) input: Option<Box<serde_json::Map<String, Value>>>,
+    /// Claude Code's name for `onError`, read the same way: `"continue"` is `onError: "allow"`, `"block"` is `onError: "block"`, and any other value reads as `"block"` (hookrun fails closed; Claude Code itself refuses such an entry, and with it the hooks and rules of its file). As in Claude Code, it is ignored on async hooks and on Stop, SubagentStop, TaskCompleted and TeammateIdle. Where both are set and disagree, `block` wins.
+    #[schemars(with = "Option<crate::generate::schema::OnFailureSchema>")]
+    pub(super) on_failure: Option<Value>,
+    /// Claude Code internal (its security plugin's hooks): ignored.
+    #[schemars(with = "Option<bool>")]
+    pub(super) holds_tools: Option<Value>,
+    /// Claude Code internal (an asyncRewake hook's reminder prefix): ignored.
+    #[schemars(with = "Option<String>")]
+    pub(super) rewake_message: Option<Value>,
+    /// Claude Code internal (an asyncRewake hook's summary line): ignored.
+    #[schemars(with = "Option<String>")]
+    pub(super) rewake_summary: Option<Value>,
+    /// Claude Code internal (where a hook may run for a cloud session): ignored.
+    #[schemars(with = "Option<String>")]
+    pub(super) cloud: Option<Value>,
 }
 
 /// What a failure of the hook itself means.
@@ -514,7 +560,10 @@ pub(super) fn finish_hook(
         return None;
     }
     warn_of_unused_fields(&raw, &hook_type, path, report);
-    let matcher = matcher_of(raw.matcher, matcher_from, path, report);
+    internal_fields_noted(&raw, path, report);
+    let on_error = on_error_of(&raw, ctx.event, path, report);
+    let matcher = matcher_of(raw.matcher, matcher_from, path, report)
+        .map(|m| model_switch_matcher(m, ctx.event));
     let once = once_of(raw.once, ctx.claude_mode, path, report);
     let async_rewake = async_rewake_of(raw.async_rewake, raw.run_async, path, report);
     let shell = || match raw.shell.as_deref() {
@@ -569,10 +618,7 @@ pub(super) fn finish_hook(
         timeout: raw.timeout.map(|s| s.0),
         name: raw.name,
         sequential: raw.sequential.unwrap_or(false),
-        on_error: match raw.on_error {
-            Some(RawOnError::Block) => OnError::Block,
-            Some(RawOnError::Allow) | None => OnError::Allow,
-        },
+        on_error,
         run_async: raw.run_async.unwrap_or(false),
         once,
         extra: extra_of(raw.status_message, async_rewake),
@@ -860,6 +906,105 @@ fn async_rewake_of(
         );
     }
     async_rewake
+}
+
+/// A model-switch event's matcher as Claude Code compares it (a `[1m]`
+/// suffix on a model name is dropped).
+pub(super) fn model_switch_matcher(matcher: String, event: &EventId) -> String {
+    if matches!(event.match_field(), catalog::MatchField::Model(_)) {
+        catalog::model_matcher(&matcher)
+    } else {
+        matcher
+    }
+}
+
+/// Claude Code's internal hook fields: a note each, nothing else.
+fn internal_fields_noted(raw: &RawHook, path: &JsonPath, report: &mut Reporter<'_>) {
+    if raw.holds_tools.is_none()
+        && raw.rewake_message.is_none()
+        && raw.rewake_summary.is_none()
+        && raw.cloud.is_none()
+    {
+        return;
+    }
+    for ((field, why), set) in CLAUDE_INTERNAL_HOOK_FIELDS.iter().zip([
+        raw.holds_tools.is_some(),
+        raw.rewake_message.is_some(),
+        raw.rewake_summary.is_some(),
+        raw.cloud.is_some(),
+    ]) {
+        if set {
+            report.push(
+                Severity::Note,
+                ProblemKind::ClaudeInternalField,
+                format!("{path}.{field}"),
+                format!("{why}: ignored by hookrun"),
+            );
+        }
+    }
+}
+
+/// What a failure of the hook means: `onError`, or Claude Code's
+/// `onFailure` read as Claude Code reads it.
+fn on_error_of(
+    raw: &RawHook,
+    event: &EventId,
+    path: &JsonPath,
+    report: &mut Reporter<'_>,
+) -> OnError {
+    let on_error = match raw.on_error {
+        Some(RawOnError::Block) => OnError::Block,
+        Some(RawOnError::Allow) | None => OnError::Allow,
+    };
+    let Some(value) = &raw.on_failure else {
+        return on_error;
+    };
+    let at = format!("{path}.onFailure");
+    let on_failure = match value.as_str() {
+        Some("continue") => OnError::Allow,
+        Some("block") => OnError::Block,
+        _ => {
+            report.push(
+                Severity::Warning,
+                ProblemKind::OnFailureValue,
+                &at,
+                format!(
+                    "{value} is not \"continue\" or \"block\": read as \"block\" (the hook's failures block); Claude Code refuses such an entry, and with it every hook and rule of this file"
+                ),
+            );
+            OnError::Block
+        }
+    };
+    let ignored_here = on_failure == OnError::Block
+        && (raw.run_async.unwrap_or(false) || ON_FAILURE_IGNORED_ON.contains(&event.name()));
+    let on_failure = if ignored_here {
+        let what = if raw.run_async.unwrap_or(false) {
+            "an async hook".to_owned()
+        } else {
+            event.name().to_owned()
+        };
+        report.push(
+            Severity::Warning,
+            ProblemKind::OnFailureIgnored,
+            &at,
+            format!(
+                "\"block\" is ignored on {what}, as Claude Code ignores it there: a failure of this hook does not block"
+            ),
+        );
+        OnError::Allow
+    } else {
+        on_failure
+    };
+    if raw.on_error.is_some() && on_error != on_failure {
+        report.push(
+            Severity::Warning,
+            ProblemKind::OnFailureValue,
+            &at,
+            "disagrees with `onError` (one name for the same setting): \"block\" wins",
+        );
+        return OnError::Block;
+    }
+    on_failure
 }
 
 /// The rare fields, out of line.

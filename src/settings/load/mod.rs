@@ -28,9 +28,8 @@ use crate::event::json_type_name;
 use keys::{TopRef, load_top};
 
 pub use file::{TrustGate, load_file, shell_quote};
-pub use hooks::HOOK_FIELDS;
 pub(crate) use hooks::RawHook;
-#[cfg(test)]
+pub use hooks::{CLAUDE_INTERNAL_HOOK_FIELDS, HOOK_FIELDS};
 pub(crate) use keys::TOP_LEVEL_KEYS;
 
 /// Collects problems for one file.
