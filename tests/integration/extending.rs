@@ -107,24 +107,24 @@ fn the_places_the_recipes_name_exist() {
     }
 }
 
-/// A host: its own file under src/host/, real payloads, a docs section.
+/// A host: its own file under src/host/, its golden cases next to it,
+/// real payloads, a docs section.
 #[test]
 fn every_host_has_what_the_recipe_gives_one() {
     let root = repo();
     let hosts_doc = read("docs/hosts.md");
-    let host_files: Vec<(String, String)> = std::fs::read_dir(root.join("src/host"))
+    let host_files: Vec<(std::path::PathBuf, String)> = std::fs::read_dir(root.join("src/host"))
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
         .map(|p| {
-            (
-                p.display().to_string(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
         })
         .collect();
     for host in HOSTS {
         let facts = host.facts();
-        let own: Vec<&(String, String)> = host_files
+        let own: Vec<&(std::path::PathBuf, String)> = host_files
             .iter()
             .filter(|(_, text)| {
                 text.contains(&format!("name: \"{}\"", facts.name))
@@ -136,6 +136,14 @@ fn every_host_has_what_the_recipe_gives_one() {
             1,
             "{}: one file of its own under src/host/",
             facts.name
+        );
+        let (file, text) = own[0];
+        let golden = file.with_extension("").join("golden.rs");
+        assert!(
+            golden.is_file() && text.contains("#[cfg(test)]\nmod golden;"),
+            "{}: golden cases in {}, declared by its host file",
+            facts.name,
+            golden.display()
         );
         if host.id() == HostId::ClaudeCode {
             continue; // its payloads are fixtures/events/
