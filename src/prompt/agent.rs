@@ -2,7 +2,7 @@
 //! the project before it answers, as Claude Code runs them.
 //!
 //! The same endpoint, key, model and client as a prompt hook
-//! ([`super::endpoint`]); a bounded loop instead of one request: the model
+//! ([`super::endpoint()`]); a bounded loop instead of one request: the model
 //! gets the read-only tools of [`tools`] (Read, Grep, Glob, confined to
 //! the project) and a `StructuredOutput` tool whose input is its answer,
 //! `{ok, reason}`, read as a prompt hook's ([`super::answer::judge`]) and
@@ -20,7 +20,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Config, Ended, PrepareError, Provider, Reply, Started, answer, excerpt, request};
+use super::call::{MAX_ATTEMPTS, excerpt, headers, key_value, retryable, transcript_path};
+use super::endpoint::var;
+use super::{Config, Ended, PrepareError, Provider, Reply, Started, answer, request};
 use crate::event::Event;
 use crate::http;
 use crate::settings::PromptDef;
@@ -306,11 +308,11 @@ pub fn prepare(
     reads: tools::ReadGuard,
 ) -> Result<Run, PrepareError> {
     let endpoint = super::endpoint(prompt, config, env)?;
-    let (headers, secrets) = super::headers(&endpoint, config, env)?;
-    let key = super::key_value(&endpoint, config, env);
+    let (headers, secrets) = headers(&endpoint, config, env)?;
+    let key = key_value(&endpoint, config, env);
     let arguments = String::from_utf8_lossy(stdin);
     let condition = request::substitute(&prompt.text, arguments.trim_end_matches(['\n', '\r']));
-    let transcript = super::transcript_path(event);
+    let transcript = transcript_path(event);
     let deadline = Instant::now() + timeout;
     let scope = tools::Scope::new(project, transcript.as_deref(), deadline)
         .map_err(|source| PrepareError::Project {
@@ -347,7 +349,7 @@ fn too_wide(root: &Path, env: &[(OsString, OsString)]) -> Result<(), PrepareErro
     if root.parent().is_none() {
         return Err(PrepareError::TooWide("the file-system root".to_owned()));
     }
-    let home = super::var(env, "HOME").and_then(|h| std::fs::canonicalize(h).ok());
+    let home = var(env, "HOME").and_then(|h| std::fs::canonicalize(h).ok());
     if home.as_deref() == Some(root) {
         return Err(PrepareError::TooWide(format!(
             "your home folder {}",
@@ -531,10 +533,7 @@ impl Run {
                 http::Answer::Failed(why) => {
                     let backoff = Duration::from_millis(500 * (1 << (tries - 1)));
                     let left = timeout.saturating_sub(started.elapsed());
-                    if super::retryable(exchange.status)
-                        && tries < super::MAX_ATTEMPTS
-                        && backoff < left
-                    {
+                    if retryable(exchange.status) && tries < MAX_ATTEMPTS && backoff < left {
                         std::thread::sleep(backoff);
                         continue;
                     }
