@@ -149,7 +149,10 @@ pub fn run() -> ExitCode {
 /// `hookrun: …` line on stderr naming the error and each cause
 /// ([`exit::error_line`]), and the exit its kind maps to
 /// ([`Exit::of_error`]).
-#[allow(clippy::needless_pass_by_value)] // `unwrap_or_else(failed)` hands it over
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "`unwrap_or_else(failed)` hands the error over"
+)]
 fn failed(err: anyhow::Error) -> commands::Printed {
     commands::Printed {
         exit: Exit::of_error(&err),

@@ -159,7 +159,10 @@ fn deadlines_follow_each_hosts_default_timeout() {
 
 /// Every kind of answer the pipeline can produce, alone and combined.
 // A table of cases, one short entry each: splitting it would only scatter it.
-#[allow(clippy::too_many_lines)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "a table of cases, one short entry each"
+)]
 pub(super) fn decisions() -> Vec<(&'static str, Decision)> {
     let base = Decision::default;
     let mut list = vec![

@@ -296,7 +296,10 @@ pub struct Run {
 
 /// Builds `hook`'s first request for `event`: as [`super::prepare`], but
 /// with the tools, and confined to `project`.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a prompt hook's inputs to `prepare`, the project and its read guard"
+)]
 pub fn prepare(
     prompt: &PromptDef,
     config: &Config,
@@ -551,7 +554,10 @@ impl Run {
 /// Prepares `hook` and runs its loop on a thread, so it runs while
 /// command hooks run; [`Started::wait`] gives its reply, bounded by the
 /// timeout.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "`prepare`'s inputs and the client"
+)]
 pub fn start(
     client: &Arc<http::Client>,
     prompt: &PromptDef,

@@ -76,7 +76,10 @@ impl<'a> Asked<'a> {
 
 /// Runs one prompt hook to its verdict, blocking (the whole of this module
 /// in one call; `fire` uses [`start`] to run it beside command hooks).
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "`start`'s inputs and the hook it reads the verdict of"
+)]
 pub fn run(
     client: &Arc<http::Client>,
     hook: Asked<'_>,

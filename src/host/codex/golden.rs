@@ -119,7 +119,10 @@ fn codex_golden_answers() {
 /// schema in `fixtures/hosts/codex/output-schema.json`.
 // One rule of Codex's parser after another, in the order it checks them,
 // each a few lines: read as a list, which a split would hide.
-#[allow(clippy::too_many_lines)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one rule of Codex's parser after another, read as a list"
+)]
 fn codex_rejects(schema: &Value, event: &Event, r: &Rendered) -> Option<String> {
     let name = event.id.name();
     let spec = &schema["events"][name];
