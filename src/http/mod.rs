@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use ureq::unversioned::transport::DefaultConnector;
 
-pub use guard::{NetworkPolicy, Refusal};
+pub use guard::NetworkPolicy;
 pub use lint::lint;
 pub use redact::Secrets;
 

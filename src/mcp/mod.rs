@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use crate::exec::{Interactive, JobEnv, Program};
 use crate::settings::McpToolDef;
 
-pub use config::{Places, ServerDef};
+pub use config::Places;
 
 /// How a call ended.
 #[derive(Debug, Clone, PartialEq, Eq)]

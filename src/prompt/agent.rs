@@ -294,7 +294,7 @@ pub struct Run {
     missing_key: Option<String>,
 }
 
-/// Builds `hook`'s first request for `event`: as [`super::prepare`], but
+/// Builds `hook`'s first request for `event`: as [`super::call::prepare`], but
 /// with the tools, and confined to `project`.
 #[expect(
     clippy::too_many_arguments,
@@ -376,7 +376,6 @@ impl Run {
     pub fn run(mut self, client: &http::Client) -> Reply {
         let started = Instant::now();
         let timeout = self.request.timeout;
-        let mut attempts = 0;
         let mut trail: Vec<String> = Vec::new();
         let mut tool_bytes = 0;
         let mut enforced = false;
@@ -384,14 +383,13 @@ impl Run {
         for _ in 0..MAX_TURNS {
             let body = self.conversation.body();
             self.request.body = Arc::new(serde_json::to_vec(&body).expect("JSON").into());
-            let (exchange, tries) = match self.send(client, started, timeout) {
+            let exchange = match self.send(client, started, timeout) {
                 Ok(sent) => sent,
                 Err(ended) => {
                     let text = self.clean(trail.join("\n"));
-                    return Reply::finished(ended, status, text, started, attempts + 1);
+                    return Reply::finished(ended, status, text, started);
                 }
             };
-            attempts += tries;
             status = exchange.status;
             let turn = match self.conversation.provider {
                 Provider::Anthropic => anthropic_turn(&exchange.body),
@@ -401,12 +399,12 @@ impl Run {
                 Ok(turn) => turn,
                 Err(why) => {
                     let body = self.clean(String::from_utf8_lossy(&exchange.body).into_owned());
-                    return Reply::finished(Ended::Failed(why), status, body, started, attempts);
+                    return Reply::finished(Ended::Failed(why), status, body, started);
                 }
             };
             if let Some(call) = turn.calls.iter().find(|c| c.name == ANSWER_TOOL) {
                 let result = self.answer(call, &mut trail);
-                return Reply::finished(result, status, trail.join("\n"), started, attempts);
+                return Reply::finished(result, status, trail.join("\n"), started);
             }
             if turn.calls.is_empty() {
                 if enforced {
@@ -419,7 +417,6 @@ impl Run {
                         status,
                         said,
                         started,
-                        attempts,
                     );
                 }
                 enforced = true;
@@ -439,7 +436,6 @@ impl Run {
             status,
             text,
             started,
-            attempts,
         )
     }
 
@@ -520,7 +516,7 @@ impl Run {
         client: &http::Client,
         started: Instant,
         timeout: Duration,
-    ) -> Result<(http::Exchange, u32), Ended> {
+    ) -> Result<http::Exchange, Ended> {
         let mut tries = 0;
         loop {
             tries += 1;
@@ -531,7 +527,7 @@ impl Run {
             self.request.timeout = left;
             let exchange = client.send(&self.request);
             match &exchange.answer {
-                http::Answer::Output => return Ok((exchange, tries)),
+                http::Answer::Output => return Ok(exchange),
                 http::Answer::TimedOut => return Err(Ended::TimedOut),
                 http::Answer::Failed(why) => {
                     let backoff = Duration::from_millis(500 * (1 << (tries - 1)));

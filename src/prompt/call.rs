@@ -188,7 +188,6 @@ pub struct Reply {
     /// answer), for the report.
     pub text: String,
     pub duration: Duration,
-    pub attempts: u32,
 }
 
 impl Reply {
@@ -198,14 +197,12 @@ impl Reply {
         status: Option<u16>,
         text: String,
         started: Instant,
-        attempts: u32,
     ) -> Reply {
         Reply {
             result,
             status,
             text,
             duration: started.elapsed(),
-            attempts,
         }
     }
 
@@ -231,7 +228,6 @@ impl Reply {
             status: None,
             text: String::new(),
             duration: Duration::ZERO,
-            attempts: 0,
         }
     }
 }
@@ -263,20 +259,14 @@ impl Call {
             attempts += 1;
             let left = timeout.saturating_sub(started.elapsed());
             if left.is_zero() {
-                return Reply::finished(Ended::TimedOut, None, String::new(), started, attempts);
+                return Reply::finished(Ended::TimedOut, None, String::new(), started);
             }
             self.request.timeout = left;
             let exchange = client.send(&self.request);
             let body = String::from_utf8_lossy(&exchange.body).into_owned();
             match exchange.answer {
                 http::Answer::TimedOut => {
-                    return Reply::finished(
-                        Ended::TimedOut,
-                        exchange.status,
-                        body,
-                        started,
-                        attempts,
-                    );
+                    return Reply::finished(Ended::TimedOut, exchange.status, body, started);
                 }
                 http::Answer::Failed(why) => {
                     let backoff = Duration::from_millis(500 * (1 << (attempts - 1)));
@@ -293,13 +283,7 @@ impl Call {
                     if let (Some(401 | 403), Some(var)) = (exchange.status, &self.missing_key) {
                         why = format!("{why}; {var} is not set, so no key was sent");
                     }
-                    return Reply::finished(
-                        Ended::Failed(why),
-                        exchange.status,
-                        body,
-                        started,
-                        attempts,
-                    );
+                    return Reply::finished(Ended::Failed(why), exchange.status, body, started);
                 }
                 http::Answer::Output => {
                     let text = match self.provider {
@@ -319,7 +303,7 @@ impl Call {
                             ),
                         },
                     };
-                    return Reply::finished(result, exchange.status, shown, started, attempts);
+                    return Reply::finished(result, exchange.status, shown, started);
                 }
             }
         }
@@ -355,7 +339,6 @@ impl Pending {
             status: None,
             text: String::new(),
             duration: self.started.elapsed(),
-            attempts: 0,
         })
     }
 }

@@ -11,7 +11,7 @@
 //! The API key is read from hookrun's own environment and put in one
 //! request header; it is never in a message, a report or a log, and the
 //! variable that holds it is kept out of every hook's environment
-//! ([`key_vars`]).
+//! (`endpoint::key_vars`).
 
 pub mod agent;
 mod answer;
@@ -20,19 +20,16 @@ mod endpoint;
 mod request;
 
 use std::ffi::OsString;
-use std::sync::Arc;
 use std::time::Duration;
 
 pub use answer::Judgement;
-pub use call::{Call, Ended, Pending, PrepareError, Reply, Started, prepare, start};
-pub use endpoint::{DEFAULT_MODEL, Endpoint, EndpointError, endpoint, key_vars, scrub_keys};
+pub use call::{Ended, PrepareError, Reply, Started, start};
+pub use endpoint::{endpoint, scrub_keys};
 // The settings keys are parsed with the rest of the settings; this module
 // only reads them.
-pub use crate::settings::prompt::{self as settings, Config, EVENTS, Provider, refusal};
+pub use crate::settings::prompt::{Config, Provider};
 
 use crate::catalog::EventId;
-use crate::event::Event;
-use crate::http;
 use crate::settings::{HookAction, HookDef, OnError, PromptDef, Settings};
 use crate::verdict::{self, Ending, HookOutput, Outcome, Verdict};
 
@@ -56,42 +53,6 @@ pub struct Asked<'a> {
     /// An agent hook: its `ok: false` never ends the turn.
     pub agent: bool,
     pub on_error: OnError,
-}
-
-impl<'a> Asked<'a> {
-    /// `None` unless `hook` is a prompt or agent hook.
-    pub fn of(hook: &'a HookDef) -> Option<Asked<'a>> {
-        let (prompt, agent) = match &hook.action {
-            HookAction::Prompt(prompt) => (prompt, false),
-            HookAction::Agent(prompt) => (prompt, true),
-            _ => return None,
-        };
-        Some(Asked {
-            prompt,
-            agent,
-            on_error: hook.on_error,
-        })
-    }
-}
-
-/// Runs one prompt hook to its verdict, blocking (the whole of this module
-/// in one call; `fire` uses [`start`] to run it beside command hooks).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "`start`'s inputs and the hook it reads the verdict of"
-)]
-pub fn run(
-    client: &Arc<http::Client>,
-    hook: Asked<'_>,
-    name: &str,
-    config: &Config,
-    env: &[(OsString, OsString)],
-    event: &Event,
-    stdin: &[u8],
-    timeout: Duration,
-) -> (Verdict, Reply) {
-    let reply = start(client, hook.prompt, config, env, event, stdin, timeout).wait();
-    (verdict(&event.id, name, hook, &reply, timeout), reply)
 }
 
 /// What a reply does on `event` (as Claude Code applies a prompt hook's
