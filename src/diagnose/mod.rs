@@ -15,7 +15,6 @@ pub mod ownership;
 pub mod probe;
 pub mod problems;
 pub mod prompt;
-pub mod tools;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,8 +30,8 @@ use probe::Probe;
 use crate::select::mistakes::human;
 #[cfg(test)]
 use crate::select::mistakes::list_matcher_names;
-/// Kept here for doctor and its callers: the warnings live with the funnel.
-pub use crate::select::mistakes::{fire_warnings, matcher_path};
+use crate::select::mistakes::matcher_path;
+use crate::select::tools;
 
 /// One thing `doctor` found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -402,7 +401,7 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
             path,
             format!(
                 "matcher {:?} is not a valid regex ({reason}): the hook runs on every {}, unfiltered",
-                crate::settings::model::shorten(pattern, 120),
+                crate::text::shorten(pattern, 120),
                 event.name()
             ),
             invalid_matcher_fix(pattern),

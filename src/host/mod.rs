@@ -469,7 +469,7 @@ mod tests {
             // doctor knows exactly the names that reach hookrun's matchers:
             // the host's own names, never one the adapter translates, and
             // every translation lands on a Claude Code tool doctor knows.
-            let doctor: HashSet<&str> = crate::diagnose::tools::HOSTS
+            let doctor: HashSet<&str> = crate::select::tools::HOSTS
                 .iter()
                 .filter(|t| t.host == facts.display)
                 .flat_map(|t| t.tools.iter().copied())

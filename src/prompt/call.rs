@@ -315,7 +315,7 @@ pub(super) fn excerpt(text: &str) -> String {
     if text.is_empty() {
         "(nothing)".to_owned()
     } else {
-        crate::settings::model::shorten(text, 200)
+        crate::text::shorten(text, 200)
     }
 }
 

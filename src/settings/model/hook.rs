@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
-use super::{CommandDef, HookAction, HttpDef, JsonPath, McpToolDef, shorten};
+use super::{CommandDef, HookAction, HttpDef, JsonPath, McpToolDef};
 use crate::catalog::EventId;
+use crate::text::shorten;
 
 /// `onError`: what a failure of the hook itself means (SPEC §6.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

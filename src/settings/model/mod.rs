@@ -24,9 +24,6 @@ pub use json_path::JsonPath;
 pub use problem::{Problem, ProblemKind, Severity};
 pub use source::{FileState, Source, SourceKind, Trust};
 
-/// Kept here for its callers: the helper lives in the leaf [`crate::text`].
-pub use crate::text::shorten;
-
 /// Everything loaded for one run.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
