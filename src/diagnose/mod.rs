@@ -8,13 +8,13 @@
 //! — so `doctor` cannot disagree with `fire` about what a setting means.
 //! Never runs a hook; the only I/O goes through [`Probe`].
 
-pub mod check;
-pub mod command;
-pub mod host;
-pub mod ownership;
+pub(crate) mod check;
+pub(crate) mod command;
+pub(crate) mod host;
+pub(crate) mod ownership;
 pub mod probe;
-pub mod problems;
-pub mod prompt;
+pub(crate) mod problems;
+pub(crate) mod prompt;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
