@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::endpoint::{Endpoint, EndpointError, endpoint, var};
 use super::{Config, Judgement, Provider, answer, request};
+use crate::catalog::KnownEvent;
 use crate::event::Event;
 use crate::http;
 use crate::settings::PromptDef;
@@ -61,7 +62,10 @@ pub fn prepare(
     let arguments = String::from_utf8_lossy(stdin);
     let arguments = arguments.trim_end_matches(['\n', '\r']);
     let condition = request::substitute(&prompt.text, arguments);
-    let stop = matches!(event.id.name(), "Stop" | "SubagentStop");
+    let stop = matches!(
+        event.id.known(),
+        Some(KnownEvent::Stop | KnownEvent::SubagentStop)
+    );
     let (system, user) = if stop {
         let path = transcript_path(event)
             .ok_or_else(|| PrepareError::NoTranscript(event.id.name().to_owned()))?;
@@ -161,7 +165,7 @@ pub(super) fn transcript_path(event: &Event) -> Option<PathBuf> {
             .filter(|p| !p.is_empty())
             .map(PathBuf::from)
     };
-    if event.id.name() == "SubagentStop" {
+    if event.id.known() == Some(KnownEvent::SubagentStop) {
         if let Some(path) = pick("agent_transcript_path") {
             return Some(path);
         }

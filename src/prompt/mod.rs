@@ -29,7 +29,7 @@ pub use endpoint::{endpoint, scrub_keys};
 // only reads them.
 pub use crate::settings::prompt::{Config, Provider};
 
-use crate::catalog::EventId;
+use crate::catalog::{EventId, KnownEvent};
 use crate::settings::{HookAction, HookDef, OnError, PromptDef, Settings};
 use crate::verdict::{self, Ending, HookOutput, Outcome, Verdict};
 
@@ -97,7 +97,10 @@ pub fn verdict(
         });
         return verdict;
     }
-    let stop_event = matches!(event.name(), "Stop" | "SubagentStop");
+    let stop_event = matches!(
+        event.known(),
+        Some(KnownEvent::Stop | KnownEvent::SubagentStop)
+    );
     if stop_event && judgement.impossible {
         verdict.outcome = Some(Outcome::Success);
         verdict.notes.push(format!(
@@ -117,8 +120,8 @@ pub fn verdict(
     verdict.outcome = Some(Outcome::Block);
     verdict.block_reason = Some(reason.clone());
     let ends_turn = matches!(
-        event.name(),
-        "PreToolUse" | "PostToolUse" | "UserPromptSubmit"
+        event.known(),
+        Some(KnownEvent::PreToolUse | KnownEvent::PostToolUse | KnownEvent::UserPromptSubmit)
     );
     if ends_turn && !continue_on_block {
         verdict.stop = true;
