@@ -147,11 +147,6 @@ pub struct LogError {
     pub source: std::io::Error,
 }
 
-/// Appends one line, atomically with respect to other hookrun processes.
-pub fn append(path: &Path, line: &Line) -> Result<(), LogError> {
-    open(path)?.append(line)
-}
-
 /// An audit log opened for one line: every check of the file made, so
 /// only the write itself (and its lock) can still fail.
 #[derive(Debug)]
@@ -213,6 +208,11 @@ impl Log {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Opens the log and appends one line.
+    fn append(path: &Path, line: &Line) -> Result<(), LogError> {
+        open(path)?.append(line)
+    }
 
     fn line(n: usize) -> Line {
         Line {

@@ -281,7 +281,10 @@ pub fn host_names_project_dir(host: HostId) -> bool {
 /// `--binary`), or the pinned devDependency — when asked (`pinned`), or
 /// when `binary` is the project's own node_modules one and `may_pin` (the
 /// project's file, no `--binary`). Notes and warnings go to `out`.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each argument is one fact of where hookrun is installed and who asks"
+)]
 pub fn entry_program(
     binary: &Path,
     host: HostId,

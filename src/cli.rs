@@ -1,7 +1,10 @@
 //! The command line (clap derive). Doc comments are the help text.
 
 // Doc comments here are user-facing help, not rustdoc: no Markdown.
-#![allow(clippy::doc_markdown)]
+#![expect(
+    clippy::doc_markdown,
+    reason = "doc comments here are user-facing help, not rustdoc"
+)]
 
 use std::path::PathBuf;
 use std::time::Duration;

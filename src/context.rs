@@ -114,14 +114,6 @@ impl Notices {
         Notices { warnings, notes }
     }
 
-    pub fn warn(&mut self, text: String) {
-        self.warnings.push(text);
-    }
-
-    pub fn note(&mut self, text: String) {
-        self.notes.push(text);
-    }
-
     /// `other`'s warnings after these warnings, its notes after these
     /// notes.
     pub fn append(&mut self, other: &mut Notices) {

@@ -34,48 +34,48 @@
 //!   signals, descriptors, locks), one file per system, chosen when
 //!   hookrun is compiled; nothing else names a system.
 
-pub mod aggregate;
-pub mod asynchook;
-pub mod auditlog;
+pub(crate) mod aggregate;
+pub(crate) mod asynchook;
+pub(crate) mod auditlog;
 pub mod binpath;
-pub mod carry;
+pub(crate) mod carry;
 pub mod catalog;
 pub mod cli;
-pub mod color;
-pub mod commands;
-pub mod context;
-pub mod decide;
+pub(crate) mod color;
+pub(crate) mod commands;
+pub(crate) mod context;
+pub(crate) mod decide;
 pub mod diagnose;
-pub mod display;
-pub mod escape;
+pub(crate) mod display;
+pub(crate) mod escape;
 pub mod event;
 pub mod exec;
-pub mod exit;
-pub mod fire;
+pub(crate) mod exit;
+pub(crate) mod fire;
 pub mod fsafe;
 pub mod generate;
-pub mod hookenv;
-pub mod hookstate;
+pub(crate) mod hookenv;
+pub(crate) mod hookstate;
 pub mod host;
-pub mod http;
-pub mod input;
-pub mod jsonedit;
-pub mod mcp;
-pub mod permissions;
-pub mod plan;
+pub(crate) mod http;
+pub(crate) mod input;
+pub(crate) mod jsonedit;
+pub(crate) mod mcp;
+pub(crate) mod permissions;
+pub(crate) mod plan;
 pub(crate) mod platform;
-pub mod prompt;
-pub mod replay;
-pub mod report;
-pub mod run;
+pub(crate) mod prompt;
+pub(crate) mod replay;
+pub(crate) mod report;
+pub(crate) mod run;
 pub mod safewrite;
 pub mod select;
-pub mod selfguard;
+pub(crate) mod selfguard;
 pub mod settings;
-pub mod stack;
-pub mod state;
-pub mod text;
-pub mod urls;
+pub(crate) mod stack;
+pub(crate) mod state;
+pub(crate) mod text;
+pub(crate) mod urls;
 pub mod verdict;
 
 use std::io::Write as _;
@@ -149,7 +149,10 @@ pub fn run() -> ExitCode {
 /// `hookrun: …` line on stderr naming the error and each cause
 /// ([`exit::error_line`]), and the exit its kind maps to
 /// ([`Exit::of_error`]).
-#[allow(clippy::needless_pass_by_value)] // `unwrap_or_else(failed)` hands it over
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "`unwrap_or_else(failed)` hands the error over"
+)]
 fn failed(err: anyhow::Error) -> commands::Printed {
     commands::Printed {
         exit: Exit::of_error(&err),

@@ -50,10 +50,6 @@ pub struct RuleSets {
 }
 
 impl RuleSets {
-    pub fn is_empty(&self) -> bool {
-        self.builtins.is_none() && self.no_settings_rules()
-    }
-
     /// No deny or ask rule of the settings.
     pub fn no_deny_or_ask(&self) -> bool {
         self.deny.is_empty() && self.ask.is_empty()

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::catalog::EventId;
+use crate::catalog::{EventId, KnownEvent};
 use crate::event::Event;
 use crate::exec::Program;
 use crate::select::{self, Considered, Layer, Stage};
@@ -311,7 +311,10 @@ pub fn program_for(
             script: command,
         })),
         ShellKind::PowerShell => Ok(Runnable::Command(Program::PowerShell {
-            script: powershell_script(&command, hook.event.name() == "PermissionRequest"),
+            script: powershell_script(
+                &command,
+                hook.event.known() == Some(KnownEvent::PermissionRequest),
+            ),
         })),
         ShellKind::Unsupported(shell) => Err(Unrunnable::Shell(shell.clone())),
     }

@@ -754,12 +754,14 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    #[allow(clippy::needless_pass_by_value)]
     fn run(event: &str, ending: Ending, stdout: &str, stderr: &str) -> Verdict {
         run_with(event, ending, stdout, stderr, false)
     }
 
-    #[allow(clippy::needless_pass_by_value)]
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "tests pass each ending as a literal"
+    )]
     fn run_with(
         event: &str,
         ending: Ending,

@@ -200,8 +200,6 @@ pub fn refused_in_agent_shell(what: &str, marker: &str) -> String {
     )
 }
 
-pub use crate::display::display_path;
-
 /// How long `fire` waits for stdin to close: `--deadline`, else the default
 /// deadline of the event named on the command line, else the longest
 /// default (that of an event the catalog does not know).

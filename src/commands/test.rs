@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::common::{self, Printed, display_path};
+use super::common::{self, Printed};
 use crate::cli::{OutputFormat, TestArgs};
+use crate::display::display_path;
 use crate::event::json_type_name;
 use crate::exit::Exit;
 use crate::fire::{self, FireConfig, FireResult};

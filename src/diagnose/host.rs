@@ -714,7 +714,10 @@ fn check_timeout_unit(w: &Wiring, e: &wiring::Entry, found: &mut EntryFindings<'
     // A host that reads large values in another unit (Qwen Code: 1000
     // and more are milliseconds).
     let max = crate::host::host(w.host).max_timeout();
-    #[allow(clippy::cast_precision_loss)]
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "a timeout in a host's unit is far below 2^52"
+    )]
     let past_max = match (max, e.timeout) {
         (Some(max), Some(t)) if t > max as f64 => Some((max, t)),
         _ => None,
@@ -918,10 +921,16 @@ fn other_on_path(
 /// A host timeout shorter than hookrun's deadline for the event.
 fn check_timeout_short(w: &Wiring, e: &wiring::Entry, found: &mut EntryFindings<'_>) {
     if let (Some(timeout), Some(claude)) = (e.timeout, w.claude_event(&e.host_event)) {
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "a timeout unit is far below 2^52"
+        )]
         let host_ms = timeout * w.timeout_unit_ms as f64;
         let deadline = crate::host::host(w.host).default_deadline(&EventId::resolve(claude));
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "a deadline in milliseconds is far below 2^52"
+        )]
         let deadline_ms = deadline.as_millis() as f64;
         if host_ms < deadline_ms {
             let secs = host_ms / 1000.0;
@@ -1117,7 +1126,10 @@ fn check_hook_fits(w: &Wiring, file: &HostFile, settings: &Settings, out: &mut V
             // A fixed short timeout (SessionEnd): `timeout-exceeds-host`.
             continue;
         }
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "a timeout in a host's unit is far below 2^52"
+        )]
         let host_secs = match (e.timeout, w.timeout) {
             (Some(t), _) => t * w.timeout_unit_ms as f64 / 1000.0,
             (None, Some((_, v))) => (v * w.timeout_unit_ms) as f64 / 1000.0,

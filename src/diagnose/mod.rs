@@ -8,14 +8,13 @@
 //! — so `doctor` cannot disagree with `fire` about what a setting means.
 //! Never runs a hook; the only I/O goes through [`Probe`].
 
-pub mod check;
-pub mod command;
-pub mod host;
-pub mod ownership;
+pub(crate) mod check;
+pub(crate) mod command;
+pub(crate) mod host;
+pub(crate) mod ownership;
 pub mod probe;
-pub mod problems;
-pub mod prompt;
-pub mod tools;
+pub(crate) mod problems;
+pub(crate) mod prompt;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,8 +30,8 @@ use probe::Probe;
 use crate::select::mistakes::human;
 #[cfg(test)]
 use crate::select::mistakes::list_matcher_names;
-/// Kept here for doctor and its callers: the warnings live with the funnel.
-pub use crate::select::mistakes::{fire_warnings, matcher_path};
+use crate::select::mistakes::matcher_path;
+use crate::select::tools;
 
 /// One thing `doctor` found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -402,7 +401,7 @@ fn check_matcher(hook: &HookDef, h: &mut HookCx<'_>) {
             path,
             format!(
                 "matcher {:?} is not a valid regex ({reason}): the hook runs on every {}, unfiltered",
-                crate::settings::model::shorten(pattern, 120),
+                crate::text::shorten(pattern, 120),
                 event.name()
             ),
             invalid_matcher_fix(pattern),

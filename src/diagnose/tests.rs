@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::probe::{FileKind, Probe};
 use super::*;
 use crate::catalog::KnownEvent;
+use crate::select::mistakes::fire_warnings;
 use crate::settings::Source;
 use crate::settings::load::load_bytes;
 
@@ -370,7 +371,7 @@ fn fire_warnings_cover_a_lowercase_tool_and_a_millisecond_timeout() {
         PathBuf::from("/cfg"),
         json.as_bytes(),
     );
-    let warnings = super::fire_warnings(&settings, &EventId::Known(KnownEvent::PreToolUse));
+    let warnings = fire_warnings(&settings, &EventId::Known(KnownEvent::PreToolUse));
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     assert!(
         warnings[0].contains("matcher names tool `bash`") && warnings[0].contains("`Bash`"),
@@ -382,10 +383,10 @@ fn fire_warnings_cover_a_lowercase_tool_and_a_millisecond_timeout() {
     );
     // Only the fired event's hooks.
     assert_eq!(
-        super::fire_warnings(&settings, &EventId::Known(KnownEvent::Stop)).len(),
+        fire_warnings(&settings, &EventId::Known(KnownEvent::Stop)).len(),
         1
     );
-    assert!(super::fire_warnings(&settings, &EventId::Known(KnownEvent::PostToolUse)).is_empty());
+    assert!(fire_warnings(&settings, &EventId::Known(KnownEvent::PostToolUse)).is_empty());
 }
 
 fn checks_of(found: &[Finding], prefix: &str) -> Vec<(Check, String, String)> {

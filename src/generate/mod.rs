@@ -12,11 +12,11 @@
 //! writes it.
 
 pub mod completions;
-pub mod diagnostics;
-pub mod knows;
+pub(crate) mod diagnostics;
+pub(crate) mod knows;
 pub mod man;
-pub mod protocol;
-pub mod schema;
+pub(crate) mod protocol;
+pub(crate) mod schema;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -90,7 +90,7 @@ pub fn artefacts() -> Vec<Artefact> {
         });
     }
     all.push(Artefact {
-        path: PathBuf::from("docs/settings.schema.json"),
+        path: PathBuf::from(schema::PATH),
         content: Content::Whole(schema::settings_schema_text()),
     });
     all.push(Artefact {

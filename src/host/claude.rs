@@ -494,3 +494,6 @@ mod tests {
         assert_eq!(ClaudeCode.own_stop_block_cap(&HostEnv::new(&[])), Some(8));
     }
 }
+
+#[cfg(test)]
+mod golden;

@@ -445,3 +445,6 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
     }
     a.json()
 }
+
+#[cfg(test)]
+mod golden;

@@ -418,3 +418,6 @@ fn permission_request(a: &mut Answer<'_>) {
         a.hso.insert("decision".into(), Value::Object(inner));
     }
 }
+
+#[cfg(test)]
+mod golden;

@@ -562,3 +562,6 @@ fn modified_args(event: &Event, updated: &Value) -> Value {
     }
     mapping::rewrite_for_host(event, TOOLS, updated)
 }
+
+#[cfg(test)]
+mod golden;

@@ -352,3 +352,6 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
     };
     a.done(rendered)
 }
+
+#[cfg(test)]
+mod golden;

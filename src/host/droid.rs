@@ -405,3 +405,6 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod golden;

@@ -342,3 +342,6 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
     // hook to Gemini ("Hook(s) failed" shown twice), though it blocks.
     a.json()
 }
+
+#[cfg(test)]
+mod golden;

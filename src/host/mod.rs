@@ -23,18 +23,18 @@
 //! context where a Gemini-family host shows it) is in [`common`], never
 //! taken from another host's module.
 
-pub mod answer;
-pub mod claude;
-pub mod cline;
-pub mod codex;
-pub mod common;
-pub mod copilot;
-pub mod cursor;
-pub mod droid;
-pub mod gemini;
-pub mod mapping;
-pub mod qwen;
-pub mod wiring;
+pub(crate) mod answer;
+pub(crate) mod claude;
+pub(crate) mod cline;
+pub(crate) mod codex;
+pub(crate) mod common;
+pub(crate) mod copilot;
+pub(crate) mod cursor;
+pub(crate) mod droid;
+pub(crate) mod gemini;
+pub(crate) mod mapping;
+pub(crate) mod qwen;
+pub(crate) mod wiring;
 
 #[cfg(test)]
 mod golden;
@@ -469,7 +469,7 @@ mod tests {
             // doctor knows exactly the names that reach hookrun's matchers:
             // the host's own names, never one the adapter translates, and
             // every translation lands on a Claude Code tool doctor knows.
-            let doctor: HashSet<&str> = crate::diagnose::tools::HOSTS
+            let doctor: HashSet<&str> = crate::select::tools::HOSTS
                 .iter()
                 .filter(|t| t.host == facts.display)
                 .flat_map(|t| t.tools.iter().copied())

@@ -406,3 +406,6 @@ pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded 
     a.nest_hso(true);
     a.json()
 }
+
+#[cfg(test)]
+mod golden;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::HostId;
+use crate::catalog::KnownEvent;
 use crate::jsonedit::{Doc, EditError, Step, key};
 
 /// The name of the link npm makes in `node_modules/.bin` for the platform
@@ -175,7 +176,7 @@ pub fn routed_for_policy(
 /// through (a matcher that cannot be compiled runs unfiltered, so it does).
 fn judges_shell_calls(hook: &crate::settings::HookDef) -> bool {
     use crate::select::matcher::Matcher;
-    if hook.event.name() != "PreToolUse" {
+    if hook.event.known() != Some(KnownEvent::PreToolUse) {
         return false;
     }
     let matcher = Matcher::compile(hook.matcher.as_deref(), false);

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use ureq::unversioned::transport::DefaultConnector;
 
-pub use guard::{NetworkPolicy, Refusal};
+pub use guard::NetworkPolicy;
 pub use lint::lint;
 pub use redact::Secrets;
 
@@ -387,7 +387,7 @@ fn judge(status: ureq::http::StatusCode, location: Option<&str>, body: &[u8]) ->
 
 /// The first line of `text`, shortened.
 fn excerpt(text: &str) -> String {
-    crate::settings::model::shorten(text.lines().next().unwrap_or_default(), 200)
+    crate::text::shorten(text.lines().next().unwrap_or_default(), 200)
 }
 
 /// A request that reached no response, in words; the guard's own words

@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use crate::exec::{Interactive, JobEnv, Program};
 use crate::settings::McpToolDef;
 
-pub use config::{Places, ServerDef};
+pub use config::Places;
 
 /// How a call ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,7 +176,7 @@ pub fn call(call: &Call) -> Outcome {
             outcome.answer = Answer::Failed(format!(
                 "MCP server {server}: tool {} answered with an error: {}",
                 call.tool,
-                crate::settings::model::shorten(said.trim(), 200)
+                crate::text::shorten(said.trim(), 200)
             ));
         }
         Ok(Err(why)) => {
@@ -185,7 +185,7 @@ pub fn call(call: &Call) -> Outcome {
             outcome.answer = Answer::Failed(match last {
                 Some(line) => format!(
                     "MCP server {server}: {why} (its stderr: {})",
-                    crate::settings::model::shorten(line.trim(), 200)
+                    crate::text::shorten(line.trim(), 200)
                 ),
                 None => format!("MCP server {server}: {why}"),
             });

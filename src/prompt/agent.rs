@@ -2,7 +2,7 @@
 //! the project before it answers, as Claude Code runs them.
 //!
 //! The same endpoint, key, model and client as a prompt hook
-//! ([`super::endpoint`]); a bounded loop instead of one request: the model
+//! ([`super::endpoint()`]); a bounded loop instead of one request: the model
 //! gets the read-only tools of [`tools`] (Read, Grep, Glob, confined to
 //! the project) and a `StructuredOutput` tool whose input is its answer,
 //! `{ok, reason}`, read as a prompt hook's ([`super::answer::judge`]) and
@@ -20,7 +20,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Config, Ended, PrepareError, Provider, Reply, Started, answer, excerpt, request};
+use super::call::{MAX_ATTEMPTS, excerpt, headers, key_value, retryable, transcript_path};
+use super::endpoint::var;
+use super::{Config, Ended, PrepareError, Provider, Reply, Started, answer, request};
 use crate::event::Event;
 use crate::http;
 use crate::settings::PromptDef;
@@ -292,9 +294,12 @@ pub struct Run {
     missing_key: Option<String>,
 }
 
-/// Builds `hook`'s first request for `event`: as [`super::prepare`], but
+/// Builds `hook`'s first request for `event`: as [`super::call::prepare`], but
 /// with the tools, and confined to `project`.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a prompt hook's inputs to `prepare`, the project and its read guard"
+)]
 pub fn prepare(
     prompt: &PromptDef,
     config: &Config,
@@ -306,11 +311,11 @@ pub fn prepare(
     reads: tools::ReadGuard,
 ) -> Result<Run, PrepareError> {
     let endpoint = super::endpoint(prompt, config, env)?;
-    let (headers, secrets) = super::headers(&endpoint, config, env)?;
-    let key = super::key_value(&endpoint, config, env);
+    let (headers, secrets) = headers(&endpoint, config, env)?;
+    let key = key_value(&endpoint, config, env);
     let arguments = String::from_utf8_lossy(stdin);
     let condition = request::substitute(&prompt.text, arguments.trim_end_matches(['\n', '\r']));
-    let transcript = super::transcript_path(event);
+    let transcript = transcript_path(event);
     let deadline = Instant::now() + timeout;
     let scope = tools::Scope::new(project, transcript.as_deref(), deadline)
         .map_err(|source| PrepareError::Project {
@@ -347,7 +352,7 @@ fn too_wide(root: &Path, env: &[(OsString, OsString)]) -> Result<(), PrepareErro
     if root.parent().is_none() {
         return Err(PrepareError::TooWide("the file-system root".to_owned()));
     }
-    let home = super::var(env, "HOME").and_then(|h| std::fs::canonicalize(h).ok());
+    let home = var(env, "HOME").and_then(|h| std::fs::canonicalize(h).ok());
     if home.as_deref() == Some(root) {
         return Err(PrepareError::TooWide(format!(
             "your home folder {}",
@@ -371,7 +376,6 @@ impl Run {
     pub fn run(mut self, client: &http::Client) -> Reply {
         let started = Instant::now();
         let timeout = self.request.timeout;
-        let mut attempts = 0;
         let mut trail: Vec<String> = Vec::new();
         let mut tool_bytes = 0;
         let mut enforced = false;
@@ -379,14 +383,13 @@ impl Run {
         for _ in 0..MAX_TURNS {
             let body = self.conversation.body();
             self.request.body = Arc::new(serde_json::to_vec(&body).expect("JSON").into());
-            let (exchange, tries) = match self.send(client, started, timeout) {
+            let exchange = match self.send(client, started, timeout) {
                 Ok(sent) => sent,
                 Err(ended) => {
                     let text = self.clean(trail.join("\n"));
-                    return Reply::finished(ended, status, text, started, attempts + 1);
+                    return Reply::finished(ended, status, text, started);
                 }
             };
-            attempts += tries;
             status = exchange.status;
             let turn = match self.conversation.provider {
                 Provider::Anthropic => anthropic_turn(&exchange.body),
@@ -396,12 +399,12 @@ impl Run {
                 Ok(turn) => turn,
                 Err(why) => {
                     let body = self.clean(String::from_utf8_lossy(&exchange.body).into_owned());
-                    return Reply::finished(Ended::Failed(why), status, body, started, attempts);
+                    return Reply::finished(Ended::Failed(why), status, body, started);
                 }
             };
             if let Some(call) = turn.calls.iter().find(|c| c.name == ANSWER_TOOL) {
                 let result = self.answer(call, &mut trail);
-                return Reply::finished(result, status, trail.join("\n"), started, attempts);
+                return Reply::finished(result, status, trail.join("\n"), started);
             }
             if turn.calls.is_empty() {
                 if enforced {
@@ -414,7 +417,6 @@ impl Run {
                         status,
                         said,
                         started,
-                        attempts,
                     );
                 }
                 enforced = true;
@@ -434,7 +436,6 @@ impl Run {
             status,
             text,
             started,
-            attempts,
         )
     }
 
@@ -515,7 +516,7 @@ impl Run {
         client: &http::Client,
         started: Instant,
         timeout: Duration,
-    ) -> Result<(http::Exchange, u32), Ended> {
+    ) -> Result<http::Exchange, Ended> {
         let mut tries = 0;
         loop {
             tries += 1;
@@ -526,15 +527,12 @@ impl Run {
             self.request.timeout = left;
             let exchange = client.send(&self.request);
             match &exchange.answer {
-                http::Answer::Output => return Ok((exchange, tries)),
+                http::Answer::Output => return Ok(exchange),
                 http::Answer::TimedOut => return Err(Ended::TimedOut),
                 http::Answer::Failed(why) => {
                     let backoff = Duration::from_millis(500 * (1 << (tries - 1)));
                     let left = timeout.saturating_sub(started.elapsed());
-                    if super::retryable(exchange.status)
-                        && tries < super::MAX_ATTEMPTS
-                        && backoff < left
-                    {
+                    if retryable(exchange.status) && tries < MAX_ATTEMPTS && backoff < left {
                         std::thread::sleep(backoff);
                         continue;
                     }
@@ -552,7 +550,10 @@ impl Run {
 /// Prepares `hook` and runs its loop on a thread, so it runs while
 /// command hooks run; [`Started::wait`] gives its reply, bounded by the
 /// timeout.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "`prepare`'s inputs and the client"
+)]
 pub fn start(
     client: &Arc<http::Client>,
     prompt: &PromptDef,

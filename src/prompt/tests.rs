@@ -1,6 +1,10 @@
+use super::call::prepare;
+use super::endpoint::DEFAULT_MODEL;
 use super::*;
+use crate::event::Event;
 use crate::settings::SourceKind;
 use crate::settings::model::{PromptDef, PromptFileSettings};
+use crate::settings::prompt::{EVENTS, refusal};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -27,9 +31,24 @@ fn hook(event: &str, prompt: &str) -> HookDef {
     }
 }
 
+/// What the verdict reads of `hook`; `None` unless it is a prompt or agent
+/// hook.
+fn asked(hook: &HookDef) -> Option<Asked<'_>> {
+    let (prompt, agent) = match &hook.action {
+        HookAction::Prompt(prompt) => (prompt, false),
+        HookAction::Agent(prompt) => (prompt, true),
+        _ => return None,
+    };
+    Some(Asked {
+        prompt,
+        agent,
+        on_error: hook.on_error,
+    })
+}
+
 /// The prompt of a prompt or agent hook.
 fn def(hook: &HookDef) -> &PromptDef {
-    Asked::of(hook).expect("a prompt hook").prompt
+    asked(hook).expect("a prompt hook").prompt
 }
 
 /// The prompt of a prompt or agent hook, to change in a test.
@@ -57,7 +76,6 @@ fn judged(ok: bool, reason: Option<&str>, impossible: bool) -> Reply {
         status: Some(200),
         text: String::new(),
         duration: Duration::ZERO,
-        attempts: 1,
     }
 }
 
@@ -76,7 +94,7 @@ fn what_ok_false_does_per_event() {
         ("SubagentStop", false),
     ] {
         let h = hook(event, "p");
-        let v = verdict(&h.event, "p", Asked::of(&h).unwrap(), &no, T);
+        let v = verdict(&h.event, "p", asked(&h).unwrap(), &no, T);
         assert_eq!(v.block_reason.as_deref(), Some("R"), "{event}");
         assert_eq!(v.outcome, Some(Outcome::Block), "{event}");
         assert_eq!(v.stop, stops, "{event}");
@@ -85,7 +103,7 @@ fn what_ok_false_does_per_event() {
         // continueOnBlock: the block stays, the turn goes on.
         let mut h = h;
         prompt_mut(&mut h).continue_on_block = true;
-        let v = verdict(&h.event, "p", Asked::of(&h).unwrap(), &no, T);
+        let v = verdict(&h.event, "p", asked(&h).unwrap(), &no, T);
         assert_eq!(v.block_reason.as_deref(), Some("R"), "{event}");
         assert!(!v.stop, "{event}");
     }
@@ -97,7 +115,7 @@ fn ok_true_never_grants_a_permission_and_impossible_lets_stop() {
     let v = verdict(
         &h.event,
         "p",
-        Asked::of(&h).unwrap(),
+        asked(&h).unwrap(),
         &judged(true, Some("fine"), false),
         T,
     );
@@ -107,11 +125,11 @@ fn ok_true_never_grants_a_permission_and_impossible_lets_stop() {
     assert_eq!(v.notes, ["the model said ok: fine"]);
 
     let impossible = judged(false, Some("cannot"), true);
-    let v = verdict(&h.event, "p", Asked::of(&h).unwrap(), &impossible, T);
+    let v = verdict(&h.event, "p", asked(&h).unwrap(), &impossible, T);
     assert!(v.blocks(), "impossible is a plain false on PreToolUse");
     for event in ["Stop", "SubagentStop"] {
         let h = hook(event, "p");
-        let v = verdict(&h.event, "p", Asked::of(&h).unwrap(), &impossible, T);
+        let v = verdict(&h.event, "p", asked(&h).unwrap(), &impossible, T);
         assert!(!v.blocks(), "{event}");
         assert!(v.notes[0].contains("impossible"), "{v:?}");
     }
@@ -119,7 +137,7 @@ fn ok_true_never_grants_a_permission_and_impossible_lets_stop() {
     let v = verdict(
         &h.event,
         "guard",
-        Asked::of(&h).unwrap(),
+        asked(&h).unwrap(),
         &judged(false, None, false),
         T,
     );
@@ -133,7 +151,7 @@ fn ok_true_never_grants_a_permission_and_impossible_lets_stop() {
 fn failures_fail_open_with_a_warning_or_block_with_on_error() {
     let mut h = hook("PreToolUse", "p");
     let failed = Reply::failed("no usable answer: x; the model said: hello".into());
-    let v = verdict(&h.event, "guard", Asked::of(&h).unwrap(), &failed, T);
+    let v = verdict(&h.event, "guard", asked(&h).unwrap(), &failed, T);
     assert!(!v.blocks());
     assert_eq!(v.outcome, Some(Outcome::Failure));
     assert_eq!(
@@ -147,7 +165,7 @@ fn failures_fail_open_with_a_warning_or_block_with_on_error() {
     let v = verdict(
         &h.event,
         "guard",
-        Asked::of(&h).unwrap(),
+        asked(&h).unwrap(),
         &timed_out,
         Duration::from_secs(3),
     );
@@ -157,7 +175,7 @@ fn failures_fail_open_with_a_warning_or_block_with_on_error() {
     let v = verdict(
         &h.event,
         "guard",
-        Asked::of(&h).unwrap(),
+        asked(&h).unwrap(),
         &timed_out,
         Duration::from_secs(3),
     );

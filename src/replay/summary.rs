@@ -12,7 +12,7 @@ use super::evaluate::{Findings, Verdict};
 use super::{Recorded, Replayed, Tally};
 use crate::catalog::{EventId, KnownEvent};
 use crate::event::Event;
-use crate::settings::model::shorten;
+use crate::text::shorten;
 
 /// One event a policy treats differently.
 #[derive(Debug, Clone)]

@@ -2,10 +2,10 @@
 //! files, the model, and loading with precise, non-destructive error
 //! handling (SPEC §3, §9.1).
 
-pub mod discover;
+pub(crate) mod discover;
 pub mod load;
-pub mod model;
-pub mod prompt;
+pub(crate) mod model;
+pub(crate) mod prompt;
 pub mod trust;
 
 pub use discover::{Environment, SourceOptions};

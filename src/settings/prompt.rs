@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use crate::catalog::EventId;
+use crate::catalog::{EventId, KnownEvent};
 use crate::event::json_type_name;
 use crate::settings::model::{
     FileState, ProblemKind, PromptFileSettings, Settings, Severity, SourceKind,
@@ -48,7 +48,7 @@ pub fn refusal(event: &EventId) -> Option<String> {
 /// hooks' events but PermissionRequest, whose answer must be an allow or a
 /// deny (as Claude Code refuses it there).
 pub fn agent_refusal(event: &EventId) -> Option<String> {
-    if event.name() == "PermissionRequest" {
+    if event.known() == Some(KnownEvent::PermissionRequest) {
         return Some(
             "agent hooks are not supported on PermissionRequest (an agent answers ok or not ok, not the allow or deny a permission request needs). Use a command or http hook there".to_owned(),
         );

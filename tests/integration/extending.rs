@@ -90,7 +90,8 @@ fn the_places_the_recipes_name_exist() {
             "fn known_events_are_the_catalog_rows_in_order",
         ),
         ("src/plan.rs", "fn kill_grace"),
-        ("src/settings/model.rs", "pub enum HookAction"),
+        ("src/settings/model/action.rs", "pub enum HookAction"),
+        ("src/settings/model/problem.rs", "problem_kinds!"),
         ("src/settings/load/hooks.rs", "fn finish_hook"),
         ("src/settings/load/hooks.rs", "HOOK_FIELDS"),
         ("src/plan/tests.rs", "fn the_kill_grace_follows_the_kind"),
@@ -107,24 +108,24 @@ fn the_places_the_recipes_name_exist() {
     }
 }
 
-/// A host: its own file under src/host/, real payloads, a docs section.
+/// A host: its own file under src/host/, its golden cases next to it,
+/// real payloads, a docs section.
 #[test]
 fn every_host_has_what_the_recipe_gives_one() {
     let root = repo();
     let hosts_doc = read("docs/hosts.md");
-    let host_files: Vec<(String, String)> = std::fs::read_dir(root.join("src/host"))
+    let host_files: Vec<(std::path::PathBuf, String)> = std::fs::read_dir(root.join("src/host"))
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
         .map(|p| {
-            (
-                p.display().to_string(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
         })
         .collect();
     for host in HOSTS {
         let facts = host.facts();
-        let own: Vec<&(String, String)> = host_files
+        let own: Vec<&(std::path::PathBuf, String)> = host_files
             .iter()
             .filter(|(_, text)| {
                 text.contains(&format!("name: \"{}\"", facts.name))
@@ -136,6 +137,14 @@ fn every_host_has_what_the_recipe_gives_one() {
             1,
             "{}: one file of its own under src/host/",
             facts.name
+        );
+        let (file, text) = own[0];
+        let golden = file.with_extension("").join("golden.rs");
+        assert!(
+            golden.is_file() && text.contains("#[cfg(test)]\nmod golden;"),
+            "{}: golden cases in {}, declared by its host file",
+            facts.name,
+            golden.display()
         );
         if host.id() == HostId::ClaudeCode {
             continue; // its payloads are fixtures/events/
