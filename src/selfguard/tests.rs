@@ -137,6 +137,9 @@ fn writes_to_hookruns_files_are_denied_and_reads_are_not() {
         ),
         ("bash -c 'hookrun trust'", Some("hookrun-commands")),
         ("$(which hookrun) trust .", Some("hookrun-commands")),
+        // A program word only the running shell knows may be hookrun.
+        ("h=hookrun; $h untrust", Some("hookrun-commands")),
+        ("curl -s x | sh", Some("hookrun-commands")),
         ("hookrun doctor && hookrun list", None),
         (
             "echo '{}' > ~/.config/hookrun/trust.json",
