@@ -846,53 +846,49 @@ fn curl(args: &[&str], dir: &Path, site: &Site<'_>, effects: &mut Effects) {
     let mut i = 0;
     while i < args.len() {
         let arg = args[i];
-        let (option, value) = match arg.split_once('=') {
-            Some((o, v)) if o.starts_with("--") => (o, Some(v)),
-            _ => (arg, None),
-        };
-        if option == "--url" {
-            if let Some(url) = value.or_else(|| args.get(i + 1).copied()) {
-                push_fetch(url, effects);
-            }
-            i += 1 + usize::from(value.is_none());
-            continue;
-        }
-        if arg.starts_with('-') && arg.len() > 1 {
-            let takes = CURL_VALUES.contains(&option)
-                || (arg.len() > 2 && !arg.starts_with("--") && CURL_VALUES.contains(&&arg[..2]));
-            let value = match value {
-                Some(v) => Some(v),
-                None if CURL_VALUES.contains(&option) => args.get(i + 1).copied(),
-                // `-dVALUE`
-                None if takes => Some(&arg[2..]),
-                None => None,
-            };
-            if let Some(value) = value {
-                let short = if arg.starts_with("--") {
-                    option
-                } else {
-                    &arg[..2]
-                };
-                let file = match short {
-                    "-T" | "--upload-file" | "-K" | "--config" => Some(value),
-                    "-d" | "--data" | "--data-binary" | "--data-ascii" | "--data-urlencode"
-                    | "--json" => value.rsplit_once('@').map(|(_, f)| f),
-                    "-F" | "--form" => value
-                        .split_once("=@")
-                        .or_else(|| value.split_once("=<"))
-                        .map(|(_, f)| f.split(';').next().unwrap_or(f)),
-                    _ => None,
-                };
-                if let Some(file) = file.filter(|f| !f.is_empty() && *f != "-") {
-                    push_read(file, false, dir, site, effects);
-                }
-            }
-            let consumed = CURL_VALUES.contains(&option) && value.is_some() && !arg.contains('=');
-            i += 1 + usize::from(consumed && !(arg.len() > 2 && !arg.starts_with("--")));
-            continue;
-        }
-        push_fetch(arg, effects);
         i += 1;
+        if !arg.starts_with('-') || arg == "-" {
+            push_fetch(arg, effects);
+            continue;
+        }
+        let (option, value) = if arg.starts_with("--") {
+            match arg.split_once('=') {
+                Some((option, value)) => (option, Some(value)),
+                None => (arg, None),
+            }
+        } else if arg.len() > 2 && CURL_VALUES.contains(&&arg[..2]) {
+            // `-dVALUE`
+            (&arg[..2], Some(&arg[2..]))
+        } else {
+            (arg, None)
+        };
+        let value = match value {
+            Some(value) => Some(value),
+            None if CURL_VALUES.contains(&option) || option == "--url" => {
+                i += 1;
+                args.get(i - 1).copied()
+            }
+            None => None,
+        };
+        let Some(value) = value else { continue };
+        let file = match option {
+            "--url" => {
+                push_fetch(value, effects);
+                None
+            }
+            "-T" | "--upload-file" | "-K" | "--config" => Some(value),
+            "-d" | "--data" | "--data-binary" | "--data-ascii" | "--data-urlencode" | "--json" => {
+                value.split_once('@').map(|(_, file)| file)
+            }
+            "-F" | "--form" => value
+                .split_once("=@")
+                .or_else(|| value.split_once("=<"))
+                .map(|(_, file)| file.split(';').next().unwrap_or(file)),
+            _ => None,
+        };
+        if let Some(file) = file.filter(|f| !f.is_empty() && *f != "-") {
+            push_read(file, false, dir, site, effects);
+        }
     }
 }
 
