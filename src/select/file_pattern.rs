@@ -317,6 +317,63 @@ pub(crate) fn resolve_on_disk(file_path: &str, paths: &PathContext<'_>) -> OnDis
     }
 }
 
+/// How many entries [`holds_match`] looks at before it gives up.
+pub(crate) const WALK_BUDGET: usize = 10_000;
+
+/// Whether something that exists at or below `dir` (absolute) is a path
+/// `pattern` names, itself or through a symbolic link (not followed into
+/// folders, as searches do not follow them): what a search of `dir` may
+/// read. `None`: more than [`WALK_BUDGET`] entries, so it cannot tell.
+/// Reads the file system, for the rules that fail toward matching.
+pub(crate) fn holds_match(
+    pattern: &PathPattern,
+    dir: &Path,
+    paths: &PathContext<'_>,
+) -> Option<bool> {
+    let named = |path: &Path| pattern.matches_path(&normalize(path), paths) != PathMatch::NoMatch;
+    // A pattern anchored below `dir` names only what is at or below its
+    // literal folder: look there (or nowhere, when it does not exist).
+    let start = match pattern.base(paths) {
+        Ok(base) if pattern.anchor != Anchor::AnyDepth && base.starts_with(dir) => {
+            if std::fs::symlink_metadata(&base).is_err() {
+                return Some(false);
+            }
+            base
+        }
+        _ => dir.to_path_buf(),
+    };
+    if named(&start) {
+        return Some(true);
+    }
+    let mut budget = WALK_BUDGET;
+    let mut stack = vec![start];
+    while let Some(folder) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            budget = budget.checked_sub(1)?;
+            let path = entry.path();
+            if named(&path) {
+                return Some(true);
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_symlink() {
+                if let Ok(real) = std::fs::canonicalize(&path) {
+                    if named(&real) {
+                        return Some(true);
+                    }
+                }
+            } else if kind.is_dir() {
+                stack.push(path);
+            }
+        }
+    }
+    Some(false)
+}
+
 /// Resolve `.` and `..` by text. `..` above the root stays at the root, as
 /// the kernel does.
 pub(crate) fn normalize(path: &Path) -> PathBuf {

@@ -46,7 +46,9 @@ use super::bash::{CommandPart, HOLE, SplitCommand, split_command};
 use super::effects::{self, Effects};
 // Imports run one way: the rule engine uses path patterns, never the reverse.
 pub use super::file_pattern::PathContext;
-use super::file_pattern::{OnDisk, PathMatch, PathPattern, resolve_on_disk};
+use super::file_pattern::{
+    OnDisk, PathMatch, PathPattern, WALK_BUDGET, holds_match, resolve_on_disk,
+};
 
 /// A parsed rule.
 #[derive(Debug, Clone)]
@@ -951,16 +953,25 @@ fn judge_access(
         }
     }
     if tree {
+        // A search reads what is there: a folder that may hold what the
+        // rule names is looked through (a bounded walk).
         for folder in std::iter::once(&absolute).chain((real != absolute).then_some(&real)) {
             match pattern.may_match_below(folder, paths) {
                 PathMatch::NoMatch => {}
                 PathMatch::Unknown(why) => return RuleMatch::FailOpen(why),
-                PathMatch::Match => {
-                    return RuleMatch::FailOpen(format!(
-                        "it reaches everything below `{shown}`{}, which may hold what the rule names; name the files, or a folder the rule does not cover",
-                        if dynamic { " (a glob)" } else { "" }
-                    ));
-                }
+                PathMatch::Match => match holds_match(pattern, folder, paths) {
+                    Some(false) => {}
+                    Some(true) => {
+                        return RuleMatch::FailOpen(format!(
+                            "it reaches everything below `{shown}`, which holds what the rule names; name the files, or a folder the rule does not cover"
+                        ));
+                    }
+                    None => {
+                        return RuleMatch::FailOpen(format!(
+                            "it reaches everything below `{shown}` (more than {WALK_BUDGET} entries), which may hold what the rule names; name the files, or a narrower folder"
+                        ));
+                    }
+                },
             }
         }
     }
@@ -2602,32 +2613,8 @@ mod tests {
             (
                 "Read(~/.ssh/**)",
                 "Grep",
-                json!({"pattern": "k", "path": "/home/me/.ssh"}),
-                true,
-            ),
-            (
-                "Read(~/.ssh/**)",
-                "Grep",
-                json!({"pattern": "k", "path": "/home/me"}),
-                true,
-            ),
-            (
-                "Read(~/.ssh/**)",
-                "Grep",
                 json!({"pattern": "k", "path": "src"}),
                 false,
-            ),
-            (
-                "Read(~/.ssh/**)",
-                "Glob",
-                json!({"pattern": "*", "path": "/home/me/.ssh"}),
-                true,
-            ),
-            (
-                "Read(~/.ssh/**)",
-                "Glob",
-                json!({"pattern": "/home/me/.ssh/*"}),
-                true,
             ),
             (
                 "Read(~/.ssh/**)",
@@ -2656,12 +2643,6 @@ mod tests {
                 true,
             ),
             ("Read(./.env)", "Bash", bash("sed -n p .env"), true),
-            (
-                "Read(./.env)",
-                "Read",
-                json!({"file_path": ".e*", "file_paths": [".e*"]}),
-                true,
-            ),
             ("Read(./.env)", "Bash", bash("echo hi"), false),
             (
                 "Edit(./.env)",
@@ -2696,7 +2677,6 @@ mod tests {
             ("Edit(./.env)", "Bash", bash("mv x .env"), true),
             ("Edit(./.env)", "Bash", bash("rm .env"), true),
             ("Edit(./.env)", "Bash", bash("truncate -s 0 .env"), true),
-            ("Edit(./.env)", "Bash", bash("rm -rf ."), true),
             ("Edit(./.env)", "Bash", bash("cat .env"), false),
             (
                 "WebFetch(domain:evil.example)",
@@ -2807,6 +2787,91 @@ mod tests {
         // Cline's commands: each must be covered.
         let input = json!({"command": "echo a\nrm -rf x", "commands": ["echo a", "rm -rf x"]});
         assert!(!allows(&["Bash(echo *)"], "Bash", &input));
+    }
+
+    /// A search, a glob or a recursive read reaches what is below its
+    /// folder: a deny rule matches when something there is what it names.
+    #[test]
+    fn searches_are_judged_by_what_their_folder_holds() {
+        let root = std::env::temp_dir().join(format!("hookrun-trees-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let (home, project) = (root.join("home"), root.join("project"));
+        std::fs::create_dir_all(home.join(".ssh")).unwrap();
+        std::fs::create_dir_all(project.join("src/deep")).unwrap();
+        std::fs::create_dir_all(project.join("conf")).unwrap();
+        std::fs::write(home.join(".ssh/id_ed25519"), "key").unwrap();
+        std::fs::write(project.join("conf/.env"), "SECRET=1").unwrap();
+        std::fs::write(project.join("src/deep/a.rs"), "").unwrap();
+        std::os::unix::fs::symlink(home.join(".ssh/id_ed25519"), project.join("src/k")).unwrap();
+        let paths = PathContext {
+            cwd: &project,
+            home: Some(&home),
+            anchor: &project,
+        };
+        let judge = |rule_text: &str, tool: &str, input: &Value| {
+            rule(rule_text).matches_any(
+                ToolCall {
+                    tool_name: tool,
+                    tool_input: input,
+                },
+                &paths,
+            )
+        };
+        let grep = |folder: &str| json!({"pattern": "k", "path": folder});
+        let home_text = home.to_str().unwrap();
+        let cases: Vec<(&str, &str, Value, bool)> = vec![
+            (
+                "Read(~/.ssh/**)",
+                "Grep",
+                grep(&format!("{home_text}/.ssh")),
+                true,
+            ),
+            ("Read(~/.ssh/**)", "Grep", grep(home_text), true),
+            (
+                "Read(~/.ssh/**)",
+                "Glob",
+                json!({"pattern": "*", "path": format!("{home_text}/.ssh")}),
+                true,
+            ),
+            (
+                "Read(~/.ssh/**)",
+                "Glob",
+                json!({"pattern": format!("{home_text}/.ssh/*")}),
+                true,
+            ),
+            // Searches do not follow links inside the folder they search.
+            ("Read(~/.ssh/**)", "Grep", grep("src"), false),
+            ("Read(~/.ssh/**)", "Grep", grep("src/k"), true),
+            ("Read(**/.env)", "Grep", grep("conf"), true),
+            ("Read(**/.env)", "Grep", grep("src"), false),
+            ("Read(.env)", "Grep", json!({"pattern": "k"}), true),
+            (
+                "Read(.env)",
+                "Glob",
+                json!({"pattern": "**/*.rs", "path": "src"}),
+                false,
+            ),
+            (
+                "Read(.env)",
+                "Read",
+                json!({"file_path": ".e*", "file_paths": ["conf/.e*"]}),
+                true,
+            ),
+            ("Read(.env)", "Bash", bash("grep -r x conf"), true),
+            ("Read(.env)", "Bash", bash("rg x src"), false),
+            ("Read(.env)", "Bash", bash("tar czf /tmp/a.tgz ."), true),
+            ("Edit(.env)", "Bash", bash("rm -rf conf"), true),
+            ("Edit(.env)", "Bash", bash("rm -rf src"), false),
+        ];
+        for (rule_text, tool, input, want) in &cases {
+            let result = judge(rule_text, tool, input);
+            assert_eq!(
+                result.matched(),
+                *want,
+                "{rule_text} vs {tool} {input}: {result:?}"
+            );
+        }
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     proptest::proptest! {

@@ -283,6 +283,7 @@ fn an_edit_rule_denies_every_write_on_every_host() {
             "mv /tmp/x .env",
             "rm -f .env",
             "truncate -s0 .env",
+            "rm -rf .",
         ] {
             calls.push(shell_tool(host, command));
         }
