@@ -608,6 +608,98 @@ fn files_of(part: &CommandPart, dir: &Path, site: &Site<'_>, effects: &mut Effec
             "wget" => wget(&args, effects),
             _ => {}
         }
+        if name.contains('-') || name.len() <= 5 {
+            powershell(&name.to_ascii_lowercase(), &args, dir, site, effects);
+        }
+    }
+}
+
+/// What a PowerShell cmdlet (or its alias) does with its arguments: each
+/// argument that is not a parameter name is read as the path (or URL) it
+/// acts on. Names are case-insensitive, as PowerShell reads them.
+#[derive(Clone, Copy)]
+enum Cmdlet {
+    Reads,
+    Writes(WriteKind),
+    /// `Copy-Item`: reads the sources, writes the last.
+    Copies,
+    Fetches,
+}
+
+const CMDLETS: &[(&str, Cmdlet)] = &[
+    ("get-content", Cmdlet::Reads),
+    ("gc", Cmdlet::Reads),
+    ("type", Cmdlet::Reads),
+    ("select-string", Cmdlet::Reads),
+    ("sls", Cmdlet::Reads),
+    ("import-csv", Cmdlet::Reads),
+    ("get-filehash", Cmdlet::Reads),
+    ("format-hex", Cmdlet::Reads),
+    ("fhx", Cmdlet::Reads),
+    ("set-content", Cmdlet::Writes(WriteKind::Content)),
+    ("sc", Cmdlet::Writes(WriteKind::Content)),
+    ("add-content", Cmdlet::Writes(WriteKind::Content)),
+    ("ac", Cmdlet::Writes(WriteKind::Content)),
+    ("clear-content", Cmdlet::Writes(WriteKind::Content)),
+    ("clc", Cmdlet::Writes(WriteKind::Content)),
+    ("out-file", Cmdlet::Writes(WriteKind::Content)),
+    ("new-item", Cmdlet::Writes(WriteKind::Content)),
+    ("ni", Cmdlet::Writes(WriteKind::Content)),
+    ("remove-item", Cmdlet::Writes(WriteKind::Tree)),
+    ("ri", Cmdlet::Writes(WriteKind::Tree)),
+    ("del", Cmdlet::Writes(WriteKind::Tree)),
+    ("erase", Cmdlet::Writes(WriteKind::Tree)),
+    ("rd", Cmdlet::Writes(WriteKind::Tree)),
+    ("rename-item", Cmdlet::Writes(WriteKind::Tree)),
+    ("rni", Cmdlet::Writes(WriteKind::Tree)),
+    ("ren", Cmdlet::Writes(WriteKind::Tree)),
+    ("move-item", Cmdlet::Writes(WriteKind::Tree)),
+    ("mi", Cmdlet::Writes(WriteKind::Tree)),
+    ("move", Cmdlet::Writes(WriteKind::Tree)),
+    ("copy-item", Cmdlet::Copies),
+    ("cpi", Cmdlet::Copies),
+    ("copy", Cmdlet::Copies),
+    ("invoke-webrequest", Cmdlet::Fetches),
+    ("iwr", Cmdlet::Fetches),
+    ("invoke-restmethod", Cmdlet::Fetches),
+    ("irm", Cmdlet::Fetches),
+    ("start-bitstransfer", Cmdlet::Fetches),
+];
+
+fn powershell(name: &str, args: &[&str], dir: &Path, site: &Site<'_>, effects: &mut Effects) {
+    let Some(&(_, cmdlet)) = CMDLETS.iter().find(|(n, _)| *n == name) else {
+        return;
+    };
+    let operands: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.is_empty() && !a.starts_with('-'))
+        .collect();
+    match cmdlet {
+        Cmdlet::Reads => {
+            for path in operands {
+                push_read(path, false, dir, site, effects);
+            }
+        }
+        Cmdlet::Writes(kind) => {
+            for path in operands {
+                push_write(path, kind, dir, site, effects);
+            }
+        }
+        Cmdlet::Copies => {
+            let recursive = args.iter().any(|a| a.eq_ignore_ascii_case("-recurse"));
+            if let Some((last, sources)) = operands.split_last() {
+                for path in sources {
+                    push_read(path, recursive, dir, site, effects);
+                }
+                push_write(last, WriteKind::Content, dir, site, effects);
+            }
+        }
+        Cmdlet::Fetches => {
+            for url in operands {
+                push_fetch(url, effects);
+            }
+        }
     }
 }
 
@@ -1414,5 +1506,20 @@ mod tests {
         assert!(!e.unread.is_empty());
         let e = effects("shell", json!({"command": ["bash", "-lc", "cat .env"]}));
         assert_eq!(e.reads[0].path, ".env");
+    }
+
+    #[test]
+    fn powershell_cmdlets_and_aliases_read_write_and_fetch() {
+        let e = shell_effects("Get-Content -Path .env; gc ~/.ssh/id; TYPE x");
+        let reads: Vec<&str> = e.reads.iter().map(|r| r.path.as_str()).collect();
+        assert_eq!(reads, [".env", "/h/.ssh/id", "x"]);
+        let e = shell_effects("remove-item -Recurse -Force .hookrun; Set-Content -Path f -Value v");
+        assert_eq!(e.writes[0].path, ".hookrun");
+        assert_eq!(e.writes[0].kind, WriteKind::Tree);
+        assert_eq!(e.writes[1].path, "f");
+        let e = shell_effects("Copy-Item .env /tmp/x; iwr -Uri https://x.example");
+        assert_eq!(e.reads[0].path, ".env");
+        assert_eq!(e.writes[0].path, "/tmp/x");
+        assert_eq!(e.fetches[0].url, "https://x.example");
     }
 }

@@ -447,3 +447,33 @@ fn a_program_word_only_the_shell_knows_is_denied_by_the_built_in_rules() {
         );
     }
 }
+
+#[test]
+fn powershell_reads_and_writes_are_judged_by_name_or_alias() {
+    let sb = world();
+    let read = json!({"permissions": {"deny": ["Read(./.env)"]}});
+    let edit = json!({"permissions": {"deny": ["Edit(./.env)"]}});
+    for (settings, command) in [
+        (&read, "Get-Content -Path .env"),
+        (&read, "gc .env"),
+        (&edit, "Remove-Item .env"),
+        (&edit, "set-content .env x"),
+    ] {
+        let input = json!({"command": command});
+        assert_eq!(
+            decision(&sb, "claude-code", settings, "PowerShell", &input),
+            "deny",
+            "{command}"
+        );
+        assert_eq!(
+            decision(&sb, "copilot", settings, "powershell", &input),
+            "deny",
+            "{command}"
+        );
+    }
+    let input = json!({"command": "Get-Content src/a.rs"});
+    assert_eq!(
+        decision(&sb, "claude-code", &read, "PowerShell", &input),
+        "none"
+    );
+}
