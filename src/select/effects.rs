@@ -50,6 +50,11 @@ pub struct Effects {
     /// running shell knows, a command that does not parse), with why: the
     /// rules decide whether it may name what they protect.
     pub unread: Vec<Unread>,
+    /// Text typed into a program already running (Codex's `write_stdin`):
+    /// read as a command line too, but what the program does with it is
+    /// not in the call. The settings' rules judge it as unread; the
+    /// built-in rules only when it names what they protect.
+    pub typed: Vec<Unread>,
     /// The call names one file whose new content or replacements its
     /// input says ([`change_of`] reads them).
     pub one_file_change: bool,
@@ -93,6 +98,7 @@ impl Effects {
     /// anything).
     pub fn is_exact(&self) -> bool {
         self.unread.is_empty()
+            && self.typed.is_empty()
             && self.reads.iter().all(|r| !r.dynamic)
             && self.writes.iter().all(|w| !w.dynamic)
             && self.fetches.iter().all(|f| !f.dynamic)
@@ -225,10 +231,12 @@ pub fn of(call: ToolCall<'_>, site: &Site<'_>) -> Effects {
                 .iter()
                 .find_map(|k| input.get(k).and_then(Value::as_str))
                 .unwrap_or_default();
-            effects.unread.push(Unread {
+            // Typed into a shell, it is a command line: read it as one.
+            shell(text, site, 0, &mut effects);
+            effects.typed.push(Unread {
                 text: text.to_owned(),
                 why: format!(
-                    "`{name}` types into a shell that is already running, and what that shell does with it is not in the call"
+                    "`{name}` types into a program that is already running, and what it does with the text is not in the call"
                 ),
             });
         }
@@ -1503,7 +1511,8 @@ mod tests {
         );
         assert_eq!(e.reads[0].path, ".env");
         let e = effects("write_stdin", json!({"chars": "cat .env\n"}));
-        assert!(!e.unread.is_empty());
+        assert!(!e.typed.is_empty());
+        assert_eq!(e.reads[0].path, ".env");
         let e = effects("shell", json!({"command": ["bash", "-lc", "cat .env"]}));
         assert_eq!(e.reads[0].path, ".env");
     }

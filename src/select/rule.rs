@@ -894,7 +894,7 @@ fn judge_effects(
         }
     }
     if fail.is_none() {
-        if let Some(unread) = effects.unread.first() {
+        if let Some(unread) = effects.unread.first().or(effects.typed.first()) {
             fail = Some(format!(
                 "hookrun cannot read all of this call, so not what it {} (`{}`: {}); write it plainly",
                 kind.noun(),

@@ -658,7 +658,7 @@ impl Guard {
 
     /// Text hookrun could not read that names what a rule protects.
     fn unread(&self, effects: &Effects) -> Option<Hit> {
-        for unread in &effects.unread {
+        for unread in effects.unread.iter().chain(&effects.typed) {
             let names_command = unread.text.contains("hookrun")
                 && unread
                     .text
