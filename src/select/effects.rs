@@ -555,17 +555,44 @@ const WRITERS: &[(&str, Writer)] = &[
 /// given too, so that a path is seen whole.
 fn invocations(part: &CommandPart) -> Vec<(String, Vec<String>)> {
     let plain: Vec<&str> = part.plain.split(' ').collect();
+    // `plain` keeps the redirections and process substitutions as words
+    // (`sort x > out`, `diff <(a) b`): they are not arguments. Which words
+    // they are is read from `text`, where quotes still tell `">"` from `>`.
+    let text: Vec<&str> = part.text.split(' ').collect();
+    let not_args = (text.len() == plain.len()).then(|| not_arguments(&text));
+    let procsub_only = (part.text.contains("<(") || part.text.contains(">("))
+        && !part.text.contains(['$', '`', '*', '?', '[', '{']);
+    let hole = HOLE.to_string();
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
-    for view in std::iter::once(&part.plain).chain(&part.seen_through) {
+    for (index, view) in std::iter::once(&part.plain)
+        .chain(&part.seen_through)
+        .enumerate()
+    {
         let words: Vec<&str> = view.split(' ').collect();
         let first = words.first().copied().unwrap_or_default();
         let name = first.rsplit('/').next().unwrap_or(first);
         if name.is_empty() {
             continue;
         }
-        let args = match plain.len().checked_sub(words.len()) {
-            Some(at) if plain[at].rsplit('/').next() == Some(name) => &plain[at + 1..],
-            _ => &words[1..],
+        let args: Vec<&str> = match (index, &not_args) {
+            (0, Some(mask)) => plain
+                .iter()
+                .zip(mask)
+                .skip(1)
+                .filter(|(_, skip)| !**skip)
+                .map(|(word, _)| *word)
+                .collect(),
+            _ => match plain.len().checked_sub(words.len()) {
+                Some(at) if plain[at].rsplit('/').next() == Some(name) => plain[at + 1..].to_vec(),
+                // A process substitution is a hole in the views; when the
+                // part has no other expansion or glob, each hole is one.
+                _ if procsub_only => words[1..]
+                    .iter()
+                    .copied()
+                    .filter(|w| *w != hole.as_str())
+                    .collect(),
+                _ => words[1..].to_vec(),
+            },
         };
         let entry = (
             name.to_owned(),
@@ -591,6 +618,47 @@ fn invocations(part: &CommandPart) -> Vec<(String, Vec<String>)> {
         }
     }
     out
+}
+
+/// Which of a part's words (as written) are not arguments of its program:
+/// redirections with their targets, and process substitutions.
+fn not_arguments(words: &[&str]) -> Vec<bool> {
+    let mut mask = vec![false; words.len()];
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        if word.starts_with("<(") || word.starts_with(">(") {
+            // Up to the word that closes it.
+            let mut depth = 0_i64;
+            while i < words.len() {
+                mask[i] = true;
+                for c in words[i].chars() {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                }
+                i += 1;
+                if depth <= 0 {
+                    break;
+                }
+            }
+            continue;
+        }
+        let operator = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        let operator = operator.strip_prefix('&').unwrap_or(operator);
+        if operator.starts_with(['<', '>']) && !operator.starts_with("<<") {
+            mask[i] = true;
+            let target = operator.trim_start_matches(['<', '>', '&', '|']);
+            if target.is_empty() && i + 1 < words.len() {
+                mask[i + 1] = true;
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    mask
 }
 
 /// The redirections of a part and the file arguments of the programs in
@@ -1420,6 +1488,11 @@ mod tests {
                 &[("/h/.aws/credentials", false, false)],
             ),
             ("echo x <<EOF\nhi\nEOF", &[]),
+            (
+                "diff <(sort a) b",
+                &[("/p/a", false, false), ("/p/b", false, false)],
+            ),
+            ("sort -u f > out 2>/dev/null", &[("/p/f", false, false)]),
             ("ls -la", &[]),
         ];
         for (command, want) in cases {
@@ -1530,5 +1603,26 @@ mod tests {
         assert_eq!(e.reads[0].path, ".env");
         assert_eq!(e.writes[0].path, "/tmp/x");
         assert_eq!(e.fetches[0].url, "https://x.example");
+    }
+
+    #[test]
+    fn redirections_and_process_substitutions_are_not_arguments() {
+        let paths = |command: &str| -> Vec<(String, bool)> {
+            shell_effects(command)
+                .reads
+                .into_iter()
+                .map(|r| (r.path, r.dynamic))
+                .collect()
+        };
+        assert_eq!(
+            paths("sort -u f > out 2>/dev/null"),
+            [("f".to_owned(), false)]
+        );
+        assert_eq!(
+            paths("diff <(sort a) b"),
+            [("b".to_owned(), false), ("a".to_owned(), false)]
+        );
+        // A quoted `>` is an argument: the file named `>` is read.
+        assert!(paths("cat \">\" ~/.ssh/id").contains(&("/h/.ssh/id".to_owned(), false)));
     }
 }
