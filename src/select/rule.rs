@@ -925,7 +925,7 @@ fn judge_access(
     if dynamic && path.contains(HOLE) {
         return RuleMatch::FailOpen(format!(
             "the path `{}` holds an expansion, which may name any file; write the path plainly",
-            crate::text::shorten(&path.replace(HOLE, "$…"), 60)
+            crate::text::shorten(&path.replace(HOLE, "$"), 60)
         ));
     }
     let written = dir.join(path);
@@ -986,7 +986,7 @@ fn judge_fetch(specifier: Option<&Specifier>, url: &str, dynamic: bool) -> RuleM
     if dynamic {
         return RuleMatch::FailOpen(format!(
             "the URL `{}` holds an expansion; write it plainly",
-            crate::text::shorten(&url.replace(HOLE, "$…"), 60)
+            crate::text::shorten(&url.replace(HOLE, "$"), 60)
         ));
     }
     match specifier {
