@@ -953,6 +953,9 @@ fn judge_access(
         }
     }
     if tree {
+        if past_deadline() {
+            return RuleMatch::FailOpen(PAST_DEADLINE.to_owned());
+        }
         // A search reads what is there: a folder that may hold what the
         // rule names is looked through (a bounded walk).
         for folder in std::iter::once(&absolute).chain((real != absolute).then_some(&real)) {
