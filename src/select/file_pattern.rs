@@ -50,6 +50,8 @@ pub(crate) struct PathPattern {
     /// What follows the literal components, matched against the rest of the
     /// path; `None`: the literal directory (or file) and all below it.
     glob: Option<GlobSet>,
+    /// The glob is `**`: everything below the literal directory.
+    all_below: bool,
 }
 
 /// Characters that make a component a glob rather than a literal name.
@@ -107,6 +109,7 @@ impl PathPattern {
         };
         let literal: PathBuf = components[..literal_len].iter().collect();
         let remainder = components[literal_len..].join("/");
+        let all_below = remainder == "**";
         let glob = if remainder.is_empty() {
             None
         } else {
@@ -121,7 +124,59 @@ impl PathPattern {
             anchor,
             literal,
             glob,
+            all_below,
         })
+    }
+
+    /// The folder the pattern's literal part names, absolute and
+    /// normalised (`/` for a name matched at any depth).
+    fn base(&self, paths: &PathContext<'_>) -> Result<PathBuf, String> {
+        let root: PathBuf = match self.anchor {
+            Anchor::FilesystemRoot | Anchor::AnyDepth => PathBuf::from("/"),
+            Anchor::Home => match paths.home {
+                Some(home) => paths.cwd.join(home),
+                None => {
+                    return Err("the home directory for a `~/` pattern is unknown".to_owned());
+                }
+            },
+            Anchor::Settings => paths.cwd.join(paths.anchor),
+            Anchor::Cwd => paths.cwd.to_path_buf(),
+        };
+        Ok(normalize(&root.join(&self.literal)))
+    }
+
+    /// Whether something at or below `dir` (absolute, normalised) may be a
+    /// path this pattern names: `Match` when it may (a search of `dir`
+    /// may read it), judged by the pattern's literal folder alone, so it
+    /// errs toward `Match`.
+    pub(crate) fn may_match_below(&self, dir: &Path, paths: &PathContext<'_>) -> PathMatch {
+        let base = match self.base(paths) {
+            Ok(base) => base,
+            Err(why) => return PathMatch::Unknown(why),
+        };
+        if self.anchor == Anchor::AnyDepth || base.starts_with(dir) || dir.starts_with(&base) {
+            PathMatch::Match
+        } else {
+            PathMatch::NoMatch
+        }
+    }
+
+    /// Whether every path at or below `dir` (absolute, normalised) is one
+    /// this pattern names: for allow rules, which approve a search only
+    /// when it cannot reach past them.
+    pub(crate) fn covers_tree(&self, dir: &Path, paths: &PathContext<'_>) -> bool {
+        let Ok(base) = self.base(paths) else {
+            return false;
+        };
+        let Ok(rest) = dir.strip_prefix(&base) else {
+            return false;
+        };
+        match &self.glob {
+            None => true,
+            Some(_) if self.all_below => true,
+            // `dir` itself is named: everything below it is, as in gitignore.
+            Some(glob) => !rest.as_os_str().is_empty() && glob.is_match(rest),
+        }
     }
 
     /// Test `file_path` (from the tool input; relative to `cwd` when it is
@@ -132,20 +187,10 @@ impl PathPattern {
 
     /// Test an absolute, normalised path.
     pub(crate) fn matches_path(&self, file: &Path, paths: &PathContext<'_>) -> PathMatch {
-        let root: PathBuf = match self.anchor {
-            Anchor::FilesystemRoot | Anchor::AnyDepth => PathBuf::from("/"),
-            Anchor::Home => match paths.home {
-                Some(home) => paths.cwd.join(home),
-                None => {
-                    return PathMatch::Unknown(
-                        "the home directory for a `~/` pattern is unknown".to_owned(),
-                    );
-                }
-            },
-            Anchor::Settings => paths.cwd.join(paths.anchor),
-            Anchor::Cwd => paths.cwd.to_path_buf(),
+        let base = match self.base(paths) {
+            Ok(base) => base,
+            Err(why) => return PathMatch::Unknown(why),
         };
-        let base = normalize(&root.join(&self.literal));
         let Ok(rest) = file.strip_prefix(&base) else {
             return PathMatch::NoMatch;
         };
@@ -215,25 +260,29 @@ pub(crate) fn resolve_on_disk(file_path: &str, paths: &PathContext<'_>) -> OnDis
     let mut path = PathBuf::new();
     // `/proc/self/…` and `/proc/thread-self/…` are the caller's: its cwd is
     // the event's, its root the file system's.
-    let head: Vec<_> = written.components().take(4).collect();
+    let head: Vec<_> = written.components().take(6).collect();
     let name = |i: usize| head.get(i).and_then(|c| c.as_os_str().to_str());
     if name(0) == Some("/") && name(1) == Some("proc") {
         let process = name(2).unwrap_or_default();
         let own = matches!(process, "self" | "thread-self");
         let numeric = !process.is_empty() && process.bytes().all(|b| b.is_ascii_digit());
-        match name(3) {
+        // `/proc/<pid>/task/<tid>/…` is a thread's view of the same entries.
+        let thread = name(3) == Some("task")
+            && name(4).is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()));
+        let entry = if thread { 5 } else { 3 };
+        match name(entry) {
             Some("cwd") if own => path = paths.cwd.to_path_buf(),
             Some("root") if own || numeric => path = PathBuf::from("/"),
             Some("cwd" | "fd" | "map_files") if numeric || own => {
                 return OnDisk::Unknown(format!(
-                    "`{file_path}` goes through `/proc/{process}/{}`, whose target hookrun cannot tell",
-                    name(3).unwrap_or_default()
+                    "`{file_path}` goes through `/proc/{process}/…/{}`, whose target hookrun cannot tell",
+                    name(entry).unwrap_or_default()
                 ));
             }
             _ => {}
         }
         if !path.as_os_str().is_empty() {
-            components.nth(3);
+            components.nth(entry);
         }
     }
     if written.starts_with("/dev/fd") {
@@ -266,6 +315,63 @@ pub(crate) fn resolve_on_disk(file_path: &str, paths: &PathContext<'_>) -> OnDis
         }
         None => OnDisk::Resolved(normalize(&path)),
     }
+}
+
+/// How many entries [`holds_match`] looks at before it gives up.
+pub(crate) const WALK_BUDGET: usize = 10_000;
+
+/// Whether something that exists at or below `dir` (absolute) is a path
+/// `pattern` names, itself or through a symbolic link (not followed into
+/// folders, as searches do not follow them): what a search of `dir` may
+/// read. `None`: more than [`WALK_BUDGET`] entries, so it cannot tell.
+/// Reads the file system, for the rules that fail toward matching.
+pub(crate) fn holds_match(
+    pattern: &PathPattern,
+    dir: &Path,
+    paths: &PathContext<'_>,
+) -> Option<bool> {
+    let named = |path: &Path| pattern.matches_path(&normalize(path), paths) != PathMatch::NoMatch;
+    // A pattern anchored below `dir` names only what is at or below its
+    // literal folder: look there (or nowhere, when it does not exist).
+    let start = match pattern.base(paths) {
+        Ok(base) if pattern.anchor != Anchor::AnyDepth && base.starts_with(dir) => {
+            if std::fs::symlink_metadata(&base).is_err() {
+                return Some(false);
+            }
+            base
+        }
+        _ => dir.to_path_buf(),
+    };
+    if named(&start) {
+        return Some(true);
+    }
+    let mut budget = WALK_BUDGET;
+    let mut stack = vec![start];
+    while let Some(folder) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            budget = budget.checked_sub(1)?;
+            let path = entry.path();
+            if named(&path) {
+                return Some(true);
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_symlink() {
+                if let Ok(real) = std::fs::canonicalize(&path) {
+                    if named(&real) {
+                        return Some(true);
+                    }
+                }
+            } else if kind.is_dir() {
+                stack.push(path);
+            }
+        }
+    }
+    Some(false)
 }
 
 /// Resolve `.` and `..` by text. `..` above the root stays at the root, as

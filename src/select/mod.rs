@@ -6,6 +6,7 @@
 //! event JSON is serialised here.
 
 pub mod bash;
+pub mod effects;
 pub(crate) mod file_pattern;
 pub mod matcher;
 pub mod mistakes;

@@ -43,9 +43,12 @@ use super::wildcard::Wildcard;
 use serde_json::Value;
 
 use super::bash::{CommandPart, HOLE, SplitCommand, split_command};
+use super::effects::{self, Effects};
 // Imports run one way: the rule engine uses path patterns, never the reverse.
 pub use super::file_pattern::PathContext;
-use super::file_pattern::{OnDisk, PathMatch, PathPattern, resolve_on_disk};
+use super::file_pattern::{
+    OnDisk, PathMatch, PathPattern, WALK_BUDGET, holds_match, resolve_on_disk,
+};
 
 /// A parsed rule.
 #[derive(Debug, Clone)]
@@ -90,6 +93,24 @@ pub enum RuleMatch {
 impl RuleMatch {
     pub fn matched(&self) -> bool {
         !matches!(self, RuleMatch::NoMatch)
+    }
+}
+
+/// The effects a file or web rule judges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EffectKind {
+    Reads,
+    Writes,
+    Fetches,
+}
+
+impl EffectKind {
+    fn noun(self) -> &'static str {
+        match self {
+            EffectKind::Reads => "reads",
+            EffectKind::Writes => "writes",
+            EffectKind::Fetches => "fetches",
+        }
     }
 }
 
@@ -264,6 +285,20 @@ impl Rule {
         self.specifier.is_none()
     }
 
+    /// What a `Read`, `Edit` or `WebFetch` rule judges: every read, write
+    /// or fetch of a call, whichever tool made it (SPEC §4.3).
+    fn effect_kind(&self) -> Option<EffectKind> {
+        if !matches!(self.tool_match, ToolMatch::Exact) {
+            return None;
+        }
+        match self.tool.as_str() {
+            "Read" => Some(EffectKind::Reads),
+            "Edit" => Some(EffectKind::Writes),
+            "WebFetch" => Some(EffectKind::Fetches),
+            _ => None,
+        }
+    }
+
     /// Whether the tool part selects `tool_name` (the first test of every
     /// match; for `doctor` and `explain`).
     pub fn applies_to(&self, tool_name: &str) -> bool {
@@ -279,6 +314,15 @@ impl Rule {
     /// `if`, deny and ask polarity: matches when ANY part of a compound
     /// command matches, and fails open (see [`RuleMatch::FailOpen`]).
     pub fn matches_any(&self, call: ToolCall<'_>, paths: &PathContext<'_>) -> RuleMatch {
+        if let Some(kind) = self.effect_kind() {
+            if self.specifier.is_none() && self.applies_to(call.tool_name) {
+                return RuleMatch::Match;
+            }
+            if !has_effects(call.tool_name) {
+                return RuleMatch::NoMatch;
+            }
+            return judge_effects(kind, self.specifier.as_ref(), call, paths);
+        }
         if !self.applies_to(call.tool_name) {
             return RuleMatch::NoMatch;
         }
@@ -304,6 +348,101 @@ pub fn allow_covers(rules: &[(&Rule, PathContext<'_>)], call: ToolCall<'_>) -> b
     if applicable.iter().any(|(rule, _)| rule.is_tool_wide()) {
         return true;
     }
+    let effect_rules: Vec<&(&Rule, PathContext<'_>)> = rules
+        .iter()
+        .filter(|(rule, _)| rule.effect_kind().is_some())
+        .collect();
+    if effects::is_shell_tool(call.tool_name) {
+        let commands = effects::shell_commands(call.tool_input);
+        return !commands.is_empty()
+            && commands
+                .iter()
+                .all(|command| command_covered(&applicable, &effect_rules, command));
+    }
+    // The tool's own rules (`Grep(…)`, `Agent(…)`, an MCP server's).
+    let own: Vec<_> = applicable
+        .iter()
+        .filter(|(rule, _)| rule.effect_kind().is_none())
+        .collect();
+    let covered = |input: &Value| {
+        own.iter().any(|(rule, paths)| {
+            rule.specifier
+                .as_ref()
+                .is_some_and(|s| s.judge_any(input, paths) == RuleMatch::Match)
+        })
+    };
+    let own_covered = match call.tool_input.get("file_paths").and_then(Value::as_array) {
+        None => covered(call.tool_input),
+        Some(files) => {
+            // A call on several files is allowed only when each file is, on
+            // its own (the "any part" reading would let one allowed file
+            // carry the rest).
+            let mut one = call.tool_input.clone();
+            if let Some(map) = one.as_object_mut() {
+                map.remove("file_paths");
+            }
+            covered(&one)
+                && files.iter().all(|file| {
+                    let mut each = one.clone();
+                    each["file_path"] = file.clone();
+                    covered(&each)
+                })
+        }
+    };
+    if own_covered {
+        return true;
+    }
+    // What the call reads, writes and fetches, each by a rule of its kind.
+    let Some((_, paths)) = effect_rules.first() else {
+        return false;
+    };
+    has_effects(call.tool_name) && effects_covered(&effect_rules, &effects_of(call, paths))
+}
+
+/// Programs that only read the files they are given and print: a
+/// command of these alone is approved by the `Read` allow rules that
+/// cover every file it reads, with no `Bash` rule.
+const PURE_READERS: &[&str] = &[
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "nl",
+    "tac",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "sort",
+    "uniq",
+    "cut",
+    "diff",
+    "cmp",
+    "od",
+    "xxd",
+    "hexdump",
+    "base64",
+    "strings",
+    "file",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "cksum",
+    "column",
+    "fold",
+    "comm",
+];
+
+/// Allow polarity over one command line: every part is covered by a
+/// command pattern, or is a pure reader whose reads the `Read` allow rules
+/// cover; never a command that cannot be parsed, that contains `$( )`,
+/// backticks or `$VAR`, or one with a part no allow rule may cover.
+fn command_covered(
+    applicable: &[&(&Rule, PathContext<'_>)],
+    effect_rules: &[&(&Rule, PathContext<'_>)],
+    command: &str,
+) -> bool {
     let command_patterns: Vec<&CommandPattern> = applicable
         .iter()
         .filter_map(|(rule, _)| match &rule.specifier {
@@ -311,49 +450,67 @@ pub fn allow_covers(rules: &[(&Rule, PathContext<'_>)], call: ToolCall<'_>) -> b
             _ => None,
         })
         .collect();
-    if command_patterns.is_empty() {
-        let covered = |input: &Value| {
-            applicable.iter().any(|(rule, paths)| {
-                rule.specifier
-                    .as_ref()
-                    .is_some_and(|s| s.judge_any(input, paths) == RuleMatch::Match)
-            })
-        };
-        let Some(files) = call.tool_input.get("file_paths").and_then(Value::as_array) else {
-            return covered(call.tool_input);
-        };
-        // A call on several files is allowed only when each file is, on its
-        // own (the "any part" reading would let one allowed file carry the
-        // rest).
-        let mut one = call.tool_input.clone();
-        if let Some(map) = one.as_object_mut() {
-            map.remove("file_paths");
-        }
-        return covered(&one)
-            && files.iter().all(|file| {
-                let mut each = one.clone();
-                each["file_path"] = file.clone();
-                covered(&each)
-            });
-    }
-    let Some(command) = call.tool_input.get("command").and_then(Value::as_str) else {
-        return false;
-    };
     let Ok(split) = split_shared(command) else {
         return false;
     };
     let Ok(split) = split.as_ref() else {
         return false;
     };
+    let read_rules: Vec<&(&Rule, PathContext<'_>)> = effect_rules
+        .iter()
+        .copied()
+        .filter(|(rule, _)| rule.effect_kind() == Some(EffectKind::Reads))
+        .collect();
+    // Relative paths are relative to the event's cwd only while no part
+    // changes folder.
+    let moves = split.parts.iter().any(|p| {
+        p.plain
+            .split(' ')
+            .next()
+            .is_some_and(|w| matches!(w, "cd" | "pushd" | "popd"))
+    });
     !split.dynamic
         && !split.parts.is_empty()
         && split.parts.iter().all(|part| {
             !past_deadline()
                 && part.not_allowable.is_none()
-                && command_patterns
+                && part.unjudgeable.is_none()
+                && (command_patterns
                     .iter()
                     .any(|pattern| pattern.is_match(&part.text))
+                    || (!moves && reader_covered(part, &read_rules)))
         })
+}
+
+/// A part that runs one of [`PURE_READERS`], plainly (no wrapper, nothing
+/// handed to a shell), whose every read is exact and covered by `rules`.
+fn reader_covered(part: &CommandPart, rules: &[&(&Rule, PathContext<'_>)]) -> bool {
+    let Some((_, paths)) = rules.first() else {
+        return false;
+    };
+    let name = part.plain.split(' ').next().unwrap_or_default();
+    if !PURE_READERS.contains(&name)
+        || !part.runs.is_empty()
+        || part.holes
+        || part
+            .seen_through
+            .iter()
+            .any(|view| view.split(' ').next() != Some(name))
+    {
+        return false;
+    }
+    let input = serde_json::json!({ "command": part.full });
+    let call = ToolCall {
+        tool_name: "Bash",
+        tool_input: &input,
+    };
+    let site = effects::Site {
+        cwd: paths.cwd,
+        home: paths.home,
+        env: known_variables(),
+    };
+    let effects = effects::of(call, &site);
+    effects.writes.is_empty() && effects.fetches.is_empty() && each_effect_covered(rules, &effects)
 }
 
 /// Split `Tool(specifier)` into its tool part and the specifier as written.
@@ -511,18 +668,26 @@ impl Specifier {
     fn judge_any(&self, input: &Value, paths: &PathContext<'_>) -> RuleMatch {
         match self {
             Specifier::Command(pattern) => {
-                let Some(command) = input.get("command").and_then(Value::as_str) else {
-                    return RuleMatch::NoMatch;
-                };
-                match split_shared(command) {
-                    Err(why) => RuleMatch::FailOpen(why),
-                    Ok(split) => match split.as_ref() {
-                        Ok(split) => judge_split(pattern, split, 0),
-                        Err(error) => {
-                            RuleMatch::FailOpen(format!("the command cannot be parsed: {error}"))
-                        }
-                    },
+                // Each of several commands (Cline's `commands`) on its own
+                // too, and the command line they are joined into.
+                let mut result = RuleMatch::NoMatch;
+                for command in effects::shell_commands(input) {
+                    let one = match split_shared(&command) {
+                        Err(why) => RuleMatch::FailOpen(why),
+                        Ok(split) => match split.as_ref() {
+                            Ok(split) => judge_split(pattern, split, 0),
+                            Err(error) => RuleMatch::FailOpen(format!(
+                                "the command cannot be parsed: {error}"
+                            )),
+                        },
+                    };
+                    match one {
+                        RuleMatch::Match => return RuleMatch::Match,
+                        RuleMatch::FailOpen(_) if result == RuleMatch::NoMatch => result = one,
+                        _ => {}
+                    }
                 }
+                result
             }
             Specifier::Path { fields, pattern } => {
                 let one = |file: &str| match pattern.matches(file, paths) {
@@ -580,6 +745,314 @@ fn judge_on_disk(pattern: &PathPattern, file: &str, paths: &PathContext<'_>) -> 
             PathMatch::Unknown(reason) => RuleMatch::FailOpen(reason),
         },
     }
+}
+
+/// Tools whose calls have effects hookrun reads (the rest have none a
+/// file or web rule judges).
+fn has_effects(tool_name: &str) -> bool {
+    effects::is_shell_tool(tool_name)
+        || effects::TYPING_TOOLS.contains(&tool_name)
+        || matches!(
+            tool_name,
+            "Read"
+                | "NotebookRead"
+                | "LS"
+                | "Grep"
+                | "Glob"
+                | "Write"
+                | "Edit"
+                | "MultiEdit"
+                | "NotebookEdit"
+                | "WebFetch"
+        )
+}
+
+/// The variables a command's paths may name that hookrun expands itself,
+/// from its own environment (the host's, which the agent's shell shares).
+fn known_variables() -> &'static [(std::ffi::OsString, std::ffi::OsString)] {
+    static VARS: std::sync::OnceLock<Vec<(std::ffi::OsString, std::ffi::OsString)>> =
+        std::sync::OnceLock::new();
+    VARS.get_or_init(|| {
+        std::env::vars_os()
+            .filter(|(k, _)| effects::KNOWN_VARIABLES.iter().any(|n| k == n))
+            .collect()
+    })
+}
+
+/// A call whose effects were read, and them.
+type EffectsMemo = (
+    String,
+    std::path::PathBuf,
+    Option<std::path::PathBuf>,
+    Value,
+    std::rc::Rc<Effects>,
+);
+
+thread_local! {
+    /// The effects of the last few calls judged on this thread: every file
+    /// and web rule of a fire judges the same call, read once.
+    static EFFECTS: std::cell::RefCell<Vec<EffectsMemo>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many calls' effects [`effects_of`] keeps per thread.
+const EFFECTS_KEPT: usize = 4;
+
+/// The effects of `call` made in `paths.cwd`, read once per call.
+fn effects_of(call: ToolCall<'_>, paths: &PathContext<'_>) -> std::rc::Rc<Effects> {
+    let found = EFFECTS.with(|kept| {
+        kept.borrow()
+            .iter()
+            .find(|(tool, cwd, home, input, _)| {
+                tool == call.tool_name
+                    && cwd == paths.cwd
+                    && home.as_deref() == paths.home
+                    && input == call.tool_input
+            })
+            .map(|(.., effects)| std::rc::Rc::clone(effects))
+    });
+    if let Some(effects) = found {
+        return effects;
+    }
+    let site = effects::Site {
+        cwd: paths.cwd,
+        home: paths.home,
+        env: known_variables(),
+    };
+    let read = std::rc::Rc::new(effects::of(call, &site));
+    EFFECTS.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if kept.len() >= EFFECTS_KEPT {
+            kept.remove(0);
+        }
+        kept.push((
+            call.tool_name.to_owned(),
+            paths.cwd.to_path_buf(),
+            paths.home.map(std::path::Path::to_path_buf),
+            call.tool_input.clone(),
+            std::rc::Rc::clone(&read),
+        ));
+    });
+    read
+}
+
+/// "Any part" polarity of a `Read`, `Edit` or `WebFetch` rule: it matches
+/// when any read (write, fetch) of the call matches, and fails open when
+/// one cannot be judged (a path from an expansion, a search that may reach
+/// what the rule names) or when the call has a part hookrun could not read.
+fn judge_effects(
+    kind: EffectKind,
+    specifier: Option<&Specifier>,
+    call: ToolCall<'_>,
+    paths: &PathContext<'_>,
+) -> RuleMatch {
+    let effects = effects_of(call, paths);
+    let mut fail: Option<String> = None;
+    let mut note = |result: RuleMatch| -> bool {
+        match result {
+            RuleMatch::Match => true,
+            RuleMatch::FailOpen(why) => {
+                fail.get_or_insert(why);
+                false
+            }
+            RuleMatch::NoMatch => false,
+        }
+    };
+    match kind {
+        EffectKind::Reads => {
+            for read in &effects.reads {
+                if note(judge_access(
+                    specifier,
+                    (&read.path, &read.dir),
+                    read.tree,
+                    read.dynamic,
+                    paths,
+                )) {
+                    return RuleMatch::Match;
+                }
+            }
+        }
+        EffectKind::Writes => {
+            for write in &effects.writes {
+                let tree = write.kind == effects::WriteKind::Tree;
+                if note(judge_access(
+                    specifier,
+                    (&write.path, &write.dir),
+                    tree,
+                    write.dynamic,
+                    paths,
+                )) {
+                    return RuleMatch::Match;
+                }
+            }
+        }
+        EffectKind::Fetches => {
+            for fetch in &effects.fetches {
+                if note(judge_fetch(specifier, &fetch.url, fetch.dynamic)) {
+                    return RuleMatch::Match;
+                }
+            }
+        }
+    }
+    if fail.is_none() {
+        if let Some(unread) = effects.unread.first().or(effects.typed.first()) {
+            fail = Some(format!(
+                "hookrun cannot read all of this call, so not what it {} (`{}`: {}); write it plainly",
+                kind.noun(),
+                crate::text::shorten(&unread.text.replace(HOLE, "…"), 60),
+                unread.why
+            ));
+        }
+    }
+    fail.map_or(RuleMatch::NoMatch, RuleMatch::FailOpen)
+}
+
+/// One read or write (`path` relative to its folder) against a path rule.
+fn judge_access(
+    specifier: Option<&Specifier>,
+    (path, dir): (&str, &std::path::Path),
+    tree: bool,
+    dynamic: bool,
+    paths: &PathContext<'_>,
+) -> RuleMatch {
+    let Some(Specifier::Path { pattern, .. }) = specifier else {
+        // A bare `Read`/`Edit` rule: every read or write.
+        return if specifier.is_none() {
+            RuleMatch::Match
+        } else {
+            RuleMatch::NoMatch
+        };
+    };
+    if dynamic && path.contains(HOLE) {
+        return RuleMatch::FailOpen(format!(
+            "the path `{}` holds an expansion, which may name any file; write the path plainly",
+            crate::text::shorten(&path.replace(HOLE, "$"), 60)
+        ));
+    }
+    let written = dir.join(path);
+    let absolute = super::file_pattern::normalize(&written);
+    let shown = written.display().to_string();
+    match pattern.matches_path(&absolute, paths) {
+        PathMatch::Match => return RuleMatch::Match,
+        PathMatch::Unknown(why) => return RuleMatch::FailOpen(why),
+        PathMatch::NoMatch => {}
+    }
+    let real = match resolve_on_disk(&shown, paths) {
+        OnDisk::Unknown(why) => return RuleMatch::FailOpen(why),
+        OnDisk::Resolved(real) => real,
+    };
+    if real != absolute {
+        match pattern.matches_path(&real, paths) {
+            PathMatch::Match => {
+                return RuleMatch::FailOpen(format!(
+                    "`{shown}` opens `{}` (through a symbolic link or /proc), which the rule names",
+                    real.display()
+                ));
+            }
+            PathMatch::Unknown(why) => return RuleMatch::FailOpen(why),
+            PathMatch::NoMatch => {}
+        }
+    }
+    if tree {
+        if past_deadline() {
+            return RuleMatch::FailOpen(PAST_DEADLINE.to_owned());
+        }
+        // A search reads what is there: a folder that may hold what the
+        // rule names is looked through (a bounded walk).
+        for folder in std::iter::once(&absolute).chain((real != absolute).then_some(&real)) {
+            match pattern.may_match_below(folder, paths) {
+                PathMatch::NoMatch => {}
+                PathMatch::Unknown(why) => return RuleMatch::FailOpen(why),
+                PathMatch::Match => match holds_match(pattern, folder, paths) {
+                    Some(false) => {}
+                    Some(true) => {
+                        return RuleMatch::FailOpen(format!(
+                            "it reaches everything below `{shown}`, which holds what the rule names; name the files, or a folder the rule does not cover"
+                        ));
+                    }
+                    None => {
+                        return RuleMatch::FailOpen(format!(
+                            "it reaches everything below `{shown}` (more than {WALK_BUDGET} entries), which may hold what the rule names; name the files, or a narrower folder"
+                        ));
+                    }
+                },
+            }
+        }
+    }
+    RuleMatch::NoMatch
+}
+
+/// One fetched URL against a `WebFetch` rule.
+fn judge_fetch(specifier: Option<&Specifier>, url: &str, dynamic: bool) -> RuleMatch {
+    let Some(specifier) = specifier else {
+        return RuleMatch::Match;
+    };
+    if dynamic {
+        return RuleMatch::FailOpen(format!(
+            "the URL `{}` holds an expansion; write it plainly",
+            crate::text::shorten(&url.replace(HOLE, "$"), 60)
+        ));
+    }
+    match specifier {
+        Specifier::Domain(domain) => match url_host(url) {
+            None => RuleMatch::NoMatch,
+            Some(host) if host.contains('%') => RuleMatch::FailOpen(
+                "the URL's host is percent-encoded, which a domain rule does not decode".to_owned(),
+            ),
+            Some(host) => matched_if(domain.matches(&host)),
+        },
+        Specifier::Field { pattern, .. } => matched_if(pattern.is_match(url)),
+        _ => RuleMatch::NoMatch,
+    }
+}
+
+/// Allow polarity for file and web rules: every read, write and fetch of
+/// the call is exact and covered by some rule of its kind; a search is
+/// covered only by a rule that names all of the folder it searches.
+fn effects_covered(rules: &[&(&Rule, PathContext<'_>)], effects: &Effects) -> bool {
+    !(effects.reads.is_empty() && effects.writes.is_empty() && effects.fetches.is_empty())
+        && each_effect_covered(rules, effects)
+}
+
+/// [`effects_covered`], true for a call with no effect at all (a reader
+/// of its standard input).
+fn each_effect_covered(rules: &[&(&Rule, PathContext<'_>)], effects: &Effects) -> bool {
+    let of_kind = |kind: EffectKind| {
+        rules
+            .iter()
+            .filter(move |(rule, _)| rule.effect_kind() == Some(kind))
+    };
+    let access_covered = |kind: EffectKind, path: &str, dir: &std::path::Path, tree: bool| {
+        let absolute = super::file_pattern::normalize(&dir.join(path));
+        of_kind(kind).any(|(rule, paths)| match &rule.specifier {
+            None => true,
+            Some(Specifier::Path { pattern, .. }) => {
+                if tree {
+                    pattern.covers_tree(&absolute, paths)
+                } else {
+                    pattern.matches_path(&absolute, paths) == PathMatch::Match
+                }
+            }
+            Some(_) => false,
+        })
+    };
+    effects.is_exact()
+        && effects
+            .reads
+            .iter()
+            .all(|r| access_covered(EffectKind::Reads, &r.path, &r.dir, r.tree))
+        && effects.writes.iter().all(|w| {
+            access_covered(
+                EffectKind::Writes,
+                &w.path,
+                &w.dir,
+                w.kind == effects::WriteKind::Tree,
+            )
+        })
+        && effects.fetches.iter().all(|f| {
+            of_kind(EffectKind::Fetches).any(|(rule, _)| {
+                judge_fetch(rule.specifier.as_ref(), &f.url, false) == RuleMatch::Match
+            })
+        })
 }
 
 /// How many split commands [`split_memo`] keeps per thread: the event's
@@ -2132,6 +2605,276 @@ mod tests {
             8 => format!("timeout 5 nohup {command}"),
             _ => format!("cd /tmp && sudo env bash -c {quoted}"),
         }
+    }
+
+    /// One rule covers what a call does, whichever tool made it
+    /// (context: cwd /work/proj/sub, home /home/me).
+    #[test]
+    fn file_rules_judge_every_read_write_and_fetch() {
+        let m = |r: &RuleMatch| r.matched();
+        let cases: &[(&str, &str, Value, bool)] = &[
+            (
+                "Read(~/.ssh/**)",
+                "Grep",
+                json!({"pattern": "k", "path": "src"}),
+                false,
+            ),
+            (
+                "Read(~/.ssh/**)",
+                "Bash",
+                bash("cat ~/.ssh/id_ed25519"),
+                true,
+            ),
+            ("Read(~/.ssh/**)", "Bash", bash("cat src/a.rs"), false),
+            (
+                "Read(~/.ssh/**)",
+                "Bash",
+                bash("base64 < ~/.ssh/id_ed25519"),
+                true,
+            ),
+            (
+                "Read(~/.ssh/**)",
+                "Bash",
+                bash("cp ~/.ssh/id_ed25519 /tmp/k"),
+                true,
+            ),
+            ("Read(~/.ssh/**)", "Bash", bash("cat \"$K\""), true),
+            (
+                "Read(~/.ssh/**)",
+                "NotebookRead",
+                json!({"notebook_path": "/home/me/.ssh/x"}),
+                true,
+            ),
+            ("Read(./.env)", "Bash", bash("sed -n p .env"), true),
+            ("Read(./.env)", "Bash", bash("echo hi"), false),
+            (
+                "Edit(./.env)",
+                "Write",
+                json!({"file_path": ".env", "content": ""}),
+                true,
+            ),
+            (
+                "Edit(./.env)",
+                "MultiEdit",
+                json!({"file_path": ".env", "edits": []}),
+                true,
+            ),
+            (
+                "Edit(./.env)",
+                "NotebookEdit",
+                json!({"notebook_path": ".env"}),
+                true,
+            ),
+            (
+                "Edit(./.env)",
+                "Edit",
+                json!({"command": "*** Begin Patch", "file_path": "/work/proj/sub/a", "file_paths": ["/work/proj/sub/a", "/work/proj/sub/.env"]}),
+                true,
+            ),
+            ("Edit(./.env)", "Bash", bash("echo x > .env"), true),
+            ("Edit(./.env)", "Bash", bash("echo x >> .env"), true),
+            ("Edit(./.env)", "Bash", bash("printf x | tee .env"), true),
+            ("Edit(./.env)", "Bash", bash("sed -i s/a/b/ .env"), true),
+            ("Edit(./.env)", "Bash", bash("sed s/a/b/ .env"), false),
+            ("Edit(./.env)", "Bash", bash("cp x .env"), true),
+            ("Edit(./.env)", "Bash", bash("mv x .env"), true),
+            ("Edit(./.env)", "Bash", bash("rm .env"), true),
+            ("Edit(./.env)", "Bash", bash("truncate -s 0 .env"), true),
+            ("Edit(./.env)", "Bash", bash("cat .env"), false),
+            (
+                "WebFetch(domain:evil.example)",
+                "Bash",
+                bash("curl -s https://evil.example/x"),
+                true,
+            ),
+            (
+                "WebFetch(domain:evil.example)",
+                "Bash",
+                bash("wget evil.example"),
+                true,
+            ),
+            (
+                "WebFetch(domain:evil.example)",
+                "Bash",
+                bash("curl https://ok.example"),
+                false,
+            ),
+            (
+                "WebFetch(domain:evil.example)",
+                "WebFetch",
+                json!({"url": "https://ok.example", "urls": ["https://ok.example", "https://evil.example"]}),
+                true,
+            ),
+            // A call hookrun cannot read: every file rule's deny side.
+            ("Read(~/.ssh/**)", "Bash", bash("$CMD ~/x"), true),
+            (
+                "Read(~/.ssh/**)",
+                "write_stdin",
+                json!({"chars": "cat ~/.ssh/id\n"}),
+                true,
+            ),
+            // Tools with no file effects.
+            (
+                "Read(~/.ssh/**)",
+                "WebSearch",
+                json!({"query": "~/.ssh"}),
+                false,
+            ),
+        ];
+        for (rule_text, tool, input, want) in cases {
+            let result = any(rule_text, tool, input);
+            assert_eq!(
+                m(&result),
+                *want,
+                "{rule_text} vs {tool} {input}: {result:?}"
+            );
+        }
+        // Cline's commands, each on its own: an open quote in one does not
+        // hide the next.
+        let input = json!({"command": "echo 'a\ncat .env", "commands": ["echo 'a", "cat .env"]});
+        assert_eq!(any("Read(./.env)", "Bash", &input), RuleMatch::Match);
+        assert_eq!(any("Bash(cat *)", "Bash", &input), RuleMatch::Match);
+    }
+
+    #[test]
+    fn allow_rules_approve_only_effects_read_completely_and_covered() {
+        let src = "Read(./src/**)";
+        assert!(allows(&[src], "Read", &json!({"file_path": "src/a.rs"})));
+        assert!(allows(&[src], "Bash", &bash("cat src/a.rs")));
+        assert!(allows(&[src], "Bash", &bash("cat src/a.rs | wc -l")));
+        assert!(!allows(&[src], "Bash", &bash("cat src/a; cat ~/.ssh/id")));
+        assert!(!allows(&[src], "Bash", &bash("cat src/$F")));
+        assert!(!allows(&[src], "Bash", &bash("cat src/a > src/b")));
+        assert!(!allows(&[src], "Bash", &bash("sudo cat src/a")));
+        assert!(!allows(&[src], "Bash", &bash("cd .. && cat src/a")));
+        assert!(allows(
+            &[src],
+            "Grep",
+            &json!({"pattern": "x", "path": "src"})
+        ));
+        assert!(allows(
+            &[src],
+            "Grep",
+            &json!({"pattern": "x", "path": "src/deep"})
+        ));
+        assert!(!allows(&[src], "Grep", &json!({"pattern": "x"})));
+        assert!(!allows(&[src], "Glob", &json!({"pattern": "**/*.rs"})));
+        assert!(!allows(
+            &[src],
+            "Glob",
+            &json!({"pattern": "../../**", "path": "src"})
+        ));
+        assert!(!allows(
+            &[src],
+            "Read",
+            &json!({"file_path": "src/a", "file_paths": ["src/a", ".env"]})
+        ));
+        assert!(allows(
+            &["Edit(./src/**)"],
+            "Write",
+            &json!({"file_path": "src/n.rs", "content": ""})
+        ));
+        assert!(!allows(
+            &["Edit(./src/**)"],
+            "Write",
+            &json!({"file_path": "x.rs", "content": ""})
+        ));
+        assert!(allows(
+            &["WebFetch(domain:ok.example)"],
+            "WebFetch",
+            &json!({"url": "https://ok.example/a"})
+        ));
+        // A Bash rule still approves its programs (what they read is the
+        // deny rules' to judge).
+        assert!(allows(&["Bash(cat *)"], "Bash", &bash("cat src/a")));
+        // Cline's commands: each must be covered.
+        let input = json!({"command": "echo a\nrm -rf x", "commands": ["echo a", "rm -rf x"]});
+        assert!(!allows(&["Bash(echo *)"], "Bash", &input));
+    }
+
+    /// A search, a glob or a recursive read reaches what is below its
+    /// folder: a deny rule matches when something there is what it names.
+    #[test]
+    fn searches_are_judged_by_what_their_folder_holds() {
+        let root = std::env::temp_dir().join(format!("hookrun-trees-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let (home, project) = (root.join("home"), root.join("project"));
+        std::fs::create_dir_all(home.join(".ssh")).unwrap();
+        std::fs::create_dir_all(project.join("src/deep")).unwrap();
+        std::fs::create_dir_all(project.join("conf")).unwrap();
+        std::fs::write(home.join(".ssh/id_ed25519"), "key").unwrap();
+        std::fs::write(project.join("conf/.env"), "SECRET=1").unwrap();
+        std::fs::write(project.join("src/deep/a.rs"), "").unwrap();
+        std::os::unix::fs::symlink(home.join(".ssh/id_ed25519"), project.join("src/k")).unwrap();
+        let paths = PathContext {
+            cwd: &project,
+            home: Some(&home),
+            anchor: &project,
+        };
+        let judge = |rule_text: &str, tool: &str, input: &Value| {
+            rule(rule_text).matches_any(
+                ToolCall {
+                    tool_name: tool,
+                    tool_input: input,
+                },
+                &paths,
+            )
+        };
+        let grep = |folder: &str| json!({"pattern": "k", "path": folder});
+        let home_text = home.to_str().unwrap();
+        let cases: Vec<(&str, &str, Value, bool)> = vec![
+            (
+                "Read(~/.ssh/**)",
+                "Grep",
+                grep(&format!("{home_text}/.ssh")),
+                true,
+            ),
+            ("Read(~/.ssh/**)", "Grep", grep(home_text), true),
+            (
+                "Read(~/.ssh/**)",
+                "Glob",
+                json!({"pattern": "*", "path": format!("{home_text}/.ssh")}),
+                true,
+            ),
+            (
+                "Read(~/.ssh/**)",
+                "Glob",
+                json!({"pattern": format!("{home_text}/.ssh/*")}),
+                true,
+            ),
+            // Searches do not follow links inside the folder they search.
+            ("Read(~/.ssh/**)", "Grep", grep("src"), false),
+            ("Read(~/.ssh/**)", "Grep", grep("src/k"), true),
+            ("Read(**/.env)", "Grep", grep("conf"), true),
+            ("Read(**/.env)", "Grep", grep("src"), false),
+            ("Read(.env)", "Grep", json!({"pattern": "k"}), true),
+            (
+                "Read(.env)",
+                "Glob",
+                json!({"pattern": "**/*.rs", "path": "src"}),
+                false,
+            ),
+            (
+                "Read(.env)",
+                "Read",
+                json!({"file_path": ".e*", "file_paths": ["conf/.e*"]}),
+                true,
+            ),
+            ("Read(.env)", "Bash", bash("grep -r x conf"), true),
+            ("Read(.env)", "Bash", bash("rg x src"), false),
+            ("Read(.env)", "Bash", bash("tar czf /tmp/a.tgz ."), true),
+            ("Edit(.env)", "Bash", bash("rm -rf conf"), true),
+            ("Edit(.env)", "Bash", bash("rm -rf src"), false),
+        ];
+        for (rule_text, tool, input, want) in &cases {
+            let result = judge(rule_text, tool, input);
+            assert_eq!(
+                result.matched(),
+                *want,
+                "{rule_text} vs {tool} {input}: {result:?}"
+            );
+        }
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     proptest::proptest! {

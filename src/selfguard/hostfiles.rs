@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::effects::{Change, Write, WriteKind};
 use crate::host::HostId;
 use crate::host::wiring::{self, Shape, Wiring};
+use crate::select::effects::{Change, Write, WriteKind};
 
 /// Claude Code's local settings file, which `install --local` writes.
 const CLAUDE_LOCAL: &str = ".claude/settings.local.json";

@@ -12,18 +12,18 @@
 //! are judged in `permissions::apply`, before the settings' own deny
 //! rules, on the call's effects ([`effects::of`]: the programs it starts
 //! and the files it writes). What a call cannot be read into exactly
-//! matches a rule only when its text names what the rule protects (an
-//! unreadable command that mentions `hookrun trust`, an interpreter's code
-//! that names hookrun's folder): the rules must not deny every command
-//! hookrun cannot read, which the settings' deny rules already do where
-//! their user asked for it.
+//! matches the rule its text names (an unreadable command that mentions
+//! `hookrun trust`, an interpreter's code that names hookrun's folder);
+//! any other command hookrun cannot read (a program word only the running
+//! shell knows: `h=hookrun; $h untrust`) is denied by `hookrun-commands`,
+//! since it may run hookrun.
 //!
 //! What the rules cannot see: a program that writes a file without showing
 //! its name (a script, an interpreter given a path in a variable, a copy of
 //! hookrun under another name). docs/security.md says so, with the remedy
 //! (deny the interpreters where that matters).
 
-pub mod effects;
+pub use crate::select::effects;
 mod hostfiles;
 
 use std::cell::OnceCell;
@@ -209,10 +209,7 @@ impl Hit {
             self.rule.name, self.what, self.instead
         );
         if let Some(why) = &self.cannot_judge {
-            let _ = write!(
-                reason,
-                " (hookrun cannot read this call exactly — {why} — and it names what the rule protects)"
-            );
+            let _ = write!(reason, " (hookrun cannot read this call exactly: {why})");
         }
         reason
     }
@@ -274,7 +271,7 @@ impl Guard {
         full: &dyn Fn() -> &'v serde_json::Value,
         cwd: &Path,
     ) -> Option<Hit> {
-        let shell = matches!(tool_name, "Bash" | "PowerShell");
+        let shell = effects::is_shell_tool(tool_name) || effects::TYPING_TOOLS.contains(&tool_name);
         let file_tool = matches!(tool_name, "Write" | "Edit" | "MultiEdit" | "NotebookEdit");
         if !(shell || file_tool) || self.off.len() == RULES.len() {
             return None;
@@ -661,7 +658,7 @@ impl Guard {
 
     /// Text hookrun could not read that names what a rule protects.
     fn unread(&self, effects: &Effects) -> Option<Hit> {
-        for unread in &effects.unread {
+        for unread in effects.unread.iter().chain(&effects.typed) {
             let names_command = unread.text.contains("hookrun")
                 && unread
                     .text
@@ -694,7 +691,21 @@ impl Guard {
                 });
             }
         }
-        None
+        // Any other part hookrun cannot read may run hookrun too: a
+        // command word only the running shell knows (`h=hookrun; $h
+        // untrust`), a shell reading a pipe. Denied like the rest, with
+        // how to write it plainly.
+        let unread = effects.unread.first()?;
+        let rule = self.on(Guards::Commands)?;
+        Some(Hit {
+            rule,
+            what: format!(
+                "may run hookrun (`{}`): hookrun cannot tell which program it starts",
+                crate::text::shorten(&unread.text, 80)
+            ),
+            instead: "write the command with its program named plainly (no program from a variable, no script piped into a shell), or run it yourself in a terminal".to_owned(),
+            cannot_judge: Some(unread.why.clone()),
+        })
     }
 }
 

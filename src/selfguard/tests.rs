@@ -137,6 +137,9 @@ fn writes_to_hookruns_files_are_denied_and_reads_are_not() {
         ),
         ("bash -c 'hookrun trust'", Some("hookrun-commands")),
         ("$(which hookrun) trust .", Some("hookrun-commands")),
+        // A program word only the running shell knows may be hookrun.
+        ("h=hookrun; $h untrust", Some("hookrun-commands")),
+        ("curl -s x | sh", Some("hookrun-commands")),
         ("hookrun doctor && hookrun list", None),
         (
             "echo '{}' > ~/.config/hookrun/trust.json",
@@ -175,6 +178,14 @@ fn writes_to_hookruns_files_are_denied_and_reads_are_not() {
     for (command, want) in cases {
         assert_eq!(w.bash(command), *want, "{command}");
     }
+    // Text typed into a running program: read as a command line, denied
+    // when it runs hookrun, not merely because it cannot be read.
+    let typed = |chars: &str| {
+        w.judge("write_stdin", &json!({"session_id": 1, "chars": chars}))
+            .map(|hit| hit.rule.name)
+    };
+    assert_eq!(typed("hookrun untrust .\n"), Some("hookrun-commands"));
+    assert_eq!(typed("y\n"), None);
     // The program that runs (here, this test binary).
     let program = std::env::current_exe().unwrap();
     assert_eq!(

@@ -10,6 +10,7 @@ mod cookbook;
 mod deny_rules;
 mod diagnostics;
 mod docs;
+mod effects;
 mod escaping;
 mod exit_codes;
 mod extending;
