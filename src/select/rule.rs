@@ -42,7 +42,7 @@
 use super::wildcard::Wildcard;
 use serde_json::Value;
 
-use super::bash::{CommandPart, HOLE, SplitCommand, split_command};
+use super::shell::{CommandPart, HOLE, SplitCommand, split_command};
 // Imports run one way: the rule engine uses path patterns, never the reverse.
 pub use super::file_pattern::PathContext;
 use super::file_pattern::{OnDisk, PathMatch, PathPattern, resolve_on_disk};
@@ -587,11 +587,11 @@ fn judge_on_disk(pattern: &PathPattern, file: &str, paths: &PathContext<'_>) -> 
 const SPLITS_KEPT: usize = 8;
 
 /// A command and its split, shared by every rule that judges it.
-pub(crate) type Split = std::rc::Rc<Result<SplitCommand, super::bash::SplitError>>;
+pub(crate) type Split = std::rc::Rc<Result<SplitCommand, super::shell::SplitError>>;
 
 /// A command and the split of it and of every command line it hands to
 /// shells, read ahead by [`read_ahead`].
-pub type ReadAhead = Vec<(String, Result<SplitCommand, super::bash::SplitError>)>;
+pub type ReadAhead = Vec<(String, Result<SplitCommand, super::shell::SplitError>)>;
 
 thread_local! {
     static SPLITS: std::cell::RefCell<Vec<(String, Split)>> = const { std::cell::RefCell::new(Vec::new()) };

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::select::bash::{CommandPart, HOLE};
 use crate::select::rule::{ToolCall, split_shared};
+use crate::select::shell::{CommandPart, HOLE};
 
 /// How deep command lines handed to shells are followed (as the deny rules
 /// follow them).
