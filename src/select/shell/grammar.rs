@@ -386,6 +386,8 @@ impl<'a> Splitter<'a> {
             // `>>`: one operator.
             word.raw.push_str(&operator);
             word.value.push_str(&operator);
+            word.hole.push_str(&operator);
+            word.operator.push_str(&operator);
             word.output |= operator.contains('>');
         } else {
             word.push_operator(&operator);

@@ -102,9 +102,28 @@ pub struct CommandPart {
     /// What this part writes to its standard output when the command shows
     /// it exactly (`echo 'rm x'`, `printf 'ls\n'`), for a shell it pipes to.
     pub emits: Option<String>,
+    /// Its redirections, in the order written (`2>&1`, `> out`, `<<EOF`),
+    /// wherever they stand in the command.
+    pub redirects: Vec<Redirect>,
+    /// The `NAME=value` words before the command (after keywords and
+    /// wrappers too: `nice A=1 x` has none, `A=1 nice x` has one), the value
+    /// unquoted with [`HOLE`] for expansions and unquoted glob characters.
+    pub assignments: Vec<(String, String)>,
     /// Some view in `seen_through` holds a [`HOLE`] (an expansion or a glob
     /// in an argument): worked out once here, not by every rule.
     pub holes: bool,
+}
+
+/// One redirection of a part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// The operator with the descriptor written before it: `>`, `2>`,
+    /// `>>`, `&>`, `>&`, `2>&`, `<`, `<<<`, `<<` (a here-document), `<>`.
+    pub operator: String,
+    /// Its target unquoted, with [`HOLE`] for expansions and unquoted glob
+    /// characters (`out`, `1` for `2>&1`, `/dev/null`); for a
+    /// here-document, its delimiter as written.
+    pub target: String,
 }
 
 /// A part's standard input.

@@ -470,3 +470,68 @@ proptest::proptest! {
         }
     }
 }
+
+fn one_part(command: &str) -> CommandPart {
+    let mut split = split_command(command).unwrap_or_else(|e| panic!("{command:?}: {e}"));
+    assert_eq!(split.parts.len(), 1, "{command:?}: {:?}", split.parts);
+    split.parts.remove(0)
+}
+
+#[test]
+fn redirections_are_listed_with_their_targets() {
+    let redirects = |command: &str| -> Vec<(String, String)> {
+        one_part(command)
+            .redirects
+            .into_iter()
+            .map(|r| (r.operator, r.target))
+            .collect()
+    };
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(o, t)| ((*o).to_owned(), (*t).to_owned()))
+            .collect()
+    };
+    let hole = HOLE.to_string();
+    let cases: &[(&str, Vec<(String, String)>)] = &[
+        ("ls > out", pairs(&[(">", "out")])),
+        ("ls >out 2>&1", pairs(&[(">", "out"), ("2>&", "1")])),
+        ("ls >> 'a b'", pairs(&[(">>", "a b")])),
+        ("2>/dev/null ls", pairs(&[("2>", "/dev/null")])),
+        ("cat < in.txt", pairs(&[("<", "in.txt")])),
+        ("cat <<< \"x y\"", pairs(&[("<<<", "x y")])),
+        ("cat <<EOF\nbody\nEOF", pairs(&[("<<", "EOF")])),
+        ("cat <<-'EOF'\nbody\nEOF", pairs(&[("<<", "'EOF'")])),
+        ("ls &> log", pairs(&[("&>", "log")])),
+        (
+            "ls > \"$HOME/x\"",
+            vec![(">".to_owned(), format!("{hole}/x"))],
+        ),
+        ("ls > *.txt", vec![(">".to_owned(), format!("{hole}.txt"))]),
+        ("ls", vec![]),
+    ];
+    for (command, want) in cases {
+        assert_eq!(&redirects(command), want, "{command:?}");
+    }
+}
+
+#[test]
+fn assignment_prefixes_are_listed() {
+    let hole = HOLE.to_string();
+    let cases: &[(&str, Vec<(String, String)>)] = &[
+        ("ls", vec![]),
+        ("PATH=. ls", vec![("PATH".to_owned(), ".".to_owned())]),
+        (
+            "A=1 B='x y' ls",
+            vec![
+                ("A".to_owned(), "1".to_owned()),
+                ("B".to_owned(), "x y".to_owned()),
+            ],
+        ),
+        ("A+=x ls", vec![("A".to_owned(), "x".to_owned())]),
+        ("A=$B ls", vec![("A".to_owned(), hole.clone())]),
+        ("ls A=1", vec![]),
+    ];
+    for (command, want) in cases {
+        assert_eq!(&one_part(command).assignments, want, "{command:?}");
+    }
+}

@@ -11,7 +11,7 @@ use super::word::{
 use super::wrappers::{
     DASH_C_RUNNERS, RUNNERS, command_start, dash_c_view, runner_starts, runner_view,
 };
-use super::{CommandPart, HOLE, Stdin};
+use super::{CommandPart, HOLE, Redirect, Stdin};
 
 pub(super) fn make_part(words: &[Word]) -> Option<CommandPart> {
     let start = command_start(words);
@@ -36,8 +36,32 @@ pub(super) fn make_part(words: &[Word]) -> Option<CommandPart> {
         stdin: Stdin::Inherited,
         reads_commands: None,
         emits: None,
+        redirects: Vec::new(),
+        assignments: Vec::new(),
         holes: false,
     };
+    for word in &words[..start] {
+        if !word.redirect && is_assignment(word) {
+            if let Some((name, value)) = word.hole.split_once('=') {
+                let name = name.strip_suffix('+').unwrap_or(name);
+                part.assignments.push((name.to_owned(), value.to_owned()));
+            }
+        }
+    }
+    for word in words {
+        if word.heredoc.is_some() {
+            let rest = word.raw.get(word.operator.len()..).unwrap_or_default();
+            part.redirects.push(Redirect {
+                operator: word.operator.clone(),
+                target: rest.strip_prefix('-').unwrap_or(rest).to_owned(),
+            });
+        } else if word.redirect && word.target.as_deref().is_some_and(|t| !t.is_empty()) {
+            part.redirects.push(Redirect {
+                operator: word.operator.clone(),
+                target: word.target_hole.clone(),
+            });
+        }
+    }
     for word in words {
         if let Some(number) = word.heredoc {
             if word.operator.starts_with('<') || word.operator.starts_with("0<") {

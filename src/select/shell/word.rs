@@ -24,6 +24,8 @@ pub(super) struct Word {
     pub(super) output: bool,
     /// The redirection target read so far, when this word has an operator.
     pub(super) target: Option<String>,
+    /// `target` with expansions and unquoted glob characters as [`HOLE`].
+    pub(super) target_hole: String,
     /// The redirection operator with the descriptor written before it
     /// (`2>`, `<<<`, `0<`), on the operator's word and on its target's.
     pub(super) operator: String,
@@ -49,6 +51,7 @@ impl Word {
             self.hole.push(value);
             if let Some(target) = &mut self.target {
                 target.push(value);
+                self.target_hole.push(value);
             }
         }
     }
@@ -59,6 +62,7 @@ impl Word {
         self.hole.push(value);
         if let Some(target) = &mut self.target {
             target.push(value);
+            self.target_hole.push(value);
         }
     }
 
@@ -70,6 +74,7 @@ impl Word {
         self.glob = true;
         if let Some(target) = &mut self.target {
             target.push(c);
+            self.target_hole.push(HOLE);
         }
     }
 
@@ -80,6 +85,7 @@ impl Word {
         self.hole.push_str(text);
         if let Some(target) = &mut self.target {
             target.push_str(text);
+            self.target_hole.push_str(text);
         }
     }
 
@@ -92,6 +98,7 @@ impl Word {
         self.dynamic = true;
         if let Some(target) = &mut self.target {
             target.push_str(text);
+            self.target_hole.push(HOLE);
         }
     }
 
@@ -105,6 +112,7 @@ impl Word {
         self.redirect = true;
         self.output |= operator.contains('>');
         self.target = Some(String::new());
+        self.target_hole.clear();
     }
 
     /// Writes to a file: an output redirection whose target is not a file
