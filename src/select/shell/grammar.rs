@@ -2,7 +2,7 @@
 //! here-documents, `case`, subshells and groups.
 
 use super::views::cannot_judge;
-use super::word::{PartBuilder, Word, is_keyword};
+use super::word::{PartBuilder, Word, is_keyword, is_name, starts_compound};
 use super::{CommandPart, MAX_DEPTH, SplitCommand, SplitError, Stdin};
 
 /// Whether the words so far are a `case WORD in` header (with nothing after).
@@ -213,7 +213,9 @@ impl<'a> Splitter<'a> {
             };
             let next = self.peek_at(1);
             match c {
-                ' ' | '\t' | '\r' => {
+                // A carriage return is not a blank to bash or dash: it is
+                // part of the word (`ls\r#;rm x` runs `rm x`).
+                ' ' | '\t' => {
                     part.end_word();
                     self.pos += 1;
                 }
@@ -289,7 +291,7 @@ impl<'a> Splitter<'a> {
         let ends_word = match self.peek() {
             None => true,
             Some('&') => self.peek_at(1) != Some('>'),
-            Some(c) => " \t\r\n;|)".contains(c),
+            Some(c) => " \t\n;|)".contains(c),
         };
         if ends_word {
             part.end_word();
@@ -643,6 +645,7 @@ impl<'a> Splitter<'a> {
                 result
             }
             Some('{') => self.braced_expansion(part),
+            Some('[') => self.old_arithmetic(part),
             Some('\'') => self.ansi_c_quoted(part.word()),
             Some('"') => {
                 part.word().push('$', None);
@@ -690,7 +693,15 @@ impl<'a> Splitter<'a> {
     ) -> Result<(), SplitError> {
         let start = self.pos;
         self.pos += opener_len;
+        let pending = self.heredocs.len();
         let mut inner = self.list(End::Paren(opener))?;
+        if self.heredocs.len() > pending {
+            // bash reads its body from the lines after the `)`, dash ends
+            // it at the `)` and runs those lines as commands.
+            part.word().hidden.get_or_insert(
+                "a here-document opened inside a substitution and not ended before its `)`, which bash and dash read differently",
+            );
+        }
         self.dynamic = true;
         let text = self.text(start);
         part.word().push_expansion(&text);
@@ -733,6 +744,64 @@ impl<'a> Splitter<'a> {
         Ok(())
     }
 
+    /// `$[…]`, bash's old arithmetic expansion: `<<` in it is a shift, and
+    /// the substitutions in it run.
+    fn old_arithmetic(&mut self, part: &mut PartBuilder) -> Result<(), SplitError> {
+        self.descend()?;
+        let start = self.pos;
+        self.pos += 2;
+        self.arithmetic += 1;
+        let mut scratch = PartBuilder::default();
+        let mut depth = 0_usize;
+        let result = loop {
+            match self.peek() {
+                None => break Err(SplitError::Unclosed("`$[`")),
+                Some(']') if depth == 0 => {
+                    self.pos += 1;
+                    break Ok(());
+                }
+                Some(']') => {
+                    depth -= 1;
+                    self.pos += 1;
+                }
+                Some('[') => {
+                    depth += 1;
+                    self.pos += 1;
+                }
+                Some('\'') => {
+                    if let Err(err) = self.single_quoted(scratch.word(), "`'` quote") {
+                        break Err(err);
+                    }
+                }
+                Some('"') => {
+                    if let Err(err) = self.double_quoted(&mut scratch) {
+                        break Err(err);
+                    }
+                }
+                Some('`') => {
+                    if let Err(err) = self.backticks(&mut scratch) {
+                        break Err(err);
+                    }
+                }
+                Some('$') => {
+                    if let Err(err) = self.dollar(&mut scratch) {
+                        break Err(err);
+                    }
+                }
+                Some('\\') => self.pos = (self.pos + 2).min(self.chars.len()),
+                Some(_) => self.pos += 1,
+            }
+        };
+        self.arithmetic -= 1;
+        result?;
+        self.depth -= 1;
+        self.dynamic = true;
+        let text = self.text(start);
+        part.word().push_expansion(&text);
+        part.nested.append(&mut scratch.nested);
+        Ok(())
+    }
+
     /// Backticks, the old command substitution. Inside them a backslash
     /// before a backtick, `\\` or `$` stands for that character; the rest
     /// is split on its own.
@@ -770,6 +839,11 @@ impl<'a> Splitter<'a> {
     /// word up to its matching `)`, spaces included.
     pub(super) fn literal_group(&mut self, part: &mut PartBuilder) -> Result<(), SplitError> {
         self.descend()?;
+        // `NAME()` where a command starts: a function definition.
+        let header = part.word.as_ref().is_some_and(|w| {
+            w.raw == w.value && (is_name(&w.raw) || w.raw.contains(['-', '.', ':', '/']))
+        }) && starts_compound(&part.words);
+        let open = self.pos;
         if part.word().raw.ends_with(['@', '+', '!', '*', '?']) {
             // An extended glob (`@(rm|x)`).
             part.word().glob = true;
@@ -793,6 +867,11 @@ impl<'a> Splitter<'a> {
             }
         }
         self.depth -= 1;
+        let inside = &self.chars[open + 1..self.pos - 1];
+        if header && inside.iter().all(|c| matches!(c, ' ' | '\t')) {
+            part.word().function_header = true;
+            part.end_word();
+        }
         Ok(())
     }
 
@@ -816,7 +895,7 @@ impl<'a> Splitter<'a> {
         let mut quoted = false;
         while let Some(c) = self.peek() {
             match c {
-                ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')' => break,
+                ' ' | '\t' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')' => break,
                 '\'' => {
                     quoted = true;
                     self.single_quoted(&mut delimiter, "`'` quote")?;

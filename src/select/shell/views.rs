@@ -9,7 +9,7 @@ use super::word::{
     is_subscript_trap,
 };
 use super::wrappers::{
-    DASH_C_RUNNERS, RUNNERS, command_start, dash_c_view, runner_starts, runner_view,
+    DASH_C_RUNNERS, command_start, dash_c_view, runner_starts, runner_view, wrapper,
 };
 use super::{CommandPart, HOLE, Redirect, Stdin};
 
@@ -186,7 +186,7 @@ pub(super) fn judge_words(
             git_config_from_env = Some(name.to_owned());
         }
     }
-    if let Some(why) = words.iter().find_map(|w| w.hidden) {
+    if let Some(why) = all_words.iter().find_map(|w| w.hidden) {
         cannot_judge(
             part,
             format!("it uses {why}; write the commands themselves"),
@@ -195,12 +195,10 @@ pub(super) fn judge_words(
     // bash evaluates a variable's value as arithmetic in `$((x))`, `[[ x -eq
     // 1 ]]`, `let x`…, and runs a substitution in an array subscript there
     // (`x='a[$(rm y)]'`): such a value is judged as a command line.
+    // The subscript may be in the name (`let 'a[$(rm y)]=1'`) or in the
+    // value: the whole word is judged.
     for word in words.iter().filter(|w| is_subscript_trap(w)) {
-        let value = word
-            .value
-            .split_once('=')
-            .map_or(word.value.as_str(), |(_, v)| v);
-        hands_over(part, "arithmetic", value.to_owned(), word.dynamic);
+        hands_over(part, "arithmetic", word.value.clone(), word.dynamic);
     }
     git_config_from_env
 }
@@ -231,8 +229,8 @@ pub(super) fn follow_view(
     starts: &mut Vec<usize>,
 ) {
     let args = &words[start + 1..];
-    if RUNNERS.contains(&name) {
-        starts.extend(runner_starts(name, args).into_iter().map(|i| start + 1 + i));
+    if let Some(row) = wrapper(name) {
+        starts.extend(runner_starts(row, args).into_iter().map(|i| start + 1 + i));
         runner_view(name, args, part);
     } else if name == "find" {
         for (i, w) in words.iter().enumerate().skip(start + 1) {
@@ -241,6 +239,11 @@ pub(super) fn follow_view(
             }
         }
     } else if name == "eval" {
+        // bash's `eval` takes `--` before its words.
+        let args = match args.first() {
+            Some(first) if first.value == "--" => &args[1..],
+            _ => args,
+        };
         let line = args
             .iter()
             .map(|w| w.value.as_str())

@@ -7,7 +7,8 @@ use super::{CommandPart, HOLE};
 /// Words that may precede a command without being it. Recognised only
 /// unquoted (`"if"` is a command named `if`).
 pub(super) const KEYWORDS: &[&str] = &[
-    "!", "{", "}", "if", "then", "elif", "else", "fi", "while", "until", "do", "done", "esac",
+    "!", "{", "}", "function", "if", "then", "elif", "else", "fi", "while", "until", "do", "done",
+    "esac",
 ];
 
 /// A word as written (`raw`) and as the shell passes it on (`value`).
@@ -41,6 +42,9 @@ pub(super) struct Word {
     /// An expansion that runs commands hookrun cannot see, wherever the
     /// word is (`${x@P}`), as a reason.
     pub(super) hidden: Option<&'static str>,
+    /// A function definition's `NAME()`: like a keyword, what follows is a
+    /// command (the function's body).
+    pub(super) function_header: bool,
 }
 
 impl Word {
@@ -185,7 +189,7 @@ impl PartBuilder {
             .iter()
             .rposition(|w| is_keyword(w) && w.raw == "{")
             .map_or(0, |i| i + 1);
-        !self.in_word() && self.words[group..].iter().all(is_keyword)
+        !self.in_word() && starts_compound(&self.words[group..])
     }
 
     /// Append the finished part (if it runs anything) and its nested parts;
@@ -212,7 +216,35 @@ impl PartBuilder {
 }
 
 pub(super) fn is_keyword(word: &Word) -> bool {
-    word.raw == word.value && KEYWORDS.contains(&word.raw.as_str())
+    word.function_header || (word.raw == word.value && KEYWORDS.contains(&word.raw.as_str()))
+}
+
+/// Whether a compound command (`( … )`) may start after `words`: keywords,
+/// `time [-p]`, `coproc [NAME]` (`time (rm x)`, `coproc c { rm x; }`).
+pub(super) fn starts_compound(words: &[Word]) -> bool {
+    let mut previous = "";
+    for word in words {
+        let plain = word.raw == word.value;
+        let text = word.raw.as_str();
+        let allowed = is_keyword(word)
+            || (plain && matches!(text, "time" | "coproc"))
+            || (plain && previous == "time" && matches!(text, "-p" | "--"))
+            || (previous == "coproc" && is_name(text));
+        if !allowed {
+            return false;
+        }
+        previous = text;
+    }
+    true
+}
+
+/// A shell name: a letter or `_`, then letters, digits and `_`.
+pub(super) fn is_name(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// An assignment whose value holds a substitution inside a subscript

@@ -6,59 +6,273 @@ use super::shells::option_value;
 use super::views::{cannot_judge, hands_over};
 use super::word::{Word, base_name, is_assignment, is_keyword};
 
-/// Wrappers that run the rest of their words as a command, for the rules
-/// that fail toward matching: the command may start at any word up to the
-/// first one that is neither an option, an option's value, a number nor
-/// (for some) the one operand before the command ([`runner_starts`]), so
-/// `sudo -u root rm x` and `env -i A=1 rm x` are both seen as `rm x`.
-pub(super) const RUNNERS: &[&str] = &[
-    "sudo",
-    "doas",
-    "pkexec",
-    "env",
-    "exec",
-    "xargs",
-    "coproc",
-    "command",
-    "builtin",
-    "nohup",
-    "nice",
-    "timeout",
-    "time",
-    "stdbuf",
-    "setsid",
-    "chroot",
-    "chrt",
-    "ionice",
-    "taskset",
-    "unshare",
-    "nsenter",
-    "flock",
-    "watch",
-    "strace",
-    "ltrace",
-    "caffeinate",
-    "unbuffer",
-    "chronic",
-    "runuser",
-    "fakeroot",
-    "firejail",
-    "setpriv",
-    "prlimit",
-    "numactl",
-    "parallel",
-    "busybox",
-    "toybox",
-    "noglob",
-    "then",
-    "do",
-    "else",
-    "!",
+/// What a wrapper reads after its options, before the command it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Operand {
+    /// Nothing: the command comes right after the options.
+    None,
+    /// One word, whatever it looks like (`chroot DIR`, `flock FILE`,
+    /// `taskset MASK`, `timeout DURATION`: `timeout inf rm` runs `rm`).
+    One,
+}
+
+/// A program that runs the rest of its words as a command: one row each.
+pub(super) struct Wrapper {
+    pub(super) name: &'static str,
+    /// Short option letters that take a value (`-u root`, `-uroot`).
+    pub(super) short_values: &'static str,
+    /// Long options that take a value in the next word when written
+    /// without `=` (`--user root`).
+    pub(super) long_values: &'static [&'static str],
+    /// Options that take no value, short (letters) and long: with
+    /// `short_values` and `long_values`, every option the row knows.
+    pub(super) flags: &'static str,
+    pub(super) long_flags: &'static [&'static str],
+    /// What comes between the options and the command.
+    pub(super) operand: Operand,
+    /// Dropped from a part's text, so that allow rules name the command it
+    /// runs (`timeout 5 cargo test` is `cargo test`), when its options are
+    /// all ones this row knows.
+    pub(super) dropped: bool,
+}
+
+const fn row(name: &'static str, short_values: &'static str) -> Wrapper {
+    Wrapper {
+        name,
+        short_values,
+        long_values: &[],
+        flags: "",
+        long_flags: &[],
+        operand: Operand::None,
+        dropped: false,
+    }
+}
+
+/// Wrappers, for the rules that fail toward matching: the command may
+/// start at any word up to the one where the wrapper, reading its options
+/// as this row says, starts it ([`runner_starts`]), so `sudo -u root rm x`,
+/// `env -i A=1 rm x` and `timeout -s KILL 1e3 rm x` are all seen as `rm x`.
+/// A new wrapper is one row here (and a test).
+pub(super) const WRAPPERS: &[Wrapper] = &[
+    Wrapper {
+        long_values: &[
+            "--user",
+            "--group",
+            "--chdir",
+            "--chroot",
+            "--close-from",
+            "--host",
+            "--prompt",
+            "--role",
+            "--type",
+            "--command-timeout",
+            "--other-user",
+        ],
+        ..row("sudo", "CDghpRrtTUu")
+    },
+    row("doas", "Cu"),
+    Wrapper {
+        long_values: &["--user"],
+        ..row("pkexec", "")
+    },
+    Wrapper {
+        long_values: &[
+            "--unset",
+            "--chdir",
+            "--split-string",
+            "--block-signal",
+            "--default-signal",
+            "--ignore-signal",
+        ],
+        ..row("env", "uCS")
+    },
+    row("exec", "a"),
+    Wrapper {
+        long_values: &[
+            "--arg-file",
+            "--delimiter",
+            "--max-lines",
+            "--max-args",
+            "--max-procs",
+            "--max-chars",
+            "--process-slot-var",
+        ],
+        dropped: true,
+        ..row("xargs", "aEdILnPs")
+    },
+    row("coproc", ""),
+    Wrapper {
+        flags: "p",
+        dropped: true,
+        ..row("command", "")
+    },
+    Wrapper {
+        dropped: true,
+        ..row("builtin", "")
+    },
+    Wrapper {
+        dropped: true,
+        ..row("nohup", "")
+    },
+    Wrapper {
+        long_values: &["--adjustment"],
+        dropped: true,
+        ..row("nice", "n")
+    },
+    Wrapper {
+        long_values: &["--signal", "--kill-after"],
+        flags: "v",
+        long_flags: &["--preserve-status", "--foreground", "--verbose"],
+        operand: Operand::One,
+        dropped: true,
+        ..row("timeout", "ks")
+    },
+    Wrapper {
+        dropped: true,
+        ..row("time", "fo")
+    },
+    Wrapper {
+        long_values: &["--input", "--output", "--error"],
+        dropped: true,
+        ..row("stdbuf", "ioe")
+    },
+    row("setsid", ""),
+    Wrapper {
+        long_values: &["--userspec", "--groups"],
+        operand: Operand::One,
+        ..row("chroot", "")
+    },
+    Wrapper {
+        operand: Operand::One,
+        ..row("chrt", "T")
+    },
+    Wrapper {
+        long_values: &["--class", "--classdata", "--pid", "--pgid", "--uid"],
+        ..row("ionice", "cnPpu")
+    },
+    Wrapper {
+        operand: Operand::One,
+        ..row("taskset", "")
+    },
+    row("unshare", "S"),
+    Wrapper {
+        long_values: &["--target", "--setuid", "--setgid", "--wd", "--root"],
+        ..row("nsenter", "tSGwr")
+    },
+    Wrapper {
+        long_values: &["--timeout", "--conflict-exit-code", "--command"],
+        operand: Operand::One,
+        ..row("flock", "wEc")
+    },
+    Wrapper {
+        long_values: &["--interval", "--differences"],
+        ..row("watch", "n")
+    },
+    Wrapper {
+        long_values: &[
+            "--output",
+            "--trace",
+            "--attach",
+            "--string-limit",
+            "--user",
+            "--env",
+        ],
+        ..row("strace", "abeEIoOpPsSuUX")
+    },
+    row("ltrace", "aAeElnopsSuxX"),
+    row("caffeinate", "tw"),
+    row("unbuffer", ""),
+    row("chronic", ""),
+    Wrapper {
+        long_values: &[
+            "--user",
+            "--group",
+            "--supp-group",
+            "--shell",
+            "--command",
+            "--session-command",
+            "--whitelist-environment",
+        ],
+        ..row("runuser", "cgGsuw")
+    },
+    Wrapper {
+        long_values: &["--lib", "--faked", "--save-file", "--load-file"],
+        ..row("fakeroot", "lsi")
+    },
+    row("firejail", ""),
+    row("setpriv", ""),
+    row("prlimit", "p"),
+    row("numactl", "CNmPip"),
+    row("parallel", "jdSI"),
+    row("busybox", ""),
+    row("toybox", ""),
+    Wrapper {
+        dropped: true,
+        ..row("noglob", "")
+    },
+    // Keywords before a command: the command may follow at once.
+    row("then", ""),
+    row("do", ""),
+    row("else", ""),
+    row("!", ""),
 ];
 
-/// Runners that take one operand before the command (`chroot DIR cmd`,
-/// `flock FILE cmd`, `taskset MASK cmd`).
-pub(super) const RUNNERS_WITH_OPERAND: &[&str] = &["chroot", "flock", "taskset"];
+/// The row of the wrapper `name`, if it is one.
+pub(super) fn wrapper(name: &str) -> Option<&'static Wrapper> {
+    WRAPPERS.iter().find(|w| w.name == name)
+}
+
+/// How `row` reads the option `option` (its first word at `args[i]`):
+/// the words it takes, and whether the row knows the option.
+fn option_words(row: &Wrapper, option: &str) -> (usize, bool) {
+    if let Some(long) = option.strip_prefix("--") {
+        if long.contains('=') {
+            return (1, true);
+        }
+        let takes_value = row.long_values.contains(&option);
+        return (
+            if takes_value { 2 } else { 1 },
+            takes_value || row.long_flags.contains(&option),
+        );
+    }
+    let letters = option.trim_start_matches(['-', '+']);
+    for (at, letter) in letters.char_indices() {
+        if row.short_values.contains(letter) {
+            let attached = at + letter.len_utf8() < letters.len();
+            return (if attached { 1 } else { 2 }, true);
+        }
+    }
+    let known = letters
+        .chars()
+        .all(|c| c.is_ascii_digit() || row.flags.contains(c));
+    (1, known || row.name == "env")
+}
+
+/// Where `row` starts its command, reading its options as it does, as an
+/// offset into `args`; `None` when an option is one the row does not know
+/// (it may take a value) or nothing follows.
+pub(super) fn exact_start(row: &Wrapper, args: &[&str]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(&v) = args.get(i) {
+        if v == "--" {
+            i += 1;
+            break;
+        }
+        let option = (v.len() > 1 && v.starts_with('-')) || (v == "-" && row.name == "env");
+        if !option {
+            break;
+        }
+        let (words, known) = option_words(row, v);
+        if !known {
+            return None;
+        }
+        i += words;
+    }
+    if row.operand == Operand::One {
+        i += 1;
+    }
+    (i < args.len()).then_some(i)
+}
 
 /// Programs that hand the value of their `-c` option (or `--command`) to a
 /// shell, with the letters of their other options that take a value.
@@ -111,21 +325,32 @@ pub(super) fn dash_c_view(name: &str, letters: &str, args: &[&Word], part: &mut 
     }
 }
 
-/// Where the command after a runner may start, as offsets into its
-/// arguments: every word up to the first that is neither an option, the
-/// value an option may take, a number, nor the runner's one operand.
-pub(super) fn runner_starts(name: &str, args: &[&Word]) -> Vec<usize> {
-    let mut operands = usize::from(RUNNERS_WITH_OPERAND.contains(&name));
+/// Where the command after a wrapper may start, as offsets into its
+/// arguments: every word up to where the wrapper starts it, reading its
+/// options as its row says; an option the row does not know may take a
+/// value, so the reading goes on past it.
+pub(super) fn runner_starts(row: &Wrapper, args: &[&Word]) -> Vec<usize> {
+    let mut operands = usize::from(row.operand == Operand::One);
     let mut value_next = false;
     let mut starts = Vec::new();
+    let mut options = true;
     for (i, arg) in args.iter().enumerate() {
         starts.push(i);
         let v = arg.value.as_str();
-        if v.len() > 1 && v.starts_with(['-', '+']) {
-            value_next = !v.contains('=');
-        } else if std::mem::take(&mut value_next) || is_duration(v) {
+        if std::mem::take(&mut value_next) {
+            continue;
+        }
+        if options && v == "--" {
+            options = false;
+            continue;
+        }
+        let option = (v.len() > 1 && v.starts_with(['-', '+'])) || v == "-";
+        if options && option {
+            let (words, known) = option_words(row, v);
+            value_next = words == 2 || (!known && !v.contains('='));
         } else if operands > 0 {
             operands -= 1;
+            options = false;
         } else {
             break;
         }
@@ -249,94 +474,38 @@ pub(super) fn command_start<W: std::borrow::Borrow<Word>>(words: &[W]) -> usize 
 /// then starts with the wrapper's name, which no rule about the wrapped
 /// command matches — for allow rules the safe side.
 pub(super) fn wrapper_len<W: std::borrow::Borrow<Word>>(words: &[W]) -> Option<usize> {
-    let arg = |i: usize| words.get(i).map(|w| w.borrow().value.as_str());
-    let after_double_dash = |i: usize| if arg(i) == Some("--") { i + 1 } else { i };
-    match arg(0)? {
-        "timeout" => {
-            let mut i = 1;
-            while let Some(option) = arg(i).filter(|a| a.starts_with('-')) {
-                i += if matches!(option, "-s" | "-k" | "--signal" | "--kill-after") {
-                    2
-                } else {
-                    1
-                };
-                if option == "--" {
-                    break;
-                }
-            }
-            is_duration(arg(i)?).then_some(i + 1)
+    let (head, rest) = words.split_first()?;
+    let row = wrapper(&head.borrow().value).filter(|row| row.dropped)?;
+    let args: Vec<&str> = rest.iter().map(|w| w.borrow().value.as_str()).collect();
+    match (row.name, args.first().copied()) {
+        // bash's `time` keyword takes `-p` only.
+        ("time", Some("-p")) => return Some(2),
+        ("time", _) => return Some(1),
+        // `command -v x` looks `x` up; it does not run it.
+        ("command", Some(option)) if option.starts_with('-') && !matches!(option, "-p" | "--") => {
+            return None;
         }
-        "time" => Some(if arg(1) == Some("-p") { 2 } else { 1 }),
-        "nice" => {
-            let i = match arg(1) {
-                Some("-n" | "--adjustment") => 3,
-                Some(option) if is_nice_adjustment(option) => 2,
-                _ => 1,
-            };
-            Some(after_double_dash(i))
-        }
-        "nohup" => Some(after_double_dash(1)),
-        "stdbuf" => {
-            let mut i = 1;
-            while let Some(option) = arg(i) {
-                i += match option {
-                    "-i" | "-o" | "-e" | "--input" | "--output" | "--error" => 2,
-                    _ if is_stdbuf_option(option) => 1,
-                    _ => break,
-                };
-            }
-            (i > 1).then(|| after_double_dash(i))
-        }
-        "command" => match arg(1) {
-            Some("-p" | "--") => Some(2),
-            // `command -v x` looks `x` up; it does not run it.
-            Some(option) if option.starts_with('-') => None,
-            _ => Some(1),
-        },
-        "builtin" | "noglob" => Some(1),
-        "xargs" => match arg(1) {
-            Some(option) if option.starts_with('-') => None,
-            _ => Some(1),
-        },
-        _ => None,
+        // stdbuf without a mode runs nothing.
+        ("stdbuf", first) if !first.is_some_and(|o| o.starts_with('-')) => return None,
+        // xargs with options: what it runs depends on its input.
+        ("xargs", Some(option)) if option.starts_with('-') => return None,
+        _ => {}
     }
+    let start = exact_start(row, &args)?;
+    if row.operand == Operand::One && (start == 0 || !is_duration(args[start - 1])) {
+        // `timeout git push` runs nothing: not read as `push`.
+        return None;
+    }
+    Some(start + 1)
 }
 
-/// `timeout`'s DURATION: a number with an optional unit.
-pub(super) fn is_duration(text: &str) -> bool {
+/// `timeout`'s DURATION as `strtod` reads it (`5`, `1.5m`, `1e3`, `inf`,
+/// `0x10`), with an optional unit.
+fn is_duration(text: &str) -> bool {
     let number = text.strip_suffix(['s', 'm', 'h', 'd']).unwrap_or(text);
-    let mut seen_digit = false;
-    let mut seen_dot = false;
-    for c in number.chars() {
-        match c {
-            '0'..='9' => seen_digit = true,
-            '.' if !seen_dot => seen_dot = true,
-            _ => return false,
-        }
-    }
-    seen_digit
-}
-
-/// `nice -5`, `nice -n5`, `nice --adjustment=5`.
-pub(super) fn is_nice_adjustment(option: &str) -> bool {
-    let number = if let Some(n) = option.strip_prefix("--adjustment=") {
-        n
-    } else if let Some(n) = option.strip_prefix("-n") {
-        n
-    } else {
-        option.trim_start_matches('-')
-    };
-    let number = number.strip_prefix(['-', '+']).unwrap_or(number);
-    option.starts_with('-') && !number.is_empty() && number.chars().all(|c| c.is_ascii_digit())
-}
-
-/// `stdbuf -oL`, `--output=L`.
-pub(super) fn is_stdbuf_option(option: &str) -> bool {
-    let attached = ["-i", "-o", "-e"]
-        .iter()
-        .any(|p| option.len() > 2 && option.starts_with(p));
-    let long = ["--input=", "--output=", "--error="]
-        .iter()
-        .any(|p| option.starts_with(p));
-    attached || long
+    let hex = number
+        .strip_prefix("0x")
+        .or_else(|| number.strip_prefix("0X"))
+        .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit() || c == '.'));
+    hex || (number.parse::<f64>().is_ok() && !number.starts_with(['+', '-']))
 }
