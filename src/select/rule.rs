@@ -42,7 +42,7 @@
 use super::wildcard::Wildcard;
 use serde_json::Value;
 
-use super::shell::{CommandPart, HOLE, SplitCommand, split_command};
+use super::shell::{CommandPart, HOLE, SplitCommand, is_inert_variable, not_plain, split_command};
 // Imports run one way: the rule engine uses path patterns, never the reverse.
 pub use super::file_pattern::PathContext;
 use super::file_pattern::{OnDisk, PathMatch, PathPattern, resolve_on_disk};
@@ -345,14 +345,32 @@ pub fn allow_covers(rules: &[(&Rule, PathContext<'_>)], call: ToolCall<'_>) -> b
     let Ok(split) = split.as_ref() else {
         return false;
     };
+    // Only the plain subset, read by a scanner of its own (SPEC §4.3).
     !split.dynamic
         && !split.parts.is_empty()
+        && not_plain(command).is_none()
         && split.parts.iter().all(|part| {
-            !past_deadline()
-                && part.not_allowable.is_none()
-                && command_patterns
+            // An assignment prefix that may change what runs (`PATH=. ls`)
+            // is covered only by a rule that names it.
+            let changes_what_runs = part
+                .assignments
+                .iter()
+                .any(|(name, _)| !is_inert_variable(name));
+            // The rule may name the assignments (`Bash(LANG=C ls *)`).
+            let named = (!part.assignments.is_empty()).then(|| {
+                let mut named: Vec<String> = part
+                    .assignments
                     .iter()
-                    .any(|pattern| pattern.is_match(&part.text))
+                    .map(|(n, v)| format!("{n}={v}"))
+                    .collect();
+                named.push(part.text.clone());
+                named.join(" ")
+            });
+            let covers = |pattern: &&CommandPattern| {
+                named.as_ref().is_some_and(|named| pattern.is_match(named))
+                    || (!changes_what_runs && pattern.is_match(&part.text))
+            };
+            !past_deadline() && part.not_allowable.is_none() && command_patterns.iter().any(covers)
         })
 }
 
@@ -1658,7 +1676,9 @@ mod tests {
                 "npm test && curl x",
                 false,
             ),
-            (&["Bash(cd *)", "Bash(make)"], "(cd x && make)", true),
+            // A subshell is outside the plain subset: the host asks.
+            (&["Bash(cd *)", "Bash(make)"], "(cd x && make)", false),
+            (&["Bash(cd *)", "Bash(make)"], "cd x && make", true),
             (&["Bash(npm test *)"], "timeout 60 npm test", true),
             (&["Bash(npm test *)"], "CI=1 npm test", true),
             (&["Bash(npm test *)"], "npm test | tee log", false),
@@ -1684,8 +1704,8 @@ mod tests {
             (&[], "ls", false),
             // Other tools' rules do not apply.
             (&["Read", "PowerShell(ls)"], "ls", false),
-            // Heredoc bodies need no rule; the command does.
-            (&["Bash(cat *)"], "cat <<'EOF'\nrm -rf /\nEOF", true),
+            // Here-documents are outside the plain subset: the host asks.
+            (&["Bash(cat *)"], "cat <<'EOF'\nrm -rf /\nEOF", false),
             (&["Bash(cat *)"], "cat <<EOF\n$(rm -rf /)\nEOF", false),
         ];
         for &(rules, command, expected) in cases {
@@ -2104,7 +2124,8 @@ mod tests {
             !allows(&["Bash(ls *)"], "Bash", &bash("case $1 in a) ls ;; esac")),
             "dynamic"
         );
-        assert!(allows(
+        // `case` is outside the plain subset: the host asks.
+        assert!(!allows(
             &["Bash(ls *)"],
             "Bash",
             &bash("case x in a) ls -la ;; b) ls ;; esac")

@@ -37,6 +37,7 @@ mod seams;
 mod security;
 mod selfguard;
 mod shell_differential;
+mod shell_rules;
 mod state;
 mod supervision;
 mod traps;

@@ -43,6 +43,7 @@
 
 mod grammar;
 mod multiplexers;
+mod plain;
 mod shells;
 mod views;
 mod word;
@@ -50,6 +51,8 @@ mod wrappers;
 
 #[cfg(test)]
 mod tests;
+
+pub use plain::{is_inert_variable, not_plain};
 
 /// A command, split.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -251,7 +251,9 @@ pub(super) fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut Co
             _ => None,
         };
         if let Some((key, value)) = config.and_then(|c| c.split_once('=')) {
-            if let Some(alias) = key.strip_prefix("alias.") {
+            // git's configuration keys are case-insensitive (`Alias.x`).
+            let lower = key.to_ascii_lowercase();
+            if let Some(alias) = lower.strip_prefix("alias.") {
                 aliases.push((
                     alias.to_owned(),
                     value.trim_matches(['"', '\'']).to_owned(),
@@ -287,6 +289,9 @@ pub(super) fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut Co
             frontier.push(i + 1);
         }
     }
+    if name == "git" {
+        ext_transport(args, part);
+    }
     for k in subcommands {
         let rest: Vec<&str> = args[k + 1..].iter().map(|w| w.hole.as_str()).collect();
         let rest = rest.join(" ");
@@ -303,7 +308,10 @@ pub(super) fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut Co
             part.seen_through
                 .push(format!("git-{} {rest}", args[k].hole).trim_end().to_owned());
         }
-        if let Some((_, expansion, expanded)) = aliases.iter().find(|(alias, ..)| alias == sub) {
+        if let Some((_, expansion, expanded)) = aliases
+            .iter()
+            .find(|(alias, ..)| alias.eq_ignore_ascii_case(sub))
+        {
             let values: Vec<&str> = args[k + 1..].iter().map(|w| w.value.as_str()).collect();
             match expansion.strip_prefix('!') {
                 Some(command) if name == "git" => {
@@ -318,6 +326,34 @@ pub(super) fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut Co
                     .seen_through
                     .push(format!("{name} {expansion} {rest}").trim_end().to_owned()),
             }
+        }
+    }
+}
+
+/// git's `ext::` transport runs the command in the URL (`git fetch
+/// 'ext::rm x'`), with its own `%` escapes; wherever the URL stands
+/// (an argument, a `-c remote.x.url=ext::…`), the command is judged.
+fn ext_transport(args: &[&Word], part: &mut CommandPart) {
+    for arg in args {
+        let Some(at) = arg.value.find("ext::") else {
+            continue;
+        };
+        let command = &arg.value[at + "ext::".len()..];
+        if arg.value.starts_with("ext::") && !command.contains('%') {
+            hands_over(
+                part,
+                "git's ext:: transport",
+                command.to_owned(),
+                arg.dynamic,
+            );
+        } else {
+            cannot_judge(
+                part,
+                format!(
+                    "git's `ext::` transport runs the command in `{}`, which hookrun does not decode; write the command itself",
+                    arg.raw
+                ),
+            );
         }
     }
 }

@@ -8,7 +8,8 @@ use super::word::Word;
 /// Shells whose `-c` argument is a command line, and which otherwise read
 /// their commands from a script file or their standard input.
 pub(super) const SHELLS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "posh",
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "posh", "tcsh",
+    "csh",
 ];
 
 /// Standard input as a file name (`sh /dev/stdin`, `. /dev/fd/0`).

@@ -186,6 +186,15 @@ pub(super) fn judge_words(
             git_config_from_env = Some(name.to_owned());
         }
     }
+    if let Some(word) = startup_file_assignment(words) {
+        cannot_judge(
+            part,
+            format!(
+                "`{}` names a file of commands that every shell it starts reads first, which hookrun cannot see; drop the assignment",
+                word.raw
+            ),
+        );
+    }
     if let Some(why) = all_words.iter().find_map(|w| w.hidden) {
         cannot_judge(
             part,
@@ -278,8 +287,16 @@ pub(super) fn follow_view(
             if !line.is_empty() {
                 let expanded = args[host + 1..].iter().any(|w| w.dynamic);
                 hands_over(part, "ssh", line.join(" "), expanded);
+            } else if !args
+                .iter()
+                .any(|w| w.value.starts_with('-') && w.value.contains('N'))
+            {
+                // A login shell the agent types into.
+                part.reads_commands.get_or_insert_with(|| "ssh".to_owned());
             }
         }
+    } else if name == "tmux" || name == "screen" {
+        multiplexer_view(name, args, part);
     } else if name == "sg" {
         // `sg GROUP [-c] COMMAND`: the command goes to `/bin/sh -c`.
         for arg in args.iter().skip(1).filter(|w| w.value != "-c") {
@@ -298,6 +315,10 @@ pub(super) const COMMAND_VARIABLES: &[&str] = &[
     "VISUAL",
     "SSH_COMMAND",
     "GIT_SSH",
+    "PROXY_COMMAND",
+    "EXTERNAL_DIFF",
+    "LESSOPEN",
+    "LESSCLOSE",
     "ASKPASS",
     "PROMPT_COMMAND",
     "PS0",
@@ -402,5 +423,104 @@ pub(super) fn literal_output(words: &[Word]) -> Option<String> {
             rest.is_empty().then_some(out)
         }
         _ => None,
+    }
+}
+
+/// Variables naming a file a shell reads commands from when it starts.
+const STARTUP_VARIABLES: &[&str] = &["BASH_ENV", "ENV", "ZDOTDIR", "PROMPT_COMMAND"];
+
+/// An assignment of [`STARTUP_VARIABLES`] before the command or given to
+/// `env` (`BASH_ENV=x bash -c ls`, `env ENV=x sh -i`).
+fn startup_file_assignment<'w>(words: &[&'w Word]) -> Option<&'w Word> {
+    let mut in_prefix = true;
+    for word in words {
+        let is_startup = is_assignment(word)
+            && word
+                .value
+                .split_once('=')
+                .is_some_and(|(name, _)| STARTUP_VARIABLES.contains(&name));
+        if is_startup && in_prefix {
+            return Some(word);
+        }
+        if !(is_keyword(word) || is_assignment(word) || word.value.starts_with('-')) {
+            // The words after `env` (and its options) are assignments too.
+            in_prefix = base_name(&word.value) == "env";
+        }
+    }
+    None
+}
+
+/// tmux subcommands that start no command and open no shell.
+const TMUX_INERT: &[&str] = &[
+    "ls",
+    "list-sessions",
+    "list-windows",
+    "lsw",
+    "list-panes",
+    "lsp",
+    "list-clients",
+    "lsc",
+    "has-session",
+    "has",
+    "kill-session",
+    "kill-server",
+    "kill-window",
+    "killw",
+    "kill-pane",
+    "killp",
+    "capture-pane",
+    "capturep",
+    "show-options",
+    "show",
+    "show-environment",
+    "showenv",
+    "display-message",
+    "display",
+    "list-buffers",
+    "lsb",
+    "show-buffer",
+    "showb",
+    "list-keys",
+    "lsk",
+    "list-commands",
+    "lscm",
+    "rename-session",
+    "rename-window",
+    "select-window",
+    "selectw",
+    "select-pane",
+    "selectp",
+    "detach-client",
+    "detach",
+];
+
+/// A terminal multiplexer: it runs commands given to it (`tmux -c`,
+/// `new-session CMD`, `send-keys`, `run-shell`, its configuration file) or
+/// opens shells the agent types into, none of which hookrun sees: "cannot
+/// judge", unless it only lists, shows or stops.
+fn multiplexer_view(name: &str, args: &[&Word], part: &mut CommandPart) {
+    let inert = if name == "tmux" {
+        let mut i = 0;
+        while let Some(arg) = args.get(i) {
+            match arg.value.as_str() {
+                "-L" | "-S" | "-T" => i += 2,
+                "-V" => break,
+                v if v.starts_with('-') && !v.contains(['c', 'f']) => i += 1,
+                _ => break,
+            }
+        }
+        args.get(i)
+            .is_some_and(|w| w.value == "-V" || TMUX_INERT.contains(&w.value.as_str()))
+    } else {
+        args.first()
+            .is_some_and(|w| matches!(w.value.as_str(), "-ls" | "-list" | "-v" | "-wipe"))
+    };
+    if !inert {
+        cannot_judge(
+            part,
+            format!(
+                "`{name}` runs commands hookrun cannot see (its own command lines, its configuration, or a shell the agent types into); run the commands themselves"
+            ),
+        );
     }
 }

@@ -286,6 +286,16 @@ pub(super) const DASH_C_RUNNERS: &[(&str, &str)] = &[
 /// What a wrapper (`RUNNERS`) does beyond starting the rest of its words.
 pub(super) fn runner_view(name: &str, args: &[&Word], part: &mut CommandPart) {
     match name {
+        // `sudo -s`, `sudo -i` with no command: a shell the agent types into.
+        "sudo" | "doas"
+            if args.iter().all(|w| w.value.starts_with('-'))
+                && args.iter().any(|w| {
+                    matches!(w.value.as_str(), "--shell" | "--login")
+                        || (!w.value.starts_with("--") && w.value.contains(['s', 'i']))
+                }) =>
+        {
+            part.reads_commands.get_or_insert_with(|| name.to_owned());
+        }
         "xargs" if args.iter().any(|w| is_xargs_replace(&w.value)) => cannot_judge(
             part,
             "`xargs -I` puts its input into the command, so only the running shell \
