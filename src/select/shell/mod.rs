@@ -44,6 +44,7 @@
 mod grammar;
 mod multiplexers;
 mod plain;
+mod powershell;
 mod shells;
 mod views;
 mod word;

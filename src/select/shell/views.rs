@@ -3,6 +3,7 @@
 //! it cannot be judged or allowed.
 
 use super::multiplexers::{MULTIPLEXERS, subcommand_views};
+use super::powershell::powershell_view;
 use super::shells::{SHELLS, option_value, shell_view, source_view, ssh_host};
 use super::word::{
     Word, base_name, brace_words, is_assignment, is_command_assignment, is_keyword,
@@ -131,6 +132,7 @@ pub(super) fn see_through(all_words: &[Word], part: &mut CommandPart) {
         }
         let args = &words[start + 1..];
         let view_name = push_view(head, args, words.len() - start, part);
+        powershell_view(head, args, part);
         let name = base_name(&view_name);
         follow_view(name, &words, start, part, &mut starts);
         if name == "git" {
