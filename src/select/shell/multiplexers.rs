@@ -236,38 +236,7 @@ pub(super) fn subcommand_views(tool: &Multiplexer, args: &[&Word], part: &mut Co
             subcommands.push(i);
             continue;
         }
-        // A configuration option's value: `-c k=v`, `-ck=v`, `--config=k=v`.
-        let separate = matches!((name, v), ("git", "-c") | ("cargo", "--config"));
-        let config_expanded = if separate {
-            args.get(i + 1).is_some_and(|w| w.dynamic)
-        } else {
-            args[i].dynamic
-        };
-        let config = match v {
-            "-c" if name == "git" => args.get(i + 1).map(|w| w.value.as_str()),
-            "--config" if name == "cargo" => args.get(i + 1).map(|w| w.value.as_str()),
-            _ if name == "git" && v.starts_with("-c") && v.len() > 2 => Some(&v[2..]),
-            _ if name == "cargo" => v.strip_prefix("--config="),
-            _ => None,
-        };
-        if let Some((key, value)) = config.and_then(|c| c.split_once('=')) {
-            // git's configuration keys are case-insensitive (`Alias.x`).
-            let lower = key.to_ascii_lowercase();
-            if let Some(alias) = lower.strip_prefix("alias.") {
-                aliases.push((
-                    alias.to_owned(),
-                    value.trim_matches(['"', '\'']).to_owned(),
-                    config_expanded,
-                ));
-            } else if name == "git" && runs_config_value(key) {
-                hands_over(
-                    part,
-                    "git's configuration",
-                    value.to_owned(),
-                    config_expanded,
-                );
-            }
-        }
+        config_option(name, args, i, part, &mut aliases);
         if name == "git" && v.starts_with("--config-env") {
             cannot_judge(
                 part,
@@ -353,6 +322,50 @@ fn ext_transport(args: &[&Word], part: &mut CommandPart) {
                     "git's `ext::` transport runs the command in `{}`, which hookrun does not decode; write the command itself",
                     arg.raw
                 ),
+            );
+        }
+    }
+}
+
+/// A configuration option's value (`git -c k=v`, `-ck=v`, `cargo
+/// --config=k=v`) at `args[i]`: aliases are kept in `aliases`, values git
+/// runs are handed over.
+fn config_option(
+    name: &str,
+    args: &[&Word],
+    i: usize,
+    part: &mut CommandPart,
+    aliases: &mut Vec<(String, String, bool)>,
+) {
+    let v = args[i].value.as_str();
+    let separate = matches!((name, v), ("git", "-c") | ("cargo", "--config"));
+    let config_expanded = if separate {
+        args.get(i + 1).is_some_and(|w| w.dynamic)
+    } else {
+        args[i].dynamic
+    };
+    let config = match v {
+        "-c" if name == "git" => args.get(i + 1).map(|w| w.value.as_str()),
+        "--config" if name == "cargo" => args.get(i + 1).map(|w| w.value.as_str()),
+        _ if name == "git" && v.starts_with("-c") && v.len() > 2 => Some(&v[2..]),
+        _ if name == "cargo" => v.strip_prefix("--config="),
+        _ => None,
+    };
+    if let Some((key, value)) = config.and_then(|c| c.split_once('=')) {
+        // git's configuration keys are case-insensitive (`Alias.x`).
+        let lower = key.to_ascii_lowercase();
+        if let Some(alias) = lower.strip_prefix("alias.") {
+            aliases.push((
+                alias.to_owned(),
+                value.trim_matches(['"', '\'']).to_owned(),
+                config_expanded,
+            ));
+        } else if name == "git" && runs_config_value(key) {
+            hands_over(
+                part,
+                "git's configuration",
+                value.to_owned(),
+                config_expanded,
             );
         }
     }

@@ -112,7 +112,7 @@ impl Scanner {
                         self.redirection()?;
                         continue;
                     }
-                    position = self.command_word(position, &word, literal)?;
+                    position = Self::command_word(position, &word, literal)?;
                 }
             }
         }
@@ -230,12 +230,7 @@ impl Scanner {
         Ok((text, literal))
     }
 
-    fn command_word(
-        &self,
-        position: Position,
-        word: &str,
-        literal: bool,
-    ) -> Result<Position, String> {
+    fn command_word(position: Position, word: &str, literal: bool) -> Result<Position, String> {
         if position == Position::Arguments {
             return Ok(Position::Arguments);
         }
