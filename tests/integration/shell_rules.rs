@@ -445,3 +445,23 @@ fn powershell_names_are_read_as_powershell_reads_them() {
         ],
     );
 }
+
+#[test]
+fn a_command_too_long_to_read_cannot_be_judged() {
+    let sb = Sandbox::new();
+    let command = "echo aaaa ".repeat(100 * 1024);
+    let deny = sb.settings(&json!({"permissions": {"deny": ["Bash(rm *)"]}}));
+    let fields = json!({"tool_name": "Bash", "tool_input": {"command": command}});
+    let run = sb.fire_with("PreToolUse", &deny, &["--deadline", "2"], &fields);
+    assert!(denied(&run), "{}", run.stderr);
+    assert!(run.stderr.contains("cannot judge"), "{}", run.stderr);
+    // Generous: the mechanism (not reading it at all), not the speed.
+    assert!(
+        run.elapsed < std::time::Duration::from_secs(4),
+        "{:?}",
+        run.elapsed
+    );
+    let allow = sb.settings(&json!({"permissions": {"allow": ["Bash(echo *)"]}}));
+    let run = sb.fire_with("PreToolUse", &allow, &["--deadline", "2"], &fields);
+    assert!(!allowed(&run), "{run:?}");
+}

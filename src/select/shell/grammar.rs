@@ -49,6 +49,7 @@ pub(super) fn ends_case_pattern(part: &mut PartBuilder, cases: &mut Vec<bool>) -
         return false;
     }
     part.words.clear();
+    part.group_start = 0;
     part.pending_target = None;
     true
 }
@@ -62,6 +63,7 @@ pub(super) fn close_cases(part: &mut PartBuilder, cases: &mut Vec<bool>) {
     {
         cases.pop();
         part.words.pop();
+        part.group_start = part.group_start.min(part.words.len());
     }
 }
 
@@ -311,6 +313,7 @@ impl<'a> Splitter<'a> {
         if is_case_header(&part.words) {
             // `case WORD in` ends its line: patterns follow.
             part.words.clear();
+            part.group_start = 0;
             cases.push(true);
         }
         self.finish(part, parts);

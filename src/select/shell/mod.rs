@@ -154,14 +154,27 @@ pub enum SplitError {
     MissingHeredocDelimiter,
     #[error("substitutions nested more than {MAX_DEPTH} levels deep")]
     TooDeep,
+    #[error(
+        "it is {0} KiB long, more than the {limit} KiB hookrun reads; write it in smaller steps",
+        limit = MAX_COMMAND_LEN / 1024
+    )]
+    TooLong(usize),
 }
 
 /// Deeper nesting than any real command has; the limit keeps hostile input
 /// from exhausting the stack.
 const MAX_DEPTH: usize = 64;
 
+/// Longer commands are not read at all ("cannot judge"): no shell started
+/// with `-c` can even receive one as long on Linux (one argument is at most
+/// 128 KiB), and reading is linear, so this bounds the time too.
+pub const MAX_COMMAND_LEN: usize = 256 * 1024;
+
 /// Split `command` into the simple commands it runs.
 pub fn split_command(command: &str) -> Result<SplitCommand, SplitError> {
+    if command.len() > MAX_COMMAND_LEN {
+        return Err(SplitError::TooLong(command.len() / 1024));
+    }
     let chars: Vec<char> = command.chars().collect();
     grammar::Splitter::new(&chars, 0).split()
 }

@@ -151,6 +151,9 @@ pub(super) struct PartBuilder {
     pub(super) pending_target: Option<(bool, String)>,
     /// Parts found inside this one's substitutions, reported after it.
     pub(super) nested: Vec<CommandPart>,
+    /// The index after the last `{` keyword in `words` (0 when none):
+    /// kept as words end, so finding it costs nothing per `(`.
+    pub(super) group_start: usize,
 }
 
 impl PartBuilder {
@@ -173,6 +176,9 @@ impl PartBuilder {
             if word.target.as_deref() == Some("") {
                 self.pending_target = Some((word.output, word.operator.clone()));
             }
+            if is_keyword(&word) && word.raw == "{" {
+                self.group_start = self.words.len() + 1;
+            }
             self.words.push(word);
         }
     }
@@ -184,11 +190,7 @@ impl PartBuilder {
     /// Where a `(` opens a subshell rather than being part of a word.
     pub(super) fn at_command_position(&self) -> bool {
         // A `{` starts a command even after other words (`f() { (rm x); }`).
-        let group = self
-            .words
-            .iter()
-            .rposition(|w| is_keyword(w) && w.raw == "{")
-            .map_or(0, |i| i + 1);
+        let group = self.group_start;
         !self.in_word() && starts_compound(&self.words[group..])
     }
 
@@ -198,6 +200,7 @@ impl PartBuilder {
         self.end_word();
         self.pending_target = None;
         let words = std::mem::take(&mut self.words);
+        self.group_start = 0;
         let before = parts.len();
         // A `{` opens a group even after other words (`f() { rm x; }`): what
         // follows it is a command of its own.
