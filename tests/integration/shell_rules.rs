@@ -465,3 +465,126 @@ fn a_command_too_long_to_read_cannot_be_judged() {
     let run = sb.fire_with("PreToolUse", &allow, &["--deadline", "2"], &fields);
     assert!(!allowed(&run), "{run:?}");
 }
+
+/// Allow rules for the ordinary-command corpus.
+const BROAD_ALLOW: &[&str] = &[
+    "Bash(ls *)",
+    "Bash(git *)",
+    "Bash(cargo *)",
+    "Bash(tail *)",
+    "Bash(head *)",
+    "Bash(cd *)",
+    "Bash(make *)",
+    "Bash(cat *)",
+    "Bash(grep *)",
+    "Bash(rg *)",
+    "Bash(npm *)",
+    "Bash(echo *)",
+    "Bash(wc *)",
+    "Bash(sort *)",
+    "Bash(find *)",
+    "Bash(touch *)",
+    "Bash(python3 *)",
+    "Bash(pytest *)",
+    "Bash(mkdir *)",
+    "Bash(tee *)",
+];
+
+/// Ordinary commands and whether `BROAD_ALLOW` approves them. Every `true`
+/// was approved before allow rules were limited to the plain subset and
+/// still is; the `false` ones say why they fall through to the host.
+const ORDINARY: &[(&str, bool)] = &[
+    ("ls -la", true),
+    ("ls", true),
+    ("cargo test 2>&1 | tail", true),
+    ("cargo test --locked 2>&1 | tail -n 50", true),
+    ("cd x && make", true),
+    ("cd app && npm test", true),
+    ("git status", true),
+    ("git status --short", true),
+    ("git diff HEAD~1 -- src/main.rs", true),
+    ("git log --oneline -5", true),
+    ("git commit -m 'fix: the (x) case'", true),
+    ("git commit -am \"it's done\"", true),
+    ("git add -A && git commit -m wip", true),
+    ("grep -rn 'fn main' src | head", true),
+    ("rg TODO --type rust", true),
+    ("find . -name '*.rs' | wc -l", true),
+    ("cat Cargo.toml", true),
+    ("ls *.md", true),
+    ("mkdir -p build && cd build", true),
+    ("LANG=C sort file.txt", true),
+    ("RUST_BACKTRACE=1 cargo test", true),
+    ("timeout 60 cargo test", true),
+    ("echo done > /dev/null", true),
+    ("python3 -m pytest -q", true),
+    ("npm run build 2>&1 | tee build.log", true),
+    // A substitution: never approved, before or now.
+    ("git commit -m \"$(cat msg)\"", false),
+    ("echo $HOME", false),
+    // A subshell, `case` and here-documents are outside the plain subset now.
+    ("(cd x && make)", false),
+    ("cat <<'EOF'\nhello\nEOF", false),
+    // Writes a file: never approved by a rule naming the program.
+    ("echo x > out.txt", false),
+];
+
+#[test]
+fn ordinary_commands_keep_their_decisions() {
+    use hookrun::select::rule::{PathContext, Rule, ToolCall, allow_covers};
+    let rules: Vec<Rule> = BROAD_ALLOW
+        .iter()
+        .map(|r| Rule::parse(r).unwrap())
+        .collect();
+    let paths = || PathContext {
+        cwd: std::path::Path::new("/"),
+        home: None,
+        anchor: std::path::Path::new("/"),
+    };
+    let with_paths: Vec<(&Rule, PathContext<'_>)> = rules.iter().map(|r| (r, paths())).collect();
+    let wrong: Vec<String> = ORDINARY
+        .iter()
+        .filter(|(command, expected)| {
+            let input = json!({ "command": command });
+            let call = ToolCall {
+                tool_name: "Bash",
+                tool_input: &input,
+            };
+            allow_covers(&with_paths, call) != *expected
+        })
+        .map(|(command, expected)| format!("{command:?}: expected {expected}"))
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Every `"command": "…"` in the cookbook and the ordinary list: none that
+/// names neither `rm` nor `curl` is denied by rules naming them, so the
+/// stricter reading denies no ordinary command as "cannot judge".
+#[test]
+fn ordinary_commands_are_not_denied() {
+    let cookbook =
+        std::fs::read_to_string(crate::support::repo().join("docs/cookbook.md")).unwrap();
+    let found = regex::Regex::new(r#""command": *"((?:[^"\\]|\\.)*)""#).unwrap();
+    let mut commands: Vec<String> = found
+        .captures_iter(&cookbook)
+        .filter_map(|c| serde_json::from_str::<String>(&format!("\"{}\"", &c[1])).ok())
+        .collect();
+    assert!(
+        commands.len() >= 5,
+        "the cookbook's commands were not found"
+    );
+    commands.extend(ORDINARY.iter().map(|(c, _)| (*c).to_owned()));
+    let sb = Sandbox::new();
+    let settings = json!({"permissions": {"deny": ["Bash(rm *)", "Bash(curl *)"]}});
+    let denied_wrongly: Vec<String> = commands
+        .iter()
+        .filter(|c| !c.contains("rm") && !c.contains("curl") && !c.contains('$'))
+        .filter(|c| denied(&fire(&sb, &settings, "Bash", c)))
+        .map(|c| format!("{c:?}"))
+        .collect();
+    assert!(
+        denied_wrongly.is_empty(),
+        "ordinary commands denied:\n{}",
+        denied_wrongly.join("\n")
+    );
+}

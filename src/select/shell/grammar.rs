@@ -845,7 +845,7 @@ impl<'a> Splitter<'a> {
         // `NAME()` where a command starts: a function definition.
         let header = part.word.as_ref().is_some_and(|w| {
             w.raw == w.value && (is_name(&w.raw) || w.raw.contains(['-', '.', ':', '/']))
-        }) && starts_compound(&part.words);
+        }) && starts_compound(&part.words[part.group_start.min(part.words.len())..]);
         let open = self.pos;
         if part.word().raw.ends_with(['@', '+', '!', '*', '?']) {
             // An extended glob (`@(rm|x)`).

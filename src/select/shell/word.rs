@@ -7,8 +7,7 @@ use super::{CommandPart, HOLE};
 /// Words that may precede a command without being it. Recognised only
 /// unquoted (`"if"` is a command named `if`).
 pub(super) const KEYWORDS: &[&str] = &[
-    "!", "{", "}", "function", "if", "then", "elif", "else", "fi", "while", "until", "do", "done",
-    "esac",
+    "!", "{", "}", "if", "then", "elif", "else", "fi", "while", "until", "do", "done", "esac",
 ];
 
 /// A word as written (`raw`) and as the shell passes it on (`value`).
@@ -230,9 +229,9 @@ pub(super) fn starts_compound(words: &[Word]) -> bool {
         let plain = word.raw == word.value;
         let text = word.raw.as_str();
         let allowed = is_keyword(word)
-            || (plain && matches!(text, "time" | "coproc"))
+            || (plain && matches!(text, "time" | "coproc" | "function"))
             || (plain && previous == "time" && matches!(text, "-p" | "--"))
-            || (previous == "coproc" && is_name(text));
+            || (matches!(previous, "coproc" | "function") && !text.is_empty());
         if !allowed {
             return false;
         }

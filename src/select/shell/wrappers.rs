@@ -106,10 +106,9 @@ pub(super) const WRAPPERS: &[Wrapper] = &[
         dropped: true,
         ..row("command", "")
     },
-    Wrapper {
-        dropped: true,
-        ..row("builtin", "")
-    },
+    // Not dropped: dash has no `builtin`, so it starts a program of that
+    // name from `PATH`.
+    row("builtin", ""),
     Wrapper {
         dropped: true,
         ..row("nohup", "")
@@ -206,10 +205,8 @@ pub(super) const WRAPPERS: &[Wrapper] = &[
     row("parallel", "jdSI"),
     row("busybox", ""),
     row("toybox", ""),
-    Wrapper {
-        dropped: true,
-        ..row("noglob", "")
-    },
+    // Not dropped: zsh's; bash and dash start a program named `noglob`.
+    row("noglob", ""),
     // Keywords before a command: the command may follow at once.
     row("then", ""),
     row("do", ""),
