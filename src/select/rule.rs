@@ -110,7 +110,7 @@ enum ToolMatch {
 /// tool (MCP tools included) reads it as [`SpecifierKind::FirstField`].
 const TOOL_SPECIFIERS: &[(&str, SpecifierKind)] = &[
     ("Bash", SpecifierKind::Command),
-    ("PowerShell", SpecifierKind::Command),
+    ("PowerShell", SpecifierKind::PowerShell),
     ("Read", SpecifierKind::Path(&["file_path"])),
     ("Edit", SpecifierKind::Path(&["file_path"])),
     ("Write", SpecifierKind::Path(&["file_path"])),
@@ -132,6 +132,9 @@ const OTHER_TOOL_FIELDS: &[&str] = &["command", "file_path", "path", "url", "que
 enum SpecifierKind {
     /// A shell command, split into parts.
     Command,
+    /// A PowerShell command: as `Command`, but names, options and
+    /// arguments compare in any case, as PowerShell reads them.
+    PowerShell,
     /// A gitignore-style path over the first of these fields.
     Path(&'static [&'static str]),
     /// `domain:HOST`, or a Bash-style pattern over the URL.
@@ -483,6 +486,14 @@ fn compile_specifier(kind: SpecifierKind, written: &str) -> Result<Option<Specif
     }
     Ok(match kind {
         SpecifierKind::Command => CommandPattern::compile(specifier)?.map(Specifier::Command),
+        SpecifierKind::PowerShell => {
+            CommandPattern::compile(&specifier.to_lowercase())?.map(|pattern| {
+                Specifier::Command(CommandPattern {
+                    fold_case: true,
+                    ..pattern
+                })
+            })
+        }
         SpecifierKind::Path(fields) => Some(Specifier::Path {
             fields,
             pattern: PathPattern::parse(specifier).map_err(|err| err.to_string())?,
@@ -807,9 +818,19 @@ struct CommandPattern {
     /// cluster (`rm -r -f *` → `rm -fr *`), when that changes it: the deny
     /// side matches it against views merged the same way.
     clustered: Option<Wildcard>,
+    /// Compare in lowercase (the pattern is lowercase already).
+    fold_case: bool,
 }
 
 impl CommandPattern {
+    fn fold<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        if self.fold_case {
+            text.to_lowercase().into()
+        } else {
+            text.into()
+        }
+    }
+
     /// `None`: the pattern matches everything (`*`, `:*`).
     #[allow(clippy::unnecessary_wraps)] // as every specifier kind's compile
     fn compile(specifier: &str) -> Result<Option<CommandPattern>, String> {
@@ -832,11 +853,12 @@ impl CommandPattern {
         Ok(Some(CommandPattern {
             pattern: Wildcard::new(body, word_tail),
             clustered: (merged != body).then(|| Wildcard::new(&merged, word_tail)),
+            fold_case: false,
         }))
     }
 
     fn is_match(&self, text: &str) -> bool {
-        self.pattern.is_match(text)
+        self.pattern.is_match(&self.fold(text))
     }
 
     /// "Any part" polarity looks past quoting, wrappers, redirections and
@@ -852,7 +874,9 @@ impl CommandPattern {
         }
         // Short options in any order and grouping (`rm -fr`, `rm -r -f`).
         self.clustered.as_ref().is_some_and(|clustered| {
-            views().any(|view| view.contains(" -") && clustered.is_match(&merge_clusters(view)))
+            views().any(|view| {
+                view.contains(" -") && clustered.is_match(&merge_clusters(&self.fold(view)))
+            })
         })
     }
 
@@ -866,9 +890,10 @@ impl CommandPattern {
             .iter()
             .filter(|view| view.contains(HOLE))
             .find(|view| {
-                self.pattern.is_match_with_holes(view, HOLE)
+                let view = self.fold(view);
+                self.pattern.is_match_with_holes(&view, HOLE)
                     || self.clustered.as_ref().is_some_and(|clustered| {
-                        clustered.is_match_with_holes(&merge_clusters(view), HOLE)
+                        clustered.is_match_with_holes(&merge_clusters(&view), HOLE)
                     })
             })
     }

@@ -588,3 +588,28 @@ fn ordinary_commands_are_not_denied() {
         denied_wrongly.join("\n")
     );
 }
+
+#[test]
+fn powershell_rules_compare_in_any_case() {
+    // A cmdlet hookrun has no table row for, and a rule written in
+    // lowercase.
+    assert_denied(
+        "PowerShell",
+        "PowerShell(Get-Item *)",
+        &["get-item x", "GET-ITEM x", "Get-Item x"],
+    );
+    assert_denied(
+        "PowerShell",
+        "PowerShell(remove-item *)",
+        &["Remove-Item x", "ri x", "del -Recurse x"],
+    );
+    assert_denied(
+        "PowerShell",
+        "PowerShell(Remove-Item -Recurse *)",
+        &["Remove-Item -recurse x", "rm -RECURSE x"],
+    );
+    // Bash rules stay case-sensitive: `RM` is another program.
+    let sb = Sandbox::new();
+    let settings = json!({"permissions": {"deny": ["Bash(rm *)"]}});
+    assert!(!denied(&fire(&sb, &settings, "Bash", "RM x")));
+}
