@@ -613,3 +613,14 @@ fn powershell_rules_compare_in_any_case() {
     let settings = json!({"permissions": {"deny": ["Bash(rm *)"]}});
     assert!(!denied(&fire(&sb, &settings, "Bash", "RM x")));
 }
+
+#[test]
+fn constructs_outside_the_reader_s_grammar_are_denied() {
+    // bash 5.3 runs `${ …; }` in the current shell; the reader does not
+    // cover it and says so.
+    assert_denied(
+        "Bash",
+        "Bash(rm *)",
+        &["echo ${ rm x; }", "echo ${| rm x; }", "x=${\nrm x\n}"],
+    );
+}

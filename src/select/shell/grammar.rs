@@ -717,6 +717,13 @@ impl<'a> Splitter<'a> {
         self.descend()?;
         let start = self.pos;
         self.pos += 2;
+        if matches!(self.peek(), Some(' ' | '\t' | '\n' | '|')) {
+            // bash 5.3's `${ cmd; }` and `${| cmd; }` run commands in this
+            // shell: a grammar this reader does not cover.
+            part.word().hidden.get_or_insert(
+                "`${ …; }`, a command substitution newer bash runs in the current shell",
+            );
+        }
         let mut scratch = PartBuilder::default();
         loop {
             match self.peek() {

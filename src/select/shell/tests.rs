@@ -544,3 +544,19 @@ fn assignment_prefixes_are_listed() {
         assert_eq!(&one_part(command).assignments, want, "{command:?}");
     }
 }
+
+#[test]
+fn constructs_outside_the_grammar_cannot_be_judged() {
+    for command in [
+        "echo ${ rm x; }",
+        "echo ${| rm x; }",
+        "echo $(cat <<EOF)\nrm x\nEOF\n",
+    ] {
+        let split = split_command(command).unwrap_or_else(|e| panic!("{command:?}: {e}"));
+        assert!(
+            split.parts.iter().any(|p| p.unjudgeable.is_some()),
+            "{command:?}: {:?}",
+            split.parts
+        );
+    }
+}

@@ -19,7 +19,7 @@ pub(super) fn make_part(words: &[Word]) -> Option<CommandPart> {
     if start == words.len()
         && !words
             .iter()
-            .any(|w| is_subscript_trap(w) || is_command_assignment(w))
+            .any(|w| is_subscript_trap(w) || is_command_assignment(w) || w.hidden.is_some())
     {
         return None;
     }
