@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use super::probe::{FileKind, Probe};
-use crate::select::bash::split_command;
+use crate::select::shell::split_command;
 
 /// The values `doctor` substitutes before looking at paths, as the hook's
 /// shell would see them.

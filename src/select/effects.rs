@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::bash::{CommandPart, HOLE};
 use super::rule::{ToolCall, split_shared};
+use super::shell::{CommandPart, HOLE, cmdlet_named};
 
 /// How deep command lines handed to shells are followed (as the deny rules
 /// follow them).
@@ -572,6 +572,15 @@ fn invocations(part: &CommandPart) -> Vec<(String, Vec<String>)> {
         let first = words.first().copied().unwrap_or_default();
         let name = first.rsplit('/').next().unwrap_or(first);
         if name.is_empty() {
+            continue;
+        }
+        // The reader adds a view under the cmdlet's own name for a command
+        // PowerShell would read as one (`cat` → `Get-Content`); this reader
+        // reads PowerShell's names itself, from what was written.
+        if index > 0
+            && cmdlet_named(first) == Some(first)
+            && !plain.iter().any(|w| w.eq_ignore_ascii_case(first))
+        {
             continue;
         }
         let args: Vec<&str> = match (index, &not_args) {

@@ -5,12 +5,12 @@
 //! what they say can never drift apart. Pure: nothing is spawned and no
 //! event JSON is serialised here.
 
-pub mod bash;
 pub mod effects;
 pub(crate) mod file_pattern;
 pub mod matcher;
 pub mod mistakes;
 pub mod rule;
+pub mod shell;
 pub mod tools;
 mod wildcard;
 

@@ -42,8 +42,10 @@
 use super::wildcard::Wildcard;
 use serde_json::Value;
 
-use super::bash::{CommandPart, HOLE, SplitCommand, split_command};
 use super::effects::{self, Effects};
+use super::shell::{
+    CommandPart, HOLE, SplitCommand, cmdlet_named, is_inert_variable, not_plain, split_command,
+};
 // Imports run one way: the rule engine uses path patterns, never the reverse.
 pub use super::file_pattern::PathContext;
 use super::file_pattern::{
@@ -131,7 +133,7 @@ enum ToolMatch {
 /// tool (MCP tools included) reads it as [`SpecifierKind::FirstField`].
 const TOOL_SPECIFIERS: &[(&str, SpecifierKind)] = &[
     ("Bash", SpecifierKind::Command),
-    ("PowerShell", SpecifierKind::Command),
+    ("PowerShell", SpecifierKind::PowerShell),
     ("Read", SpecifierKind::Path(&["file_path"])),
     ("Edit", SpecifierKind::Path(&["file_path"])),
     ("Write", SpecifierKind::Path(&["file_path"])),
@@ -153,6 +155,9 @@ const OTHER_TOOL_FIELDS: &[&str] = &["command", "file_path", "path", "url", "que
 enum SpecifierKind {
     /// A shell command, split into parts.
     Command,
+    /// A PowerShell command: as `Command`, but names, options and
+    /// arguments compare in any case, as PowerShell reads them.
+    PowerShell,
     /// A gitignore-style path over the first of these fields.
     Path(&'static [&'static str]),
     /// `domain:HOST`, or a Bash-style pattern over the URL.
@@ -469,16 +474,36 @@ fn command_covered(
             .next()
             .is_some_and(|w| matches!(w, "cd" | "pushd" | "popd"))
     });
+    // Only the plain subset, read by a scanner of its own (SPEC §4.3).
     !split.dynamic
         && !split.parts.is_empty()
+        && not_plain(command).is_none()
         && split.parts.iter().all(|part| {
+            // An assignment prefix that may change what runs (`PATH=. ls`)
+            // is covered only by a rule that names it.
+            let changes_what_runs = part
+                .assignments
+                .iter()
+                .any(|(name, _)| !is_inert_variable(name));
+            // The rule may name the assignments (`Bash(LANG=C ls *)`).
+            let named = (!part.assignments.is_empty()).then(|| {
+                let mut named: Vec<String> = part
+                    .assignments
+                    .iter()
+                    .map(|(n, v)| format!("{n}={v}"))
+                    .collect();
+                named.push(part.text.clone());
+                named.join(" ")
+            });
+            let covers = |pattern: &&CommandPattern| {
+                named.as_ref().is_some_and(|named| pattern.is_match(named))
+                    || (!changes_what_runs && pattern.is_match(&part.text))
+            };
             !past_deadline()
                 && part.not_allowable.is_none()
                 && part.unjudgeable.is_none()
-                && (command_patterns
-                    .iter()
-                    .any(|pattern| pattern.is_match(&part.text))
-                    || (!moves && reader_covered(part, &read_rules)))
+                && (command_patterns.iter().any(covers)
+                    || (!moves && !changes_what_runs && reader_covered(part, &read_rules)))
         })
 }
 
@@ -492,10 +517,12 @@ fn reader_covered(part: &CommandPart, rules: &[&(&Rule, PathContext<'_>)]) -> bo
     if !PURE_READERS.contains(&name)
         || !part.runs.is_empty()
         || part.holes
-        || part
-            .seen_through
-            .iter()
-            .any(|view| view.split(' ').next() != Some(name))
+        || part.seen_through.iter().any(|view| {
+            let head = view.split(' ').next().unwrap_or_default();
+            // The reader's view under the cmdlet's own name
+            // (`cat` → `Get-Content`) is the same program.
+            head != name && cmdlet_named(name) != Some(head)
+        })
     {
         return false;
     }
@@ -622,6 +649,14 @@ fn compile_specifier(kind: SpecifierKind, written: &str) -> Result<Option<Specif
     }
     Ok(match kind {
         SpecifierKind::Command => CommandPattern::compile(specifier)?.map(Specifier::Command),
+        SpecifierKind::PowerShell => {
+            CommandPattern::compile(&specifier.to_lowercase())?.map(|pattern| {
+                Specifier::Command(CommandPattern {
+                    fold_case: true,
+                    ..pattern
+                })
+            })
+        }
         SpecifierKind::Path(fields) => Some(Specifier::Path {
             fields,
             pattern: PathPattern::parse(specifier).map_err(|err| err.to_string())?,
@@ -1060,11 +1095,11 @@ fn each_effect_covered(rules: &[&(&Rule, PathContext<'_>)], effects: &Effects) -
 const SPLITS_KEPT: usize = 8;
 
 /// A command and its split, shared by every rule that judges it.
-pub(crate) type Split = std::rc::Rc<Result<SplitCommand, super::bash::SplitError>>;
+pub(crate) type Split = std::rc::Rc<Result<SplitCommand, super::shell::SplitError>>;
 
 /// A command and the split of it and of every command line it hands to
 /// shells, read ahead by [`read_ahead`].
-pub type ReadAhead = Vec<(String, Result<SplitCommand, super::bash::SplitError>)>;
+pub type ReadAhead = Vec<(String, Result<SplitCommand, super::shell::SplitError>)>;
 
 thread_local! {
     static SPLITS: std::cell::RefCell<Vec<(String, Split)>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -1262,9 +1297,19 @@ struct CommandPattern {
     /// cluster (`rm -r -f *` → `rm -fr *`), when that changes it: the deny
     /// side matches it against views merged the same way.
     clustered: Option<Wildcard>,
+    /// Compare in lowercase (the pattern is lowercase already).
+    fold_case: bool,
 }
 
 impl CommandPattern {
+    fn fold<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        if self.fold_case {
+            text.to_lowercase().into()
+        } else {
+            text.into()
+        }
+    }
+
     /// `None`: the pattern matches everything (`*`, `:*`).
     #[allow(clippy::unnecessary_wraps)] // as every specifier kind's compile
     fn compile(specifier: &str) -> Result<Option<CommandPattern>, String> {
@@ -1287,11 +1332,12 @@ impl CommandPattern {
         Ok(Some(CommandPattern {
             pattern: Wildcard::new(body, word_tail),
             clustered: (merged != body).then(|| Wildcard::new(&merged, word_tail)),
+            fold_case: false,
         }))
     }
 
     fn is_match(&self, text: &str) -> bool {
-        self.pattern.is_match(text)
+        self.pattern.is_match(&self.fold(text))
     }
 
     /// "Any part" polarity looks past quoting, wrappers, redirections and
@@ -1307,7 +1353,9 @@ impl CommandPattern {
         }
         // Short options in any order and grouping (`rm -fr`, `rm -r -f`).
         self.clustered.as_ref().is_some_and(|clustered| {
-            views().any(|view| view.contains(" -") && clustered.is_match(&merge_clusters(view)))
+            views().any(|view| {
+                view.contains(" -") && clustered.is_match(&merge_clusters(&self.fold(view)))
+            })
         })
     }
 
@@ -1321,9 +1369,10 @@ impl CommandPattern {
             .iter()
             .filter(|view| view.contains(HOLE))
             .find(|view| {
-                self.pattern.is_match_with_holes(view, HOLE)
+                let view = self.fold(view);
+                self.pattern.is_match_with_holes(&view, HOLE)
                     || self.clustered.as_ref().is_some_and(|clustered| {
-                        clustered.is_match_with_holes(&merge_clusters(view), HOLE)
+                        clustered.is_match_with_holes(&merge_clusters(&view), HOLE)
                     })
             })
     }
@@ -2131,7 +2180,9 @@ mod tests {
                 "npm test && curl x",
                 false,
             ),
-            (&["Bash(cd *)", "Bash(make)"], "(cd x && make)", true),
+            // A subshell is outside the plain subset: the host asks.
+            (&["Bash(cd *)", "Bash(make)"], "(cd x && make)", false),
+            (&["Bash(cd *)", "Bash(make)"], "cd x && make", true),
             (&["Bash(npm test *)"], "timeout 60 npm test", true),
             (&["Bash(npm test *)"], "CI=1 npm test", true),
             (&["Bash(npm test *)"], "npm test | tee log", false),
@@ -2157,8 +2208,8 @@ mod tests {
             (&[], "ls", false),
             // Other tools' rules do not apply.
             (&["Read", "PowerShell(ls)"], "ls", false),
-            // Heredoc bodies need no rule; the command does.
-            (&["Bash(cat *)"], "cat <<'EOF'\nrm -rf /\nEOF", true),
+            // Here-documents are outside the plain subset: the host asks.
+            (&["Bash(cat *)"], "cat <<'EOF'\nrm -rf /\nEOF", false),
             (&["Bash(cat *)"], "cat <<EOF\n$(rm -rf /)\nEOF", false),
         ];
         for &(rules, command, expected) in cases {
@@ -2577,7 +2628,8 @@ mod tests {
             !allows(&["Bash(ls *)"], "Bash", &bash("case $1 in a) ls ;; esac")),
             "dynamic"
         );
-        assert!(allows(
+        // `case` is outside the plain subset: the host asks.
+        assert!(!allows(
             &["Bash(ls *)"],
             "Bash",
             &bash("case x in a) ls -la ;; b) ls ;; esac")

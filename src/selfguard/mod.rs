@@ -34,8 +34,8 @@ use std::path::{Path, PathBuf};
 use effects::{Effects, Site, Write, WriteKind};
 use hostfiles::HostFiles;
 
-use crate::select::bash::HOLE;
 use crate::select::rule::{PathContext, ToolCall};
+use crate::select::shell::HOLE;
 
 use crate::settings::Settings;
 use crate::settings::model::{FileState, SourceKind};

@@ -38,6 +38,7 @@ mod seams;
 mod security;
 mod selfguard;
 mod shell_differential;
+mod shell_rules;
 mod state;
 mod supervision;
 mod traps;

@@ -23,10 +23,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hookrun::select::rule::{PathContext, Rule, ToolCall};
+use hookrun::select::rule::{PathContext, Rule, ToolCall, allow_covers};
 
 /// Generated cases per run in `cargo test` (each runs under both shells).
-const DEFAULT_CASES: usize = 48;
+const DEFAULT_CASES: usize = 160;
 
 /// The shells whose reading is compared.
 const SHELLS: &[&str] = &["/usr/bin/bash", "/usr/bin/dash"];
@@ -148,6 +148,9 @@ const FIXED: &[&str] = &[
     "X='; rm x'; sh -c \"ls $X\"",
     "X='rm x'; trap \"$X\" EXIT",
     "find . -maxdepth 0 -exec sh -c 'ls \"$1\"' _ {} \\;",
+    // Found by the grammar-based generator.
+    "timeout 0x10 function f { rm x; }",
+    "function f { f() while eval -- 'touch y -r'; do break; done; f; }; f",
 ];
 
 /// A small seeded generator (xorshift), so a failure is reproducible from
@@ -228,7 +231,8 @@ fn compose(rng: &mut Rng, depth: usize) -> String {
     }
     let inner = compose(rng, depth - 1);
     let shell = rng.pick(&["sh", "bash", "dash"]);
-    match rng.below(29) {
+    match rng.below(29 + GRAMMAR_FORMS) {
+        n if n >= 29 => grammar_form(n - 29, &inner, shell),
         22 => format!("printf '%s\\n' {} | {shell}", quote(&inner)),
         23 => format!(". /dev/stdin <<< {}", quote(&inner)),
         24 => format!("{shell} -s <<< {}", quote(&inner)),
@@ -258,6 +262,43 @@ fn compose(rng: &mut Rng, depth: usize) -> String {
         19 => format!("V={}; eval \"$V\"", quote(&inner)),
         20 => format!("git -c alias.z={} z", quote(&format!("!{inner}"))),
         _ => format!("{} ; {inner}", simple(rng)),
+    }
+}
+
+/// How many forms [`grammar_form`] writes.
+const GRAMMAR_FORMS: usize = 24;
+
+/// The constructs bash and dash read in ways a reader easily gets wrong:
+/// functions in every form, `time`/`coproc`, CR and other control
+/// characters, `$[…]`, subscripts, here-documents in substitutions, wrapper
+/// option spellings, startup files.
+fn grammar_form(n: usize, inner: &str, shell: &str) -> String {
+    let one_line = !inner.contains('\n');
+    match n {
+        0 => format!("f(){{ {inner}; }}; f"),
+        1 => format!("f()({inner}); f"),
+        2 => format!("f() while {inner}; do break; done; f"),
+        3 => format!("function f {{ {inner}; }}; f"),
+        4 => format!("time ({inner})"),
+        5 => format!("time -p {{ {inner}; }}"),
+        6 => format!("coproc ({inner}); wait"),
+        7 if one_line => format!("ls\r#;{inner}"),
+        8 => format!("echo $[1<<2]\n{inner}"),
+        9 => format!("let 'a[$({inner})]=1'"),
+        10 => format!("declare -i a; a='b[$({inner})]'; echo $((a))"),
+        11 if one_line => format!("echo $(cat <<EOF)\n{inner}\nEOF\n"),
+        12 if one_line => format!("cat <<EOF\r\nx\nEOF\r\n{inner}\nEOF\n"),
+        13 => format!("timeout 1e3 {inner}"),
+        14 => format!("timeout -s KILL inf {inner}"),
+        15 => format!("timeout 0x10 {inner}"),
+        16 => format!("env - {inner}"),
+        17 => format!("eval -- {}", quote(inner)),
+        18 => format!("nice -n 5 {inner}"),
+        19 => format!("env -u HOME {inner}"),
+        20 => format!("BASH_ENV=/dev/stdin {shell} -c : <<< {}", quote(inner)),
+        21 => format!("ENV=/dev/stdin {shell} -i < /dev/null <<< {}", quote(inner)),
+        22 => format!("ls\u{b}; {inner}"),
+        _ => format!("{shell} -c {} --rcfile x", quote(inner)),
     }
 }
 
@@ -465,5 +506,154 @@ fn every_program_the_shell_starts_is_one_a_deny_rule_sees() {
         missed.is_empty(),
         "the deny side missed programs the shell started:\n{}",
         missed.join("\n")
+    );
+}
+
+/// The allow rules of the allow-side oracle, and the programs they name.
+const ALLOW_RULES: &[&str] = &["Bash(ls *)", "Bash(cat *)", "Bash(x *)"];
+
+/// Programs an approved command may start: those the rules name, and the
+/// wrappers allow rules see through (`timeout 5 ls` is `ls`).
+const ALLOWED_PROGRAMS: &[&str] = &[
+    "ls", "cat", "x", "timeout", "nice", "nohup", "stdbuf", "xargs", "time",
+];
+
+/// One simple command for the allow-side oracle: mostly what the rules
+/// allow, often with a construct that makes the shell start more.
+fn allow_segment(rng: &mut Rng) -> String {
+    let forms: &[&str] = &[
+        "ls -la",
+        "cat x",
+        "x y",
+        "ls 'a b'",
+        "cat \"q\" > /dev/null",
+        "ls 2>&1",
+        "LANG=C ls",
+        "timeout 5 ls",
+        "nohup cat x",
+        "time -p ls",
+        "xargs ls",
+        "ls # ; rm x",
+        "ls \\; rm x",
+        "ls ';' rm x",
+        "cat <<< 'x'",
+        "echo $[1<<2]\nrm -rf x",
+        "ls\r#;rm x",
+        "ls\u{b}; rm x",
+        "cat <<EOF\r\nx\nEOF\r\nrm x\nEOF",
+        "cat <<EOF\nx\nEOF\\\nrm x\nEOF",
+        "PATH=. ls",
+        "LD_PRELOAD=./y.so ls",
+        "f(){ rm x; }; f",
+        "{ ls; rm x; }",
+        "(ls; rm x)",
+        "ls\\\nrm x",
+        "x=$(rm y) ls",
+        "ls $'\\n'rm",
+        "ls -- -rm",
+        "command ls",
+        "noglob ls",
+        "builtin ls",
+        "ls `rm x`",
+        "cat <(rm x)",
+        "time (rm x)",
+        "coproc rm x",
+        "eval ls",
+        "ls & rm x",
+        "ls |& cat",
+        "if ls; then rm x; fi",
+        "case ls in ls) rm x;; esac",
+        "l\\s",
+        "'ls' -la",
+        "c\"a\"t x",
+    ];
+    rng.pick(forms).to_owned()
+}
+
+#[test]
+fn every_command_an_allow_rule_approves_starts_only_what_it_names() {
+    if let Some(missing) = SHELLS.iter().find(|s| !Path::new(s).exists()) {
+        crate::support::skipped(&format!(
+            "shell_differential: {missing} is not installed (apt-get install bash dash)"
+        ));
+        return;
+    }
+    let cases: usize = std::env::var("HOOKRUN_SHELL_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(DEFAULT_CASES);
+    let seed: u64 = std::env::var("HOOKRUN_SHELL_SEED")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0x5eed_2026);
+    let mut rng = Rng(seed | 1);
+    let mut commands: Vec<String> = Vec::new();
+    while commands.len() < cases {
+        let mut command = allow_segment(&mut rng);
+        for _ in 0..rng.below(3) {
+            let operator = rng.pick(&["; ", " && ", " || ", " | ", "\n", " & "]);
+            command = format!("{command}{operator}{}", allow_segment(&mut rng));
+        }
+        commands.push(command);
+    }
+    let rules: Vec<Rule> = ALLOW_RULES
+        .iter()
+        .map(|r| Rule::parse(r).unwrap())
+        .collect();
+    let paths = || PathContext {
+        cwd: Path::new("/"),
+        home: None,
+        anchor: Path::new("/"),
+    };
+    let with_paths: Vec<(&Rule, PathContext<'_>)> = rules.iter().map(|r| (r, paths())).collect();
+    let approved: Vec<&String> = commands
+        .iter()
+        .filter(|command| {
+            let input = serde_json::json!({ "command": command });
+            allow_covers(
+                &with_paths,
+                ToolCall {
+                    tool_name: "Bash",
+                    tool_input: &input,
+                },
+            )
+        })
+        .collect();
+    let scratch: PathBuf =
+        std::env::temp_dir().join(format!("hookrun-shell-allow-oracle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let mut names: BTreeSet<String> = COMMON.iter().map(|&n| n.to_owned()).collect();
+    names.extend(PASS_THROUGH.iter().map(|&n| n.to_owned()));
+    for command in &commands {
+        names.extend(names_in(command));
+    }
+    make_stubs(&scratch.join("work/bin"), &names);
+    let mut wrong = Vec::new();
+    let mut ran = 0;
+    for command in &approved {
+        for shell in SHELLS {
+            for program in started(shell, command, &scratch) {
+                ran += 1;
+                if !ALLOWED_PROGRAMS.contains(&program.as_str()) {
+                    wrong.push(format!("{shell} started `{program}` for {command:?}"));
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    println!(
+        "{} commands (seed {seed}), {} approved, {ran} programs started, {} not named",
+        commands.len(),
+        approved.len(),
+        wrong.len()
+    );
+    assert!(
+        !approved.is_empty(),
+        "the oracle approved nothing: it tests nothing"
+    );
+    assert!(
+        wrong.is_empty(),
+        "allow rules approved commands that start programs they do not name:\n{}",
+        wrong.join("\n")
     );
 }
