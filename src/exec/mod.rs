@@ -28,8 +28,11 @@ mod interactive;
 mod reactor;
 mod spawn;
 pub use spawn::{POWERSHELLS, powershell_args};
-#[cfg(test)]
-mod tests;
+// The supervisor's tests start hooks with `sh` and read `/proc`: Unix.
+crate::platform::unix_only! {
+    #[cfg(test)]
+    mod tests;
+}
 mod unit;
 
 pub use interactive::{Interactive, Stopped};

@@ -1322,8 +1322,8 @@ mod tests {
         std::fs::create_dir_all(project.join("sub")).unwrap();
         std::fs::write(home.join(".ssh/id_ed25519"), "key").unwrap();
         std::fs::write(project.join("sub/.env"), "SECRET=1").unwrap();
-        std::os::unix::fs::symlink(home.join(".ssh"), project.join("keys")).unwrap();
-        std::os::unix::fs::symlink("sub/.env", project.join("settings.txt")).unwrap();
+        crate::platform::symlink(home.join(".ssh"), project.join("keys")).unwrap();
+        crate::platform::symlink("sub/.env", project.join("settings.txt")).unwrap();
         let paths = PathContext {
             cwd: &project,
             home: Some(&home),
