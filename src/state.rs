@@ -25,6 +25,12 @@ impl StateDir {
             .map(PathBuf::from)
             .or_else(|| non_empty("XDG_STATE_HOME").map(|dir| Path::new(&dir).join("hookrun")))
             .or_else(|| {
+                // Windows: the user's local application data.
+                crate::platform::LOCAL_DATA_VAR
+                    .and_then(non_empty)
+                    .map(|dir| Path::new(&dir).join("hookrun").join("state"))
+            })
+            .or_else(|| {
                 non_empty("HOME").map(|home| Path::new(&home).join(".local/state/hookrun"))
             })?;
         Some(StateDir { root })

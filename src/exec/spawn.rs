@@ -192,7 +192,8 @@ pub(crate) fn find_program(
     search: Option<&OsStr>,
     cwd: &Path,
 ) -> Result<PathBuf, SpawnError> {
-    if name.contains('/') {
+    // An absolute name is a path too (on Windows, `C:\…` has no `/`).
+    if name.contains('/') || Path::new(name).is_absolute() {
         let path = cwd.join(name);
         return match classify(&path) {
             Candidate::Executable => Ok(path),

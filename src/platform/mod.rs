@@ -164,6 +164,13 @@ pub(crate) use family::{own_outputs, stdin_file};
 /// Where an open file or folder is now (not where it was opened).
 pub(crate) use os::descriptor_path;
 
+// ---- the user's folders ------------------------------------------------------
+
+/// The variable naming the per-user application data folder, if any.
+pub(crate) use family::LOCAL_DATA_VAR;
+/// The user's home (`~`), and `~/` taken off a path written with it.
+pub(crate) use family::{home_dir, strip_home_prefix};
+
 // ---- the machine -------------------------------------------------------------
 
 /// Asks for huge pages behind a big anonymous mapping (speed only).

@@ -811,6 +811,25 @@ pub(crate) fn survive_file_size_limit() {
     );
 }
 
+// ---- the user's folders ---------------------------------------------------------
+
+/// The user's home: `HOME`.
+pub(crate) fn home_dir() -> Option<std::path::PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|home| !home.is_empty())
+        .map(std::path::PathBuf::from)
+}
+
+/// `~/rest` → `rest`.
+pub(crate) fn strip_home_prefix(text: &str) -> Option<&str> {
+    text.strip_prefix("~/")
+}
+
+/// The variable naming the folder for per-user application data, where
+/// the system has one apart from the home (Unix: none, the XDG variables
+/// and the home are asked).
+pub(crate) const LOCAL_DATA_VAR: Option<&str> = None;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1264,6 +1264,26 @@ pub(crate) fn open_folder_nofollow(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
+// ---- the user's folders ---------------------------------------------------------
+
+/// The user's home: `HOME` where set (Git for Windows' bash sets it), else
+/// the user profile (`USERPROFILE`, `C:\Users\NAME`).
+pub(crate) fn home_dir() -> Option<PathBuf> {
+    ["HOME", "USERPROFILE"]
+        .iter()
+        .find_map(|name| std::env::var_os(name).filter(|home| !home.is_empty()))
+        .map(PathBuf::from)
+}
+
+/// `~/rest` or `~\rest` → `rest`.
+pub(crate) fn strip_home_prefix(text: &str) -> Option<&str> {
+    text.strip_prefix("~/").or_else(|| text.strip_prefix("~\\"))
+}
+
+/// hookrun's state goes under `%LOCALAPPDATA%\hookrun\state` (a folder the
+/// profile's ACL keeps to the user).
+pub(crate) const LOCAL_DATA_VAR: Option<&str> = Some("LOCALAPPDATA");
+
 // ---- the machine -------------------------------------------------------------
 
 /// Windows has no huge-page advice for ordinary mappings.
