@@ -11,9 +11,10 @@
 #      stdin through the pipe threads, a grandchild left alone), and of the
 #      pure logic named in UNIT_FILTERS below, built for Windows and run
 #      under wine.
-#   2. The Windows hookrun.exe against real files: a deny rule's answer
-#      (exit 2 and the reason), and `install` then `uninstall` of the Claude
-#      Code hooks leaving the settings file byte for byte as it was.
+#   2. The Windows hookrun.exe against real files: the starter policy's
+#      permission rule denying a push to main (exit 2 and the decision), and
+#      `install` then `uninstall` of the Claude Code hooks leaving the
+#      settings file byte for byte as it was.
 # Each test prints ok or FAILED; the last line is `N passed, N failed`.
 # A test wine cannot stand in for prints `SKIPPED: reason`.
 #
@@ -102,13 +103,15 @@ check() { # check NAME: records the result of the test just run ($? of the calle
 
 sandbox=$(mktemp -d)
 trap 'rm -rf "$sandbox"' EXIT
-mkdir -p "$sandbox/home/.claude" "$sandbox/project/.hookrun" "$sandbox/state"
+mkdir -p "$sandbox/config" "$sandbox/project/.claude" "$sandbox/state"
 run_exe() { # run_exe STDIN-FILE ARGS...: hookrun.exe in the sandbox; sets out, err, code
     local input=$1
     shift
     set +e
-    out=$(cd "$sandbox/project" && env HOME="$sandbox/home" USERPROFILE="$(winpath "$sandbox/home")" \
-        XDG_STATE_HOME="$sandbox/state" HOOKRUN_LOG=off \
+    # wine sets HOME, USERPROFILE and LOCALAPPDATA itself (to the
+    # prefix's user folder); the XDG variables pass through.
+    out=$(cd "$sandbox/project" && env XDG_CONFIG_HOME="$(winpath "$sandbox/config")" \
+        XDG_STATE_HOME="$(winpath "$sandbox/state")" \
         wine "$exe" "$@" <"$input" 2>"$sandbox/err" | tr -d '\r')
     code=$?
     set -e
@@ -116,41 +119,32 @@ run_exe() { # run_exe STDIN-FILE ARGS...: hookrun.exe in the sandbox; sets out, 
 }
 
 echo "--- hookrun.exe under wine"
-# A deny rule: a Bash command the project forbids is blocked (exit 2) with
-# the rule's reason on stderr.
-cat >"$sandbox/project/.hookrun/settings.json" <<'JSON'
-{
-  "rules": [
-    {"name": "no-force-push", "event": "PreToolUse", "tool": "Bash",
-     "command": "git push --force*", "decision": "deny",
-     "reason": "force pushes rewrite history others have"}
-  ]
-}
-JSON
-cat >"$sandbox/event.json" <<JSON
-{"session_id": "s", "transcript_path": "", "cwd": "$(winpath "$sandbox/project" | sed 's/\\/\\\\/g')",
- "hook_event_name": "PreToolUse", "tool_name": "Bash",
- "tool_input": {"command": "git push --force origin main"}}
-JSON
-run_exe "$sandbox/event.json" trust --yes .hookrun/settings.json
-run_exe "$sandbox/event.json" fire pre_tool_use
-status=1
-if [ "$code" = 2 ] && grep -q "force pushes rewrite history" <<<"$err$out"; then status=0; else
-    echo "exit $code; stdout: $out; stderr: $err"
+# A deny: the starter policy of `hookrun init` (permission rules, no
+# shell needed) blocks a push to main: exit 2, the decision on stdout.
+run_exe /dev/null init
+status=$code
+[ "$status" = 0 ] || echo "init: exit $code; stderr: $err"
+printf '%s' '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin main"}}' >"$sandbox/event.json"
+run_exe "$sandbox/event.json" fire
+if [ "$status" = 0 ] && [ "$code" = 2 ] && grep -q '"permissionDecision":"deny"' <<<"$out" &&
+    grep -q 'denied by permission rule' <<<"$out"; then status=0; else
+    status=1
+    echo "fire: exit $code; stdout: $out; stderr: $err"
 fi
-check a_deny_rule_blocks_with_its_reason "$status"
+check a_permission_rule_denies_a_push_to_main "$status"
 
-# install, then uninstall: the host's settings file is as it was, byte for
-# byte (its key order, spacing and the user's own hooks kept).
-settings="$sandbox/home/.claude/settings.json"
+# install, then uninstall (the project's Claude Code settings): the file
+# is as it was, byte for byte (its key order, spacing and the user's own
+# hooks kept).
+settings="$sandbox/project/.claude/settings.json"
 printf '{\n  "model": "opus",\n  "hooks": {\n    "Stop": [ { "hooks": [ { "type": "command", "command": "echo mine" } ] } ]\n  }\n}\n' >"$settings"
 cp "$settings" "$sandbox/before.json"
-run_exe /dev/null install claude-code --yes
-installed=$code
-grep -q 'hookrun' "$settings" || installed=1
-[ "$installed" = 0 ] || echo "install: exit $code; stdout: $out; stderr: $err"
-check install_writes_the_hooks "$installed"
-run_exe /dev/null uninstall claude-code --yes
+run_exe /dev/null install claude-code
+status=$code
+grep -q 'hookrun.exe' "$settings" || status=1
+[ "$status" = 0 ] || { echo "install: exit $code; stdout: $out; stderr: $err"; cat "$settings"; }
+check install_writes_the_hooks "$status"
+run_exe /dev/null uninstall claude-code
 status=$code
 cmp -s "$settings" "$sandbox/before.json" || status=1
 [ "$status" = 0 ] || { echo "uninstall: exit $code; stderr: $err"; diff "$sandbox/before.json" "$settings" || true; }

@@ -168,6 +168,8 @@ pub(crate) use os::descriptor_path;
 
 /// The variable naming the per-user application data folder, if any.
 pub(crate) use family::LOCAL_DATA_VAR;
+/// A canonical path as users write it (no `\\?\` on Windows).
+pub(crate) use family::plain_path;
 /// The user's home (`~`), and `~/` taken off a path written with it.
 pub(crate) use family::{home_dir, strip_home_prefix};
 

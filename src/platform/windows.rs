@@ -982,6 +982,12 @@ pub(crate) fn descriptor_path(file: &File) -> io::Result<PathBuf> {
     }
 }
 
+/// A path as users write it: `canonicalize` answers `\\?\C:\…`, which
+/// a host's shell would not run (`C:\…` instead).
+pub(crate) fn plain_path(path: PathBuf) -> PathBuf {
+    strip_verbatim(path)
+}
+
 /// `\\?\C:\x` → `C:\x`, `\\?\UNC\server\share` → `\\server\share`.
 fn strip_verbatim(path: PathBuf) -> PathBuf {
     let text = path.to_string_lossy();
