@@ -222,7 +222,7 @@ fn read_pipe_until(file: &mut File, deadline: Option<Instant>) -> io::Result<Vec
                         Some(left.min(Duration::from_millis(u64::from(u16::MAX))))
                     }
                 };
-                platform::wait_readable(&file, wait)?;
+                platform::wait_readable(file, wait)?;
             }
             Err(err) => return Err(err),
         }

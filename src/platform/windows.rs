@@ -29,7 +29,7 @@ use std::os::windows::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use windows_sys::Win32::Foundation::{CloseHandle, HANDLE, INVALID_HANDLE_VALUE};
@@ -129,7 +129,7 @@ pub(crate) fn spawn<'e>(
         .name(format!("hook {pid} exit"))
         .spawn(move || {
             let status = child.wait();
-            *waiter.status.lock().unwrap_or_else(|e| e.into_inner()) = Some(status.ok());
+            *waiter.status.lock().unwrap_or_else(PoisonError::into_inner) = status.ok();
             waiter.exited.store(true, Ordering::Release);
             wake();
         })?;
@@ -348,8 +348,8 @@ fn resume_threads(pid: u32) -> io::Result<()> {
 #[derive(Debug, Default)]
 struct LeaderExit {
     exited: AtomicBool,
-    /// `Some(None)`: it exited and the status could not be read.
-    status: Mutex<Option<Option<ExitStatus>>>,
+    /// `None` after the exit: the status could not be read.
+    status: Mutex<Option<ExitStatus>>,
 }
 
 /// One hook's processes: a Job Object holding the first one and everything
@@ -384,9 +384,8 @@ impl Tree {
         self.exit
             .status
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(PoisonError::into_inner)
             .take()
-            .flatten()
     }
 
     /// The polite first stage: `CTRL_BREAK_EVENT` to the hook's console
@@ -438,7 +437,9 @@ impl Drop for Tree {
 /// One look shared by the checks of one turn of the loop. Each Job Object
 /// answers for itself, so there is nothing to share on Windows.
 #[derive(Debug, Default)]
-pub(crate) struct TreeScan;
+pub(crate) struct TreeScan {
+    _nothing: (),
+}
 
 /// Whether a tree still has a member that can run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -482,7 +483,7 @@ fn bell() -> &'static Bell {
 
 fn wake() {
     let bell = bell();
-    *bell.turn.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+    *bell.turn.lock().unwrap_or_else(PoisonError::into_inner) += 1;
     bell.rung.notify_all();
 }
 
@@ -511,7 +512,7 @@ struct PipeShared {
 
 impl PipeShared {
     fn lock(&self) -> std::sync::MutexGuard<'_, PipeState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Tells the supervisor and an async reader that something changed.
@@ -547,7 +548,7 @@ impl Pipe {
                             state = thread
                                 .changed
                                 .wait(state)
-                                .unwrap_or_else(|e| e.into_inner());
+                                .unwrap_or_else(PoisonError::into_inner);
                         }
                         if state.dropped {
                             return;
@@ -590,7 +591,7 @@ impl Pipe {
                             state = thread
                                 .changed
                                 .wait(state)
-                                .unwrap_or_else(|e| e.into_inner());
+                                .unwrap_or_else(PoisonError::into_inner);
                         }
                         if state.bytes.is_empty() {
                             // Dropped, everything written: close the pipe.
@@ -794,7 +795,6 @@ const SIGNAL_LOOK: Duration = Duration::from_millis(20);
 
 /// Waits until a watched pipe is ready, a leader exited, one of hookrun's
 /// signals arrived or `timeout` passes. Returns whether a signal is waiting.
-#[expect(clippy::unnecessary_wraps, reason = "the seam's signature")]
 pub(crate) fn wait(
     signals: &Signals,
     watches: &mut [Watch<'_>],
@@ -803,7 +803,7 @@ pub(crate) fn wait(
     let until = timeout.and_then(|t| Instant::now().checked_add(t));
     let bell = bell();
     loop {
-        let turn = *bell.turn.lock().unwrap_or_else(|e| e.into_inner());
+        let turn = *bell.turn.lock().unwrap_or_else(PoisonError::into_inner);
         let signalled = signals.pending();
         let mut any = false;
         for watch in watches.iter_mut() {
@@ -820,13 +820,13 @@ pub(crate) fn wait(
             Some(until) => (until - now).min(SIGNAL_LOOK),
             None => SIGNAL_LOOK,
         };
-        let guard = bell.turn.lock().unwrap_or_else(|e| e.into_inner());
+        let guard = bell.turn.lock().unwrap_or_else(PoisonError::into_inner);
         if *guard == turn {
             // A leader's exit also rings: the caller looks at its trees.
             let (guard, result) = bell
                 .rung
                 .wait_timeout(guard, left)
-                .unwrap_or_else(|e| e.into_inner());
+                .unwrap_or_else(PoisonError::into_inner);
             drop(guard);
             if !result.timed_out() {
                 return Ok(signals.pending());
@@ -838,7 +838,6 @@ pub(crate) fn wait(
 /// Waits until `file` (stdin, a pipe named on the command line) has
 /// something to read, or its writer is gone, or `timeout` passes. What is
 /// not a pipe (a file, a console) is always readable.
-#[expect(clippy::unnecessary_wraps, reason = "the seam's signature")]
 pub(crate) fn wait_readable(file: &File, timeout: Option<Duration>) -> io::Result<bool> {
     let until = timeout.and_then(|t| Instant::now().checked_add(t));
     loop {
@@ -946,6 +945,7 @@ impl Inherited {
         Inherited
     }
 
+    #[expect(clippy::unused_self, reason = "the seam's signature")]
     pub(crate) fn close(self) -> usize {
         0
     }
@@ -1106,6 +1106,8 @@ impl std::ops::DerefMut for FileLock {
 }
 
 impl Drop for FileLock {
+    // std's file locks: the Windows build needs Rust 1.89.
+    #[clippy::msrv = "1.89"]
     fn drop(&mut self) {
         let _ = self.0.unlock();
     }
@@ -1113,6 +1115,7 @@ impl Drop for FileLock {
 
 /// Takes an exclusive lock on `file` without waiting; when it is held
 /// elsewhere (`WouldBlock`) the file comes back with the error.
+#[clippy::msrv = "1.89"]
 pub(crate) fn try_lock(file: File) -> Result<FileLock, (File, io::Error)> {
     match file.try_lock() {
         Ok(()) => Ok(FileLock(file)),
@@ -1159,6 +1162,10 @@ pub(crate) fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
 /// The Unix mode bits of `meta`, as far as Windows has them: the
 /// read-only attribute (`0444`), else `0644` (who else may write is in the
 /// file's ACL, which hookrun does not read: `doctor` says nothing about it).
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "the seam's signature: Unix has modes"
+)]
 pub(crate) fn mode_bits(meta: &fs::Metadata) -> Option<u32> {
     Some(if meta.permissions().readonly() {
         0o444
