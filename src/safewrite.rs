@@ -89,7 +89,7 @@ pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, String> {
         real,
         link,
         before: Some(before),
-        mode: crate::platform::mode_bits(&meta),
+        mode: Some(crate::platform::mode_bits(&meta)),
     })
 }
 

@@ -28,7 +28,7 @@ pub fn check(settings: &Settings, out: &mut Vec<Finding>) {
                 fix,
             });
         };
-        let mode = crate::platform::mode_bits(&meta).unwrap_or(0);
+        let mode = crate::platform::mode_bits(&meta);
         if let Some(who) = writable_by_others(mode) {
             said(
                 format!(
@@ -63,7 +63,7 @@ fn folder(dir: &Path, out: &mut Vec<Finding>, file: &Path) {
     let Ok(meta) = std::fs::metadata(dir) else {
         return;
     };
-    let mode = crate::platform::mode_bits(&meta).unwrap_or(0);
+    let mode = crate::platform::mode_bits(&meta);
     let sticky = mode & 0o1000 != 0;
     if let Some(who) = writable_by_others(mode).filter(|_| !sticky) {
         out.push(Finding {

@@ -1162,16 +1162,12 @@ pub(crate) fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
 /// The Unix mode bits of `meta`, as far as Windows has them: the
 /// read-only attribute (`0444`), else `0644` (who else may write is in the
 /// file's ACL, which hookrun does not read: `doctor` says nothing about it).
-#[expect(
-    clippy::unnecessary_wraps,
-    reason = "the seam's signature: Unix has modes"
-)]
-pub(crate) fn mode_bits(meta: &fs::Metadata) -> Option<u32> {
-    Some(if meta.permissions().readonly() {
+pub(crate) fn mode_bits(meta: &fs::Metadata) -> u32 {
+    if meta.permissions().readonly() {
         0o444
     } else {
         0o644
-    })
+    }
 }
 
 /// The owner's user id and ours: Windows files are owned by a SID, not a
