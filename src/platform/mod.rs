@@ -170,6 +170,8 @@ pub(crate) use os::descriptor_path;
 pub(crate) use family::LOCAL_DATA_VAR;
 /// A canonical path as users write it (no `\\?\` on Windows).
 pub(crate) use family::plain_path;
+/// Whether shell-form hooks need Git for Windows' bash, and where it is.
+pub(crate) use family::{NEEDS_GIT_BASH, git_bash};
 /// The user's home (`~`), and `~/` taken off a path written with it.
 pub(crate) use family::{home_dir, strip_home_prefix};
 

@@ -815,6 +815,18 @@ pub(crate) fn survive_file_size_limit() {
     );
 }
 
+/// Shell-form hooks run with `/bin/sh` (or `sh` on PATH): no Git bash to
+/// look for.
+pub(crate) const NEEDS_GIT_BASH: bool = false;
+
+/// Git for Windows' bash: not on Unix.
+pub(crate) fn git_bash(
+    _search: Option<&OsStr>,
+    _explicit: Option<&OsStr>,
+) -> Option<std::path::PathBuf> {
+    None
+}
+
 /// A path as users write it: what `canonicalize` answers, on Unix.
 pub(crate) fn plain_path(path: std::path::PathBuf) -> std::path::PathBuf {
     path

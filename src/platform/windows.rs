@@ -982,6 +982,48 @@ pub(crate) fn descriptor_path(file: &File) -> io::Result<PathBuf> {
     }
 }
 
+/// Shell-form hooks need Git for Windows' bash, found as Claude Code finds
+/// it ([`git_bash`]).
+pub(crate) const NEEDS_GIT_BASH: bool = true;
+
+/// Git for Windows' `bash.exe`, looked for as Claude Code does:
+/// `CLAUDE_CODE_GIT_BASH_PATH` when it names a file; else next to the
+/// first `git.exe` on `search` (`…\Git\cmd\git.exe` or
+/// `…\Git\bin\git.exe` → `…\Git\bin\bash.exe`); else the default
+/// install folders.
+pub(crate) fn git_bash(search: Option<&OsStr>, explicit: Option<&OsStr>) -> Option<PathBuf> {
+    if let Some(explicit) = explicit.filter(|path| !path.is_empty()) {
+        let path = PathBuf::from(explicit);
+        return path.is_file().then_some(path);
+    }
+    let from_git = search
+        .into_iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join("git.exe"))
+        .find(|git| git.is_file())
+        .and_then(|git| {
+            let root = git.parent()?.parent()?;
+            Some(root.join("bin").join("bash.exe"))
+        })
+        .filter(|bash| bash.is_file());
+    from_git.or_else(|| {
+        ["ProgramFiles", "ProgramW6432", "LOCALAPPDATA"]
+            .iter()
+            .filter_map(std::env::var_os)
+            .flat_map(|base| {
+                let base = PathBuf::from(base);
+                [
+                    base.join("Git").join("bin").join("bash.exe"),
+                    base.join("Programs")
+                        .join("Git")
+                        .join("bin")
+                        .join("bash.exe"),
+                ]
+            })
+            .find(|bash| bash.is_file())
+    })
+}
+
 /// A path as users write it: `canonicalize` answers `\\?\C:\…`, which
 /// a host's shell would not run (`C:\…` instead).
 pub(crate) fn plain_path(path: PathBuf) -> PathBuf {
@@ -1339,6 +1381,30 @@ mod tests {
             Err(KILL_SIGNAL)
         );
         assert_eq!(exit_code_or_signal(exit_status(2)), Ok(2));
+    }
+
+    #[test]
+    fn git_bash_is_found_next_to_git_or_where_the_variable_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path().join("Git");
+        for file in ["cmd/git.exe", "bin/bash.exe", "other/bash.exe"] {
+            let path = git.join(file);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(&path, "").unwrap();
+        }
+        let search = std::env::join_paths([dir.path().join("nothing"), git.join("cmd")]).unwrap();
+        assert_eq!(
+            git_bash(Some(&search), None),
+            Some(git.join("bin").join("bash.exe"))
+        );
+        let explicit = git.join("other").join("bash.exe");
+        assert_eq!(
+            git_bash(Some(&search), Some(explicit.as_os_str())),
+            Some(explicit.clone())
+        );
+        // A variable naming no file finds nothing (no guess behind it).
+        let missing = git.join("missing.exe");
+        assert_eq!(git_bash(Some(&search), Some(missing.as_os_str())), None);
     }
 
     #[test]
