@@ -13,6 +13,8 @@
 #                                       target/cross-venv
 #   gcc-aarch64-linux-gnu (Debian)      the C compiler and linker for arm64
 #                                       Linux (ring's C, the test binary)
+#   gcc-mingw-w64-x86-64 (Debian)       the C compiler and linker for
+#                                       x86_64-pc-windows-gnu (MinGW-w64)
 #
 # RUSTC_BOOTSTRAP=1 (which -Zbuild-std needs on a stable compiler) and
 # /usr/bin first on PATH are set only in the environment of the one cargo
@@ -57,8 +59,11 @@ cross_setup() { # cross_setup TARGET
     aarch64-unknown-linux-gnu)
         cross_apt gcc-aarch64-linux-gnu libc6-dev-arm64-cross
         ;;
+    x86_64-pc-windows-gnu)
+        cross_apt gcc-mingw-w64-x86-64
+        ;;
     *)
-        echo "cross-env.sh: no recipe for $target (known: aarch64-apple-darwin, x86_64-apple-darwin, aarch64-unknown-linux-gnu)" >&2
+        echo "cross-env.sh: no recipe for $target (known: aarch64-apple-darwin, x86_64-apple-darwin, aarch64-unknown-linux-gnu, x86_64-pc-windows-gnu)" >&2
         return 1
         ;;
     esac
@@ -84,6 +89,17 @@ cross_cargo() { # cross_cargo TARGET CARGO-ARGS...
             "CARGO_TARGET_${upper}_LINKER=aarch64-linux-gnu-gcc" \
             "CC_${target//-/_}=aarch64-linux-gnu-gcc" \
             "AR_${target//-/_}=aarch64-linux-gnu-ar" \
+            cargo "$1" --target "$target" -Zbuild-std=std,panic_abort "${@:2}"
+        ;;
+    x86_64-pc-windows-gnu)
+        # MinGW-w64's gcc links; its ar archives ring's C. The POSIX
+        # threading flavour of the compiler, as Rust's own windows-gnu
+        # builds use.
+        env PATH="/usr/bin:$PATH" RUSTC_BOOTSTRAP=1 \
+            CARGO_TARGET_DIR="$cross_target_dir" \
+            "CARGO_TARGET_${upper}_LINKER=x86_64-w64-mingw32-gcc-posix" \
+            "CC_${target//-/_}=x86_64-w64-mingw32-gcc-posix" \
+            "AR_${target//-/_}=x86_64-w64-mingw32-ar" \
             cargo "$1" --target "$target" -Zbuild-std=std,panic_abort "${@:2}"
         ;;
     esac

@@ -13,7 +13,6 @@
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write as _;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -193,11 +192,10 @@ pub fn start(
     }
     let job_path = dir.join(format!("{unique}.job.json"));
     // The job holds the hook's environment: readable by this user only.
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&job_path)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    crate::platform::set_private_mode(&mut options);
+    let mut file = options.open(&job_path)?;
     file.write_all(&serde_json::to_vec(&job).map_err(std::io::Error::other)?)?;
     drop(file);
     // Not waited for: the runner outlives this process on purpose.

@@ -14,7 +14,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read as _};
-use std::os::fd::AsFd as _;
 use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -223,7 +222,7 @@ fn read_pipe_until(file: &mut File, deadline: Option<Instant>) -> io::Result<Vec
                         Some(left.min(Duration::from_millis(u64::from(u16::MAX))))
                     }
                 };
-                platform::wait_readable(file.as_fd(), wait)?;
+                platform::wait_readable(file, wait)?;
             }
             Err(err) => return Err(err),
         }
@@ -350,27 +349,27 @@ pub fn names_own_output(path: &Path) -> bool {
 }
 
 fn is_own_output_meta(meta: &std::fs::Metadata) -> bool {
-    // A duplicate of the descriptor, for std's `fstat` (the same on every
+    // Duplicates of the descriptors, for std's `fstat` (the same on every
     // platform, whatever its `dev_t` and `ino_t`).
-    let same = |fd: std::io::Result<std::os::fd::OwnedFd>| {
-        fd.map(File::from)
-            .and_then(|f| f.metadata())
+    platform::own_outputs().iter().any(|own| {
+        own.metadata()
             .is_ok_and(|own| platform::same_file(&own, meta))
-    };
-    same(std::io::stdout().as_fd().try_clone_to_owned())
-        || same(std::io::stderr().as_fd().try_clone_to_owned())
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    crate::platform::unix_only! {
     fn fifo(dir: &Path) -> std::path::PathBuf {
         let path = dir.join("fifo");
         nix::unistd::mkfifo(&path, nix::sys::stat::Mode::S_IRWXU).unwrap();
         path
     }
+    }
 
+    crate::platform::unix_only! {
     #[test]
     fn a_fifo_is_refused_without_blocking() {
         let dir = tempfile::tempdir().unwrap();
@@ -387,7 +386,9 @@ mod tests {
             assert!(err.to_string().contains("a FIFO"), "{how:?}: {err}");
         }
     }
+    }
 
+    crate::platform::unix_only! {
     #[test]
     fn private_files_are_0600_and_never_written_through_a_link() {
         use std::os::unix::fs::PermissionsExt as _;
@@ -413,6 +414,7 @@ mod tests {
         drop(open_private(&fresh, Write::Append).unwrap());
         let mode = std::fs::metadata(&fresh).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
+    }
     }
 
     #[test]

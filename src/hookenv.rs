@@ -7,7 +7,6 @@
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
-use std::os::unix::ffi::OsStringExt as _;
 use std::path::Path;
 
 use crate::event::Event;
@@ -297,7 +296,10 @@ impl HookEnv {
             limit: MAX_VALUE_BYTES,
         };
         if serde_json::to_writer(&mut capped, input).is_ok() {
-            self.set("HOOKRUN_TOOL_INPUT", OsString::from_vec(capped.bytes));
+            self.set(
+                "HOOKRUN_TOOL_INPUT",
+                crate::platform::os_string_from_bytes(capped.bytes),
+            );
         } else {
             self.set("HOOKRUN_TOOL_INPUT_TRUNCATED", "1");
         }

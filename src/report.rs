@@ -239,8 +239,8 @@ fn run_report(ran: &Ran) -> RunReport {
         Some(Termination::Signaled(signal)) => (
             None,
             Some(
-                nix::sys::signal::Signal::try_from(*signal)
-                    .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned()),
+                crate::platform::signal_name(*signal)
+                    .map_or_else(|| signal.to_string(), str::to_owned),
             ),
         ),
         Some(Termination::SpawnFailed(_)) => (None, None),

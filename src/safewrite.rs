@@ -7,7 +7,6 @@
 
 use std::fs::OpenOptions;
 use std::io::Write as _;
-use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 
 /// A file about to be edited: the path named and the file really written.
@@ -90,7 +89,7 @@ pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, String> {
         real,
         link,
         before: Some(before),
-        mode: Some(meta.permissions().mode() & 0o7777),
+        mode: Some(crate::platform::mode_bits(&meta)),
     })
 }
 
@@ -163,12 +162,11 @@ pub fn backup_name(path: &Path, n: u32) -> PathBuf {
 pub fn backup(path: &Path, content: &[u8], mode: u32) -> Result<PathBuf, String> {
     for n in 0..10_000 {
         let name = backup_name(path, n);
-        let opened = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .custom_flags(nix::libc::O_NOFOLLOW)
-            .mode(mode & 0o777)
-            .open(&name);
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        crate::platform::set_open_flags(&mut options, false);
+        crate::platform::set_create_mode(&mut options, mode & 0o777);
+        let opened = options.open(&name);
         let mut file = match opened {
             Ok(file) => file,
             Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -177,7 +175,7 @@ pub fn backup(path: &Path, content: &[u8], mode: u32) -> Result<PathBuf, String>
             }
         };
         // The umask may have taken bits away: the backup has the original's.
-        file.set_permissions(std::fs::Permissions::from_mode(mode & 0o777))
+        crate::platform::set_mode(&name, mode & 0o777)
             .and_then(|()| file.write_all(content))
             .and_then(|()| file.sync_all())
             .map_err(|err| format!("cannot write the backup {}: {err}", name.display()))?;
@@ -218,10 +216,7 @@ pub fn replace(target: &Target, new: Option<&[u8]>) -> Result<(), WriteError> {
         .map_err(|err| io(&format!("cannot write in {}", dir.display()), &err))?;
     let mode = target.mode.unwrap_or(0o644);
     file.write_all(new)
-        .and_then(|()| {
-            file.as_file()
-                .set_permissions(std::fs::Permissions::from_mode(mode))
-        })
+        .and_then(|()| crate::platform::set_mode(file.path(), mode))
         .and_then(|()| file.as_file().sync_all())
         .map_err(|err| io(&format!("cannot write {}", real.display()), &err))?;
     if current(real)? != target.before {
@@ -255,8 +250,10 @@ fn current(real: &Path) -> Result<Option<Vec<u8>>, WriteError> {
 mod tests {
     use super::*;
 
+    crate::platform::unix_only! {
     #[test]
     fn backups_are_numbered_never_follow_links_and_keep_the_mode() {
+        use std::os::unix::fs::PermissionsExt as _;
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("settings.json");
         let victim = dir.path().join("bashrc");
@@ -271,6 +268,7 @@ mod tests {
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&first), 0o600);
         assert_eq!(mode(&second), 0o640);
+    }
     }
 
     #[test]
@@ -290,8 +288,10 @@ mod tests {
         );
     }
 
+    crate::platform::unix_only! {
     #[test]
     fn replace_writes_through_links_keeps_the_mode_and_loses_no_write() {
+        use std::os::unix::fs::PermissionsExt as _;
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real.json");
         let link = dir.path().join("link.json");
@@ -336,5 +336,6 @@ mod tests {
         let via = outside.path().join("via");
         std::os::unix::fs::symlink(dir.path(), &via).unwrap();
         assert!(open(&via.join("new/deeper/f.json"), Some(&via)).is_ok());
+    }
     }
 }

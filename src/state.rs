@@ -25,6 +25,12 @@ impl StateDir {
             .map(PathBuf::from)
             .or_else(|| non_empty("XDG_STATE_HOME").map(|dir| Path::new(&dir).join("hookrun")))
             .or_else(|| {
+                // Windows: the user's local application data.
+                crate::platform::LOCAL_DATA_VAR
+                    .and_then(non_empty)
+                    .map(|dir| Path::new(&dir).join("hookrun").join("state"))
+            })
+            .or_else(|| {
                 non_empty("HOME").map(|home| Path::new(&home).join(".local/state/hookrun"))
             })?;
         Some(StateDir { root })
@@ -184,15 +190,14 @@ impl StateDir {
     /// already (most fires), else a small file, and the host's older one
     /// goes. Failures are ignored: it is only a hint for `doctor`.
     pub fn record_host_path(&self, host: &str, path: &std::ffi::OsStr) {
-        use std::os::unix::ffi::OsStrExt as _;
         let dir = self.host_paths();
-        let name = format!("{host}.{}", &sha256_hex(path.as_bytes())[..16]);
+        let name = format!("{host}.{}", &sha256_hex(path.as_encoded_bytes())[..16]);
         let file = dir.join(&name);
         if std::fs::symlink_metadata(&file).is_ok() {
             return;
         }
         if std::fs::create_dir_all(&dir).is_err()
-            || fsafe::write_private_atomically(&file, path.as_bytes()).is_err()
+            || fsafe::write_private_atomically(&file, path.as_encoded_bytes()).is_err()
         {
             return;
         }
@@ -208,7 +213,6 @@ impl StateDir {
 
     /// Every host's recorded `PATH`: (host name, `PATH`).
     pub fn host_path_records(&self) -> Vec<(String, std::ffi::OsString)> {
-        use std::os::unix::ffi::OsStringExt as _;
         let mut out = Vec::new();
         for entry in std::fs::read_dir(self.host_paths())
             .into_iter()
@@ -220,7 +224,10 @@ impl StateDir {
                 continue;
             };
             if let Ok(bytes) = fsafe::read(&entry.path(), fsafe::Follow::No) {
-                out.push((host.to_owned(), std::ffi::OsString::from_vec(bytes)));
+                out.push((
+                    host.to_owned(),
+                    crate::platform::os_string_from_bytes(bytes),
+                ));
             }
         }
         out.sort();

@@ -239,8 +239,7 @@ fn first_lines(bytes: &[u8], lines: usize) -> String {
 }
 
 fn signal_name(signal: i32) -> String {
-    nix::sys::signal::Signal::try_from(signal)
-        .map_or_else(|_| format!("signal {signal}"), |s| s.as_str().to_owned())
+    crate::platform::signal_name(signal).map_or_else(|| format!("signal {signal}"), str::to_owned)
 }
 
 /// Reads one finished hook (SPEC §6).

@@ -4,7 +4,6 @@
 //! loads.
 
 use std::io::{IsTerminal as _, Read as _};
-use std::os::fd::AsFd as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -122,11 +121,10 @@ pub fn read_stdin_within(limit: Option<Duration>) -> Result<Bytes, InputError> {
         return Ok(bytes.into());
     };
     let started = Instant::now();
-    let fd = stdin.as_fd();
-    let mut file = match fd.try_clone_to_owned() {
-        Ok(owned) => std::fs::File::from(owned),
+    let mut file = match crate::platform::stdin_file() {
+        Ok(Some(file)) => file,
         // No stdin at all reads as empty, as the standard library has it.
-        Err(err) if err.raw_os_error() == Some(nix::libc::EBADF) => return Ok(Vec::new().into()),
+        Ok(None) => return Ok(Vec::new().into()),
         Err(err) => return Err(InputError::Unreadable(err)),
     };
     // A regular file (`hookrun fire < event.json`) cannot keep hookrun
@@ -160,7 +158,7 @@ pub fn read_stdin_within(limit: Option<Duration>) -> Result<Bytes, InputError> {
             return Err(InputError::NotClosed(limit.as_secs_f64()));
         }
         let wait = left.min(Duration::from_millis(u64::from(u16::MAX)));
-        match crate::platform::wait_readable(fd, Some(wait)) {
+        match crate::platform::wait_readable(&file, Some(wait)) {
             Ok(false) => continue,
             Ok(true) => {}
             Err(err) => return Err(InputError::Unreadable(err)),

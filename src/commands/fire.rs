@@ -138,8 +138,8 @@ fn unusable_answer(args: &FireArgs, unusable: &input::Unusable) -> Printed {
 /// The answer as printed, from the fire's result (dropped here too).
 fn printed(args: &FireArgs, result: fire::FireResult) -> Printed {
     if let Some(signal) = result.interrupted {
-        let name = nix::sys::signal::Signal::try_from(signal)
-            .map_or_else(|_| signal.to_string(), |s| s.as_str().to_owned());
+        let name =
+            crate::platform::signal_name(signal).map_or_else(|| signal.to_string(), str::to_owned);
         return Printed {
             stdout: String::new(),
             stderr: format!("hookrun: interrupted by {name}; running hooks were stopped\n"),

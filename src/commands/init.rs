@@ -211,15 +211,14 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Printed> {
 }
 
 fn write_new(target: &Path, text: &str, mode: u32) -> anyhow::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt as _;
     if let Some(dir) = target.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     // create_new: never replace a file that appeared in the meantime.
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(mode)
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    crate::platform::set_create_mode(&mut options, mode);
+    options
         .open(target)
         .and_then(|mut file| std::io::Write::write_all(&mut file, text.as_bytes()))
         .with_context(|| format!("cannot write {}", target.display()))

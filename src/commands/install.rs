@@ -922,6 +922,7 @@ fn binary(args: &InstallArgs) -> anyhow::Result<PathBuf> {
         }
         None => std::env::current_exe()
             .and_then(std::fs::canonicalize)
+            .map(crate::platform::plain_path)
             .map_err(|err| {
                 anyhow!("cannot find this hookrun binary's path: {err}; pass --binary")
             })?,

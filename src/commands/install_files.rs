@@ -7,7 +7,6 @@
 //! and each file is written whole next to its place, then renamed over it.
 
 use std::fmt::Write as _;
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 
 use anyhow::{Context as _, bail};
@@ -145,7 +144,7 @@ fn write_one(path: &Path, text: &str, dry_run: bool, out: &mut String) -> anyhow
         .with_context(|| format!("cannot write in {}", dir.display()))?;
     std::io::Write::write_all(&mut file, text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
-    std::fs::set_permissions(file.path(), std::fs::Permissions::from_mode(0o755))
+    crate::platform::set_mode(file.path(), 0o755)
         .with_context(|| format!("cannot make {} executable", path.display()))?;
     file.persist(path)
         .map_err(|err| err.error)

@@ -195,10 +195,10 @@ pub fn remove_empty_folders(folders: &[PathBuf], out: &mut Vec<String>) {
 }
 
 fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::DirBuilderExt as _;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    crate::platform::set_folder_mode(&mut builder, 0o700);
+    builder
         .create(dir)
         .with_context(|| format!("cannot create {}", dir.display()))
 }
@@ -206,8 +206,11 @@ fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    crate::platform::unix_only! {
     use std::os::unix::fs::PermissionsExt as _;
+    }
 
+    crate::platform::unix_only! {
     #[test]
     fn rows_of_one_file_merge_and_an_empty_record_leaves_no_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -238,6 +241,7 @@ mod tests {
         std::fs::write(&path, "[]").unwrap();
         let err = format!("{:#}", load(&path).unwrap_err());
         assert!(err.contains("not hookrun's install record"), "{err}");
+    }
     }
 
     #[test]

@@ -162,14 +162,17 @@ fn read_file(
 
 /// `program` on PATH, as a shell finds it.
 fn which(program: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt as _;
     let path = std::env::var_os("PATH")?;
+    let names = [
+        program.to_owned(),
+        format!("{program}{}", std::env::consts::EXE_SUFFIX),
+    ];
     std::env::split_paths(&path)
         .filter(|dir| !dir.as_os_str().is_empty())
-        .map(|dir| dir.join(program))
+        .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
         .find(|candidate| {
             std::fs::metadata(candidate)
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+                .is_ok_and(|m| crate::platform::is_executable_meta(candidate, &m))
         })
 }
 

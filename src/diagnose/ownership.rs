@@ -3,7 +3,6 @@
 //! another user owns can switch the guard off or add hooks that run as
 //! you. Only `doctor` asks; a fire never pays for it.
 
-use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
 use super::{Check, Finding};
@@ -11,7 +10,6 @@ use crate::settings::model::FileState;
 use crate::settings::{Settings, Severity};
 
 pub fn check(settings: &Settings, out: &mut Vec<Finding>) {
-    let me = nix::unistd::geteuid().as_raw();
     for file in &settings.files {
         if file.state == FileState::Missing {
             continue;
@@ -30,11 +28,11 @@ pub fn check(settings: &Settings, out: &mut Vec<Finding>) {
                 fix,
             });
         };
-        if let Some(who) = writable_by_others(meta.mode()) {
+        let mode = crate::platform::mode_bits(&meta);
+        if let Some(who) = writable_by_others(mode) {
             said(
                 format!(
-                    "is writable by {who} (mode {:04o}): they can change your hooks and rules",
-                    meta.mode() & 0o7777
+                    "is writable by {who} (mode {mode:04o}): they can change your hooks and rules"
                 ),
                 format!(
                     "chmod go-w {}",
@@ -43,11 +41,11 @@ pub fn check(settings: &Settings, out: &mut Vec<Finding>) {
             );
         }
         // root's files (managed settings) are fine.
-        if meta.uid() != me && meta.uid() != 0 {
+        let owner = crate::platform::owner_and_self(&meta);
+        if let Some((uid, _)) = owner.filter(|&(uid, me)| uid != me && uid != 0) {
             said(
                 format!(
-                    "is owned by another user (uid {}): they can change your hooks and rules",
-                    meta.uid()
+                    "is owned by another user (uid {uid}): they can change your hooks and rules"
                 ),
                 "take ownership of the file (chown), or keep your settings in a file you own"
                     .to_owned(),
@@ -65,17 +63,17 @@ fn folder(dir: &Path, out: &mut Vec<Finding>, file: &Path) {
     let Ok(meta) = std::fs::metadata(dir) else {
         return;
     };
-    let sticky = meta.mode() & 0o1000 != 0;
-    if let Some(who) = writable_by_others(meta.mode()).filter(|_| !sticky) {
+    let mode = crate::platform::mode_bits(&meta);
+    let sticky = mode & 0o1000 != 0;
+    if let Some(who) = writable_by_others(mode).filter(|_| !sticky) {
         out.push(Finding {
             check: Check::SettingsWritableByOthers,
             severity: Severity::Warning,
             file: file.to_path_buf(),
             json_path: String::new(),
             message: format!(
-                "is in {}, which is writable by {who} (mode {:04o}): they can replace it",
+                "is in {}, which is writable by {who} (mode {mode:04o}): they can replace it",
                 dir.display(),
-                meta.mode() & 0o7777
             ),
             fix: format!(
                 "chmod go-w {}",

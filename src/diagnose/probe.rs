@@ -79,12 +79,11 @@ impl SystemProbe {
 
 impl Probe for SystemProbe {
     fn file(&self, path: &Path) -> FileKind {
-        use std::os::unix::fs::PermissionsExt as _;
         match std::fs::metadata(path) {
             Err(_) => FileKind::Missing,
             Ok(meta) if meta.is_dir() => FileKind::Directory,
             Ok(meta) => FileKind::File {
-                executable: meta.permissions().mode() & 0o111 != 0,
+                executable: crate::platform::is_executable_meta(path, &meta),
             },
         }
     }

@@ -28,8 +28,22 @@ mod interactive;
 mod reactor;
 mod spawn;
 pub use spawn::{POWERSHELLS, powershell_args};
+/// Tests that signal the test process hold it for writing; every test
+/// that runs a [`Supervisor`] (which would receive those signals) holds it
+/// for reading.
 #[cfg(test)]
-mod tests;
+static SIGNAL_LOCK: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+// The supervisor's guarantees on every system, with the test binary itself
+// as the hook (no shell needed): run under wine too.
+#[cfg(test)]
+mod portable_tests;
+
+// The supervisor's tests start hooks with `sh` and read `/proc`: Unix.
+crate::platform::unix_only! {
+    #[cfg(test)]
+    mod tests;
+}
 mod unit;
 
 pub use interactive::{Interactive, Stopped};

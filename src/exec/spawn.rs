@@ -30,6 +30,11 @@ pub(crate) enum SpawnError {
         search.to_string_lossy()
     )]
     NoPowerShell { search: OsString },
+    #[error(
+        "hooks in shell form run with a POSIX sh, which Windows lacks: install Git for Windows (its bash.exe is found next to git.exe on PATH), or set CLAUDE_CODE_GIT_BASH_PATH to a bash.exe (PATH={})",
+        search.to_string_lossy()
+    )]
+    NoGitBash { search: OsString },
     #[error("{}: no such file", path.display())]
     NoSuchFile { path: PathBuf },
     #[error("{}: not executable", path.display())]
@@ -81,6 +86,14 @@ pub(crate) fn spawn_job(job: &Job) -> Result<Spawned, SpawnError> {
         Program::PowerShell { script } => return spawn_powershell(job, script, &cwd),
     };
     let path = match &job.program {
+        Program::Shell { shell, .. } if shell == "sh" && platform::NEEDS_GIT_BASH => {
+            let search = job.env.get("PATH");
+            platform::git_bash(search, job.env.get("CLAUDE_CODE_GIT_BASH_PATH")).ok_or_else(
+                || SpawnError::NoGitBash {
+                    search: search.unwrap_or_default().to_owned(),
+                },
+            )?
+        }
         Program::Shell { shell, .. } if shell == "sh" && system_sh_runs() => {
             PathBuf::from(SYSTEM_SH)
         }
@@ -192,7 +205,8 @@ pub(crate) fn find_program(
     search: Option<&OsStr>,
     cwd: &Path,
 ) -> Result<PathBuf, SpawnError> {
-    if name.contains('/') {
+    // An absolute name is a path too (on Windows, `C:\…` has no `/`).
+    if name.contains('/') || Path::new(name).is_absolute() {
         let path = cwd.join(name);
         return match classify(&path) {
             Candidate::Executable => Ok(path),

@@ -10,7 +10,7 @@
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, PoisonError, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill, raise};
@@ -21,7 +21,7 @@ use super::{Job, JobReport, Limits, Program, Supervisor, Termination};
 use crate::event::Bytes;
 use crate::platform::testing;
 
-static SIGNAL_LOCK: RwLock<()> = RwLock::new(());
+use super::SIGNAL_LOCK;
 
 fn shared() -> RwLockReadGuard<'static, ()> {
     SIGNAL_LOCK.read().unwrap_or_else(PoisonError::into_inner)

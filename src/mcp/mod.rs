@@ -225,14 +225,7 @@ fn converse(
     let cap = call.output_cap;
     let result = runtime.block_on(async {
         use tokio::io::AsyncReadExt as _;
-        use tokio::net::unix::pipe;
-        let pipes = (|| {
-            Ok::<_, std::io::Error>((
-                pipe::Sender::from_owned_fd(stdin)?,
-                pipe::Receiver::from_owned_fd(stdout)?,
-                pipe::Receiver::from_owned_fd(stderr)?,
-            ))
-        })();
+        let pipes = crate::platform::async_pipes(stdin, stdout, stderr);
         let (writer, reader, mut errors) = match pipes {
             Ok(pipes) => pipes,
             Err(err) => return Ok(Err(format!("cannot read the server's pipes: {err}"))),

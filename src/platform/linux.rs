@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd as _, BorrowedFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd as _, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
 use nix::errno::Errno;
@@ -122,7 +122,8 @@ pub(crate) fn descriptors_above_stderr() -> Vec<RawFd> {
 
 /// Where the file or folder `fd` is open on is now: the link
 /// `/proc/self/fd/N` names it.
-pub(crate) fn descriptor_path(fd: BorrowedFd<'_>) -> io::Result<PathBuf> {
+pub(crate) fn descriptor_path(file: &std::fs::File) -> io::Result<PathBuf> {
+    let fd = file.as_fd();
     fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd()))
 }
 

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd as _, BorrowedFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd as _, OwnedFd, RawFd};
 use std::path::PathBuf;
 
 use libproc::libproc::proc_pid::kproc_info;
@@ -118,7 +118,8 @@ pub(crate) fn descriptors_above_stderr() -> Vec<RawFd> {
 }
 
 /// Where the file or folder `fd` is open on is now: `F_GETPATH`.
-pub(crate) fn descriptor_path(fd: BorrowedFd<'_>) -> io::Result<PathBuf> {
+pub(crate) fn descriptor_path(file: &std::fs::File) -> io::Result<PathBuf> {
+    let fd = file.as_fd();
     let mut path = PathBuf::new();
     fcntl(fd, FcntlArg::F_GETPATH(&mut path))?;
     Ok(path)

@@ -19,10 +19,10 @@
 //!   affinity mask, pipe sizes, transparent huge pages.
 //! - `macos.rs`: the same questions answered by macOS: `sysctl` and
 //!   `proc_listpids` (through the `libproc` crate), `/dev/fd`, `F_GETPATH`.
-//! - Windows: not written yet. Its backend is one more file here that
-//!   provides every item re-exported below (a Job Object per hook, threads
-//!   instead of `poll` for pipes, `CTRL_BREAK` then `TerminateJobObject`);
-//!   until then a Windows build stops at the `compile_error!` below.
+//! - `windows.rs`: a Job Object per hook, `CTRL_BREAK` then
+//!   `TerminateJobObject`, a thread per pipe instead of `poll`, std's file
+//!   locks, reparse points opened as themselves. It is both the family and
+//!   the system backend (`family` and `os` below).
 //!
 //! What this module must never do: block without a bound (every wait takes
 //! a timeout), reap a hook's leader before the last signal to its group,
@@ -31,6 +31,8 @@
 
 #[cfg(unix)]
 mod unix;
+#[cfg(unix)]
+use unix as family;
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -42,81 +44,136 @@ mod macos;
 #[cfg(target_os = "macos")]
 use macos as os;
 
-#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+use windows as family;
+#[cfg(windows)]
+use windows as os;
+
+#[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
 compile_error!(
-    "hookrun's platform backends are Linux and macOS; a Windows backend is one more file in \
-     src/platform/ (docs/design/platform.md lists what it provides)"
+    "hookrun's platform backends are Linux, macOS and Windows; another system is one more file \
+     in src/platform/ (docs/design/platform.md lists what it provides)"
 );
+
+/// Items (mostly tests) that exist only on Unix: they test Unix behaviour
+/// (modes, FIFOs, signals, `sh`) that Windows does not have. The choice is
+/// made here so that no other file names an operating system.
+#[allow(unused_macros)]
+macro_rules! unix_only {
+    ($($item:item)*) => { $( #[cfg(unix)] $item )* };
+}
+#[allow(unused_imports)]
+pub(crate) use unix_only;
+
+/// Items that exist only on Windows (its own tests).
+#[allow(unused_macros)]
+macro_rules! windows_only {
+    ($($item:item)*) => { $( #[cfg(windows)] $item )* };
+}
+#[allow(unused_imports)]
+pub(crate) use windows_only;
 
 // ---- process trees: a hook, everything it starts, and how they end ------
 
 /// The signal number a killed tree's leader reports.
-pub(crate) use unix::KILL_SIGNAL;
+pub(crate) use family::KILL_SIGNAL;
 /// What to start: an already resolved program, its arguments and folder.
-pub(crate) use unix::SpawnSpec;
+pub(crate) use family::SpawnSpec;
 /// A started hook: its process tree and the parent's ends of its pipes.
-pub(crate) use unix::Spawned;
+pub(crate) use family::Spawned;
 /// One hook's processes: observed, politely ended, killed, reaped.
-pub(crate) use unix::Tree;
+pub(crate) use family::Tree;
 /// One look at the process table, shared by every tree checked in one
 /// turn of the supervisor's loop.
-pub(crate) use unix::TreeScan;
+pub(crate) use family::TreeScan;
 /// Whether a tree still has a member that can run.
-pub(crate) use unix::TreeState;
+pub(crate) use family::TreeState;
 /// The exit code (`Ok`) or the terminating signal (`Err`) of a status.
-pub(crate) use unix::exit_code_or_signal;
+pub(crate) use family::exit_code_or_signal;
 /// Whether a path may be executed by this process.
-pub(crate) use unix::is_executable;
+pub(crate) use family::is_executable;
+/// Whether a file (its metadata) is a program: an execute bit on Unix, a
+/// program's extension on Windows.
+pub(crate) use family::is_executable_meta;
 /// A start that failed for want of descriptors or processes, which may
 /// succeed once running hooks end.
-pub(crate) use unix::is_exhaustion;
+pub(crate) use family::is_exhaustion;
 /// Leaves the parent's session (the detached `async` runner).
-pub(crate) use unix::new_session;
+pub(crate) use family::new_session;
+/// The name of a signal number (`SIGTERM`), where it has one.
+pub(crate) use family::signal_name;
 /// Starts a [`SpawnSpec`] as the root of a new tree (a new process group),
 /// stdin/stdout/stderr fresh non-blocking pipes, exactly the environment
 /// given.
-pub(crate) use unix::spawn;
+pub(crate) use family::spawn;
 /// Starts a helper detached: its own group, stdio on the null device.
-pub(crate) use unix::spawn_detached;
+pub(crate) use family::spawn_detached;
 
 // ---- pipes, readiness and hookrun's own signals ----------------------------
 
+/// The parent's end of one of a hook's pipes.
+pub(crate) use family::Pipe;
+/// A hook's pipes as tokio's async reader and writers.
+pub(crate) use family::async_pipes;
+/// Waits until a watched pipe is ready, a signal arrived, or the timeout.
+pub(crate) use family::wait;
+/// Waits until a descriptor hookrun reads (stdin, a named pipe) is readable.
+pub(crate) use family::wait_readable;
+/// One pipe to wait on, and what it is waited for.
+pub(crate) use family::{Interest, Watch};
+/// Reads or writes what a non-blocking pipe takes now.
+pub(crate) use family::{ReadOutcome, WriteOutcome, read_some, write_some};
+/// hookrun's termination signals (and child exits), as the loop sees them.
+pub(crate) use family::{Signals, TERMINATION_SIGNALS};
 /// Asks for a pipe big enough for `len` bytes of stdin (where the system
 /// lets a pipe grow).
 pub(crate) use os::grow_pipe;
-/// The parent's end of one of a hook's pipes.
-pub(crate) use unix::Pipe;
-/// Waits until a watched pipe is ready, a signal arrived, or the timeout.
-pub(crate) use unix::wait;
-/// Waits until a descriptor hookrun reads (stdin, a named pipe) is readable.
-pub(crate) use unix::wait_readable;
-/// One pipe to wait on, and what it is waited for.
-pub(crate) use unix::{Interest, Watch};
-/// Reads or writes what a non-blocking pipe takes now.
-pub(crate) use unix::{ReadOutcome, WriteOutcome, read_some, write_some};
-/// hookrun's termination signals (and child exits), as the loop sees them.
-pub(crate) use unix::{Signals, TERMINATION_SIGNALS};
 
 // ---- descriptors and files --------------------------------------------------
 
+/// The descriptors hookrun inherited above stderr, closed before hooks run.
+pub(crate) use family::Inherited;
+/// A folder opened without following a link at its last component.
+pub(crate) use family::open_folder_nofollow;
+/// Bytes (from `OsStr::as_encoded_bytes`) back into an `OsString`.
+pub(crate) use family::os_string_from_bytes;
+/// A file's owner and this process's user, where files have a uid.
+pub(crate) use family::owner_and_self;
+/// The entries of a folder, listed through an open descriptor of it.
+pub(crate) use family::read_folder;
+/// Whether two metadata are of the same file (device and inode).
+pub(crate) use family::same_file;
+/// A write past `ulimit -f` fails with `EFBIG` instead of killing hookrun.
+pub(crate) use family::survive_file_size_limit;
+/// An advisory lock held on an open file, and taking one without waiting.
+pub(crate) use family::{FileLock, try_lock};
+/// The open flags of hookrun's file rules: no-follow, non-blocking, private.
+pub(crate) use family::{
+    clear_nonblocking, set_nonblocking_file, set_open_flags, set_private_mode,
+};
+/// What a non-regular file is, in words; whether it is a FIFO.
+pub(crate) use family::{describe_file_type, is_fifo};
+/// Open errors that mean "a FIFO nobody reads" and "a symlink not followed".
+pub(crate) use family::{is_fifo_without_reader, is_refused_link};
+/// File modes where the system has them: set at creation, set later, read.
+pub(crate) use family::{mode_bits, set_create_mode, set_folder_mode, set_mode};
+/// hookrun's stdin as a file of its own; its stdout and stderr.
+pub(crate) use family::{own_outputs, stdin_file};
 /// Where an open file or folder is now (not where it was opened).
 pub(crate) use os::descriptor_path;
-/// The descriptors hookrun inherited above stderr, closed before hooks run.
-pub(crate) use unix::Inherited;
-/// The entries of a folder, listed through an open descriptor of it.
-pub(crate) use unix::read_folder;
-/// Whether two metadata are of the same file (device and inode).
-pub(crate) use unix::same_file;
-/// A write past `ulimit -f` fails with `EFBIG` instead of killing hookrun.
-pub(crate) use unix::survive_file_size_limit;
-/// An advisory lock held on an open file, and taking one without waiting.
-pub(crate) use unix::{FileLock, try_lock};
-/// The open flags of hookrun's file rules: no-follow, non-blocking, private.
-pub(crate) use unix::{clear_nonblocking, set_nonblocking_file, set_open_flags, set_private_mode};
-/// What a non-regular file is, in words; whether it is a FIFO.
-pub(crate) use unix::{describe_file_type, is_fifo};
-/// Open errors that mean "a FIFO nobody reads" and "a symlink not followed".
-pub(crate) use unix::{is_fifo_without_reader, is_refused_link};
+
+// ---- the user's folders ------------------------------------------------------
+
+/// The variable naming the per-user application data folder, if any.
+pub(crate) use family::LOCAL_DATA_VAR;
+/// A canonical path as users write it (no `\\?\` on Windows).
+pub(crate) use family::plain_path;
+/// Whether shell-form hooks need Git for Windows' bash, and where it is.
+pub(crate) use family::{NEEDS_GIT_BASH, git_bash};
+/// The user's home (`~`), and `~/` taken off a path written with it.
+pub(crate) use family::{home_dir, strip_home_prefix};
 
 // ---- the machine -------------------------------------------------------------
 
@@ -125,5 +182,9 @@ pub(crate) use os::advise_huge_pages;
 /// How many processors hookrun may run on.
 pub(crate) use os::usable_cpus;
 
+/// A symlink, for tests (a file or folder link on Windows).
 #[cfg(test)]
+pub(crate) use family::symlink;
+#[cfg(test)]
+#[allow(unused_imports)]
 pub(crate) use os::testing;

@@ -143,6 +143,17 @@ pub(crate) fn is_executable(path: &Path) -> bool {
     access(path, AccessFlags::X_OK).is_ok()
 }
 
+/// Whether the file `meta` describes is a program: a regular file with an
+/// execute bit.
+pub(crate) fn is_executable_meta(_path: &Path, meta: &fs::Metadata) -> bool {
+    meta.is_file() && meta.mode() & 0o111 != 0
+}
+
+/// The name of a signal number (`SIGTERM`), where it has one.
+pub(crate) fn signal_name(signal: i32) -> Option<&'static str> {
+    Signal::try_from(signal).ok().map(Signal::as_str)
+}
+
 /// A process group id. Kept apart from process ids so that signalling a
 /// group and signalling one process cannot be confused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -334,6 +345,25 @@ pub(crate) struct Watch<'a> {
     pub ready: bool,
 }
 
+/// A hook's three pipes for async code (an MCP server's conversation):
+/// tokio's pipe types over the same descriptors. Called inside a runtime.
+pub(crate) fn async_pipes(
+    stdin: Pipe,
+    stdout: Pipe,
+    stderr: Pipe,
+) -> io::Result<(
+    tokio::net::unix::pipe::Sender,
+    tokio::net::unix::pipe::Receiver,
+    tokio::net::unix::pipe::Receiver,
+)> {
+    use tokio::net::unix::pipe;
+    Ok((
+        pipe::Sender::from_owned_fd(stdin)?,
+        pipe::Receiver::from_owned_fd(stdout)?,
+        pipe::Receiver::from_owned_fd(stderr)?,
+    ))
+}
+
 /// Waits until a watched pipe is ready, one of hookrun's signals arrived or
 /// `timeout` passes (`None`: no timeout). Returns whether a signal is
 /// waiting in `signals`. Hang-up and error count as ready: the next read or
@@ -385,8 +415,8 @@ fn poll_timeout(timeout: Option<Duration>) -> PollTimeout {
 /// Waits until `fd` (stdin, a pipe named on the command line) has something
 /// to read, or hang-up, or `timeout` passes. True when it is readable; a
 /// signal interrupting the wait reads as "not yet".
-pub(crate) fn wait_readable(fd: BorrowedFd<'_>, timeout: Option<Duration>) -> io::Result<bool> {
-    let mut fds = [PollFd::new(fd, PollFlags::POLLIN)];
+pub(crate) fn wait_readable(file: &File, timeout: Option<Duration>) -> io::Result<bool> {
+    let mut fds = [PollFd::new(file.as_fd(), PollFlags::POLLIN)];
     match poll(&mut fds, poll_timeout(timeout)) {
         Ok(n) => Ok(n > 0),
         Err(Errno::EINTR) => Ok(false),
@@ -607,6 +637,12 @@ pub(crate) fn read_folder(
     }))
 }
 
+/// A symlink at `link` to `target`, for tests.
+#[cfg(test)]
+pub(crate) fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) -> io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
 // ---- files -------------------------------------------------------------------------
 
 /// An exclusive advisory lock (`flock`) on an open file, released when
@@ -696,6 +732,77 @@ pub(crate) fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
     a.dev() == b.dev() && a.ino() == b.ino()
 }
 
+/// A file created through `options` gets `mode` (less the umask).
+pub(crate) fn set_create_mode(options: &mut OpenOptions, mode: u32) {
+    options.mode(mode);
+}
+
+/// A folder created through `builder` gets `mode` (less the umask).
+pub(crate) fn set_folder_mode(builder: &mut fs::DirBuilder, mode: u32) {
+    use std::os::unix::fs::DirBuilderExt as _;
+    builder.mode(mode);
+}
+
+/// Gives the file at `path` exactly `mode` (no umask).
+pub(crate) fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode))
+}
+
+/// The permission bits of `meta` (with setuid, setgid and sticky).
+pub(crate) fn mode_bits(meta: &fs::Metadata) -> u32 {
+    meta.mode() & 0o7777
+}
+
+/// The owner of the file `meta` describes, and this process's effective
+/// user id.
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "the seam's signature: Windows has no uid"
+)]
+pub(crate) fn owner_and_self(meta: &fs::Metadata) -> Option<(u32, u32)> {
+    Some((meta.uid(), nix::unistd::geteuid().as_raw()))
+}
+
+/// Bytes (from `OsStr::as_encoded_bytes`) back into an `OsString`: on Unix
+/// any bytes are one.
+pub(crate) fn os_string_from_bytes(bytes: Vec<u8>) -> OsString {
+    std::os::unix::ffi::OsStringExt::from_vec(bytes)
+}
+
+/// hookrun's stdin, as a file of its own (a duplicate descriptor); `None`
+/// when descriptor 0 is closed.
+pub(crate) fn stdin_file() -> io::Result<Option<File>> {
+    match io::stdin().as_fd().try_clone_to_owned() {
+        Ok(owned) => Ok(Some(File::from(owned))),
+        Err(err) if err.raw_os_error() == Some(nix::libc::EBADF) => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// hookrun's own stdout and stderr, as files of their own (duplicates).
+pub(crate) fn own_outputs() -> Vec<File> {
+    [
+        io::stdout().as_fd().try_clone_to_owned(),
+        io::stderr().as_fd().try_clone_to_owned(),
+    ]
+    .into_iter()
+    .filter_map(Result::ok)
+    .map(File::from)
+    .collect()
+}
+
+/// A folder opened without following a symlink at its last component
+/// (`O_DIRECTORY|O_NOFOLLOW`, non-blocking, close-on-exec).
+pub(crate) fn open_folder_nofollow(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(
+            (OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC).bits(),
+        )
+        .open(path)
+}
+
 /// Under `ulimit -f`, a write past the limit raises SIGXFSZ, whose default
 /// kills hookrun before it answers. With a handler installed the write
 /// fails with `EFBIG` instead, which every writer already reports. A
@@ -707,6 +814,42 @@ pub(crate) fn survive_file_size_limit() {
         std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
     );
 }
+
+/// Shell-form hooks run with `/bin/sh` (or `sh` on PATH): no Git bash to
+/// look for.
+pub(crate) const NEEDS_GIT_BASH: bool = false;
+
+/// Git for Windows' bash: not on Unix.
+pub(crate) fn git_bash(
+    _search: Option<&OsStr>,
+    _explicit: Option<&OsStr>,
+) -> Option<std::path::PathBuf> {
+    None
+}
+
+/// A path as users write it: what `canonicalize` answers, on Unix.
+pub(crate) fn plain_path(path: std::path::PathBuf) -> std::path::PathBuf {
+    path
+}
+
+// ---- the user's folders ---------------------------------------------------------
+
+/// The user's home: `HOME`.
+pub(crate) fn home_dir() -> Option<std::path::PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|home| !home.is_empty())
+        .map(std::path::PathBuf::from)
+}
+
+/// `~/rest` → `rest`.
+pub(crate) fn strip_home_prefix(text: &str) -> Option<&str> {
+    text.strip_prefix("~/")
+}
+
+/// The variable naming the folder for per-user application data, where
+/// the system has one apart from the home (Unix: none, the XDG variables
+/// and the home are asked).
+pub(crate) const LOCAL_DATA_VAR: Option<&str> = None;
 
 #[cfg(test)]
 mod tests {
@@ -767,9 +910,10 @@ mod tests {
     #[test]
     fn wait_readable_times_out_and_then_sees_data() {
         let (read, write) = std::io::pipe().unwrap();
-        assert!(!wait_readable(read.as_fd(), Some(Duration::from_millis(10))).unwrap());
+        let read = File::from(OwnedFd::from(read));
+        assert!(!wait_readable(&read, Some(Duration::from_millis(10))).unwrap());
         std::io::Write::write_all(&mut &write, b"x").unwrap();
-        assert!(wait_readable(read.as_fd(), Some(Duration::from_secs(5))).unwrap());
+        assert!(wait_readable(&read, Some(Duration::from_secs(5))).unwrap());
     }
 
     #[test]
@@ -780,10 +924,10 @@ mod tests {
         let file = File::open(&path).unwrap();
         fs::rename(&path, dir.path().join("b")).unwrap();
         let real = fs::canonicalize(dir.path()).unwrap().join("b");
-        assert_eq!(os::descriptor_path(file.as_fd()).unwrap(), real);
+        assert_eq!(os::descriptor_path(&file).unwrap(), real);
         let folder = File::open(dir.path()).unwrap();
         assert_eq!(
-            os::descriptor_path(folder.as_fd()).unwrap(),
+            os::descriptor_path(&folder).unwrap(),
             fs::canonicalize(dir.path()).unwrap()
         );
     }

@@ -1844,8 +1844,8 @@ mod tests {
         std::fs::create_dir_all(project.join("sub")).unwrap();
         std::fs::write(home.join(".ssh/id_ed25519"), "key").unwrap();
         std::fs::write(project.join("sub/.env"), "SECRET=1").unwrap();
-        std::os::unix::fs::symlink(home.join(".ssh"), project.join("keys")).unwrap();
-        std::os::unix::fs::symlink("sub/.env", project.join("settings.txt")).unwrap();
+        crate::platform::symlink(home.join(".ssh"), project.join("keys")).unwrap();
+        crate::platform::symlink("sub/.env", project.join("settings.txt")).unwrap();
         let paths = PathContext {
             cwd: &project,
             home: Some(&home),
@@ -2857,7 +2857,7 @@ mod tests {
         std::fs::write(home.join(".ssh/id_ed25519"), "key").unwrap();
         std::fs::write(project.join("conf/.env"), "SECRET=1").unwrap();
         std::fs::write(project.join("src/deep/a.rs"), "").unwrap();
-        std::os::unix::fs::symlink(home.join(".ssh/id_ed25519"), project.join("src/k")).unwrap();
+        crate::platform::symlink(home.join(".ssh/id_ed25519"), project.join("src/k")).unwrap();
         let paths = PathContext {
             cwd: &project,
             home: Some(&home),

@@ -206,7 +206,7 @@ fn writes_to_hookruns_files_are_denied_and_reads_are_not() {
     );
     assert_eq!(write("src/main.rs"), None);
     // Through a symbolic link.
-    std::os::unix::fs::symlink(w.home.join(".config/hookrun"), w.project.join("cfg")).unwrap();
+    crate::platform::symlink(w.home.join(".config/hookrun"), w.project.join("cfg")).unwrap();
     assert_eq!(write("cfg/trust.json"), Some("hookrun-trust-store"));
 }
 

@@ -33,7 +33,7 @@ impl Environment {
     pub fn from_process() -> Environment {
         Environment {
             current_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
-            home: env_path("HOME"),
+            home: crate::platform::home_dir(),
             xdg_config_home: env_path("XDG_CONFIG_HOME"),
             hookrun_project_dir: env_path("HOOKRUN_PROJECT_DIR"),
             claude_project_dir: env_path("CLAUDE_PROJECT_DIR"),

@@ -191,9 +191,10 @@ impl TrustStore {
     }
 
     fn write_copy(&self, sha256: &str, bytes: &[u8]) -> std::io::Result<()> {
-        use std::os::unix::fs::DirBuilderExt as _;
         let dir = self.copies_dir();
-        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        let mut builder = std::fs::DirBuilder::new();
+        crate::platform::set_folder_mode(&mut builder, 0o700);
+        match builder.create(&dir) {
             Ok(()) => {}
             // Only a real folder: copies never go through a planted link.
             Err(err)
@@ -415,7 +416,7 @@ mod tests {
             resolved(&link.join("settings.json")),
             link.join("settings.json")
         );
-        std::os::unix::fs::symlink(real.join("elsewhere"), &link).unwrap();
+        crate::platform::symlink(real.join("elsewhere"), &link).unwrap();
         assert_eq!(
             resolved(&link.join("settings.json")),
             real.join("elsewhere").join("settings.json")
@@ -428,7 +429,7 @@ mod tests {
         let real = dir.path().join("p");
         let link = dir.path().join("p-link");
         std::fs::create_dir_all(&real).unwrap();
-        std::os::unix::fs::symlink(&real, &link).unwrap();
+        crate::platform::symlink(&real, &link).unwrap();
         assert!(is_inside(&link.join("hooks.json"), &real));
         assert!(is_inside(&real.join("hooks.json"), &link));
         assert!(is_inside(&link.join("not/yet/there.json"), &real));
@@ -495,6 +496,7 @@ mod tests {
         assert_eq!(again.state(file, b"v1"), TrustState::New);
     }
 
+    crate::platform::unix_only! {
     #[test]
     fn the_trusted_content_is_kept_and_checked() {
         use std::os::unix::fs::PermissionsExt as _;
@@ -549,6 +551,7 @@ mod tests {
         ));
         legacy.keep_copy_of_legacy(file, b"old");
         assert_eq!(legacy.trusted_content(file).unwrap(), b"old");
+    }
     }
 
     #[test]

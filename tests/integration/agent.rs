@@ -77,8 +77,8 @@ fn project(sb: &Sandbox) {
     .unwrap();
     std::fs::write(sb.project.join("src/deep/lib.rs"), "// nothing\n").unwrap();
     std::fs::write(sb.path("outside.txt"), "OUTSIDE-CONTENT\n").unwrap();
-    std::os::unix::fs::symlink(sb.path("outside.txt"), sb.project.join("leak.txt")).unwrap();
-    std::os::unix::fs::symlink("/etc", sb.project.join("etc")).unwrap();
+    crate::platform::symlink(sb.path("outside.txt"), sb.project.join("leak.txt"));
+    crate::platform::symlink("/etc", sb.project.join("etc"));
 }
 
 #[test]

@@ -200,6 +200,7 @@ fn format_on_edit_formats_and_reports_what_it_cannot() {
     assert_eq!(run.json()["decision"], "block");
 }
 
+crate::platform::unix_only! {
 /// A formatter the host's PATH lacks is a warning naming it, never a
 /// silent no-op.
 #[test]
@@ -231,6 +232,7 @@ fn format_on_edit_says_when_the_formatter_is_not_on_the_hosts_path() {
         said.contains("prettier is not on PATH") && said.contains("was not formatted"),
         "{run:?}"
     );
+}
 }
 
 #[test]
@@ -399,6 +401,7 @@ fn policy_gate_fails_closed() {
     assert!(run.stderr.contains("broken.json"), "{}", run.stderr);
 }
 
+crate::platform::unix_only! {
 #[test]
 fn recipes_fail_closed_or_loud_without_jq() {
     // A PATH with the tools the scripts use, but no jq.
@@ -447,4 +450,5 @@ fn recipes_fail_closed_or_loud_without_jq() {
         run.system_message().contains("jq is not installed"),
         "loud: {run:?}"
     );
+}
 }

@@ -114,6 +114,7 @@ fn a_guard_hook_starts_for_what_its_if_rule_cannot_judge() {
     }
 }
 
+crate::platform::unix_only! {
 #[test]
 fn file_rules_deny_a_symbolic_link_to_what_they_name() {
     let sb = Sandbox::new();
@@ -137,4 +138,5 @@ fn file_rules_deny_a_symbolic_link_to_what_they_name() {
     }
     let run = read("config/other.txt");
     assert_eq!(run.code, Some(0), "{run:?}");
+}
 }

@@ -316,7 +316,7 @@ impl Place {
         let work = sb.path("hookrun");
         std::fs::create_dir_all(&work).unwrap();
         for dir in ["fixtures", "docs", "completions"] {
-            std::os::unix::fs::symlink(repo().join(dir), work.join(dir)).unwrap();
+            crate::platform::symlink(repo().join(dir), work.join(dir));
         }
         sb.write("home/.claude.json", CLAUDE_JSON);
         sb.write("home/.claude/settings.json", CLAUDE_SETTINGS);

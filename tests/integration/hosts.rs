@@ -955,6 +955,7 @@ fn a_claude_code_policy_is_enforced_behind_other_hosts() {
     assert_eq!(run.json().get("hookSpecificOutput"), None, "{run:?}");
 }
 
+crate::platform::unix_only! {
 #[test]
 fn install_cline_writes_marked_hook_files_and_never_touches_others() {
     use std::os::unix::fs::PermissionsExt as _;
@@ -1034,12 +1035,14 @@ fn install_cline_writes_marked_hook_files_and_never_touches_others() {
     );
 }
 
+}
+
 #[test]
 fn install_cline_never_writes_through_a_symlinked_folder() {
     let sb = Sandbox::new();
     let elsewhere = sb.path("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
-    std::os::unix::fs::symlink(&elsewhere, sb.path("project/.clinerules")).unwrap();
+    crate::platform::symlink(&elsewhere, sb.path("project/.clinerules"));
     let run = sb.run(&["install", "cline"], b"");
     assert_ne!(run.code, Some(0), "{run:?}");
     assert!(run.stderr.contains("is a symlink"), "{run:?}");

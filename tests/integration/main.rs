@@ -1,6 +1,8 @@
 //! Integration tests: the real `hookrun` binary against `fixtures/`, in a
 //! temporary HOME and project (one test binary, one file per area).
 
+#[macro_use]
+mod platform;
 mod support;
 
 mod agent;
@@ -22,14 +24,19 @@ mod hook_stdin;
 mod hosts;
 mod http;
 mod input_stage;
-mod install;
+// Unix behaviour: file modes of the installed files.
+platform::unix_only! {
+    mod install;
+}
 mod limits;
 mod mcp;
 mod new_user;
 mod packaging;
 mod pipeline;
-mod planted;
-mod platform;
+// Unix behaviour: planted FIFOs, modes and descriptors.
+platform::unix_only! {
+    mod planted;
+}
 mod powershell;
 mod prompt;
 mod protocol;
@@ -37,8 +44,14 @@ mod replay;
 mod seams;
 mod security;
 mod selfguard;
-mod shell_differential;
+// Unix behaviour: bash and dash as oracles.
+platform::unix_only! {
+    mod shell_differential;
+}
 mod shell_rules;
 mod state;
-mod supervision;
+// Unix behaviour: process groups, signals and `sh` hooks.
+platform::unix_only! {
+    mod supervision;
+}
 mod traps;

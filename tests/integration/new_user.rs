@@ -736,6 +736,7 @@ fn replay_names_a_fifo_it_skips_and_a_recorded_cwd_that_does_not_exist() {
 
 // ---- 8. a program the host's PATH lacks ------------------------------------
 
+crate::platform::unix_only! {
 #[test]
 fn doctor_says_when_a_hooks_program_is_not_on_the_path_the_host_gives_hooks() {
     let mut sandbox = Sandbox::new();
@@ -800,6 +801,7 @@ fn doctor_says_when_a_hooks_program_is_not_on_the_path_the_host_gives_hooks() {
             && run.stdout.contains(host_bin.to_str().unwrap()),
         "{run:?}"
     );
+}
 }
 
 // ---- S3: the smaller traps -------------------------------------------------

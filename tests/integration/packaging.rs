@@ -270,6 +270,7 @@ fn install_refuses_a_hookrun_in_uvx_or_npx_cache_and_doctor_flags_one() {
     assert!(hit.1.contains("127"), "{hit:?}");
 }
 
+crate::platform::unix_only! {
 #[test]
 fn pinned_entries_run_the_projects_npm_binary_and_doctor_says_when_it_is_missing() {
     let sb = Sandbox::new();
@@ -371,7 +372,9 @@ fn pinned_entries_run_the_projects_npm_binary_and_doctor_says_when_it_is_missing
     );
     assert!(own.stdout.contains("devDependency"), "{}", own.stdout);
 }
+}
 
+crate::platform::unix_only! {
 #[test]
 fn install_and_doctor_refuse_npms_node_launcher_as_the_entrys_binary() {
     let sb = Sandbox::new();
@@ -408,6 +411,7 @@ fn install_and_doctor_refuse_npms_node_launcher_as_the_entrys_binary() {
             .any(|(c, m, _)| c == "host-hookrun-launcher" && m.contains("Node")),
         "{found:?}"
     );
+}
 }
 
 /// The npm layout of a global install, built by hand: the launcher from

@@ -401,6 +401,7 @@ fn mcp_guard() -> Value {
     hooks("PreToolUse", json!([hook]))
 }
 
+crate::platform::unix_only! {
 #[test]
 fn a_trusted_mcp_json_stays_in_force_when_edited_replaced_by_a_fifo_or_deleted() {
     if !python() {
@@ -459,6 +460,7 @@ fn a_trusted_mcp_json_stays_in_force_when_edited_replaced_by_a_fifo_or_deleted()
         run.stdout.contains("was removed since it was trusted"),
         "{run:?}"
     );
+}
 }
 
 #[test]
@@ -577,6 +579,7 @@ fn an_empty_hookrun_folder_above_the_project_does_not_move_it() {
     assert_eq!(decision(&run).0, "deny", "{run:?}");
 }
 
+crate::platform::unix_only! {
 #[test]
 fn an_agent_hooks_tools_obey_the_fires_read_deny_rules() {
     use crate::prompt::{Answer, Model, sandbox};
@@ -634,6 +637,7 @@ fn an_agent_hooks_tools_obey_the_fires_read_deny_rules() {
     assert!(last_results(2).contains("notes.txt"), "{}", last_results(2));
     assert!(last_results(3).contains("left out"), "{}", last_results(3));
     assert!(last_results(4).contains("refused"), "{}", last_results(4));
+}
 }
 
 #[test]

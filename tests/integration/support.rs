@@ -69,9 +69,8 @@ impl Sandbox {
 
     /// Writes an executable script.
     pub fn script(&self, rel: &str, content: &str) -> PathBuf {
-        use std::os::unix::fs::PermissionsExt as _;
         let path = self.write(rel, content);
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        crate::platform::make_executable(&path);
         path
     }
 

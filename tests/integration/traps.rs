@@ -193,6 +193,7 @@ fn marker_hook(sandbox: &Sandbox, name: &str) -> serde_json::Value {
     )
 }
 
+crate::platform::unix_only! {
 #[test]
 fn a_symlink_does_not_walk_a_project_file_past_trust() {
     for project_is_link in [false, true] {
@@ -218,6 +219,7 @@ fn a_symlink_does_not_walk_a_project_file_past_trust() {
         );
         assert!(run.system_message().contains("is not trusted"), "{run:?}");
     }
+}
 }
 
 #[test]
@@ -700,6 +702,7 @@ fn a_trailing_comma_is_reported_on_the_line_it_is_on() {
     );
 }
 
+crate::platform::unix_only! {
 #[test]
 fn doctor_flags_a_script_that_uses_a_missing_jq_without_checking() {
     let mut sandbox = Sandbox::new();
@@ -727,6 +730,7 @@ fn doctor_flags_a_script_that_uses_a_missing_jq_without_checking() {
     );
     assert!(run.stdout.contains("script-tool-missing"), "{}", run.stdout);
     assert!(run.stdout.contains("uses `jq`"), "{}", run.stdout);
+}
 }
 
 // ---- the suite does not depend on a hookrun the user installed ------------

@@ -20,7 +20,6 @@
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::Read as _;
-use std::os::fd::AsFd as _;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -220,7 +219,7 @@ impl Scope {
     fn open(&self, resolved: &Path, shown: &str) -> Result<File, String> {
         let file = crate::fsafe::open_read(resolved, crate::fsafe::Follow::No)
             .map_err(|err| format!("{shown}: {err}"))?;
-        match crate::platform::descriptor_path(file.as_fd()) {
+        match crate::platform::descriptor_path(&file) {
             Ok(real) if self.allowed(&real) => Ok(file),
             Ok(real) => Err(format!(
                 "{shown} moved outside the project while it was opened (to {}); refused",
@@ -235,19 +234,8 @@ impl Scope {
     /// A folder opened without following a symlink at its last component,
     /// if it is (still) inside the project.
     fn open_folder(&self, folder: &Path) -> Option<File> {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        let handle = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(
-                (nix::fcntl::OFlag::O_DIRECTORY
-                    | nix::fcntl::OFlag::O_NOFOLLOW
-                    | nix::fcntl::OFlag::O_NONBLOCK
-                    | nix::fcntl::OFlag::O_CLOEXEC)
-                    .bits(),
-            )
-            .open(folder)
-            .ok()?;
-        let real = crate::platform::descriptor_path(handle.as_fd()).ok()?;
+        let handle = crate::platform::open_folder_nofollow(folder).ok()?;
+        let real = crate::platform::descriptor_path(&handle).ok()?;
         real.starts_with(&self.root).then_some(handle)
     }
 
@@ -606,8 +594,8 @@ fn lexically_inside(path: &Path, root: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::symlink;
     use serde_json::json;
-    use std::os::unix::fs::symlink;
     use std::time::Duration;
 
     fn tree() -> (tempfile::TempDir, Scope) {
@@ -682,6 +670,7 @@ mod tests {
         assert!(scope.run("Read", &json!({"file_path": other})).is_error);
     }
 
+    crate::platform::unix_only! {
     #[test]
     fn read_numbers_lines_and_refuses_what_it_must() {
         let (dir, scope) = tree();
@@ -717,6 +706,7 @@ mod tests {
             assert!(scope.run(tool, &json!({})).text.contains("no tool"));
         }
         drop(dir);
+    }
     }
 
     #[test]

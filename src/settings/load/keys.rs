@@ -284,9 +284,9 @@ fn claude_mode_key(
 /// `~/x` is under the home directory; a relative path is relative to the
 /// settings file's folder.
 fn resolve_log_path(text: &str, settings_file: &Path) -> PathBuf {
-    if let Some(rest) = text.strip_prefix("~/") {
-        if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-            return Path::new(&home).join(rest);
+    if let Some(rest) = crate::platform::strip_home_prefix(text) {
+        if let Some(home) = crate::platform::home_dir() {
+            return home.join(rest);
         }
     }
     let path = Path::new(text);
