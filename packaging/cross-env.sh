@@ -41,8 +41,11 @@ cross_apt() { # cross_apt PACKAGE...: installs the Debian packages missing
     echo "--- apt-get install ${missing[*]}"
     local sudo=
     [ "$(id -u)" = 0 ] || sudo=sudo
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # Another build on the machine may be installing too: wait for its
+    # lock (up to 20 minutes) rather than fail.
+    local wait=(-o DPkg::Lock::Timeout=1200)
+    $sudo apt-get "${wait[@]}" update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get "${wait[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 cross_setup() { # cross_setup TARGET

@@ -33,8 +33,13 @@ else
             cargo build --release --locked --target "$target"
             bin="target/$target/release/hookrun"
         else
-            # Sourced in bash: cross-env.sh uses bash arrays.
-            bash -c '. packaging/cross-env.sh && cross_setup "$1" && cross_cargo "$1" build --release --locked' sh "$target"
+            # Sourced in bash: cross-env.sh uses bash arrays. No strip
+            # (symbols are kept in every channel, docs/release.md): for a
+            # macOS target rustc strips with rust-objcopy, which rustup's
+            # toolchains carry and Debian's rustc-web does not, so cargo's
+            # default of stripping debug information fails the link.
+            CARGO_PROFILE_RELEASE_STRIP=false \
+                bash -c '. packaging/cross-env.sh && cross_setup "$1" && cross_cargo "$1" build --release --locked' sh "$target"
             bin="target/cross/$target/release/hookrun"
         fi
         ;;

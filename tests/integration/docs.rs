@@ -1,9 +1,10 @@
-//! Every code block of README.md and docs/*.md (design pages included)
-//! either runs here, as the cookbook tests run the recipes, or says why it
-//! cannot: in a fresh home that holds Claude Code's own `~/.claude.json`
-//! and `~/.claude/settings.json` (which no example may touch), from a
-//! folder that looks like a checkout (`fixtures/`, `docs/`,
-//! `completions/`), with the built hookrun first on PATH.
+//! Every code block of README.md, CONTRIBUTING.md, CHANGELOG.md and
+//! docs/*.md (design pages included) either runs here, as the cookbook
+//! tests run the recipes, or says why it cannot: in a fresh home that
+//! holds Claude Code's own `~/.claude.json` and `~/.claude/settings.json`
+//! (which no example may touch), from a folder that looks like a checkout
+//! (`fixtures/`, `docs/`, `completions/`), with the built hookrun first on
+//! PATH.
 //!
 //! A block is a fenced block right after an HTML comment (not shown on a
 //! rendered page); an indented code block cannot carry one, so none may be
@@ -67,7 +68,10 @@ enum Marker {
 }
 
 fn pages() -> Vec<PathBuf> {
-    let mut pages = vec![repo().join("README.md")];
+    let mut pages: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
+        .iter()
+        .map(|page| repo().join(page))
+        .collect();
     for dir in ["docs", "docs/design"] {
         let mut docs: Vec<PathBuf> = std::fs::read_dir(repo().join(dir))
             .unwrap()
