@@ -188,3 +188,48 @@ pub(crate) use family::symlink;
 #[cfg(test)]
 #[allow(unused_imports)]
 pub(crate) use os::testing;
+
+// ---- folder entries, the same on every system -------------------------------
+
+/// What a folder entry is, as listed (a symlink is not followed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EntryKind {
+    Folder,
+    File,
+    Symlink,
+    Other,
+}
+
+impl EntryKind {
+    pub(crate) fn is_dir(self) -> bool {
+        self == EntryKind::Folder
+    }
+
+    pub(crate) fn is_file(self) -> bool {
+        self == EntryKind::File
+    }
+
+    pub(crate) fn is_symlink(self) -> bool {
+        self == EntryKind::Symlink
+    }
+}
+
+/// One entry of [`read_folder`]: made by each system's listing.
+#[derive(Debug, Clone)]
+pub(crate) struct FolderEntry {
+    name: std::ffi::OsString,
+    kind: EntryKind,
+}
+
+impl FolderEntry {
+    pub(crate) fn file_name(&self) -> &std::ffi::OsStr {
+        &self.name
+    }
+
+    /// Never fails: the kind was read with the listing (`io::Result`
+    /// only for the shape of std's `DirEntry::file_type`).
+    #[expect(clippy::unnecessary_wraps, reason = "the shape of std's DirEntry")]
+    pub(crate) fn file_type(&self) -> std::io::Result<EntryKind> {
+        Ok(self.kind)
+    }
+}

@@ -7,6 +7,7 @@
 //! the only calls that wait are [`wait`] and [`wait_readable`], each with
 //! a timeout.
 
+use super::{EntryKind, FolderEntry};
 use std::ffi::{OsStr, OsString};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
@@ -540,49 +541,6 @@ impl Inherited {
     #[cfg(test)]
     pub(crate) fn fds(&self) -> &[RawFd] {
         &self.fds
-    }
-}
-
-/// What a folder entry is, as listed (a symlink is not followed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum EntryKind {
-    Folder,
-    File,
-    Symlink,
-    Other,
-}
-
-impl EntryKind {
-    pub(crate) fn is_dir(self) -> bool {
-        self == EntryKind::Folder
-    }
-
-    pub(crate) fn is_file(self) -> bool {
-        self == EntryKind::File
-    }
-
-    pub(crate) fn is_symlink(self) -> bool {
-        self == EntryKind::Symlink
-    }
-}
-
-/// One entry of [`read_folder`].
-#[derive(Debug, Clone)]
-pub(crate) struct FolderEntry {
-    name: OsString,
-    kind: EntryKind,
-}
-
-impl FolderEntry {
-    pub(crate) fn file_name(&self) -> &OsStr {
-        &self.name
-    }
-
-    /// Never fails: the kind was read with the listing (`io::Result`
-    /// only for the shape of std's `DirEntry::file_type`).
-    #[expect(clippy::unnecessary_wraps, reason = "the shape of std's DirEntry")]
-    pub(crate) fn file_type(&self) -> io::Result<EntryKind> {
-        Ok(self.kind)
     }
 }
 

@@ -18,6 +18,7 @@
 //! grandchild does (or with hookrun).
 #![allow(unsafe_code)]
 
+use super::{EntryKind, FolderEntry};
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString, c_void};
 use std::fs::{self, File, OpenOptions};
@@ -1042,47 +1043,6 @@ fn strip_verbatim(path: PathBuf) -> PathBuf {
         }
     }
     path
-}
-
-/// What a folder entry is, as listed (a symlink is not followed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum EntryKind {
-    Folder,
-    File,
-    Symlink,
-    Other,
-}
-
-impl EntryKind {
-    pub(crate) fn is_dir(self) -> bool {
-        self == EntryKind::Folder
-    }
-
-    pub(crate) fn is_file(self) -> bool {
-        self == EntryKind::File
-    }
-
-    pub(crate) fn is_symlink(self) -> bool {
-        self == EntryKind::Symlink
-    }
-}
-
-/// One entry of [`read_folder`].
-#[derive(Debug, Clone)]
-pub(crate) struct FolderEntry {
-    name: OsString,
-    kind: EntryKind,
-}
-
-impl FolderEntry {
-    pub(crate) fn file_name(&self) -> &OsStr {
-        &self.name
-    }
-
-    #[expect(clippy::unnecessary_wraps, reason = "the shape of std's DirEntry")]
-    pub(crate) fn file_type(&self) -> io::Result<EntryKind> {
-        Ok(self.kind)
-    }
 }
 
 /// The entries of the folder `handle` is open on. Windows lists a folder
