@@ -82,19 +82,10 @@ pub(super) enum ShellInput {
 pub(super) fn shell_input(args: &[&Word]) -> ShellInput {
     if args.iter().any(|w| is_c_option(&w.value)) {
         // The command line is the first operand; later ones are `$0`, `$1`…
-        let mut i = 0;
-        while let Some(arg) = args.get(i) {
-            let v = arg.value.as_str();
-            if v == "--" {
-                i += 1;
-                break;
-            }
-            if !(v.len() > 1 && v.starts_with(['-', '+'])) {
-                break;
-            }
-            let takes_value = matches!(v, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file");
-            i += if takes_value { 2 } else { 1 };
-        }
+        let i = match first_operand(args, |_| None) {
+            Ok(i) => i,
+            Err(answer) => return answer,
+        };
         return match args.get(i) {
             Some(command) => ShellInput::Commands(vec![(command.value.clone(), command.dynamic)]),
             None => ShellInput::Hidden(
@@ -102,25 +93,18 @@ pub(super) fn shell_input(args: &[&Word]) -> ShellInput {
             ),
         };
     }
-    let mut i = 0;
-    while let Some(arg) = args.get(i) {
-        let v = arg.value.as_str();
-        if v == "--" {
-            i += 1;
-            break;
-        }
-        if !(v.len() > 1 && v.starts_with(['-', '+'])) {
-            break;
-        }
+    let i = match first_operand(args, |v| {
         if matches!(v, "--version" | "--help") {
-            return ShellInput::Script;
+            Some(ShellInput::Script)
+        } else if !v.starts_with("--") && v.contains('s') {
+            Some(ShellInput::Stdin)
+        } else {
+            None
         }
-        if !v.starts_with("--") && v.contains('s') {
-            return ShellInput::Stdin;
-        }
-        let takes_value = matches!(v, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file");
-        i += if takes_value { 2 } else { 1 };
-    }
+    }) {
+        Ok(i) => i,
+        Err(answer) => return answer,
+    };
     match args.get(i) {
         None => ShellInput::Stdin,
         Some(file) if STDIN_FILES.contains(&file.value.as_str()) => ShellInput::Stdin,
@@ -129,6 +113,30 @@ pub(super) fn shell_input(args: &[&Word]) -> ShellInput {
         }
         Some(_) => ShellInput::Script,
     }
+}
+
+/// Walks a shell's options to the index of its first operand (past a
+/// `--`); an option that `early` answers for ends the walk with that answer.
+fn first_operand(
+    args: &[&Word],
+    mut early: impl FnMut(&str) -> Option<ShellInput>,
+) -> Result<usize, ShellInput> {
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        let v = arg.value.as_str();
+        if v == "--" {
+            return Ok(i + 1);
+        }
+        if !(v.len() > 1 && v.starts_with(['-', '+'])) {
+            break;
+        }
+        if let Some(answer) = early(v) {
+            return Err(answer);
+        }
+        let takes_value = matches!(v, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file");
+        i += if takes_value { 2 } else { 1 };
+    }
+    Ok(i)
 }
 
 /// The index of ssh's destination: its first operand after the options
