@@ -1,10 +1,11 @@
 #!/bin/sh
 # The npm tarballs: `hookrun` (the launcher, bin/hookrun.js) and the
-# platform package holding BINARY (@hookrun/PLATFORM, bin/hookrun).
+# platform package holding BINARY (@hookrun/PLATFORM, bin/hookrun; for
+# Windows bin/hookrun.exe).
 #
 # Usage: packaging/npm.sh BINARY PLATFORM [OUT]
 #   PLATFORM: a folder of npm/platforms/ (linux-x64, linux-arm64,
-#   darwin-x64, darwin-arm64); OUT: target/npm
+#   darwin-x64, darwin-arm64, win32-x64); OUT: target/npm
 # Prints the two tarballs' paths. Publish the platform packages first, then
 # hookrun (docs/release.md).
 set -eu
@@ -14,8 +15,9 @@ platform=$2
 out=${3:-target/npm}
 [ -d "npm/platforms/$platform" ] || { echo "no npm/platforms/$platform" >&2; exit 1; }
 case $platform in
-linux-*) system=Linux ;;
-darwin-*) system=macOS ;;
+linux-*) system=Linux exe=hookrun ;;
+darwin-*) system=macOS exe=hookrun ;;
+win32-*) system=Windows exe=hookrun.exe ;;
 *) echo "npm.sh: what system is $platform?" >&2; exit 1 ;;
 esac
 cpu=${platform#*-}
@@ -26,8 +28,8 @@ trap 'rm -rf "$stage"' EXIT
 
 mkdir -p "$stage/platform/bin" "$stage/main/bin"
 cp "npm/platforms/$platform/package.json" "$stage/platform/"
-cp "$binary" "$stage/platform/bin/hookrun"
-chmod 755 "$stage/platform/bin/hookrun"
+cp "$binary" "$stage/platform/bin/$exe"
+chmod 755 "$stage/platform/bin/$exe"
 cp LICENSE-MIT LICENSE-APACHE "$stage/platform/"
 printf '# @hookrun/%s\n\nThe hookrun executable for %s on %s. Install the `hookrun` package, which\ndepends on this one: https://www.npmjs.com/package/hookrun\n' "$platform" "$system" "$cpu" >"$stage/platform/README.md"
 

@@ -43,14 +43,26 @@ fn toml_value(text: &str, table: &str, key: &str) -> Option<String> {
 /// Every target hookrun ships: the npm platform package's folder, npm's
 /// `os` and `cpu`, the Rust target (the release archive's name), and the
 /// platform part of the wheel's tag (maturin's, for the oldest system the
-/// build admits: manylinux's glibc, macOS's deployment target).
+/// build admits: manylinux's glibc, macOS's deployment target; Windows's
+/// one tag for x86_64). Windows's release binary is the msvc build.
 #[rustfmt::skip]
 const PLATFORMS: &[(&str, &str, &str, &str, &str)] = &[
     ("linux-x64", "linux", "x64", "x86_64-unknown-linux-gnu", "manylinux"),
     ("linux-arm64", "linux", "arm64", "aarch64-unknown-linux-gnu", "manylinux"),
     ("darwin-x64", "darwin", "x64", "x86_64-apple-darwin", "macosx_10_12_x86_64"),
     ("darwin-arm64", "darwin", "arm64", "aarch64-apple-darwin", "macosx_11_0_arm64"),
+    ("win32-x64", "win32", "x64", "x86_64-pc-windows-msvc", "win_amd64"),
 ];
+
+/// The executable's file name on a target (npm's `os`, or the Rust target):
+/// Windows runs only a `.exe`.
+fn exe(os_or_target: &str) -> &'static str {
+    if os_or_target == "win32" || os_or_target.contains("-windows-") {
+        "hookrun.exe"
+    } else {
+        "hookrun"
+    }
+}
 
 #[test]
 fn every_channel_carries_cargo_tomls_version_name_and_repository() {
@@ -108,8 +120,15 @@ fn every_channel_carries_cargo_tomls_version_name_and_repository() {
     let launcher = read("npm/hookrun/bin/hookrun.js");
     let optional = main["optionalDependencies"].as_object().unwrap();
     assert_eq!(optional.len(), PLATFORMS.len(), "{optional:?}");
+    // The launcher looks for the executable under its Windows name there.
+    assert!(
+        launcher.contains(r#"process.platform === "win32" ? "hookrun.exe" : "hookrun""#)
+            && launcher.contains(r#""bin", EXE)"#),
+        "bin/hookrun.js names hookrun.exe on Windows"
+    );
     for (dir, os, cpu, _, _) in PLATFORMS {
         let name = format!("@hookrun/{dir}");
+        let bin = format!("bin/{}", exe(os));
         assert_eq!(optional[&name], version.as_str(), "{name}");
         assert!(
             launcher.contains(&format!("\"{dir}\": \"{name}\"")),
@@ -123,12 +142,12 @@ fn every_channel_carries_cargo_tomls_version_name_and_repository() {
         // The link npm makes in node_modules/.bin is what `--pinned` writes.
         assert_eq!(
             platform["bin"],
-            json!({ hookrun::binpath::NPM_NATIVE_LINK: "bin/hookrun" }),
+            json!({ hookrun::binpath::NPM_NATIVE_LINK: bin }),
             "{name}"
         );
         assert_eq!(
             platform["files"],
-            json!(["bin/hookrun", "LICENSE-MIT", "LICENSE-APACHE"]),
+            json!([bin, "LICENSE-MIT", "LICENSE-APACHE"]),
             "{name}"
         );
         assert!(
@@ -137,6 +156,10 @@ fn every_channel_carries_cargo_tomls_version_name_and_repository() {
         );
     }
     assert!(main.get("scripts").is_none(), "hookrun: no install scripts");
+    // packaging/npm.sh puts the binary where the package names it.
+    let npm_sh = read("packaging/npm.sh");
+    assert!(npm_sh.contains("win32-*) system=Windows exe=hookrun.exe ;;"));
+    assert!(npm_sh.contains(r#"cp "$binary" "$stage/platform/bin/$exe""#));
 }
 
 #[test]
@@ -144,6 +167,7 @@ fn binstall_metadata_names_the_archives_the_recipe_makes() {
     let cargo = read("Cargo.toml");
     let version = toml_value(&cargo, "package", "version").unwrap();
     let meta = "package.metadata.binstall";
+    // binstall's `{ binary-ext }` is ".exe" for a Windows target.
     let render = |template: &str, target: &str| {
         template
             .replace("{ repo }", "REPO")
@@ -151,27 +175,54 @@ fn binstall_metadata_names_the_archives_the_recipe_makes() {
             .replace("{ version }", &version)
             .replace("{ target }", target)
             .replace("{ bin }", "hookrun")
-            .replace("{ binary-ext }", "")
+            .replace(
+                "{ binary-ext }",
+                if target.contains("-windows-") {
+                    ".exe"
+                } else {
+                    ""
+                },
+            )
     };
-    let pkg_url = toml_value(&cargo, meta, "pkg-url").unwrap();
-    let bin_dir = toml_value(&cargo, meta, "bin-dir").unwrap();
-    assert_eq!(toml_value(&cargo, meta, "pkg-fmt").as_deref(), Some("tgz"));
+    // A target's setting: its override's, else the table's.
+    let setting = |target: &str, key: &str| {
+        toml_value(&cargo, &format!("{meta}.overrides.{target}"), key)
+            .or_else(|| toml_value(&cargo, meta, key))
+            .unwrap_or_else(|| panic!("Cargo.toml: no binstall {key} for {target}"))
+    };
 
     // packaging/dist.sh: `name="hookrun-v$version-$target"`, the archive
-    // `$name.tar.gz` holding `$name/hookrun`.
+    // `$name.tar.gz` holding `$name/hookrun`, for Windows `$name.zip`
+    // holding `$name/hookrun.exe`.
     let dist = read("packaging/dist.sh");
     assert!(dist.contains(r#"name="hookrun-v$version-$target""#));
-    assert!(dist.contains(r#""$out/$name.tar.gz""#));
-    assert!(dist.contains(r#"cp "$bin" "$stage/hookrun""#));
-    assert!(dist.contains("sha256sum"));
+    assert!(dist.contains(r#"*-windows-*) exe=hookrun.exe archive="$name.zip" ;;"#));
+    assert!(dist.contains(r#"*) exe=hookrun archive="$name.tar.gz" ;;"#));
+    assert!(dist.contains(r#"cp "$bin" "$stage/$exe""#));
+    assert!(dist.contains(r#"sha256sum "$archive""#));
     let release = read("docs/release.md");
-    for (_, _, _, target, wheel) in PLATFORMS {
+    // The gnu build (MinGW-w64, built here) is found as the msvc one is.
+    let targets = PLATFORMS
+        .iter()
+        .map(|p| (p.3, Some(p.4)))
+        .chain([("x86_64-pc-windows-gnu", None)]);
+    for (target, wheel) in targets {
         let name = format!("hookrun-v{version}-{target}");
+        let (ext, fmt) = if target.contains("-windows-") {
+            ("zip", "zip")
+        } else {
+            ("tar.gz", "tgz")
+        };
         assert_eq!(
-            render(&pkg_url, target),
-            format!("REPO/releases/download/v{version}/{name}.tar.gz")
+            render(&setting(target, "pkg-url"), target),
+            format!("REPO/releases/download/v{version}/{name}.{ext}")
         );
-        assert_eq!(render(&bin_dir, target), format!("{name}/hookrun"));
+        assert_eq!(setting(target, "pkg-fmt"), fmt, "{target}");
+        assert_eq!(
+            render(&setting(target, "bin-dir"), target),
+            format!("{name}/{}", exe(target))
+        );
+        let Some(wheel) = wheel else { continue };
         // docs/release.md lists every target the npm packages cover, with
         // its wheel's platform tag.
         let row = release
@@ -183,10 +234,12 @@ fn binstall_metadata_names_the_archives_the_recipe_makes() {
     // The macOS archives are built here (zig links them), the others on
     // runners of their own; the recipe knows how.
     assert!(dist.contains("*-apple-darwin)") && dist.contains("cross_cargo"));
+    assert!(dist.contains("x86_64-pc-windows-gnu)"));
     // PyPI says which systems the wheels are for.
     let pyproject = read("pyproject.toml");
     for system in [
         "Operating System :: MacOS",
+        "Operating System :: Microsoft :: Windows",
         "Operating System :: POSIX :: Linux",
     ] {
         assert!(pyproject.contains(system), "pyproject.toml: {system}");

@@ -14,7 +14,10 @@ const PLATFORMS = {
   "linux-arm64": "@hookrun/linux-arm64",
   "darwin-x64": "@hookrun/darwin-x64",
   "darwin-arm64": "@hookrun/darwin-arm64",
+  "win32-x64": "@hookrun/win32-x64",
 };
+// The executable's name in its package: Windows runs only a .exe.
+const EXE = process.platform === "win32" ? "hookrun.exe" : "hookrun";
 
 const { version } = require("../package.json");
 const key = `${process.platform}-${process.arch}`;
@@ -34,7 +37,7 @@ if (!pkg) {
 
 let exe;
 try {
-  exe = path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "bin", "hookrun");
+  exe = path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "bin", EXE);
 } catch {
   fail(
     `the package ${pkg}, which holds the hookrun executable for ${key}, is not installed. ` +
