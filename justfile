@@ -127,3 +127,12 @@ fuzz TARGET SECONDS="600":
 # The deny side of Bash rules against the real shells, at length (args: case count).
 shell-differential CASES="5000":
     HOOKRUN_SHELL_CASES={{CASES}} cargo test --locked --test integration shell_differential -- --nocapture
+
+# Not part of `cargo test`: bench/parser-eval/ is a workspace of its own that
+# builds brush-parser and tree-sitter-bash (a C compiler for the latter) next
+# to hookrun's reader; the numbers of record are in docs/design/shell-rules.md.
+#
+# hookrun's shell reader against brush-parser and tree-sitter-bash: inputs read, constructs seen, ns per command, bytes added.
+parser-eval:
+    cd bench/parser-eval && cargo build --release --locked --bins
+    bench/parser-eval/target/release/parser-eval
