@@ -24,6 +24,12 @@ sysroot=/usr/aarch64-linux-gnu
 # name<TAB>why it cannot run under qemu-user
 skips=$(cat <<'SKIPS'
 cli::fast::tests::it_agrees_with_clap_under_the_variables	it runs the test binary again as a child process, which the machine cannot start without qemu registered with binfmt_misc (not done here: it would change the machine for every program)
+exec::portable_tests::a_grandchild_holding_the_output_neither_holds_the_answer_nor_is_killed	it starts the test binary itself as the hook, which the machine cannot start without qemu registered with binfmt_misc (not done here: it would change the machine for every program)
+exec::portable_tests::a_missing_program_fails_alone	it starts the test binary itself as the hook, which the machine cannot start without qemu registered with binfmt_misc (not done here: it would change the machine for every program)
+exec::portable_tests::a_timed_out_hook_is_ended_with_its_grandchildren	it starts the test binary itself as the hook, which the machine cannot start without qemu registered with binfmt_misc (not done here: it would change the machine for every program)
+exec::portable_tests::output_and_the_exit_code_are_read	it starts the test binary itself as the hook, which the machine cannot start without qemu registered with binfmt_misc (not done here: it would change the machine for every program)
+exec::portable_tests::stdin_reaches_the_hook_whole	it starts the test binary itself as the hook, which the machine cannot start without qemu registered with binfmt_misc (not done here: it would change the machine for every program)
+exec::portable_tests::the_deadline_ends_a_hook_before_its_timeout	it starts the test binary itself as the hook, which the machine cannot start without qemu registered with binfmt_misc (not done here: it would change the machine for every program)
 exec::tests::a_spawn_failure_is_that_jobs_alone	one of its jobs is a script without #!, which the kernel refuses with ENOEXEC; qemu-user's emulated execve reports another error
 select::matcher::bounded::huge_alternations_are_bounded_with_a_clear_error	time-bounded (compiling 100,000 alternatives and 5,000 nested groups within 30 s), which emulation on a loaded machine misses
 select::matcher::bounded::a_worker_that_answered_is_joined	time-bounded (a look-behind match within the backtracking engine's 100 ms budget), which emulation on a loaded machine misses
