@@ -439,6 +439,37 @@ const PURE_READERS: &[&str] = &[
     "comm",
 ];
 
+/// Options of [`PURE_READERS`] that make them do more than read and
+/// print: write a file (`sort -o`, `--output`), start a program
+/// (`sort --compress-program`, `rg --pre`), read file names from a file
+/// (`--files0-from`) or compile one (`file -C`). Long options are matched
+/// by prefix (GNU programs take any unambiguous abbreviation, `--out=x`);
+/// a short-option cluster by any of its letters (`-uo out`). Refusing more
+/// than needed only sends the call to the host's prompt.
+const READER_OPTIONS_REFUSED: &[(&str, &[&str], &str)] = &[
+    ("sort", &["--o", "--c", "--f"], "oT"),
+    ("rg", &["--pre", "--search-zip"], "z"),
+    ("wc", &["--f"], ""),
+    ("file", &["--c", "--f"], "Cf"),
+];
+
+/// Whether `word`, an argument of the pure reader `name`, is one of
+/// [`READER_OPTIONS_REFUSED`].
+fn option_not_only_reading(name: &str, word: &str) -> bool {
+    let Some(&(_, long, short)) = READER_OPTIONS_REFUSED.iter().find(|(n, _, _)| *n == name) else {
+        return false;
+    };
+    if word.starts_with("--") {
+        let option = word.split('=').next().unwrap_or(word);
+        return option.len() > 2
+            && long
+                .iter()
+                .any(|refused| refused.starts_with(option) || option.starts_with(refused));
+    }
+    word.strip_prefix('-')
+        .is_some_and(|cluster| cluster.chars().any(|c| short.contains(c)))
+}
+
 /// Allow polarity over one command line: every part is covered by a
 /// command pattern, or is a pure reader whose reads the `Read` allow rules
 /// cover; never a command that cannot be parsed, that contains `$( )`,
@@ -515,6 +546,11 @@ fn reader_covered(part: &CommandPart, rules: &[&(&Rule, PathContext<'_>)]) -> bo
     };
     let name = part.plain.split(' ').next().unwrap_or_default();
     if !PURE_READERS.contains(&name)
+        || part
+            .plain
+            .split(' ')
+            .skip(1)
+            .any(|word| option_not_only_reading(name, word))
         || !part.runs.is_empty()
         || part.holes
         || part.seen_through.iter().any(|view| {
@@ -2786,6 +2822,25 @@ mod tests {
         let input = json!({"command": "echo 'a\ncat .env", "commands": ["echo 'a", "cat .env"]});
         assert_eq!(any("Read(./.env)", "Bash", &input), RuleMatch::Match);
         assert_eq!(any("Bash(cat *)", "Bash", &input), RuleMatch::Match);
+    }
+
+    #[test]
+    fn a_reader_option_that_writes_or_runs_is_not_approved_by_read_rules() {
+        let src = "Read(./src/**)";
+        for command in [
+            "sort --output=out src/a.rs",
+            "sort --out=out src/a.rs",
+            "sort -uo out src/a.rs",
+            "sort --compress-program=sh src/a.rs",
+            "rg --pre=sh x src",
+            "rg --pre sh x src",
+            "wc --files0-from=src/a.rs",
+            "file -C -m src/a.rs",
+        ] {
+            assert!(!allows(&[src], "Bash", &bash(command)), "{command}");
+        }
+        assert!(allows(&[src], "Bash", &bash("sort -u src/a.rs")));
+        assert!(allows(&[src], "Bash", &bash("wc -l src/a.rs")));
     }
 
     #[test]
