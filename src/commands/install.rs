@@ -989,7 +989,7 @@ fn events_to_route(settings: &Settings, host: HostId, out: &mut String) -> Vec<&
         }
     }
     // Events the policy's rules act on, even with no hook listed there.
-    for (event, why) in wiring::routed_for_policy(settings) {
+    for (event, why) in crate::diagnose::host::routed_for_policy(settings) {
         if w.host_event(event).is_some() && !events.contains(&event) {
             let _ = writeln!(out, "note: routing {event}: {why}");
             events.push(event);

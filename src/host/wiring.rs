@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::HostId;
-use crate::catalog::KnownEvent;
 use crate::jsonedit::{Doc, EditError, Step, key};
 
 /// The name of the link npm makes in `node_modules/.bin` for the platform
@@ -132,62 +131,6 @@ impl Wiring {
     pub fn entry(&self, command: &str) -> Value {
         self.entry_with(command, self.install_timeout(None))
     }
-}
-
-/// The events a policy needs routed beyond those it has hooks on, each
-/// with why: its permission rules act on tool calls (PreToolUse), and a
-/// skill's shell command is judged by the Bash and PowerShell rules and
-/// PreToolUse hooks (`PreSkillShellCommand`), so it must reach hookrun
-/// whenever the policy has either, or it runs unjudged.
-pub fn routed_for_policy(
-    settings: &crate::settings::Settings,
-) -> Vec<(&'static str, &'static str)> {
-    let rules: Vec<&str> = settings
-        .files
-        .iter()
-        .filter(|f| f.state == crate::settings::model::FileState::Loaded)
-        .flat_map(|f| {
-            let p = &f.permissions;
-            p.allow.iter().chain(&p.ask).chain(&p.deny)
-        })
-        .map(|rule| rule.text.as_str())
-        .collect();
-    let mut events = Vec::new();
-    if !rules.is_empty() {
-        events.push(("PreToolUse", "the permission rules judge tool calls there"));
-    }
-    let shell_rule = rules.iter().any(|text| {
-        crate::select::rule::Rule::parse(text).is_ok_and(|rule| {
-            crate::catalog::SKILL_SHELL_TOOLS
-                .iter()
-                .any(|tool| rule.applies_to(tool))
-        })
-    });
-    if shell_rule || settings.hooks.iter().any(judges_shell_calls) {
-        events.push((
-            "PreSkillShellCommand",
-            "a skill's shell commands are judged by the Bash and PowerShell rules and hooks",
-        ));
-    }
-    events
-}
-
-/// A PreToolUse hook whose matcher and `if` let a Bash or PowerShell call
-/// through (a matcher that cannot be compiled runs unfiltered, so it does).
-fn judges_shell_calls(hook: &crate::settings::HookDef) -> bool {
-    use crate::select::matcher::Matcher;
-    if hook.event.known() != Some(KnownEvent::PreToolUse) {
-        return false;
-    }
-    let matcher = Matcher::compile(hook.matcher.as_deref(), false);
-    let rule = hook
-        .if_rule
-        .as_deref()
-        .and_then(|text| crate::select::rule::Rule::parse(text).ok());
-    crate::catalog::SKILL_SHELL_TOOLS.iter().any(|tool| {
-        (matcher.invalid_reason().is_some() || matcher.matches(tool))
-            && rule.as_ref().is_none_or(|r| r.applies_to(tool))
-    })
 }
 
 /// Where a host file lives.
