@@ -19,7 +19,8 @@ use serde_json::Value;
 use crate::aggregate::Decision;
 use crate::event::Event;
 use crate::select::mistakes;
-use crate::select::rule::{self, PathContext, Rule, RuleMatch, ToolCall};
+use crate::select::reading::{self, ToolCall};
+use crate::select::rule::{self, PathContext, Rule, RuleMatch};
 use crate::selfguard::{Guard, Hit};
 use crate::settings::SettingsFile;
 use crate::settings::model::{FileState, RuleEntry};
@@ -467,7 +468,7 @@ const READ_ON_A_THREAD: usize = 1024;
 /// rules match, allow rules do not) instead of the fire overrunning the
 /// host's timeout. Evaluation itself stops at `until` too.
 pub fn read_within(event: &Event, until: Instant) {
-    rule::forget_read_ahead();
+    reading::forget_read_ahead();
     rule::evaluate_until(Some(until));
     if !matches!(event.tool_name(), Some("Bash" | "PowerShell")) {
         return;
@@ -490,17 +491,17 @@ pub fn read_within(event: &Event, until: Instant) {
         .name("hookrun-read".to_owned())
         .stack_size(16 << 20)
         .spawn(move || {
-            let _ = send.send(rule::read_ahead(&owned));
+            let _ = send.send(reading::read_ahead(&owned));
         });
     let why = match started.map(|_| receive.recv_timeout(budget)) {
-        Ok(Ok(read)) => return rule::remember_read_ahead(read),
+        Ok(Ok(read)) => return reading::remember_read_ahead(read),
         Ok(Err(_)) => format!(
             "reading this command ({} KiB) takes longer than the fire's deadline allows; write it plainly or in smaller steps",
             command.len() / 1024
         ),
         Err(err) => format!("hookrun could not read this command: {err}"),
     };
-    rule::mark_unreadable(command, why);
+    reading::mark_unreadable(command, why);
 }
 
 /// `--non-interactive`: a final ask becomes a deny.

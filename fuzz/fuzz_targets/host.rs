@@ -12,7 +12,8 @@
 use std::path::Path;
 
 use hookrun::host::{HOSTS, HostEnv};
-use hookrun::select::rule::{PathContext, Rule, ToolCall};
+use hookrun::select::reading::ToolCall;
+use hookrun::select::rule::{PathContext, Rule};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 

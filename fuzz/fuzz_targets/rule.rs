@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use hookrun::select::rule::{PathContext, Rule, ToolCall};
+use hookrun::select::reading::ToolCall;
+use hookrun::select::rule::{PathContext, Rule};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

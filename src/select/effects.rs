@@ -14,7 +14,7 @@
 //! the folder they search and everything below it; the file tools write
 //! their paths (every file of a patch); `WebFetch` fetches its URLs. A
 //! shell command is read through the shell reader's parts
-//! ([`crate::select::rule::split_shared`]: every view behind wrappers, and
+//! ([`crate::select::reading::split_shared`]: every view behind wrappers, and
 //! the command lines handed to shells, followed as the deny rules follow
 //! them): its redirections, and the file arguments of the programs known
 //! to read ([`READERS`]), write ([`WRITERS`]) or fetch (`curl`, `wget`).
@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::rule::{ToolCall, split_shared};
+use super::reading::{ToolCall, split_shared};
 use super::shell::{CommandPart, HOLE, cmdlet_named};
 
 /// How deep command lines handed to shells are followed (as the deny rules

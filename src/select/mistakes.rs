@@ -279,7 +279,8 @@ pub fn human(duration: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::select::rule::{PathContext, ToolCall};
+    use crate::select::reading::ToolCall;
+    use crate::select::rule::PathContext;
 
     /// The tools read as path rules here are the ones the rule engine
     /// reads so: `T(/a)` with the anchor `/p` names `/p/a` for them only.

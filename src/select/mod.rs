@@ -9,6 +9,7 @@ pub mod effects;
 pub(crate) mod file_pattern;
 pub mod matcher;
 pub mod mistakes;
+pub mod reading;
 pub mod rule;
 pub mod shell;
 pub mod tools;
@@ -28,7 +29,8 @@ use crate::settings::model::Policy;
 use crate::settings::{HookAction, HookDef, Settings, SourceKind};
 use crate::text::shorten;
 use matcher::{MatchOutcome, Matcher};
-use rule::{PathContext, Rule, RuleMatch, ToolCall};
+use reading::ToolCall;
+use rule::{PathContext, Rule, RuleMatch};
 
 /// A funnel layer, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

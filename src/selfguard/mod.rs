@@ -34,7 +34,8 @@ use std::path::{Path, PathBuf};
 use effects::{Effects, Site, Write, WriteKind};
 use hostfiles::HostFiles;
 
-use crate::select::rule::{PathContext, ToolCall};
+use crate::select::reading::ToolCall;
+use crate::select::rule::PathContext;
 use crate::select::shell::HOLE;
 
 use crate::settings::Settings;

@@ -23,7 +23,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hookrun::select::rule::{PathContext, Rule, ToolCall, allow_covers};
+use hookrun::select::reading::ToolCall;
+use hookrun::select::rule::{PathContext, Rule, allow_covers};
 
 /// Generated cases per run in `cargo test` (each runs under both shells).
 const DEFAULT_CASES: usize = 160;

@@ -533,7 +533,8 @@ const ORDINARY: &[(&str, bool)] = &[
 
 #[test]
 fn ordinary_commands_keep_their_decisions() {
-    use hookrun::select::rule::{PathContext, Rule, ToolCall, allow_covers};
+    use hookrun::select::reading::ToolCall;
+    use hookrun::select::rule::{PathContext, Rule, allow_covers};
     let rules: Vec<Rule> = BROAD_ALLOW
         .iter()
         .map(|r| Rule::parse(r).unwrap())

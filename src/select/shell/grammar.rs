@@ -1,8 +1,9 @@
 //! The grammar the reader covers: lists, quoting, substitutions,
 //! here-documents, `case`, subshells and groups.
 
-use super::views::cannot_judge;
-use super::word::{PartBuilder, Word, is_keyword, is_name, starts_compound};
+use super::builder::PartBuilder;
+use super::part::cannot_judge;
+use super::word::{Word, is_keyword, is_name, starts_compound};
 use super::{CommandPart, MAX_DEPTH, SplitCommand, SplitError, Stdin};
 
 /// Whether the words so far are a `case WORD in` header (with nothing after).

@@ -41,8 +41,10 @@
 //! character, not a substitution, so a PowerShell command with backticks is
 //! seen as dynamic: the safe side for both rule polarities.
 
+mod builder;
 mod grammar;
 mod multiplexers;
+mod part;
 mod plain;
 mod powershell;
 pub use powershell::cmdlet_named;

@@ -2,7 +2,7 @@
 //! kubectl, npm, cargo…), and what their configuration options run.
 
 use super::CommandPart;
-use super::views::{cannot_judge, hands_over};
+use super::part::{cannot_judge, hands_over};
 use super::word::Word;
 
 /// A program whose global options come before its subcommand

@@ -7,7 +7,7 @@
 //! `remove-item x`, `ri x` and `del x` alike.
 
 use super::CommandPart;
-use super::views::{cannot_judge, hands_over};
+use super::part::{cannot_judge, hands_over};
 use super::word::Word;
 
 /// Cmdlets rules name, with their built-in aliases (lowercase).

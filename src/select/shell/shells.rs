@@ -2,7 +2,7 @@
 //! script, standard input), `.`/`source`, ssh.
 
 use super::CommandPart;
-use super::views::{cannot_judge, hands_over};
+use super::part::{cannot_judge, hands_over};
 use super::word::Word;
 
 /// Shells whose `-c` argument is a command line, and which otherwise read

@@ -3,6 +3,7 @@
 //! it cannot be judged or allowed.
 
 use super::multiplexers::{MULTIPLEXERS, subcommand_views};
+use super::part::{cannot_judge, hands_over};
 use super::powershell::powershell_view;
 use super::shells::{SHELLS, option_value, shell_view, source_view, ssh_host};
 use super::word::{
@@ -308,51 +309,6 @@ pub(super) fn follow_view(
     if let Some(&(_, letters)) = DASH_C_RUNNERS.iter().find(|(n, _)| *n == name) {
         dash_c_view(name, letters, args, part);
     }
-}
-
-/// Environment variables (by suffix) whose value programs run as a command.
-pub(super) const COMMAND_VARIABLES: &[&str] = &[
-    "PAGER",
-    "EDITOR",
-    "VISUAL",
-    "SSH_COMMAND",
-    "GIT_SSH",
-    "PROXY_COMMAND",
-    "EXTERNAL_DIFF",
-    "LESSOPEN",
-    "LESSCLOSE",
-    "ASKPASS",
-    "PROMPT_COMMAND",
-    "PS0",
-    "PS1",
-    "PS2",
-    "PS4",
-];
-
-/// `part` hands `command` to a shell (or a program that reads it as one):
-/// the rule engine splits and judges it in turn.
-///
-/// `expanded`: the text holds an expansion the shell performs before it is
-/// handed over (`eval "ls $X"`, `sh -c "ls $X"`): the receiver reads the
-/// result as a command line again, so the expansion may hold whole commands
-/// (`X='; rm y'`), and the part cannot be judged.
-pub(super) fn hands_over(part: &mut CommandPart, to: &str, command: String, expanded: bool) {
-    if expanded {
-        cannot_judge(
-            part,
-            format!(
-                "`{to}` reads its text as a command line after the shell expanded it, so an expansion in it may hold whole commands; write the command line literally"
-            ),
-        );
-    }
-    part.not_allowable
-        .get_or_insert_with(|| format!("it hands a command line to `{to}`"));
-    part.runs.push(command);
-}
-
-pub(super) fn cannot_judge(part: &mut CommandPart, why: String) {
-    part.not_allowable.get_or_insert_with(|| why.clone());
-    part.unjudgeable.get_or_insert(why);
 }
 
 /// Why the shell alone decides which program a command word names, if it

@@ -2,8 +2,8 @@
 //! (`sudo`, `env`, `timeout`, `nice`, …) and how their options are read.
 
 use super::CommandPart;
+use super::part::{cannot_judge, hands_over};
 use super::shells::option_value;
-use super::views::{cannot_judge, hands_over};
 use super::word::{Word, base_name, is_assignment, is_keyword};
 
 /// What a wrapper reads after its options, before the command it runs.
