@@ -55,8 +55,8 @@ fn policy<'a>(settings: &'a Settings, state: Option<&'a StateDir>) -> FireContex
         started: Instant::now(),
         deadline: Duration::from_secs(60),
         limits: Limits::default(),
-        env: &[],
-        state,
+        env: Vec::new(),
+        state: state.cloned(),
         fail_closed: false,
         non_interactive: false,
         stop_block_cap: 2,
@@ -128,14 +128,12 @@ impl Fixture {
     }
 
     fn decide(&self, cx: &FireContext<'_>) -> Decision {
-        let (warnings, notes) = self.executed.after_run();
         let facts = Facts {
             plan: &self.plan,
             executed: &self.executed,
             event: &self.event,
             original_input: self.event.tool_input_before_replacement(),
             notices: Notices::new(vec!["from the host".into()], Vec::new()),
-            after_run: Notices::new(warnings, notes),
         };
         decide(cx, facts)
     }
@@ -168,13 +166,14 @@ fn verdicts_count_in_load_order_whatever_order_they_finished_in() {
     };
     assert!(at("A") < at("B") && at("B") < at("C"), "{context:?}");
     let hook_warnings: Vec<&String> = decision
+        .notices
         .warnings
         .iter()
         .filter(|w| w.starts_with("w-"))
         .collect();
     assert_eq!(hook_warnings, ["w-A", "w-B", "w-C"]);
     assert_eq!(
-        decision.warnings[0], "from the host",
+        decision.notices.warnings[0], "from the host",
         "the host's decoding comes first"
     );
 }
@@ -207,9 +206,13 @@ fn a_permission_rule_overrides_a_hooks_allow_after_aggregation() {
         "{decision:?}"
     );
     assert!(
-        decision.warnings.iter().any(|w| w.contains("deny rule")),
+        decision
+            .notices
+            .warnings
+            .iter()
+            .any(|w| w.contains("deny rule")),
         "{:?}",
-        decision.warnings
+        decision.notices.warnings
     );
     // The control: a command no rule names keeps the hook's allow.
     let mut fx = Fixture::new(
@@ -410,13 +413,18 @@ fn discarded_system_messages_are_noted() {
     let decision = fx.decide(&policy(&fx.settings, None));
     assert!(
         decision
+            .notices
             .notes
             .iter()
             .any(|n| n.starts_with("SessionEnd discards systemMessage"))
     );
     let fx = Fixture::new(settings(&json!({})), event("Stop", &json!({})));
     let decision = fx.decide(&policy(&fx.settings, None));
-    assert!(decision.notes.is_empty(), "{:?}", decision.notes);
+    assert!(
+        decision.notices.notes.is_empty(),
+        "{:?}",
+        decision.notices.notes
+    );
 }
 
 fn arb_verdict() -> impl proptest::strategy::Strategy<Value = Verdict> {

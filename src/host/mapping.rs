@@ -11,6 +11,7 @@ use super::{Decoded, HostEnv, HostId, Rendered};
 use crate::catalog::EventId;
 use crate::event::{Event, InputError, json_type_name};
 use crate::exit::Exit;
+use crate::notices::Notices;
 
 /// The field hooks find the host's original names and input under.
 pub const HOST_FIELD: &str = "hookrun_host";
@@ -265,8 +266,7 @@ pub fn finish(mut raw: Map<String, Value>, mut t: Translated) -> Result<Decoded,
     Ok(Decoded {
         event,
         host_event: Some(t.host_event),
-        notes: t.notes,
-        warnings: t.warnings,
+        notices: Notices::new(t.warnings, t.notes),
         fire_no_hooks: false,
     })
 }

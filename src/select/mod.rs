@@ -161,6 +161,20 @@ pub struct SelectContext<'a> {
     pub home: Option<&'a Path>,
 }
 
+impl<'a> SelectContext<'a> {
+    /// What the funnel reads of the fire's context, for `event`.
+    pub(crate) fn new(
+        cx: &'a crate::context::FireContext<'_>,
+        event: &'a Event,
+    ) -> SelectContext<'a> {
+        SelectContext {
+            event,
+            project_dir: cx.project_dir,
+            home: cx.home(),
+        }
+    }
+}
+
 /// Runs every hook of `settings` through the funnel, in load order.
 pub fn select(settings: &Settings, cx: &SelectContext<'_>) -> Vec<Considered> {
     select_until(settings, cx, None)

@@ -1,17 +1,23 @@
 //! The input stage every command that reads an event shares (`fire`,
-//! `explain`, `test`, `replay --run`): what the host sent → the event in hookrun's
-//! vocabulary, decoded as the host that really sent it, with the warnings
-//! about its name. One decoder, so `explain` and `test` cannot read an
-//! event otherwise than `fire` does.
+//! `explain`, `test`, `replay --run`): what the host sent (read from stdin
+//! by [`stdin`]) → the event in hookrun's vocabulary, decoded as the host
+//! that really sent it, with what the fire learns from it: the warnings
+//! about its name and the host's decoding, the host's deadline and
+//! stop-loop cap for it, the hooks' host variables. One decoder, so
+//! `explain` and `test` cannot read an event otherwise than `fire` does.
+//! Pure facts: the fire's own knobs are applied where its context is
+//! built (`fire::FireContext::new`).
+
+pub mod stdin;
 
 use std::ffi::OsString;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::event::{Bytes, InputError};
-use crate::fire::FireConfig;
-use crate::host::{self, Decoded, HostEnv, HostId};
+use crate::event::{Bytes, Event, InputError};
+use crate::host::{self, HostEnv, HostId};
+use crate::notices::Notices;
 
 /// What a host sent.
 pub enum Sent {
@@ -22,15 +28,29 @@ pub enum Sent {
     Object(Map<String, Value>),
 }
 
-/// An event decoded.
+/// An event decoded, and what the host that sent it says about its fire.
+#[derive(Debug)]
 pub struct Input {
     /// The host that sent it (`--host`, or the one in its clothes: see
     /// [`host::actual_caller`]).
     pub host: HostId,
-    pub decoded: Decoded,
-    /// A misspelt event name, an argument naming another event than the
-    /// input, in the host's vocabulary: said before anything else.
-    pub name_warnings: Vec<String>,
+    pub event: Event,
+    /// The host sent this event where it is not one: no hooks run for it
+    /// (see [`host::Decoded::fire_no_hooks`]; a note says why).
+    pub fire_no_hooks: bool,
+    /// What was wrong with the event's name (a misspelt name, an argument
+    /// naming another event than the input, in the host's vocabulary),
+    /// then what the host's decoding translated and could not: the first
+    /// things the fire says.
+    pub notices: Notices,
+    /// The host's own deadline for this event.
+    pub deadline: Duration,
+    /// Consecutive blocked Stop fires the host allows (its own cap, read
+    /// in its environment).
+    pub stop_block_cap: u32,
+    /// The hooks' host variables (`HOOKRUN_HOST`…), set over hookrun's
+    /// environment.
+    pub hook_vars: Vec<(OsString, OsString)>,
 }
 
 /// An input that cannot be used, and the host that answers for it.
@@ -84,7 +104,7 @@ pub fn decode(
         }
         let mut decoded = host.decode(raw, event, &HostEnv::new(env))?;
         if host_id != fired_as {
-            decoded.notes.push(host::caller_note(fired_as, host_id));
+            decoded.notices.note(host::caller_note(fired_as, host_id));
         }
         // A host whose decoding is the identity: hooks can get its bytes
         // as sent, when they say what serialising the event would.
@@ -93,48 +113,58 @@ pub fn decode(
         }
         Ok(decoded)
     });
-    let decoded = decoded.map_err(|error| Unusable {
+    let mut decoded = decoded.map_err(|error| Unusable {
         host: host_id,
         error,
     })?;
+    let host = host::host(host_id);
     // In the host's vocabulary: the input's name as the host spelt it.
-    let name_warnings = host::mapping::event_name_warnings(
-        host::host(host_id),
-        event,
-        input_name
-            .as_deref()
-            .or(decoded.host_event.as_deref())
-            .or(Some(decoded.event.id.name())),
+    let mut notices = Notices::new(
+        host::mapping::event_name_warnings(
+            host,
+            event,
+            input_name
+                .as_deref()
+                .or(decoded.host_event.as_deref())
+                .or(Some(decoded.event.id.name())),
+        ),
+        Vec::new(),
     );
+    notices.append(&mut decoded.notices);
+    let mut hook_vars = Vec::new();
+    host::mapping::set_hook_vars(&mut hook_vars, host, &decoded.event);
     Ok(Input {
         host: host_id,
-        decoded,
-        name_warnings,
+        deadline: host.default_deadline(&decoded.event.id),
+        stop_block_cap: host::mapping::stop_block_cap(None, host, &HostEnv::new(env)),
+        hook_vars,
+        fire_no_hooks: decoded.fire_no_hooks,
+        event: decoded.event,
+        notices,
     })
 }
 
 impl Input {
-    /// The deadline of this event: `given` (`--deadline`,
-    /// `$HOOKRUN_DEADLINE`), else the host's own for the event.
-    pub fn deadline(&self, given: Option<Duration>) -> Duration {
-        given.unwrap_or_else(|| host::host(self.host).default_deadline(&self.decoded.event.id))
+    /// An event already in hookrun's vocabulary, as `host` would send it
+    /// (nothing to translate, nothing to say about it).
+    pub fn plain(host: HostId, event: Event, env: &[(OsString, OsString)]) -> Input {
+        let implementation = host::host(host);
+        let mut hook_vars = Vec::new();
+        host::mapping::set_hook_vars(&mut hook_vars, implementation, &event);
+        Input {
+            host,
+            deadline: implementation.default_deadline(&event.id),
+            stop_block_cap: host::mapping::stop_block_cap(None, implementation, &HostEnv::new(env)),
+            hook_vars,
+            fire_no_hooks: false,
+            event,
+            notices: Notices::default(),
+        }
     }
 
-    /// Points `config` at the host that sent the event: its stop-loop cap
-    /// (`given`: `--stop-block-cap`) read in hookrun's environment, the
-    /// hooks' host variables (`HOOKRUN_HOST`…) set in it, the name warnings
-    /// said first.
-    pub fn configure(&self, config: &mut FireConfig, given_stop_block_cap: Option<u32>) {
-        let host = host::host(self.host);
-        config.host = self.host;
-        config.stop_block_cap = host::mapping::stop_block_cap(
-            given_stop_block_cap,
-            host,
-            &HostEnv::new(&config.inherited_env),
-        );
-        host::mapping::set_hook_vars(&mut config.inherited_env, host, &self.decoded.event);
-        config
-            .input_warnings
-            .splice(0..0, self.name_warnings.iter().cloned());
+    /// The deadline of this fire: `given` (`--deadline`,
+    /// `$HOOKRUN_DEADLINE`), else the host's own for the event.
+    pub fn deadline_or(&self, given: Option<Duration>) -> Duration {
+        given.unwrap_or(self.deadline)
     }
 }
