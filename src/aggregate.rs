@@ -199,7 +199,10 @@ fn fold_universal(decision: &mut Decision, entries: &[Entry<'_>]) {
         if let Some(sequence) = &v.terminal_sequence {
             sequences.push_str(sequence);
         }
-        decision.notices.warnings.extend(v.warnings.iter().cloned());
+        decision
+            .notices
+            .warnings
+            .extend(v.notices.warnings.iter().cloned());
     }
     if !stop_reasons.is_empty() {
         decision.stop_reason = Some(stop_reasons.join("\n"));
@@ -475,7 +478,7 @@ mod tests {
         a.stop_reason = Some("s1".into());
         let mut b = verdict();
         b.context = Some("two".into());
-        b.warnings.push("w".into());
+        b.notices.warnings.push("w".into());
         b.stop = true;
         b.stop_reason = Some("s2".into());
         let d = agg("UserPromptSubmit", &[("a", a), ("b", b)]);

@@ -401,7 +401,7 @@ pub fn plan(settings: &Settings, considered: &[Considered], input: &PlanInput<'_
     }
     let mut hooks = Vec::new();
     for (slot, c) in considered.iter().enumerate() {
-        warnings.extend(c.warnings.iter().cloned());
+        warnings.extend(c.notices.warnings.iter().cloned());
         if !c.runs() {
             continue;
         }

@@ -151,8 +151,8 @@ pub fn build(cx: &FireContext<'_>, from: &Sources<'_>) -> Report {
         let hook = &settings.hooks[c.hook];
         let file = settings.file_of(hook);
         let planned = plan.for_slot(slot);
-        let mut warnings = c.warnings.clone();
-        let mut notes = c.notes.clone();
+        let mut warnings = c.notices.warnings.clone();
+        let mut notes = c.notices.notes.clone();
         if let Some((_, p)) = planned {
             warnings.extend(p.notices.warnings.iter().cloned());
             notes.extend(p.notices.notes.iter().cloned());
@@ -160,8 +160,8 @@ pub fn build(cx: &FireContext<'_>, from: &Sources<'_>) -> Report {
         let (state, run) = match (&c.stage, planned) {
             (Stage::Run, Some((i, _))) => match &executed.hooks[i] {
                 HookRun::Ran(ran) => {
-                    warnings.extend(ran.verdict.warnings.iter().cloned());
-                    notes.extend(ran.verdict.notes.iter().cloned());
+                    warnings.extend(ran.verdict.notices.warnings.iter().cloned());
+                    notes.extend(ran.verdict.notices.notes.iter().cloned());
                     (HookState::Ran, Some(run_report(ran)))
                 }
                 HookRun::Async => {

@@ -45,8 +45,8 @@ struct Shown {
     timeout: Option<Duration>,
     /// The timeout was shortened to the deadline.
     capped: bool,
-    warnings: Vec<String>,
-    notes: Vec<String>,
+    /// The funnel's, and why it would not run.
+    notices: Notices,
 }
 
 pub fn run(args: &ExplainArgs) -> Printed {
@@ -343,7 +343,7 @@ fn show(
 ) -> Shown {
     let hook = &settings.hooks[c.hook];
     let file = settings.file_of(hook);
-    let mut warnings = c.warnings.clone();
+    let mut notices = c.notices.clone();
     let (state, layer, detail, command) = match &c.stage {
         Stage::Stopped(layer) => (
             HookState::Stopped,
@@ -374,7 +374,7 @@ fn show(
                 let why = other
                     .and_then(|(_, why)| why.as_ref())
                     .map_or_else(String::new, ToString::to_string);
-                warnings.push(format!(
+                notices.warn(format!(
                     "hook {}: {why}; it would not run",
                     hook.display_name()
                 ));
@@ -402,8 +402,7 @@ fn show(
         command,
         timeout,
         capped,
-        warnings,
-        notes: c.notes.clone(),
+        notices,
     }
 }
 
@@ -659,10 +658,10 @@ fn text_hook(out: &mut String, s: &Shown) {
         };
         let _ = writeln!(out, "   timeout: {} s{capped}", timeout.as_secs_f64());
     }
-    for w in &s.warnings {
+    for w in &s.notices.warnings {
         let _ = writeln!(out, "   warning: {w}");
     }
-    for n in &s.notes {
+    for n in &s.notices.notes {
         let _ = writeln!(out, "   note: {n}");
     }
 }
@@ -692,8 +691,8 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
                 o.insert("timeout_s".into(), json!(timeout.as_secs_f64()));
                 o.insert("timeout_capped".into(), json!(s.capped));
             }
-            o.insert("warnings".into(), json!(s.warnings));
-            o.insert("notes".into(), json!(s.notes));
+            o.insert("warnings".into(), json!(s.notices.warnings));
+            o.insert("notes".into(), json!(s.notices.notes));
             Value::Object(o)
         })
         .collect();

@@ -142,7 +142,7 @@ impl Fixture {
 fn context(text: &str) -> Verdict {
     Verdict {
         context: Some(text.into()),
-        warnings: vec![format!("w-{text}")],
+        notices: crate::notices::Notices::new(vec![format!("w-{text}")], Vec::new()),
         ..Verdict::default()
     }
 }

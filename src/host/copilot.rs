@@ -30,6 +30,7 @@ use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
+use crate::notices::Notices;
 use crate::verdict::Permission;
 
 /// camelCase event → Claude Code event. Events not listed keep their name.
@@ -382,8 +383,7 @@ impl Host for Copilot {
                 claude_event,
                 host_tool,
                 host_tool_input,
-                notes,
-                warnings,
+                notices: Notices::new(warnings, notes),
                 kept: original_response
                     .map(|original| ("tool_response", original))
                     .into_iter()

@@ -20,6 +20,7 @@ use crate::aggregate::Decision;
 use crate::catalog::EventId;
 use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
+use crate::notices::Notices;
 use crate::verdict::Permission;
 
 /// Cursor event → Claude Code event. Events not listed keep their name.
@@ -218,7 +219,7 @@ impl Host for Cursor {
                 claude_event,
                 host_tool: original_tool,
                 host_tool_input: original_input,
-                warnings,
+                notices: Notices::new(warnings, Vec::new()),
                 ..Translated::default()
             },
         )

@@ -277,7 +277,7 @@ impl Side {
         let vars = plan::ExecVars::new(&[], &loaded.project);
         let mut hooks = Vec::new();
         for c in &considered {
-            for warning in &c.warnings {
+            for warning in &c.notices.warnings {
                 self.warn(warning.clone());
             }
             if !c.runs() {

@@ -24,6 +24,7 @@ use serde_json::Value;
 
 use crate::catalog::MatchField;
 use crate::event::Event;
+use crate::notices::Notices;
 use crate::settings::model::Policy;
 use crate::settings::{HookAction, HookDef, Settings, SourceKind};
 use crate::text::shorten;
@@ -84,10 +85,9 @@ pub struct Considered {
     /// the common layers keep only this, and [`Considered::why`] words it
     /// (with the values compared) when a report, log or `explain` asks.
     cause: Cause,
-    /// Shown to the person at the host (`systemMessage`) and in the report.
-    pub warnings: Vec<String>,
-    /// Report only.
-    pub notes: Vec<String>,
+    /// What the funnel found about this hook: warnings (shown to the
+    /// person at the host and in the report), notes (report only).
+    pub notices: Notices,
 }
 
 impl Considered {
@@ -199,8 +199,7 @@ pub fn select_until(
             stage: Stage::Run,
             detail: String::new(),
             cause: Cause::Said,
-            warnings: Vec::new(),
-            notes: Vec::new(),
+            notices: Notices::default(),
         };
         if let Some((layer, reason)) = funnel(
             settings,
@@ -293,6 +292,7 @@ fn funnel(
         // Reported in the fire's warnings when it would have run here.
         if hook.event == cx.event.id {
             considered
+                .notices
                 .warnings
                 .push(format!("hook {} did not run: {why}", hook.display_name()));
         }
@@ -315,7 +315,7 @@ fn funnel(
                 .as_deref()
                 .is_some_and(|m| !m.is_empty() && m != "*")
             {
-                considered.notes.push(format!(
+                considered.notices.notes.push(format!(
                     "`matcher` is ignored: {} has no match field",
                     event.name()
                 ));
@@ -356,7 +356,7 @@ fn judge_compiled(
     considered: &mut Considered,
 ) -> Option<Stop> {
     if let Matcher::Invalid(error) = matcher {
-        considered.warnings.push(format!(
+        considered.notices.warnings.push(format!(
             "hook {}: matcher {:?} is not a valid regex ({error}); the hook runs unfiltered",
             hook.display_name(),
             shorten(hook.matcher.as_deref().unwrap_or_default(), 120)
@@ -366,7 +366,7 @@ fn judge_compiled(
     match matcher.matches_until(match_value, until) {
         MatchOutcome::Match => None,
         MatchOutcome::OutOfTime => {
-            considered.warnings.push(format!(
+            considered.notices.warnings.push(format!(
                 "hook {}: matcher {:?} did not finish within {} ms against {} {:?} (it needs the backtracking engine); the hook runs unfiltered",
                 hook.display_name(),
                 hook.matcher.as_deref().unwrap_or_default(),
@@ -428,6 +428,7 @@ fn check_if(
             event.id.name()
         );
         considered
+            .notices
             .warnings
             .push(format!("hook {}: {why}", hook.display_name()));
         return Some((Layer::If, Reason::Said(why)));
@@ -435,7 +436,7 @@ fn check_if(
     let rule = match Rule::parse_cached(text) {
         Ok(rule) => rule,
         Err(err) => {
-            considered.warnings.push(format!(
+            considered.notices.warnings.push(format!(
                 "hook {}: {err}; the hook runs unfiltered",
                 hook.display_name()
             ));
@@ -457,6 +458,7 @@ fn check_if(
         RuleMatch::Match => None,
         RuleMatch::FailOpen(why) => {
             considered
+                .notices
                 .notes
                 .push(format!("`if` {text} matched by failing open: {why}"));
             None
