@@ -131,23 +131,31 @@ pub fn decode(
         Vec::new(),
     );
     notices.append(&mut decoded.notices);
-    let mut hook_vars = Vec::new();
-    host::mapping::set_hook_vars(&mut hook_vars, host, &decoded.event);
-    Ok(Input {
-        host: host_id,
-        deadline: host.default_deadline(&decoded.event.id),
-        stop_block_cap: host::mapping::stop_block_cap(None, host, &HostEnv::new(env)),
-        hook_vars,
-        fire_no_hooks: decoded.fire_no_hooks,
-        event: decoded.event,
+    Ok(Input::of(
+        host_id,
+        decoded.event,
+        decoded.fire_no_hooks,
         notices,
-    })
+        env,
+    ))
 }
 
 impl Input {
     /// An event already in hookrun's vocabulary, as `host` would send it
     /// (nothing to translate, nothing to say about it).
     pub fn plain(host: HostId, event: Event, env: &[(OsString, OsString)]) -> Input {
+        Input::of(host, event, false, Notices::default(), env)
+    }
+
+    /// What `host` says about the fire of `event`, in its environment
+    /// `env`.
+    fn of(
+        host: HostId,
+        event: Event,
+        fire_no_hooks: bool,
+        notices: Notices,
+        env: &[(OsString, OsString)],
+    ) -> Input {
         let implementation = host::host(host);
         let mut hook_vars = Vec::new();
         host::mapping::set_hook_vars(&mut hook_vars, implementation, &event);
@@ -156,9 +164,9 @@ impl Input {
             deadline: implementation.default_deadline(&event.id),
             stop_block_cap: host::mapping::stop_block_cap(None, implementation, &HostEnv::new(env)),
             hook_vars,
-            fire_no_hooks: false,
+            fire_no_hooks,
             event,
-            notices: Notices::default(),
+            notices,
         }
     }
 
