@@ -108,12 +108,12 @@ impl FireOptions {
     }
 }
 
-/// Everything about one fire that no stage changes.
+/// Everything about one fire that no stage changes: the options it was
+/// given, and what they resolve to for this event.
 #[derive(Debug)]
 pub struct FireContext<'a> {
     pub settings: &'a Settings,
     pub project_dir: &'a Path,
-    pub home: Option<PathBuf>,
     /// The host that called: its deadlines and how the answer is encoded;
     /// behind any but Claude Code, hookrun enforces the permissions of
     /// Claude Code's own files itself.
@@ -121,57 +121,38 @@ pub struct FireContext<'a> {
     /// When the fire started (selection and sequential hooks share its
     /// deadline).
     pub started: Instant,
-    /// What is left of the deadline when the fire starts.
+    /// What is left of the deadline when the fire starts (`--deadline`,
+    /// else the host's for this event, from when it started running).
     pub deadline: Duration,
-    pub limits: Limits,
-    /// hookrun's own environment with the hooks' host variables, the base
-    /// of every hook's.
-    pub env: Vec<(OsString, OsString)>,
-    /// Once-per-session notices, `once` claims, `async` results, carried
-    /// context and the stop-loop counter.
-    pub state: Option<StateDir>,
-    /// `--fail-closed`: settings problems block (on events that can).
-    pub fail_closed: bool,
-    /// `--non-interactive`: a final ask becomes a deny.
-    pub non_interactive: bool,
     /// `--stop-block-cap`, else the host's.
     pub stop_block_cap: u32,
-    /// `--log` / `$HOOKRUN_LOG`; else the `log` settings key.
-    pub log: Option<PathBuf>,
-    /// Build the full report even without a log (`--format report`).
-    pub want_report: bool,
+    /// As given, but for their environment: hookrun's own with the hooks'
+    /// host variables set, the base of every hook's.
+    pub options: FireOptions,
 }
 
 impl<'a> FireContext<'a> {
     /// The context of the fire of `input` under `options`, starting now.
     pub fn new(
-        options: FireOptions,
+        mut options: FireOptions,
         input: &Input,
         settings: &'a Settings,
         project_dir: &'a Path,
     ) -> FireContext<'a> {
         let started = Instant::now();
         let until = options.until(input, started);
-        let mut env = options.env;
         for (key, value) in &input.hook_vars {
-            env.retain(|(k, _)| k != key);
-            env.push((key.clone(), value.clone()));
+            options.env.retain(|(k, _)| k != key);
+            options.env.push((key.clone(), value.clone()));
         }
         FireContext {
             settings,
             project_dir,
-            home: options.home,
             host: input.host,
             started,
             deadline: until.saturating_duration_since(started),
-            limits: options.limits,
-            env,
-            state: options.state,
-            fail_closed: options.fail_closed,
-            non_interactive: options.non_interactive,
             stop_block_cap: options.stop_block_cap.unwrap_or(input.stop_block_cap),
-            log: options.log,
-            want_report: options.want_report,
+            options,
         }
     }
 
@@ -186,14 +167,22 @@ impl<'a> FireContext<'a> {
     }
 
     pub fn home(&self) -> Option<&Path> {
-        self.home.as_deref()
+        self.options.home.as_deref()
     }
 
+    /// The state folder (once-per-session notices, `once` claims, `async`
+    /// results, carried context, the stop-loop counter).
     pub fn state(&self) -> Option<&StateDir> {
-        self.state.as_ref()
+        self.options.state.as_ref()
     }
 
+    /// `--log` / `$HOOKRUN_LOG` (else the `log` settings key applies).
     pub fn log(&self) -> Option<&Path> {
-        self.log.as_deref()
+        self.options.log.as_deref()
+    }
+
+    /// hookrun's own environment with the hooks' host variables.
+    pub fn env(&self) -> &[(OsString, OsString)] {
+        &self.options.env
     }
 }

@@ -126,7 +126,7 @@ fn permission_rules(
         cx.settings,
         cx.project_dir,
         cx.home(),
-        &cx.env,
+        cx.env(),
         cx.state().map(crate::state::StateDir::root),
         cx.log(),
     );
@@ -147,7 +147,7 @@ fn permission_rules(
         &rules,
         cx.project_dir,
         cx.home(),
-        cx.non_interactive,
+        cx.options.non_interactive,
     );
     notices.notes.extend(outcome.note);
     notices.warnings.extend(outcome.overridden);
@@ -206,7 +206,7 @@ fn every_file(
             rules,
             cx.project_dir,
             cx.home(),
-            cx.non_interactive,
+            cx.options.non_interactive,
         );
         if let Some(block) = scratch.block {
             decision.block = Some(block);
@@ -234,7 +234,7 @@ fn every_file(
 }
 
 pub fn fail_closed(decision: &mut Decision, event: &Event, cx: &FireContext<'_>) {
-    if !(cx.fail_closed && event.id.tier().enforces_blocks() && cx.settings.has_errors()) {
+    if !(cx.options.fail_closed && event.id.tier().enforces_blocks() && cx.settings.has_errors()) {
         return;
     }
     let problems: Vec<String> = cx

@@ -143,7 +143,7 @@ fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
         .log()
         .map(Path::to_path_buf)
         .or_else(|| cx.settings.log_path());
-    let mut report = (cx.want_report || log_path.is_some()).then(|| {
+    let mut report = (cx.options.want_report || log_path.is_some()).then(|| {
         report::build(
             cx,
             &report::Sources {
@@ -161,7 +161,7 @@ fn finish(cx: &FireContext<'_>, fired: Fired<'_>) -> FireResult {
     // encoding.
     if let (Some(path), Some(report)) = (&log_path, &report) {
         let mut line = auditlog::Line::from_report(report, SystemTime::now());
-        line.input = auditlog::input_for_log(&cx.env, event, original_input);
+        line.input = auditlog::input_for_log(cx.env(), event, original_input);
         if let Err(err) = auditlog::open(path).and_then(|log| log.append(&line)) {
             decision.notices.warn(err.to_string());
         }

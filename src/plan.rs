@@ -45,8 +45,8 @@ impl<'a> PlanInput<'a> {
             event,
             project_dir: cx.project_dir,
             deadline: cx.deadline,
-            env: &cx.env,
-            kill_grace: cx.limits.kill_grace,
+            env: cx.env(),
+            kill_grace: cx.options.limits.kill_grace,
         }
     }
 }

@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::asynchook::AsyncResult;
-use crate::exec::{Captured, JobReport, Limits, Termination};
+use crate::context::FireOptions;
+use crate::exec::{Captured, JobReport, Termination};
 use crate::plan::PlanInput;
 use crate::run::{HookRun, Output, Ran};
 use crate::select::SelectContext;
@@ -50,18 +51,11 @@ fn policy<'a>(settings: &'a Settings, state: Option<&'a StateDir>) -> FireContex
     FireContext {
         settings,
         project_dir: Path::new("/p"),
-        home: None,
         host: crate::host::HostId::ClaudeCode,
         started: Instant::now(),
         deadline: Duration::from_secs(60),
-        limits: Limits::default(),
-        env: Vec::new(),
-        state: state.cloned(),
-        fail_closed: false,
-        non_interactive: false,
         stop_block_cap: 2,
-        log: None,
-        want_report: false,
+        options: FireOptions::sandboxed(Vec::new(), None, state.cloned()),
     }
 }
 
@@ -241,7 +235,7 @@ fn fail_closed_blocks_settings_errors_only_where_blocks_stand() {
     let broken = settings_from(b"{ not json");
     assert!(broken.has_errors());
     let mut on = policy(&broken, None);
-    on.fail_closed = true;
+    on.options.fail_closed = true;
 
     let mut decision = Decision {
         permission: Some(Permission::Allow),
@@ -288,7 +282,7 @@ fn fail_closed_blocks_settings_errors_only_where_blocks_stand() {
     assert_eq!(decision.block, None);
     let fine = settings(&json!({}));
     let mut on_fine = policy(&fine, None);
-    on_fine.fail_closed = true;
+    on_fine.options.fail_closed = true;
     let mut decision = Decision::default();
     fail_closed(&mut decision, &event("PreToolUse", &json!({})), &on_fine);
     assert_eq!(decision.block, None);

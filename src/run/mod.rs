@@ -57,8 +57,8 @@ impl<'a> RunInputs<'a> {
         RunInputs {
             settings: cx.settings,
             project_dir: cx.project_dir,
-            limits: &cx.limits,
-            inherited_env: &cx.env,
+            limits: &cx.options.limits,
+            inherited_env: cx.env(),
             state: cx.state(),
             started: cx.started,
         }
