@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use crate::catalog::{Encoding, EventId, Tier};
+use crate::notices::Notices;
 use crate::verdict::{Permission, Verdict};
 
 /// Claude Code caps each `additionalContext` at this many characters.
@@ -31,10 +32,9 @@ pub struct Decision {
     pub stop_reason: Option<String>,
     /// The hooks' own `systemMessage`s, in load order.
     pub system_messages: Vec<String>,
-    /// hookrun's warnings, after the hooks' messages.
-    pub warnings: Vec<String>,
-    /// Report-only notes.
-    pub notes: Vec<String>,
+    /// What the fire says besides: its warnings (in `systemMessage`, after
+    /// the hooks' messages) and notes (the report's).
+    pub notices: Notices,
     pub suppress_output: bool,
     pub terminal_sequence: Option<String>,
     pub context: Option<String>,
@@ -49,7 +49,7 @@ impl Decision {
         let all: Vec<&str> = self
             .system_messages
             .iter()
-            .chain(&self.warnings)
+            .chain(&self.notices.warnings)
             .map(String::as_str)
             .collect();
         (!all.is_empty()).then(|| all.join("\n"))
@@ -76,7 +76,7 @@ impl Decision {
             .chain(&self.permission_reason)
             .chain(&self.stop_reason)
             .chain(&self.system_messages)
-            .chain(&self.warnings)
+            .chain(&self.notices.warnings)
             .any(|t| unsafe_text(t));
         if !any {
             return Cow::Borrowed(self);
@@ -93,7 +93,7 @@ impl Decision {
             .chain(shown.permission_reason.iter_mut())
             .chain(shown.stop_reason.iter_mut())
             .chain(shown.system_messages.iter_mut())
-            .chain(shown.warnings.iter_mut())
+            .chain(shown.notices.warnings.iter_mut())
         {
             escape(text);
         }
@@ -138,12 +138,13 @@ pub fn aggregate(event: &EventId, entries: &[Entry<'_>], final_input: Option<Val
         match tier {
             Tier::Block | Tier::Feedback => decision.block = Some(reason),
             Tier::Downgraded | Tier::Ignored => {
-                decision.notes.push(format!(
+                decision.notices.notes.push(format!(
                     "{} is a {} event: its blocks are not enforced",
                     event.name(),
                     tier.as_str()
                 ));
                 decision
+                    .notices
                     .warnings
                     .push(format!("[hook block ignored] {reason}"));
             }
@@ -198,7 +199,10 @@ fn fold_universal(decision: &mut Decision, entries: &[Entry<'_>]) {
         if let Some(sequence) = &v.terminal_sequence {
             sequences.push_str(sequence);
         }
-        decision.warnings.extend(v.warnings.iter().cloned());
+        decision
+            .notices
+            .warnings
+            .extend(v.notices.warnings.iter().cloned());
     }
     if !stop_reasons.is_empty() {
         decision.stop_reason = Some(stop_reasons.join("\n"));
@@ -225,7 +229,7 @@ fn fold_context(decision: &mut Decision, entries: &[Entry<'_>]) {
     let joined = contexts.join(CONTEXT_SEPARATOR);
     let length = joined.chars().count();
     if length > CONTEXT_LIMIT {
-        decision.warnings.push(format!(
+        decision.notices.warnings.push(format!(
             "additionalContext is {length} characters; Claude Code keeps only {CONTEXT_LIMIT} per hook"
         ));
     }
@@ -235,6 +239,7 @@ fn fold_context(decision: &mut Decision, entries: &[Entry<'_>]) {
 fn fold_updated_input(decision: &mut Decision, entries: &[Entry<'_>], final_input: Option<Value>) {
     if let Some(input) = final_input {
         decision
+            .notices
             .notes
             .push("tool_input was changed by the hooks (sequential)".to_owned());
         decision.updated_input = Some(input);
@@ -254,12 +259,13 @@ fn fold_updated_input(decision: &mut Decision, entries: &[Entry<'_>], final_inpu
     };
     if changed.iter().any(|(_, input)| input != last) {
         let names: Vec<&str> = changed.iter().map(|(name, _)| *name).collect();
-        decision.warnings.push(format!(
+        decision.notices.warnings.push(format!(
             "conflicting updatedInput from hooks {}; the last in load order ({last_name}) wins; set sequential to chain them",
             names.join(", ")
         ));
     }
     decision
+        .notices
         .notes
         .push(format!("tool_input was changed by hook {last_name}"));
     decision.updated_input = Some((*last).clone());
@@ -300,7 +306,7 @@ fn fold_passthrough(decision: &mut Decision, entries: &[Entry<'_>]) {
                 (_, old, new) => {
                     if old != new {
                         let first = owners.get(key).and_then(Value::as_str).unwrap_or("?");
-                        decision.warnings.push(format!(
+                        decision.notices.warnings.push(format!(
                             "conflicting `{key}` from hooks {first} and {}; the last in load order wins",
                             entry.name
                         ));
@@ -348,7 +354,7 @@ mod tests {
     fn what_people_see_is_escaped_and_the_decision_keeps_its_bytes() {
         let plain = Decision {
             block: Some("no".into()),
-            warnings: vec!["w".into()],
+            notices: crate::notices::Notices::new(vec!["w".into()], Vec::new()),
             ..Decision::default()
         };
         assert!(matches!(
@@ -359,7 +365,10 @@ mod tests {
             block: Some("a\u{1b}]52;c;eA==\u{7}b".into()),
             permission_reason: Some("r\u{202e}".into()),
             system_messages: vec!["m\u{9b}".into()],
-            warnings: vec!["tab\tand\nnewline stay".into()],
+            notices: crate::notices::Notices::new(
+                vec!["tab\tand\nnewline stay".into()],
+                Vec::new(),
+            ),
             context: Some("c\u{1b}".into()),
             ..Decision::default()
         };
@@ -367,7 +376,7 @@ mod tests {
         assert_eq!(shown.block.as_deref(), Some("a\\x1b]52;c;eA==\\x07b"));
         assert_eq!(shown.permission_reason.as_deref(), Some("r\\u{202e}"));
         assert_eq!(shown.system_messages, ["m\\u{9b}"]);
-        assert_eq!(shown.warnings, ["tab\tand\nnewline stay"]);
+        assert_eq!(shown.notices.warnings, ["tab\tand\nnewline stay"]);
         assert_eq!(
             shown.context.as_deref(),
             Some("c\u{1b}"),
@@ -430,7 +439,7 @@ mod tests {
     fn downgraded_and_ignored_blocks_become_warnings() {
         let d = agg("SessionStart", &[("a", blocking("no"))]);
         assert_eq!(d.block, None);
-        assert_eq!(d.warnings, ["[hook block ignored] no"]);
+        assert_eq!(d.notices.warnings, ["[hook block ignored] no"]);
         let d = agg("Notification", &[("a", blocking("no"))]);
         assert_eq!(d.block, None);
     }
@@ -469,7 +478,7 @@ mod tests {
         a.stop_reason = Some("s1".into());
         let mut b = verdict();
         b.context = Some("two".into());
-        b.warnings.push("w".into());
+        b.notices.warnings.push("w".into());
         b.stop = true;
         b.stop_reason = Some("s2".into());
         let d = agg("UserPromptSubmit", &[("a", a), ("b", b)]);
@@ -487,9 +496,9 @@ mod tests {
         b.updated_input = Some(json!({"command": "b"}));
         let d = agg("PreToolUse", &[("a", a.clone()), ("b", b)]);
         assert_eq!(d.updated_input, Some(json!({"command": "b"})));
-        assert!(d.warnings[0].contains("conflicting updatedInput"));
+        assert!(d.notices.warnings[0].contains("conflicting updatedInput"));
         let d = agg("PreToolUse", &[("a", a.clone()), ("a2", a)]);
-        assert!(d.warnings.is_empty());
+        assert!(d.notices.warnings.is_empty());
     }
 
     #[test]
@@ -510,7 +519,8 @@ mod tests {
         assert_eq!(d.passthrough["sessionTitle"], json!("B"));
         assert_eq!(d.terminal_sequence.as_deref(), Some("\u{7}\u{1b}]0;t\u{7}"));
         assert!(
-            d.warnings
+            d.notices
+                .warnings
                 .iter()
                 .any(|w| w.contains("conflicting `sessionTitle`"))
         );

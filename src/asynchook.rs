@@ -271,7 +271,7 @@ pub fn run_job(job_path: &Path) -> std::io::Result<()> {
             tool_input: None,
         },
     );
-    let mut warnings = verdict.warnings.clone();
+    let mut warnings = verdict.notices.warnings.clone();
     let decided: Vec<&str> = [
         (verdict.blocks(), "block"),
         (verdict.permission.is_some(), "permissionDecision"),

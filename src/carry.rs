@@ -115,12 +115,12 @@ pub fn carry_context(
         match save(state, session, &key, context) {
             Ok(()) => {
                 decision.context = None;
-                decision.notes.push(format!(
+                decision.notices.notes.push(format!(
                     "additionalContext kept for this call's answer after the tool ({} cannot show it before one)",
                     host.id().display()
                 ));
             }
-            Err(err) => decision.warnings.push(format!(
+            Err(err) => decision.notices.warnings.push(format!(
                 "could not keep the context for after the tool: {err}"
             )),
         }
@@ -130,6 +130,7 @@ pub fn carry_context(
             contexts.extend(decision.context.take());
             decision.context = Some(contexts.join(crate::aggregate::CONTEXT_SEPARATOR));
             decision
+                .notices
                 .notes
                 .push("additionalContext kept from before this tool call added first".to_owned());
         }

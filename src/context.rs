@@ -1,32 +1,119 @@
-//! What is fixed for one fire, and the notices it collects on the way.
+//! What is fixed for one fire.
 //!
-//! [`crate::fire::fire`] builds one [`FireContext`] before selection and
-//! hands it to every stage beside that stage's own input (the event, the
-//! plan, what ran); the stages' narrower views (`SelectContext`,
-//! `PlanInput`, `RunInputs`) are made from it in one place each
-//! (`FireContext::select_context` and so on), never assembled by hand.
-//! [`Notices`] is the one ordered list of what the fire says: every stage
-//! pushes its warnings and notes into it, in the order they are said.
+//! [`crate::fire::fire`] builds one [`FireContext`] before selection, with
+//! [`FireContext::new`], from the fire's options (what the command line,
+//! or `test` and `replay --run`, set) and what the input stage learnt of
+//! the event and its host; it is the one place that resolves the deadline
+//! and the stop-loop cap. Every stage gets it beside its own input (the
+//! event, the plan, what ran), and the stages that need a narrower view
+//! (`select::SelectContext`, `plan::PlanInput`, `run::RunInputs`) make it
+//! themselves: this module knows no stage.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::event::Event;
 use crate::exec::Limits;
 use crate::host::{self, Host, HostId};
-use crate::plan::PlanInput;
-use crate::run::RunInputs;
-use crate::select::SelectContext;
+use crate::input::Input;
 use crate::settings::Settings;
 use crate::state::StateDir;
 
-/// Everything about one fire that no stage changes.
-#[derive(Debug, Clone, Copy)]
+/// How one fire runs: the knobs of `hookrun fire`'s command line, or the
+/// sandbox `test` and `replay --run` fire in. The facts of the event
+/// (its host, its deadline) come from the input stage; where both say
+/// something, [`FireContext::new`] decides.
+#[derive(Debug, Clone)]
+pub struct FireOptions {
+    pub fail_closed: bool,
+    pub limits: Limits,
+    /// `--deadline`: overrides the host's for the event.
+    pub deadline: Option<Duration>,
+    /// When the deadline started running (`hookrun fire`: before stdin was
+    /// read, which the deadline covers); `None`: when the fire starts.
+    pub started: Option<Instant>,
+    pub home: Option<PathBuf>,
+    /// hookrun's own environment, the base of every hook's.
+    pub env: Vec<(OsString, OsString)>,
+    /// `--non-interactive`: a final ask becomes a deny.
+    pub non_interactive: bool,
+    /// Where once-per-session notices, `once` claims, `async` results and
+    /// the stop-loop counter live.
+    pub state: Option<StateDir>,
+    /// `--log` / `$HOOKRUN_LOG`; else the `log` settings key.
+    pub log: Option<PathBuf>,
+    /// `--stop-block-cap`: overrides the host's cap.
+    pub stop_block_cap: Option<u32>,
+    /// Build the full report even without a log (`--format report`).
+    pub want_report: bool,
+}
+
+impl FireOptions {
+    /// `hookrun fire`'s command line: `env` is hookrun's environment,
+    /// `home` the home folder it names, `started` when the command
+    /// started.
+    pub fn from_args(
+        args: &crate::cli::FireArgs,
+        env: Vec<(OsString, OsString)>,
+        home: Option<PathBuf>,
+        started: Instant,
+    ) -> FireOptions {
+        FireOptions {
+            fail_closed: args.fail_closed,
+            limits: Limits {
+                kill_grace: args.limits.kill_grace,
+                leak_timeout: args.limits.leak_timeout,
+                output_cap: args.limits.output_cap,
+            },
+            deadline: args.limits.deadline,
+            started: Some(started),
+            home,
+            env,
+            non_interactive: args.non_interactive,
+            state: StateDir::from_process(),
+            log: args.log.clone(),
+            stop_block_cap: args.stop_block_cap,
+            want_report: args.format == crate::cli::FireFormat::Report,
+        }
+    }
+
+    /// A fire that touches nothing of the user's but its hooks' effects
+    /// (`test`, `replay --run`): the defaults, no log, and `state` (a
+    /// throwaway folder) for `once` claims and `async` results.
+    pub fn sandboxed(
+        env: Vec<(OsString, OsString)>,
+        home: Option<PathBuf>,
+        state: Option<StateDir>,
+    ) -> FireOptions {
+        FireOptions {
+            fail_closed: false,
+            limits: Limits::default(),
+            deadline: None,
+            started: None,
+            home,
+            env,
+            non_interactive: false,
+            state,
+            log: None,
+            stop_block_cap: None,
+            want_report: false,
+        }
+    }
+
+    /// When the fire of `input` must be answered: `--deadline`, else the
+    /// host's own for the event, from when the deadline started running
+    /// (`now` when the options name no start).
+    pub fn until(&self, input: &Input, now: Instant) -> Instant {
+        self.started.unwrap_or(now) + input.deadline_or(self.deadline)
+    }
+}
+
+/// Everything about one fire that no stage changes: the options it was
+/// given, and what they resolve to for this event.
+#[derive(Debug)]
 pub struct FireContext<'a> {
     pub settings: &'a Settings,
     pub project_dir: &'a Path,
-    pub home: Option<&'a Path>,
     /// The host that called: its deadlines and how the answer is encoded;
     /// behind any but Claude Code, hookrun enforces the permissions of
     /// Claude Code's own files itself.
@@ -34,27 +121,41 @@ pub struct FireContext<'a> {
     /// When the fire started (selection and sequential hooks share its
     /// deadline).
     pub started: Instant,
-    /// `--deadline`, else the host's for this event.
+    /// What is left of the deadline when the fire starts (`--deadline`,
+    /// else the host's for this event, from when it started running).
     pub deadline: Duration,
-    pub limits: Limits,
-    /// hookrun's own environment, the base of every hook's.
-    pub env: &'a [(OsString, OsString)],
-    /// Once-per-session notices, `once` claims, `async` results, carried
-    /// context and the stop-loop counter.
-    pub state: Option<&'a StateDir>,
-    /// `--fail-closed`: settings problems block (on events that can).
-    pub fail_closed: bool,
-    /// `--non-interactive`: a final ask becomes a deny.
-    pub non_interactive: bool,
-    /// `--stop-block-cap`.
+    /// `--stop-block-cap`, else the host's.
     pub stop_block_cap: u32,
-    /// `--log` / `$HOOKRUN_LOG`; else the `log` settings key.
-    pub log: Option<&'a Path>,
-    /// Build the full report even without a log (`--format report`).
-    pub want_report: bool,
+    /// As given, but for their environment: hookrun's own with the hooks'
+    /// host variables set, the base of every hook's.
+    pub options: FireOptions,
 }
 
 impl<'a> FireContext<'a> {
+    /// The context of the fire of `input` under `options`, starting now.
+    pub fn new(
+        mut options: FireOptions,
+        input: &Input,
+        settings: &'a Settings,
+        project_dir: &'a Path,
+    ) -> FireContext<'a> {
+        let started = Instant::now();
+        let until = options.until(input, started);
+        for (key, value) in &input.hook_vars {
+            options.env.retain(|(k, _)| k != key);
+            options.env.push((key.clone(), value.clone()));
+        }
+        FireContext {
+            settings,
+            project_dir,
+            host: input.host,
+            started,
+            deadline: until.saturating_duration_since(started),
+            stop_block_cap: options.stop_block_cap.unwrap_or(input.stop_block_cap),
+            options,
+        }
+    }
+
     /// The host's implementation.
     pub fn host(&self) -> &'static dyn Host {
         host::host(self.host)
@@ -65,65 +166,23 @@ impl<'a> FireContext<'a> {
         self.started + self.deadline
     }
 
-    /// What the funnel reads besides the settings.
-    pub fn select_context<'e>(&self, event: &'e Event) -> SelectContext<'e>
-    where
-        'a: 'e,
-    {
-        SelectContext {
-            event,
-            project_dir: self.project_dir,
-            home: self.home,
-        }
+    pub fn home(&self) -> Option<&Path> {
+        self.options.home.as_deref()
     }
 
-    /// What planning reads besides the settings and the funnel's answer.
-    pub fn plan_input<'e>(&'e self, event: &'e Event) -> PlanInput<'e> {
-        PlanInput {
-            event,
-            project_dir: self.project_dir,
-            deadline: self.deadline,
-            env: self.env,
-            kill_grace: self.limits.kill_grace,
-        }
+    /// The state folder (once-per-session notices, `once` claims, `async`
+    /// results, carried context, the stop-loop counter).
+    pub fn state(&self) -> Option<&StateDir> {
+        self.options.state.as_ref()
     }
 
-    /// What running reads besides the plan and the event.
-    pub fn run_inputs(&self) -> RunInputs<'_> {
-        RunInputs {
-            settings: self.settings,
-            project_dir: self.project_dir,
-            limits: &self.limits,
-            inherited_env: self.env,
-            state: self.state,
-            started: self.started,
-        }
-    }
-}
-
-/// What one fire says, in order: warnings for the person at the host
-/// (`systemMessage`) and notes for the report and the log.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Notices {
-    pub warnings: Vec<String>,
-    pub notes: Vec<String>,
-}
-
-impl Notices {
-    pub fn new(warnings: Vec<String>, notes: Vec<String>) -> Notices {
-        Notices { warnings, notes }
+    /// `--log` / `$HOOKRUN_LOG` (else the `log` settings key applies).
+    pub fn log(&self) -> Option<&Path> {
+        self.options.log.as_deref()
     }
 
-    /// `other`'s warnings after these warnings, its notes after these
-    /// notes.
-    pub fn append(&mut self, other: &mut Notices) {
-        self.warnings.append(&mut other.warnings);
-        self.notes.append(&mut other.notes);
-    }
-
-    /// Copies of `warnings` and `notes`, after what is here.
-    pub fn extend_from(&mut self, warnings: &[String], notes: &[String]) {
-        self.warnings.extend_from_slice(warnings);
-        self.notes.extend_from_slice(notes);
+    /// hookrun's own environment with the hooks' host variables.
+    pub fn env(&self) -> &[(OsString, OsString)] {
+        &self.options.env
     }
 }

@@ -12,8 +12,9 @@ use serde_json::Value;
 
 use crate::aggregate::{self, Decision, Entry};
 use crate::asynchook;
-use crate::context::{FireContext, Notices};
+use crate::context::FireContext;
 use crate::event::Event;
+use crate::notices::Notices;
 use crate::permissions;
 use crate::plan::Plan;
 use crate::run::Executed;
@@ -39,14 +40,13 @@ pub struct Facts<'a> {
     /// Said before planning (the event's name, the host's decoding, the
     /// settings' mistakes for this event).
     pub notices: Notices,
-    /// What running learnt once every hook was done (leaks, hooks the
-    /// deadline cut): run's, said after the hooks' own.
-    pub after_run: Notices,
 }
 
-/// Verdicts → one decision, with every warning in order: the host's and
-/// the settings', the funnel's and planning's, running's, then the hooks'
-/// own (aggregated), then what happened while they ran and the guards.
+/// Verdicts → one decision, with every warning and note in the order it
+/// is said: what was said before planning, planning's (and the
+/// once-a-session ones), running's, earlier async output and the rules',
+/// then the hooks' own (aggregated), then what running found once they
+/// were done (leaks, hooks the deadline cut) and the stop-loop guard.
 pub fn decide(cx: &FireContext<'_>, facts: Facts<'_>) -> Decision {
     let Facts {
         plan,
@@ -54,7 +54,6 @@ pub fn decide(cx: &FireContext<'_>, facts: Facts<'_>) -> Decision {
         event,
         original_input,
         mut notices,
-        mut after_run,
     } = facts;
     let entries: Vec<Entry<'_>> = plan
         .hooks
@@ -75,24 +74,25 @@ pub fn decide(cx: &FireContext<'_>, facts: Facts<'_>) -> Decision {
         .filter(|current| Some(*current) != original_input)
         .cloned();
     let mut decision = aggregate::aggregate(&event.id, &entries, final_input);
+    // The hooks' own words: said once hookrun's findings before and while
+    // they ran are.
+    let mut hooks_said = std::mem::take(&mut decision.notices);
 
     // An untrusted project file is said once per session (SPEC §9.1:
     // one visible warning), then only in the report.
     for notice in &plan.per_session {
-        if crate::state::first_time(cx.state, event.session_id(), "notice", notice) {
-            notices.warnings.push(notice.clone());
+        if crate::state::first_time(cx.state(), event.session_id(), "notice", notice) {
+            notices.warn(notice.clone());
         } else {
-            notices
-                .notes
-                .push(format!("{notice} (said earlier in this session)"));
+            notices.note(format!("{notice} (said earlier in this session)"));
         }
     }
-    notices.extend_from(&plan.warnings, &plan.notes);
-    notices.extend_from(&executed.warnings, &executed.notes);
+    notices.extend_from(&plan.notices);
+    notices.extend_from(&executed.notices);
     asynchook::deliver(
         &mut decision,
         event,
-        cx.state,
+        cx.state(),
         &executed.async_started,
         &mut notices.warnings,
     );
@@ -100,23 +100,16 @@ pub fn decide(cx: &FireContext<'_>, facts: Facts<'_>) -> Decision {
         permission_rules(cx, &mut decision, event, &mut notices);
     }
     fail_closed(&mut decision, event, cx);
-    // The guard's words come after the hooks' own, with running's.
-    let mut late = Notices::default();
-    late.append(&mut after_run);
-    stop_loop_guard(&mut decision, event, cx, &mut late.warnings);
-
-    notices.warnings.append(&mut decision.warnings);
-    notices.warnings.append(&mut late.warnings);
-    notices.notes.append(&mut late.notes);
-    notices.notes.append(&mut decision.notes);
-    decision.warnings = notices.warnings;
-    decision.notes = notices.notes;
-    if event.id.discards_system_message() && !decision.warnings.is_empty() {
-        decision.notes.push(format!(
+    notices.append(&mut hooks_said);
+    notices.extend_from(&executed.after);
+    stop_loop_guard(&mut decision, event, cx, &mut notices.warnings);
+    if event.id.discards_system_message() && !notices.warnings.is_empty() {
+        notices.note(format!(
             "{} discards systemMessage: the warnings above reach only this report and the log",
             event.id.name()
         ));
     }
+    decision.notices = notices;
     decision
 }
 
@@ -132,15 +125,15 @@ fn permission_rules(
     let places = selfguard::Places::of(
         cx.settings,
         cx.project_dir,
-        cx.home,
-        cx.env,
-        cx.state.map(crate::state::StateDir::root),
-        cx.log,
+        cx.home(),
+        cx.env(),
+        cx.state().map(crate::state::StateDir::root),
+        cx.log(),
     );
     let rules = permissions::collect_for(
         &cx.settings.files,
         cx.project_dir,
-        cx.home,
+        cx.home(),
         cx.host != crate::host::HostId::ClaudeCode,
     )
     .with_builtins(selfguard::Guard::new(places, cx.settings));
@@ -153,8 +146,8 @@ fn permission_rules(
         event,
         &rules,
         cx.project_dir,
-        cx.home,
-        cx.non_interactive,
+        cx.home(),
+        cx.options.non_interactive,
     );
     notices.notes.extend(outcome.note);
     notices.warnings.extend(outcome.overridden);
@@ -212,8 +205,8 @@ fn every_file(
             event,
             rules,
             cx.project_dir,
-            cx.home,
-            cx.non_interactive,
+            cx.home(),
+            cx.options.non_interactive,
         );
         if let Some(block) = scratch.block {
             decision.block = Some(block);
@@ -241,7 +234,7 @@ fn every_file(
 }
 
 pub fn fail_closed(decision: &mut Decision, event: &Event, cx: &FireContext<'_>) {
-    if !(cx.fail_closed && event.id.tier().enforces_blocks() && cx.settings.has_errors()) {
+    if !(cx.options.fail_closed && event.id.tier().enforces_blocks() && cx.settings.has_errors()) {
         return;
     }
     let problems: Vec<String> = cx
@@ -275,7 +268,7 @@ pub fn stop_loop_guard(
     if !event.id.stop_loop_guarded() {
         return;
     }
-    let (Some(state), Some(session)) = (cx.state, event.session_id()) else {
+    let (Some(state), Some(session)) = (cx.state(), event.session_id()) else {
         return;
     };
     let agent = event

@@ -61,6 +61,7 @@ pub(crate) mod http;
 pub(crate) mod input;
 pub(crate) mod jsonedit;
 pub(crate) mod mcp;
+pub mod notices;
 pub(crate) mod permissions;
 pub(crate) mod plan;
 pub(crate) mod platform;

@@ -13,8 +13,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::catalog::{EventId, KnownEvent};
+use crate::context::FireContext;
 use crate::event::Event;
 use crate::exec::Program;
+use crate::notices::Notices;
 use crate::select::{self, Considered, Layer, Stage};
 use crate::settings::model::Policy;
 use crate::settings::{
@@ -36,6 +38,19 @@ pub struct PlanInput<'a> {
     pub kill_grace: Duration,
 }
 
+impl<'a> PlanInput<'a> {
+    /// What planning reads of the fire's context, for `event`.
+    pub(crate) fn new(cx: &'a FireContext<'_>, event: &'a Event) -> PlanInput<'a> {
+        PlanInput {
+            event,
+            project_dir: cx.project_dir,
+            deadline: cx.deadline,
+            env: cx.env(),
+            kill_grace: cx.options.limits.kill_grace,
+        }
+    }
+}
+
 /// Every selected hook of one fire and what will be done with it.
 #[derive(Debug)]
 pub struct Plan {
@@ -44,11 +59,9 @@ pub struct Plan {
     /// Hooks run one after another (some runnable hook asked for it).
     pub sequential: bool,
     pub deadline: Duration,
-    /// Settings problems, the funnel's and planning's warnings, in order:
-    /// for the person at the host.
-    pub warnings: Vec<String>,
-    /// Report only.
-    pub notes: Vec<String>,
+    /// Settings problems, the funnel's and planning's warnings, in order,
+    /// and the settings' notes.
+    pub notices: Notices,
     /// Settings problems said once per session (a project file that is not
     /// trusted, or changed since): `decide`, which has the state, makes
     /// each a warning the first time and a note afterwards.
@@ -102,8 +115,7 @@ pub struct Planned {
     /// `once`: the key claimed in the session's state when it starts.
     pub once_key: Option<String>,
     /// Planning's own findings about this hook (after the funnel's).
-    pub warnings: Vec<String>,
-    pub notes: Vec<String>,
+    pub notices: Notices,
 }
 
 /// How a planned hook runs, with what its kind needs to run it (shared
@@ -389,12 +401,12 @@ pub fn plan(settings: &Settings, considered: &[Considered], input: &PlanInput<'_
     }
     let mut hooks = Vec::new();
     for (slot, c) in considered.iter().enumerate() {
-        warnings.extend(c.warnings.iter().cloned());
+        warnings.extend(c.notices.warnings.iter().cloned());
         if !c.runs() {
             continue;
         }
         let planned = plan_one(settings, slot, c, input, &policy, &vars);
-        warnings.extend(planned.warnings.iter().cloned());
+        warnings.extend(planned.notices.warnings.iter().cloned());
         hooks.push(planned);
     }
     warnings.extend(disabled_summary(settings, considered, &input.event.id));
@@ -405,8 +417,7 @@ pub fn plan(settings: &Settings, considered: &[Considered], input: &PlanInput<'_
         hooks,
         sequential,
         deadline: input.deadline,
-        warnings,
-        notes,
+        notices: Notices::new(warnings, notes),
         per_session,
     }
 }
@@ -464,8 +475,7 @@ fn plan_one(
         run_async: hook.run_async && kind.is_some_and(Kind::runs_detached),
         on_error: hook.on_error,
         once_key,
-        warnings,
-        notes,
+        notices: Notices::new(warnings, notes),
     }
 }
 

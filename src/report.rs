@@ -1,7 +1,8 @@
 //! The full report of one fire (`--format report`), also the basis of the
 //! audit log line: plain data, serialised with serde, built by [`build`]
 //! from what the stages produced (the funnel's answer, the plan, what ran,
-//! the decision and its encoded value), never by re-reading rendered text.
+//! the decision and its exit code; the encoded value once there is one),
+//! never by re-reading rendered text.
 
 use serde::Serialize;
 
@@ -9,6 +10,7 @@ use crate::aggregate::Decision;
 use crate::context::FireContext;
 use crate::event::Event;
 use crate::exec::Termination;
+use crate::exit::Exit;
 use crate::hookstate::HookState;
 use crate::host::Rendered;
 use crate::plan::Plan;
@@ -129,7 +131,8 @@ pub struct Sources<'a> {
     pub plan: &'a Plan,
     pub executed: &'a Executed,
     pub decision: &'a Decision,
-    pub rendered: &'a Rendered,
+    /// The exit code of the answer (see [`crate::host::exit`]).
+    pub exit: Exit,
 }
 
 /// The report of one fire.
@@ -140,7 +143,7 @@ pub fn build(cx: &FireContext<'_>, from: &Sources<'_>) -> Report {
         plan,
         executed,
         decision,
-        rendered,
+        exit,
     } = *from;
     let settings = cx.settings;
     let mut hooks = Vec::with_capacity(considered.len());
@@ -148,17 +151,17 @@ pub fn build(cx: &FireContext<'_>, from: &Sources<'_>) -> Report {
         let hook = &settings.hooks[c.hook];
         let file = settings.file_of(hook);
         let planned = plan.for_slot(slot);
-        let mut warnings = c.warnings.clone();
-        let mut notes = c.notes.clone();
+        let mut warnings = c.notices.warnings.clone();
+        let mut notes = c.notices.notes.clone();
         if let Some((_, p)) = planned {
-            warnings.extend(p.warnings.iter().cloned());
-            notes.extend(p.notes.iter().cloned());
+            warnings.extend(p.notices.warnings.iter().cloned());
+            notes.extend(p.notices.notes.iter().cloned());
         }
         let (state, run) = match (&c.stage, planned) {
             (Stage::Run, Some((i, _))) => match &executed.hooks[i] {
                 HookRun::Ran(ran) => {
-                    warnings.extend(ran.verdict.warnings.iter().cloned());
-                    notes.extend(ran.verdict.notes.iter().cloned());
+                    warnings.extend(ran.verdict.notices.warnings.iter().cloned());
+                    notes.extend(ran.verdict.notices.notes.iter().cloned());
                     (HookState::Ran, Some(run_report(ran)))
                 }
                 HookRun::Async => {
@@ -202,8 +205,9 @@ pub fn build(cx: &FireContext<'_>, from: &Sources<'_>) -> Report {
             .block
             .clone()
             .or_else(|| decision.permission_reason.clone()),
-        exit_code: rendered.exit.code(),
-        output: rendered.value.clone(),
+        exit_code: exit.code(),
+        // The answer's value, once it is encoded (see [`answered`]).
+        output: serde_json::Value::Null,
         sequential: plan.sequential,
         settings: settings
             .files
@@ -217,16 +221,18 @@ pub fn build(cx: &FireContext<'_>, from: &Sources<'_>) -> Report {
             })
             .collect(),
         hooks,
-        warnings: decision.warnings.clone(),
-        notes: decision.notes.clone(),
+        warnings: decision.notices.warnings.clone(),
+        notes: decision.notices.notes.clone(),
         duration_ms: millis(cx.started.elapsed()),
     }
 }
 
-/// The report's answer after the decision changed (a log that could not be
-/// written adds a warning): the new encoded value and warnings.
-pub fn update_answer(report: &mut Report, decision: &Decision, rendered: &Rendered) {
-    report.warnings.clone_from(&decision.warnings);
+/// The report of a fire once its answer is encoded: the answer's value,
+/// and everything the fire said (the log's failure, how the encoding
+/// mapped the decision).
+pub fn answered(report: &mut Report, decision: &Decision, rendered: &Rendered) {
+    report.warnings.clone_from(&decision.notices.warnings);
+    report.notes.clone_from(&decision.notices.notes);
     report.output = rendered.value.clone();
 }
 

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::catalog::{Encoding, EventId};
 use crate::event::json_type_name;
+use crate::notices::Notices;
 
 /// A permission decision, most restrictive last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -115,10 +116,9 @@ pub struct Verdict {
     pub worktree_path: Option<String>,
     /// The failure, in words, when `outcome` is `Failure`.
     pub failure: Option<String>,
-    /// For the person at the host.
-    pub warnings: Vec<String>,
-    /// Report only.
-    pub notes: Vec<String>,
+    /// What hookrun found reading the hook's answer: warnings for the
+    /// person at the host, notes for the report.
+    pub notices: Notices,
 }
 
 impl Verdict {
@@ -191,11 +191,7 @@ enum Stdout {
     Plain(String),
 }
 
-fn classify_stdout(
-    out: &HookOutput<'_>,
-    warnings: &mut Vec<String>,
-    notes: &mut Vec<String>,
-) -> Stdout {
+fn classify_stdout(out: &HookOutput<'_>, notices: &mut Notices) -> Stdout {
     let text = String::from_utf8_lossy(out.stdout);
     let trimmed = text.trim();
     if trimmed.is_empty() {
@@ -203,12 +199,12 @@ fn classify_stdout(
     }
     if out.stdout_truncated {
         if trimmed.starts_with('{') {
-            warnings.push(format!(
+            notices.warn(format!(
                 "hook {}: its output was cut at the capture limit and is not parsed as a decision",
                 out.name
             ));
         } else {
-            notes.push("stdout was cut at the capture limit".to_owned());
+            notices.note("stdout was cut at the capture limit");
         }
         return Stdout::Plain(text.into_owned());
     }
@@ -217,7 +213,7 @@ fn classify_stdout(
         match crate::event::parse_json(trimmed.as_bytes()) {
             Ok(Value::Object(map)) => return Stdout::Json(map),
             Ok(_) => {}
-            Err(err) => warnings.push(format!(
+            Err(err) => notices.warn(format!(
                 "hook {}: stdout starts with `{{` but is not valid JSON ({err}); treated as plain text",
                 out.name
             )),
@@ -253,13 +249,12 @@ pub fn read(event: &EventId, out: &HookOutput<'_>) -> Verdict {
             return verdict;
         }
         Ending::Exited(code) => {
-            let mut warnings = Vec::new();
-            let mut notes = Vec::new();
-            if let Stdout::Json(json) = classify_stdout(out, &mut warnings, &mut notes) {
+            let mut said = Notices::default();
+            if let Stdout::Json(json) = classify_stdout(out, &mut said) {
                 // Other non-zero exit with valid JSON: the JSON alone decides.
-                verdict.warnings = warnings;
-                verdict.notes = notes;
+                verdict.notices = said;
                 verdict
+                    .notices
                     .notes
                     .push(format!("exited {code} with JSON output: the JSON decides"));
                 read_json(event, out, &json, &mut verdict);
@@ -281,10 +276,8 @@ pub fn read(event: &EventId, out: &HookOutput<'_>) -> Verdict {
         return fail(event, out, cause, verdict);
     }
 
-    // Exit 0.
-    let mut warnings = Vec::new();
-    let mut notes = Vec::new();
-    match classify_stdout(out, &mut warnings, &mut notes) {
+    // Exit 0: what reading stdout found first, then what its answer says.
+    match classify_stdout(out, &mut verdict.notices) {
         Stdout::Empty => {}
         Stdout::Json(json) => read_json(event, out, &json, &mut verdict),
         Stdout::Plain(text) => {
@@ -293,17 +286,18 @@ pub fn read(event: &EventId, out: &HookOutput<'_>) -> Verdict {
             } else if event.plain_stdout_is_context() && !out.stdout_truncated {
                 verdict.context = Some(text.trim_end_matches(['\n', '\r']).to_owned());
             } else {
-                notes.push(
-                    "plain stdout on exit 0 is not shown to the model on this event".to_owned(),
-                );
+                verdict
+                    .notices
+                    .note("plain stdout on exit 0 is not shown to the model on this event");
             }
         }
     }
-    verdict.warnings.splice(0..0, warnings);
-    verdict.notes.splice(0..0, notes);
     if encoding == Encoding::WorktreeCreate && verdict.worktree_path.is_none() && !verdict.blocks()
     {
-        verdict.notes.push("produced no worktree path".to_owned());
+        verdict
+            .notices
+            .notes
+            .push("produced no worktree path".to_owned());
     }
     verdict.outcome = Some(if verdict.blocks() {
         Outcome::Block
@@ -347,7 +341,7 @@ fn fail(event: &EventId, out: &HookOutput<'_>, cause: String, mut verdict: Verdi
         verdict.outcome = Some(Outcome::Block);
         verdict.block_reason = Some(format!("{message}; onError is \"block\""));
     } else {
-        verdict.warnings.push(message);
+        verdict.notices.warnings.push(message);
     }
     verdict
 }
@@ -366,10 +360,7 @@ fn worktree_failure(out: &HookOutput<'_>, cause: String, mut verdict: Verdict) -
 
 fn read_exit_2(out: &HookOutput<'_>, verdict: &mut Verdict) {
     verdict.outcome = Some(Outcome::Block);
-    let mut warnings = Vec::new();
-    let mut notes = Vec::new();
-    let stdout = classify_stdout(out, &mut warnings, &mut notes);
-    verdict.notes = notes;
+    let stdout = classify_stdout(out, &mut verdict.notices);
     // JSON cannot turn exit 2 into an allow; only its blocking reason counts
     // (Claude Code prefers it over stderr — probe b1).
     let json_reason = match &stdout {
@@ -377,7 +368,7 @@ fn read_exit_2(out: &HookOutput<'_>, verdict: &mut Verdict) {
         _ => None,
     };
     if matches!(stdout, Stdout::Json(_)) && json_reason.is_none() {
-        verdict.notes.push(
+        verdict.notices.notes.push(
             "exit 2: the JSON on stdout is ignored (it carries no blocking reason)".to_owned(),
         );
     }
@@ -388,6 +379,7 @@ fn read_exit_2(out: &HookOutput<'_>, verdict: &mut Verdict) {
         .or_else(|| {
             (!stdout_text.trim().is_empty()).then(|| {
                 verdict
+                    .notices
                     .notes
                     .push("exit 2 with empty stderr: the reason is taken from stdout".to_owned());
                 stdout_text.clone()
@@ -395,13 +387,12 @@ fn read_exit_2(out: &HookOutput<'_>, verdict: &mut Verdict) {
         })
         .unwrap_or_else(|| "hook exited 2".to_owned());
     if looks_like_launch_failure(&stderr) {
-        verdict.warnings.push(format!(
+        verdict.notices.warnings.push(format!(
             "hook {}: exit 2 looks like the interpreter could not open its script ({}); this blocks every call",
             out.name,
             first_lines(out.stderr, 1)
         ));
     }
-    verdict.warnings.splice(0..0, warnings);
     verdict.block_reason = Some(reason);
 }
 
@@ -473,7 +464,12 @@ fn read_json(
     verdict: &mut Verdict,
 ) {
     let name = out.name;
-    let mut warn = |text: String| verdict.warnings.push(format!("hook {name}: {text}"));
+    let mut warn = |text: String| {
+        verdict
+            .notices
+            .warnings
+            .push(format!("hook {name}: {text}"));
+    };
     let mut block_reason = None;
     let mut permission = None;
     let mut permission_reason = None;
@@ -533,11 +529,12 @@ fn read_json(
             },
             "hookSpecificOutput" => {}
             other if crate::catalog::INTERNAL_ANSWER_FIELDS.contains(&other) => {
-                verdict.notes.push(format!(
+                verdict.notices.notes.push(format!(
                     "`{other}` is a field Claude Code reads only from its own internal hooks: ignored"
                 ));
             }
             other => verdict
+                .notices
                 .notes
                 .push(format!("unknown top-level field `{other}` ignored")),
         }
@@ -576,7 +573,7 @@ fn read_hso(
     let name = out.name;
     let encoding = event.encoding();
     let Value::Object(hso) = value else {
-        verdict.warnings.push(format!(
+        verdict.notices.warnings.push(format!(
             "hook {name}: `hookSpecificOutput` must be an object, found {}; ignored",
             json_type_name(value)
         ));
@@ -595,13 +592,13 @@ fn read_hso(
             continue;
         }
         if crate::catalog::INTERNAL_ANSWER_FIELDS.contains(&key.as_str()) {
-            verdict.notes.push(format!(
+            verdict.notices.notes.push(format!(
                 "hook {name}: `hookSpecificOutput.{key}` is a field Claude Code reads only from its desktop host's own hooks: ignored"
             ));
             continue;
         }
         if !accepted.contains(&key.as_str()) {
-            verdict.warnings.push(format!(
+            verdict.notices.warnings.push(format!(
                 "hook {name}: `hookSpecificOutput.{key}` has no effect on {}; ignored",
                 event.name()
             ));
@@ -609,7 +606,7 @@ fn read_hso(
         }
         let kind = field_kind(key);
         if !kind_ok(kind, value) {
-            verdict.warnings.push(format!(
+            verdict.notices.warnings.push(format!(
                 "hook {name}: `hookSpecificOutput.{key}` must be {}, found {}; ignored",
                 kind_name(kind),
                 json_type_name(value)
@@ -624,7 +621,7 @@ fn read_hso(
                     *block_reason = Some(reason.map_or_else(|| format!("denied by hook {name}"), str::to_owned));
                 }
                 Some(Permission::Defer) if encoding == Encoding::ModelSwitch => {
-                    verdict.warnings.push(format!(
+                    verdict.notices.warnings.push(format!(
                         "hook {name}: `permissionDecision: \"defer\"` has no effect on {}: it takes allow, deny or ask; ignored",
                         event.name()
                     ));
@@ -636,7 +633,7 @@ fn read_hso(
                         .and_then(Value::as_str)
                         .map(str::to_owned);
                 }
-                None => verdict.warnings.push(format!(
+                None => verdict.notices.warnings.push(format!(
                     "hook {name}: `permissionDecision` must be allow, deny, ask or defer, found {value}; ignored"
                 )),
             },
@@ -658,7 +655,7 @@ fn read_hso(
                 Some("accept" | "decline" | "cancel") => {
                     verdict.passthrough.insert(key.clone(), value.clone());
                 }
-                _ => verdict.warnings.push(format!(
+                _ => verdict.notices.warnings.push(format!(
                     "hook {name}: `action` must be accept, decline or cancel, found {value}; ignored"
                 )),
             },
@@ -669,7 +666,7 @@ fn read_hso(
         }
     }
     if hso.contains_key("updatedInput") && hso.contains_key("tool_input") {
-        verdict.notes.push(
+        verdict.notices.notes.push(
             "both `updatedInput` and legacy `tool_input` given: `updatedInput` wins".to_owned(),
         );
     }
@@ -685,7 +682,7 @@ fn names_this_event(
 ) -> bool {
     match hso.get("hookEventName").and_then(Value::as_str) {
         None => {
-            verdict.warnings.push(format!(
+            verdict.notices.warnings.push(format!(
                 "hook {name}: `hookSpecificOutput` without `hookEventName` is ignored (as Claude Code ignores it); add \"hookEventName\": \"{}\"",
                 event.name()
             ));
@@ -696,7 +693,7 @@ fn names_this_event(
         Some(given)
             if given != event.name() && !(given == "PreToolUse" && event.before_tool_runs()) =>
         {
-            verdict.warnings.push(format!(
+            verdict.notices.warnings.push(format!(
                 "hook {name}: `hookSpecificOutput.hookEventName` is {given:?} but this is {}; ignored (as Claude Code ignores it)",
                 event.name()
             ));
@@ -727,7 +724,7 @@ fn read_permission_request(
                 Some(message.map_or_else(|| format!("denied by hook {name}"), str::to_owned));
         }
         Some("ask") => *permission = Some(Permission::Ask),
-        other => verdict.warnings.push(format!(
+        other => verdict.notices.warnings.push(format!(
             "hook {name}: `decision.behavior` must be allow or deny, found {}; ignored",
             other.map_or_else(|| "nothing".to_owned(), |b| format!("{b:?}"))
         )),
@@ -736,7 +733,7 @@ fn read_permission_request(
         if input.is_object() {
             verdict.updated_input = Some(input.clone());
         } else {
-            verdict.warnings.push(format!(
+            verdict.notices.warnings.push(format!(
                 "hook {name}: `decision.updatedInput` must be an object; ignored"
             ));
         }
@@ -806,7 +803,7 @@ mod tests {
     fn exit_0_plain_and_empty() {
         let v = run("PreToolUse", Ending::Exited(0), "", "");
         assert_eq!(v.outcome(), Outcome::Success);
-        assert!(!v.blocks() && v.context.is_none() && v.warnings.is_empty());
+        assert!(!v.blocks() && v.context.is_none() && v.notices.warnings.is_empty());
         let v = run("PreToolUse", Ending::Exited(0), "hello\n", "");
         assert!(v.context.is_none());
         let v = run(
@@ -847,7 +844,7 @@ mod tests {
             "python3: can't open file 'x.py': [Errno 2] No such file",
         );
         assert!(v.blocks());
-        assert!(v.warnings[0].contains("could not open its script"));
+        assert!(v.notices.warnings[0].contains("could not open its script"));
     }
 
     #[test]
@@ -861,13 +858,13 @@ mod tests {
         assert_eq!(v.outcome(), Outcome::Failure);
         assert!(!v.blocks());
         assert_eq!(
-            v.warnings,
+            v.notices.warnings,
             ["hook h failed (exit 1: boom / second / third)"]
         );
         let v = run("PreToolUse", Ending::Exited(127), "", "");
-        assert!(v.warnings[0].contains("command not found"));
+        assert!(v.notices.warnings[0].contains("command not found"));
         let v = run("PreToolUse", Ending::Exited(126), "", "");
-        assert!(v.warnings[0].contains("not executable"));
+        assert!(v.notices.warnings[0].contains("not executable"));
         let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
         let v = run("PreToolUse", Ending::Exited(1), deny, "");
         assert_eq!(v.block_reason.as_deref(), Some("no"));
@@ -875,9 +872,9 @@ mod tests {
         assert!(v.blocks());
         assert!(v.block_reason.unwrap().contains("onError"));
         let v = run("Stop", Ending::TimedOut { seconds: 2.0 }, "", "");
-        assert_eq!(v.warnings, ["hook h failed (timed out after 2 s)"]);
+        assert_eq!(v.notices.warnings, ["hook h failed (timed out after 2 s)"]);
         let v = run("Stop", Ending::Signaled(9), "", "");
-        assert_eq!(v.warnings, ["hook h failed (killed by SIGKILL)"]);
+        assert_eq!(v.notices.warnings, ["hook h failed (killed by SIGKILL)"]);
     }
 
     #[test]
@@ -896,7 +893,7 @@ mod tests {
         assert_eq!(v.permission_reason.as_deref(), Some("r"));
         assert_eq!(v.updated_input, Some(json!({"command":"ls -la"})));
         assert_eq!(v.context.as_deref(), Some("c"));
-        assert!(v.warnings.is_empty(), "{:?}", v.warnings);
+        assert!(v.notices.warnings.is_empty(), "{:?}", v.notices.warnings);
     }
 
     #[test]
@@ -936,7 +933,7 @@ mod tests {
             "",
         );
         assert!(!v.blocks());
-        assert!(v.warnings[0].contains("without `hookEventName`"));
+        assert!(v.notices.warnings[0].contains("without `hookEventName`"));
         let v = run(
             "PreToolUse",
             Ending::Exited(0),
@@ -955,9 +952,9 @@ mod tests {
             "",
         );
         assert!(!v.blocks());
-        assert_eq!(v.warnings.len(), 2, "{:?}", v.warnings);
+        assert_eq!(v.notices.warnings.len(), 2, "{:?}", v.notices.warnings);
         let v = run("PreToolUse", Ending::Exited(0), "{not json", "");
-        assert!(v.warnings[0].contains("not valid JSON"));
+        assert!(v.notices.warnings[0].contains("not valid JSON"));
     }
 
     #[test]

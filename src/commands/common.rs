@@ -1,14 +1,12 @@
 //! What every command does before its own work: find the project, load the
-//! settings, read the event on stdin. One copy, so `fire`, `doctor`,
+//! settings. One copy, so `fire`, `doctor`,
 //! `explain`, `list` and `test` can never disagree about which files a run
 //! loads.
 
-use std::io::{IsTerminal as _, Read as _};
+use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use crate::cli::SettingsArgs;
-use crate::event::{Bytes, Filling, InputError, MAPPED_FROM};
 use crate::exit::Exit;
 use crate::settings::{self, Environment, Settings, discover};
 
@@ -97,86 +95,6 @@ fn log_problems(loaded: Settings) -> Settings {
     loaded
 }
 
-/// The whole of stdin; a terminal is refused rather than waited on.
-pub fn read_stdin() -> Result<Bytes, InputError> {
-    read_stdin_within(None)
-}
-
-/// The whole of stdin, waiting at most `limit` for it to close (the
-/// deadline: a writer that never closes cannot hold the answer past it).
-/// A stdin of megabytes ends up in huge-page-backed memory ([`Filling`]).
-pub fn read_stdin_within(limit: Option<Duration>) -> Result<Bytes, InputError> {
-    let stdin = std::io::stdin();
-    if stdin.is_terminal() {
-        return Err(InputError::Unreadable(std::io::Error::other(
-            "stdin is a terminal; pipe the event JSON in (hookrun fire pre_tool_use < event.json)",
-        )));
-    }
-    let Some(limit) = limit else {
-        let mut bytes = Vec::new();
-        stdin
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(InputError::Unreadable)?;
-        return Ok(bytes.into());
-    };
-    let started = Instant::now();
-    let mut file = match crate::platform::stdin_file() {
-        Ok(Some(file)) => file,
-        // No stdin at all reads as empty, as the standard library has it.
-        Ok(None) => return Ok(Vec::new().into()),
-        Err(err) => return Err(InputError::Unreadable(err)),
-    };
-    // A regular file (`hookrun fire < event.json`) cannot keep hookrun
-    // waiting: read it whole into a buffer of its size.
-    if let Some(size) = file
-        .metadata()
-        .ok()
-        .filter(std::fs::Metadata::is_file)
-        .map(|meta| usize::try_from(meta.len()).unwrap_or(usize::MAX))
-    {
-        if size < MAPPED_FROM {
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes)
-                .map_err(InputError::Unreadable)?;
-            return Ok(bytes.into());
-        }
-        let mut buffer = Filling::expecting(size);
-        loop {
-            match file.read(buffer.room()) {
-                Ok(0) => return Ok(buffer.finish()),
-                Ok(n) => buffer.filled(n),
-                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(InputError::Unreadable(err)),
-            }
-        }
-    }
-    let mut buffer = Filling::new();
-    loop {
-        let left = limit.saturating_sub(started.elapsed());
-        if left.is_zero() {
-            return Err(InputError::NotClosed(limit.as_secs_f64()));
-        }
-        let wait = left.min(Duration::from_millis(u64::from(u16::MAX)));
-        match crate::platform::wait_readable(&file, Some(wait)) {
-            Ok(false) => continue,
-            Ok(true) => {}
-            Err(err) => return Err(InputError::Unreadable(err)),
-        }
-        match file.read(buffer.room()) {
-            Ok(0) => return Ok(buffer.finish()),
-            Ok(n) => buffer.filled(n),
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(InputError::Unreadable(err)),
-        }
-    }
-}
-
-/// Whether stdin is a terminal (nothing piped in).
-pub fn stdin_is_terminal() -> bool {
-    std::io::stdin().is_terminal()
-}
-
 /// Why this looks like an AI agent's own shell, where a command that
 /// weakens hookrun (`untrust`, `uninstall`, `trust` of content not trusted
 /// yet) refuses without `--yes`: a host's environment marker is set
@@ -196,19 +114,4 @@ pub fn refused_in_agent_shell(what: &str, marker: &str) -> String {
     format!(
         "refusing to {what}: this looks like an AI agent's shell ({marker}, and no terminal), and it would weaken what hookrun enforces; run it yourself in a terminal, or add --yes if you mean it from here"
     )
-}
-
-/// How long `fire` waits for stdin to close: `--deadline`, else the default
-/// deadline of the event named on the command line, else the longest
-/// default (that of an event the catalog does not know).
-pub fn stdin_deadline(args: &crate::cli::FireArgs, host: &dyn crate::host::Host) -> Duration {
-    if let Some(deadline) = args.limits.deadline {
-        return deadline;
-    }
-    match args.event.as_deref() {
-        Some(name) if !name.trim().is_empty() => {
-            host.default_deadline(&crate::catalog::EventId::resolve(name.trim()))
-        }
-        _ => host.default_deadline(&crate::catalog::EventId::Unknown(String::new())),
-    }
 }

@@ -20,7 +20,8 @@ use crate::event::{Event, InputError};
 use crate::exec::Program;
 use crate::exit::Exit;
 use crate::hookstate::HookState;
-use crate::input::{self, Input, Sent};
+use crate::input::{self, Input, Sent, stdin};
+use crate::notices::Notices;
 use crate::permissions;
 use crate::plan::{self, PlanInput, Planned, Runnable};
 use crate::select::{self, Considered, SelectContext, Stage};
@@ -44,8 +45,8 @@ struct Shown {
     timeout: Option<Duration>,
     /// The timeout was shortened to the deadline.
     capped: bool,
-    warnings: Vec<String>,
-    notes: Vec<String>,
+    /// The funnel's, and why it would not run.
+    notices: Notices,
 }
 
 pub fn run(args: &ExplainArgs) -> Printed {
@@ -54,29 +55,25 @@ pub fn run(args: &ExplainArgs) -> Printed {
         Ok(input) => input,
         Err(err) => return Printed::failure(&err.to_string()),
     };
+    // The same deadline `fire` would use.
+    let deadline = input.deadline_or(args.deadline);
     let Input {
         host,
-        decoded,
-        name_warnings,
+        event,
+        mut notices,
+        ..
     } = input;
-    let event = decoded.event;
     // The same warnings `fire` gives first: the event's name (in the
-    // host's vocabulary), a cwd that does not exist, what the host's
-    // decoding could not translate.
-    let mut event_warnings = name_warnings;
+    // host's vocabulary), what the host's decoding could not translate, a
+    // cwd that does not exist.
     let env = common::environment(&args.settings);
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
-    event_warnings.extend(common::missing_cwd_warning(
+    notices.warnings.extend(common::missing_cwd_warning(
         &env,
         event.cwd().as_deref(),
         &project_dir,
     ));
-    event_warnings.extend(decoded.warnings);
     let settings = common::inspect_settings(&args.settings, &env, &project_dir);
-    // The same deadline `fire` would use.
-    let deadline = args
-        .deadline
-        .unwrap_or_else(|| crate::host::host(host).default_deadline(&event.id));
     let claude_project_dir = env
         .claude_project_dir
         .as_ref()
@@ -96,8 +93,7 @@ pub fn run(args: &ExplainArgs) -> Printed {
         deadline,
         sequential,
         scrubbed,
-        event_warnings,
-        event_notes: decoded.notes,
+        notices,
         rules,
     };
     let stdout = match args.format {
@@ -117,10 +113,10 @@ pub fn run(args: &ExplainArgs) -> Printed {
 /// (`hookrun explain stop`).
 fn read(args: &ExplainArgs, env: &[(OsString, OsString)]) -> Result<Input, InputError> {
     let empty = || Sent::Object(Map::new());
-    let sent = if args.event.is_some() && common::stdin_is_terminal() {
+    let sent = if args.event.is_some() && stdin::is_terminal() {
         Ok(empty())
     } else {
-        common::read_stdin().map(|bytes| {
+        stdin::read().map(|bytes| {
             if args.event.is_some() && bytes.iter().all(u8::is_ascii_whitespace) {
                 empty()
             } else {
@@ -347,7 +343,7 @@ fn show(
 ) -> Shown {
     let hook = &settings.hooks[c.hook];
     let file = settings.file_of(hook);
-    let mut warnings = c.warnings.clone();
+    let mut notices = c.notices.clone();
     let (state, layer, detail, command) = match &c.stage {
         Stage::Stopped(layer) => (
             HookState::Stopped,
@@ -378,7 +374,7 @@ fn show(
                 let why = other
                     .and_then(|(_, why)| why.as_ref())
                     .map_or_else(String::new, ToString::to_string);
-                warnings.push(format!(
+                notices.warn(format!(
                     "hook {}: {why}; it would not run",
                     hook.display_name()
                 ));
@@ -406,8 +402,7 @@ fn show(
         command,
         timeout,
         capped,
-        warnings,
-        notes: c.notes.clone(),
+        notices,
     }
 }
 
@@ -466,13 +461,11 @@ struct Header<'a> {
     /// Variables hooks would not get, the same list `fire`
     /// computes.
     scrubbed: Vec<String>,
-    /// A misspelt event name, an argument that names another event than
-    /// the input, what the host's decoding could not translate (as `fire`
-    /// warns).
-    event_warnings: Vec<String>,
-    /// What the host's decoding translated, and which host really sent
-    /// the event (as `fire --format report` notes).
-    event_notes: Vec<String>,
+    /// What `fire` says first: a misspelt event name, an argument that
+    /// names another event than the input, what the host's decoding could
+    /// not translate (warnings); what it translated, and which host really
+    /// sent the event (notes, as `fire --format report` has them).
+    notices: Notices,
     rules: Option<RulesShown>,
 }
 
@@ -587,10 +580,10 @@ fn text_header(out: &mut String, h: &Header<'_>) {
         |f| format!(" ({f} {:?})", h.event.match_value()),
     );
     let _ = writeln!(out, "event: {}{field}", h.event.id.name());
-    for warning in &h.event_warnings {
+    for warning in &h.notices.warnings {
         let _ = writeln!(out, "  warning: {warning}");
     }
-    for note in &h.event_notes {
+    for note in &h.notices.notes {
         let _ = writeln!(out, "  note: {note}");
     }
     let _ = writeln!(out, "project: {}", h.project_dir.display());
@@ -665,10 +658,10 @@ fn text_hook(out: &mut String, s: &Shown) {
         };
         let _ = writeln!(out, "   timeout: {} s{capped}", timeout.as_secs_f64());
     }
-    for w in &s.warnings {
+    for w in &s.notices.warnings {
         let _ = writeln!(out, "   warning: {w}");
     }
-    for n in &s.notes {
+    for n in &s.notices.notes {
         let _ = writeln!(out, "   note: {n}");
     }
 }
@@ -698,8 +691,8 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
                 o.insert("timeout_s".into(), json!(timeout.as_secs_f64()));
                 o.insert("timeout_capped".into(), json!(s.capped));
             }
-            o.insert("warnings".into(), json!(s.warnings));
-            o.insert("notes".into(), json!(s.notes));
+            o.insert("warnings".into(), json!(s.notices.warnings));
+            o.insert("notes".into(), json!(s.notices.notes));
             Value::Object(o)
         })
         .collect();
@@ -732,8 +725,8 @@ fn to_json(h: &Header<'_>, shown: &[Shown]) -> Value {
         .collect();
     json!({
         "event": h.event.id.name(),
-        "event_warnings": h.event_warnings,
-        "event_notes": h.event_notes,
+        "event_warnings": h.notices.warnings,
+        "event_notes": h.notices.notes,
         "match_field": h.match_field(),
         "match_value": h.match_field().map(|_| h.event.match_value()),
         "project_dir": h.project_dir.display().to_string(),

@@ -2,18 +2,17 @@
 
 use std::ffi::OsString;
 
-use super::common::{self, read_stdin_within, stdin_deadline};
+use super::common;
 use crate::catalog::EventId;
 use crate::cli::{FireArgs, FireFormat};
 use crate::commands::Printed;
+use crate::context::FireOptions;
 use crate::event::InputError;
-use crate::exec::{InheritedFds, Limits};
+use crate::exec::InheritedFds;
 use crate::exit::Exit;
-use crate::fire::{self, FireConfig};
+use crate::fire;
 use crate::host;
-use crate::state::StateDir;
-
-use crate::input;
+use crate::input::{self, stdin};
 
 pub fn run(args: &FireArgs) -> Printed {
     // Before anything is opened: every descriptor above stderr now is the
@@ -29,7 +28,11 @@ pub fn run(args: &FireArgs) -> Printed {
     let host_id = host::mapping::host_in_hook(args.host, &inherited_env, args.host_given);
     let host = host::host(host_id);
     let started = std::time::Instant::now();
-    let input = read_stdin_within(Some(stdin_deadline(args, host)));
+    let input = stdin::read_within(Some(stdin::deadline(
+        args.limits.deadline,
+        args.event.as_deref(),
+        host,
+    )));
     // JSON that may nest deep is read, matched and answered on the big
     // stack; anything else here, where the fire switches only if a hook's
     // answer may be deep.
@@ -60,60 +63,39 @@ fn answer(
     (refusal, depth_warning): (Option<String>, Option<String>),
 ) -> Printed {
     let sent = input.map(input::Sent::Bytes);
-    let input = match input::decode(sent, host_id, args.event.as_deref(), &inherited_env) {
+    let mut input = match input::decode(sent, host_id, args.event.as_deref(), &inherited_env) {
         Ok(input) => input,
         Err(unusable) => return unusable_answer(args, &unusable),
     };
-    let mut config = FireConfig {
-        fail_closed: args.fail_closed,
-        limits: Limits {
-            kill_grace: args.limits.kill_grace,
-            leak_timeout: args.limits.leak_timeout,
-            output_cap: args.limits.output_cap,
-        },
-        inherited_env,
-        non_interactive: args.non_interactive,
-        state: StateDir::from_process(),
-        log: args.log.clone(),
-        want_report: args.format == FireFormat::Report,
-        ..FireConfig::new(input.host)
-    };
-    input.configure(&mut config, args.stop_block_cap);
-    let event = &input.decoded.event;
-    // The deadline covers reading stdin too.
-    let deadline = input
-        .deadline(args.limits.deadline)
-        .saturating_sub(started.elapsed());
-    config.deadline = Some(deadline);
-    // Reads of a pipe the command line named and waits for a lock end at
-    // the deadline too.
-    crate::fsafe::set_deadline(std::time::Instant::now() + deadline);
-    let env = common::environment(&args.settings).with_event(event);
+    let env = common::environment(&args.settings).with_event(&input.event);
+    let options = FireOptions::from_args(args, inherited_env, env.home.clone(), started);
+    // The deadline covers reading stdin too; reads of a pipe the command
+    // line named and waits for a lock end at it.
+    crate::fsafe::set_deadline(options.until(&input, started));
+    let event = &input.event;
     let project_dir = common::project_dir(&env, event.cwd().as_deref());
-    config.input_warnings.extend(common::missing_cwd_warning(
-        &env,
-        event.cwd().as_deref(),
-        &project_dir,
-    ));
+    let missing_cwd = common::missing_cwd_warning(&env, event.cwd().as_deref(), &project_dir);
     tracing::debug!(project = %project_dir.display(), event = event.id.name(), "resolved project");
     let mut loaded = common::load_settings(&args.settings, &env, &project_dir);
-    config.input_warnings.extend(depth_warning);
+    // After what the input said: the project hookrun could not find, a
+    // fire nested too deep.
+    input.notices.warnings.extend(missing_cwd);
+    input.notices.warnings.extend(depth_warning);
     if let Some(refusal) = refusal {
         loaded.hooks.clear();
-        config.input_warnings.push(refusal);
+        input.notices.warn(refusal);
     }
-    config.home = env.home;
     // A host entry names its host (`--host`, as install writes it): the
     // PATH it gives hooks is worth knowing to `doctor`.
     if let (true, Some(state), Some(path)) = (
         args.host_given,
-        config.state.as_ref(),
+        options.state.as_ref(),
         std::env::var_os("PATH"),
     ) {
         state.record_host_path(input.host.name(), &path);
     }
     inherited.close();
-    let result = fire::fire(input.decoded, &loaded, &project_dir, &config);
+    let result = fire::fire(input, &loaded, &project_dir, options);
     // The process exits right after this answer: the OS takes the loaded
     // settings back at once, where freeing them hook by hook cost a large
     // set (thousands of hooks) more than selecting its hooks did.
@@ -205,12 +187,12 @@ pub fn usage_error(err: &clap::Error, args: &[OsString]) -> Printed {
             let event = fire.event.or_else(|| {
                 // The host sent the event on stdin; its name says whether
                 // this event can block.
-                if common::stdin_is_terminal() {
+                if stdin::is_terminal() {
                     return None;
                 }
                 // Bounded: a usage error must not wait on a stdin that
                 // never closes.
-                let bytes = read_stdin_within(Some(std::time::Duration::from_secs(1))).ok()?;
+                let bytes = stdin::read_within(Some(std::time::Duration::from_secs(1))).ok()?;
                 let object = crate::event::read_object(&bytes).ok()?;
                 object
                     .get("hook_event_name")

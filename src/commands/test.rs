@@ -13,10 +13,11 @@ use serde_json::{Map, Value, json};
 
 use super::common::{self, Printed};
 use crate::cli::{OutputFormat, TestArgs};
+use crate::context::FireOptions;
 use crate::display::display_path;
 use crate::event::json_type_name;
 use crate::exit::Exit;
-use crate::fire::{self, FireConfig, FireResult};
+use crate::fire::{self, FireResult};
 use crate::host::{self, HostId};
 use crate::input::{self, Sent};
 use crate::settings::discover::is_inside_claude_folder;
@@ -172,17 +173,16 @@ pub fn run(args: &TestArgs) -> Printed {
         .prefix("hookrun-test-state-")
         .tempdir()
         .ok();
-    let config = FireConfig {
-        home: env.home.clone(),
-        inherited_env: std::env::vars_os().collect(),
-        state: state_dir.as_ref().and_then(|dir| {
+    // The host, its deadline and stop-loop cap: per case (see `run_case`).
+    let config = FireOptions::sandboxed(
+        std::env::vars_os().collect(),
+        env.home.clone(),
+        state_dir.as_ref().and_then(|dir| {
             StateDir::locate(|name| {
                 (name == "HOOKRUN_STATE_DIR").then(|| dir.path().display().to_string())
             })
         }),
-        // The host and its stop-loop cap: per case (see `run_case`).
-        ..FireConfig::new(HostId::default())
-    };
+    );
     let mut outcomes = Vec::new();
     for case in cases {
         let spec = match case.spec {
@@ -209,7 +209,7 @@ pub fn run(args: &TestArgs) -> Printed {
                 label: case.label,
                 error: None,
                 mismatches: compare(&spec.expect, &result),
-                warnings: result.decision.warnings.clone(),
+                warnings: result.decision.notices.warnings.clone(),
             }),
             Err(error) => outcomes.push(Outcome {
                 label: case.label,
@@ -503,7 +503,7 @@ fn run_case(
     args: &TestArgs,
     env: &Environment,
     project_dir: &Path,
-    config: &FireConfig,
+    config: &FireOptions,
 ) -> Result<Ran, CaseError> {
     let settings = match &spec.settings {
         CaseSettings::Default => common::load_settings(&args.settings, env, project_dir),
@@ -551,12 +551,10 @@ fn run_case(
         Ok(Sent::Object(spec.input.clone())),
         spec.host.unwrap_or(args.host),
         spec.event.as_deref(),
-        &config.inherited_env,
+        &config.env,
     )
     .map_err(|unusable| CaseError::Input(unusable.error))?;
-    let mut config = config.clone();
-    input.configure(&mut config, None);
-    let result = fire::fire(input.decoded, &settings, project_dir, &config);
+    let result = fire::fire(input, &settings, project_dir, config.clone());
     Ok(match result.interrupted {
         Some(signal) => Ran::Interrupted(signal),
         None => Ran::Done(Box::new(result)),

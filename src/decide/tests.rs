@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::asynchook::AsyncResult;
-use crate::exec::{Captured, JobReport, Limits, Termination};
+use crate::context::FireOptions;
+use crate::exec::{Captured, JobReport, Termination};
 use crate::plan::PlanInput;
 use crate::run::{HookRun, Output, Ran};
 use crate::select::SelectContext;
@@ -50,18 +51,11 @@ fn policy<'a>(settings: &'a Settings, state: Option<&'a StateDir>) -> FireContex
     FireContext {
         settings,
         project_dir: Path::new("/p"),
-        home: None,
         host: crate::host::HostId::ClaudeCode,
         started: Instant::now(),
         deadline: Duration::from_secs(60),
-        limits: Limits::default(),
-        env: &[],
-        state,
-        fail_closed: false,
-        non_interactive: false,
         stop_block_cap: 2,
-        log: None,
-        want_report: false,
+        options: FireOptions::sandboxed(Vec::new(), None, state.cloned()),
     }
 }
 
@@ -128,14 +122,12 @@ impl Fixture {
     }
 
     fn decide(&self, cx: &FireContext<'_>) -> Decision {
-        let (warnings, notes) = self.executed.after_run();
         let facts = Facts {
             plan: &self.plan,
             executed: &self.executed,
             event: &self.event,
             original_input: self.event.tool_input_before_replacement(),
             notices: Notices::new(vec!["from the host".into()], Vec::new()),
-            after_run: Notices::new(warnings, notes),
         };
         decide(cx, facts)
     }
@@ -144,7 +136,7 @@ impl Fixture {
 fn context(text: &str) -> Verdict {
     Verdict {
         context: Some(text.into()),
-        warnings: vec![format!("w-{text}")],
+        notices: crate::notices::Notices::new(vec![format!("w-{text}")], Vec::new()),
         ..Verdict::default()
     }
 }
@@ -168,13 +160,14 @@ fn verdicts_count_in_load_order_whatever_order_they_finished_in() {
     };
     assert!(at("A") < at("B") && at("B") < at("C"), "{context:?}");
     let hook_warnings: Vec<&String> = decision
+        .notices
         .warnings
         .iter()
         .filter(|w| w.starts_with("w-"))
         .collect();
     assert_eq!(hook_warnings, ["w-A", "w-B", "w-C"]);
     assert_eq!(
-        decision.warnings[0], "from the host",
+        decision.notices.warnings[0], "from the host",
         "the host's decoding comes first"
     );
 }
@@ -207,9 +200,13 @@ fn a_permission_rule_overrides_a_hooks_allow_after_aggregation() {
         "{decision:?}"
     );
     assert!(
-        decision.warnings.iter().any(|w| w.contains("deny rule")),
+        decision
+            .notices
+            .warnings
+            .iter()
+            .any(|w| w.contains("deny rule")),
         "{:?}",
-        decision.warnings
+        decision.notices.warnings
     );
     // The control: a command no rule names keeps the hook's allow.
     let mut fx = Fixture::new(
@@ -238,7 +235,7 @@ fn fail_closed_blocks_settings_errors_only_where_blocks_stand() {
     let broken = settings_from(b"{ not json");
     assert!(broken.has_errors());
     let mut on = policy(&broken, None);
-    on.fail_closed = true;
+    on.options.fail_closed = true;
 
     let mut decision = Decision {
         permission: Some(Permission::Allow),
@@ -285,7 +282,7 @@ fn fail_closed_blocks_settings_errors_only_where_blocks_stand() {
     assert_eq!(decision.block, None);
     let fine = settings(&json!({}));
     let mut on_fine = policy(&fine, None);
-    on_fine.fail_closed = true;
+    on_fine.options.fail_closed = true;
     let mut decision = Decision::default();
     fail_closed(&mut decision, &event("PreToolUse", &json!({})), &on_fine);
     assert_eq!(decision.block, None);
@@ -410,13 +407,18 @@ fn discarded_system_messages_are_noted() {
     let decision = fx.decide(&policy(&fx.settings, None));
     assert!(
         decision
+            .notices
             .notes
             .iter()
             .any(|n| n.starts_with("SessionEnd discards systemMessage"))
     );
     let fx = Fixture::new(settings(&json!({})), event("Stop", &json!({})));
     let decision = fx.decide(&policy(&fx.settings, None));
-    assert!(decision.notes.is_empty(), "{:?}", decision.notes);
+    assert!(
+        decision.notices.notes.is_empty(),
+        "{:?}",
+        decision.notices.notes
+    );
 }
 
 fn arb_verdict() -> impl proptest::strategy::Strategy<Value = Verdict> {

@@ -372,10 +372,11 @@ fn hook_exits_table() -> String {
             Outcome::Failure => "failure",
         };
         let reason = verdict.block_reason.as_deref().map_or("—".to_owned(), code);
-        let warning = if verdict.warnings.is_empty() {
+        let warning = if verdict.notices.warnings.is_empty() {
             "—".to_owned()
         } else {
             verdict
+                .notices
                 .warnings
                 .iter()
                 .map(|w| code(w))

@@ -165,7 +165,7 @@ impl Host for ClaudeCode {
             let name = decoded.event.id.name().to_owned();
             let foreign =
                 super::mapping::foreign_dialect(HostId::ClaudeCode, decoded.event.fields(), &name);
-            decoded.warnings.extend(foreign);
+            decoded.notices.warnings.extend(foreign);
         }
         Ok(decoded)
     }
@@ -439,7 +439,7 @@ mod tests {
             stop_reason: Some("why".into()),
             suppress_output: true,
             system_messages: vec!["m".into()],
-            warnings: vec!["w".into()],
+            notices: crate::notices::Notices::new(vec!["w".into()], Vec::new()),
             terminal_sequence: Some("\u{7}".into()),
             ..Decision::default()
         };

@@ -324,6 +324,11 @@ impl Host for Cline {
         adapt(event, decision)
     }
 
+    /// Never: every answer exits 0, a block said in it.
+    fn blocks_by_exit_code(&self, _event: &Event) -> bool {
+        false
+    }
+
     fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
         encode(event, decision, adapted)
     }

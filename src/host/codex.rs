@@ -180,13 +180,13 @@ impl Host for Codex {
         if mapping::event_row(EVENTS, &t.host_event).is_none()
             && crate::catalog::lookup(&t.host_event).is_some()
         {
-            t.warnings.push(format!(
+            t.notices.warnings.push(format!(
                 "Codex sends no {} event: this payload is another host's (Claude Code's?), and a block in Codex's protocol may not hold there. Fire it with that host's --host",
                 t.host_event
             ));
         }
         if t.host_tool.as_deref() == Some("apply_patch") {
-            t.notes.extend(common::add_patch_files(&mut raw));
+            t.notices.notes.extend(common::add_patch_files(&mut raw));
         }
         // Claude Code's Bash `tool_response` is an object; Codex sends the
         // output as a string (kept under hookrun_host).
@@ -201,7 +201,7 @@ impl Host for Codex {
             );
         }
         if response.as_ref().is_some_and(Value::is_string) {
-            t.notes.push(
+            t.notices.notes.push(
                 "tool_response was Codex's output string; hookrun_host.tool_response keeps it"
                     .into(),
             );
@@ -212,6 +212,11 @@ impl Host for Codex {
 
     fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
         adapt(event, decision)
+    }
+
+    /// Never: every answer exits 0, a block said in it.
+    fn blocks_by_exit_code(&self, _event: &Event) -> bool {
+        false
     }
 
     fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {

@@ -30,6 +30,7 @@ use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
 use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
+use crate::notices::Notices;
 use crate::verdict::Permission;
 
 /// camelCase event → Claude Code event. Events not listed keep their name.
@@ -382,8 +383,7 @@ impl Host for Copilot {
                 claude_event,
                 host_tool,
                 host_tool_input,
-                notes,
-                warnings,
+                notices: Notices::new(warnings, notes),
                 kept: original_response
                     .map(|original| ("tool_response", original))
                     .into_iter()
@@ -398,6 +398,11 @@ impl Host for Copilot {
 
     fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
         adapt(event, decision)
+    }
+
+    /// Never: every answer exits 0, a block said in it.
+    fn blocks_by_exit_code(&self, _event: &Event) -> bool {
+        false
     }
 
     fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {

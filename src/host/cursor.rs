@@ -20,6 +20,7 @@ use crate::aggregate::Decision;
 use crate::catalog::EventId;
 use crate::catalog::KnownEvent as K;
 use crate::event::{Event, InputError};
+use crate::notices::Notices;
 use crate::verdict::Permission;
 
 /// Cursor event → Claude Code event. Events not listed keep their name.
@@ -218,7 +219,7 @@ impl Host for Cursor {
                 claude_event,
                 host_tool: original_tool,
                 host_tool_input: original_input,
-                warnings,
+                notices: Notices::new(warnings, Vec::new()),
                 ..Translated::default()
             },
         )
@@ -230,6 +231,10 @@ impl Host for Cursor {
 
     fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
         adapt(event, decision)
+    }
+
+    fn blocks_by_exit_code(&self, event: &Event) -> bool {
+        blocks_by_exit_code(event)
     }
 
     fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
@@ -265,6 +270,23 @@ pub fn adapt(event: &Event, decision: &Decision) -> Adapted {
 }
 
 /// The adapted decision as Cursor reads it.
+/// Whether Cursor's answer to `event` keeps a block as a block (a deny,
+/// `continue: false`), said by exit 2 too: everywhere but the events whose
+/// answer carries it as a follow-up or as context ([`encode`]).
+fn blocks_by_exit_code(event: &Event) -> bool {
+    PERMISSION_EVENTS.contains(&mapping::host_event_of(event).as_str())
+        || !matches!(
+            event.id.known(),
+            Some(
+                K::Stop
+                    | K::SubagentStop
+                    | K::PostToolUse
+                    | K::PostToolUseFailure
+                    | K::SessionStart
+            )
+        )
+}
+
 pub fn encode(event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {
     let mut a = Answer::new(event, decision, adapted);
     let host_event = a.host_event.clone();

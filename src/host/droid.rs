@@ -209,7 +209,7 @@ impl Host for Droid {
     ) -> Result<Decoded, InputError> {
         let mut t = Translated::begin(&FACTS, &mut raw, arg, mcp)?;
         if let Some(note) = shape_input(&mut raw, t.host_tool.as_deref()) {
-            t.notes.push(note);
+            t.notices.notes.push(note);
         }
         // A shell's result as Claude Code's: Droid sends the output text.
         if t.host_tool.as_deref() == Some("Execute") {

@@ -245,7 +245,7 @@ impl Host for Gemini {
         common::fill_from_env(&mut raw, "session_id", env, &["GEMINI_SESSION_ID"]);
         let mut decoded = mapping::finish(raw, t)?;
         if let Some(original) = notification.filter(|n| n == "ToolPermission") {
-            decoded.notes.push(format!(
+            decoded.notices.notes.push(format!(
                 "Gemini's notification_type {original:?} is given as \"permission_prompt\""
             ));
         }
@@ -254,6 +254,11 @@ impl Host for Gemini {
 
     fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
         adapt(event, decision)
+    }
+
+    /// Never: every answer exits 0, a block said in it.
+    fn blocks_by_exit_code(&self, _event: &Event) -> bool {
+        false
     }
 
     fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {

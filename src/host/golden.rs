@@ -57,9 +57,13 @@ fn a_payload_fired_as_the_wrong_host_is_said_aloud_and_names_are_lenient() {
         )
         .unwrap();
     assert!(
-        decoded.warnings.iter().any(|w| w.contains("--host gemini")),
+        decoded
+            .notices
+            .warnings
+            .iter()
+            .any(|w| w.contains("--host gemini")),
         "{:?}",
-        decoded.warnings
+        decoded.notices.warnings
     );
     // Copilot's camelCase fired as Gemini.
     let decoded = host(HostId::Gemini)
@@ -71,11 +75,12 @@ fn a_payload_fired_as_the_wrong_host_is_said_aloud_and_names_are_lenient() {
         .unwrap();
     assert!(
         decoded
+            .notices
             .warnings
             .iter()
             .any(|w| w.contains("--host copilot")),
         "{:?}",
-        decoded.warnings
+        decoded.notices.warnings
     );
     // A Claude Code payload fired as Codex: an event Codex never sends.
     let mut raw = payload("codex/stop.json");
@@ -85,11 +90,12 @@ fn a_payload_fired_as_the_wrong_host_is_said_aloud_and_names_are_lenient() {
         .unwrap();
     assert!(
         decoded
+            .notices
             .warnings
             .iter()
             .any(|w| w.contains("Codex sends no PostToolUseFailure")),
         "{:?}",
-        decoded.warnings
+        decoded.notices.warnings
     );
     // The right host: quiet.
     for (id, rel) in [
@@ -102,9 +108,9 @@ fn a_payload_fired_as_the_wrong_host_is_said_aloud_and_names_are_lenient() {
             .decode(payload(rel), None, &HostEnv::new(&[]))
             .unwrap();
         assert!(
-            decoded.warnings.is_empty(),
+            decoded.notices.warnings.is_empty(),
             "{id:?} {rel}: {:?}",
-            decoded.warnings
+            decoded.notices.warnings
         );
     }
     // Host event names read like Claude Code's: case and `_` do not count.
@@ -229,7 +235,7 @@ pub(super) fn decisions() -> Vec<(&'static str, Decision)> {
             "messages",
             Decision {
                 system_messages: vec!["m".into()],
-                warnings: vec!["w".into()],
+                notices: crate::notices::Notices::new(vec!["w".into()], Vec::new()),
                 ..base()
             },
         ),
@@ -371,7 +377,10 @@ fn a_warning_never_displaces_a_reason_on_any_host() {
         let event = decode(*id, rel);
         let mut decision = Decision {
             block: Some("THE-REASON".into()),
-            warnings: vec!["THE-WARNING (GEMINI_API_KEY was scrubbed)".into()],
+            notices: crate::notices::Notices::new(
+                vec!["THE-WARNING (GEMINI_API_KEY was scrubbed)".into()],
+                Vec::new(),
+            ),
             ..Decision::default()
         };
         let r = super::encode(host(*id), &event, &mut decision);
@@ -415,24 +424,26 @@ fn adapting_then_encoding_says_what_a_host_cannot_express_once() {
                 let stopped = Decision {
                     stop: true,
                     stop_reason: Some("S".into()),
-                    warnings: vec!["early".into(), "late".into()],
+                    notices: crate::notices::Notices::new(
+                        vec!["early".into(), "late".into()],
+                        Vec::new(),
+                    ),
                     ..plain.clone()
                 };
                 for given in [plain, stopped] {
                     let mut decision = given.clone();
-                    let adapted = super::adapt(h, &event, &mut decision, 1);
+                    let adapted = super::adapt(h, &event, &mut decision);
                     assert!(adapted.warnings.is_empty(), "{id:?} {file} {what}");
                     // Exactly the host's adaptation joined the warnings,
-                    // before the late one: adapted once.
+                    // after the decision's: adapted once.
                     let said = h.adapt(&event, &given).warnings;
-                    let mut expected = given.warnings.clone();
-                    let at = expected.len().saturating_sub(1);
-                    expected.splice(at..at, said.iter().cloned());
-                    assert_eq!(decision.warnings, expected, "{id:?} {file} {what}");
+                    let mut expected = given.notices.warnings.clone();
+                    expected.extend(said.iter().cloned());
+                    assert_eq!(decision.notices.warnings, expected, "{id:?} {file} {what}");
                     let r = super::render(h, &event, &mut decision, &adapted);
                     // Encoding adds no warning, and each is said at most
                     // once in the answer.
-                    assert_eq!(decision.warnings, expected, "{id:?} {file} {what}");
+                    assert_eq!(decision.notices.warnings, expected, "{id:?} {file} {what}");
                     for warning in &said {
                         let shown = serde_json::to_string(warning).unwrap();
                         let shown = shown.trim_matches('"');

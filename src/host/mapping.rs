@@ -11,6 +11,7 @@ use super::{Decoded, HostEnv, HostId, Rendered};
 use crate::catalog::EventId;
 use crate::event::{Event, InputError, json_type_name};
 use crate::exit::Exit;
+use crate::notices::Notices;
 
 /// The field hooks find the host's original names and input under.
 pub const HOST_FIELD: &str = "hookrun_host";
@@ -142,8 +143,8 @@ pub struct Translated {
     /// The host's tool name and input, when the tool name or input changed.
     pub host_tool: Option<String>,
     pub host_tool_input: Option<Value>,
-    pub notes: Vec<String>,
-    pub warnings: Vec<String>,
+    /// What the decode translated (notes) and could not (warnings).
+    pub notices: Notices,
     /// More of the host's original values, kept under `hookrun_host`
     /// beside its names (a `tool_response` the decode translated).
     pub kept: Vec<(&'static str, Value)>,
@@ -246,7 +247,8 @@ pub fn foreign_dialect(this: HostId, raw: &Map<String, Value>, event_name: &str)
 /// Finishes a decode: records the host's names under `hookrun_host` and
 /// builds the event under its Claude Code name.
 pub fn finish(mut raw: Map<String, Value>, mut t: Translated) -> Result<Decoded, InputError> {
-    t.warnings
+    t.notices
+        .warnings
         .extend(foreign_dialect(t.host, &raw, &t.host_event));
     let mut info = Map::new();
     info.insert("host".into(), json!(t.host.name()));
@@ -265,8 +267,7 @@ pub fn finish(mut raw: Map<String, Value>, mut t: Translated) -> Result<Decoded,
     Ok(Decoded {
         event,
         host_event: Some(t.host_event),
-        notes: t.notes,
-        warnings: t.warnings,
+        notices: t.notices,
         fire_no_hooks: false,
     })
 }

@@ -48,6 +48,7 @@ use crate::aggregate::Decision;
 use crate::catalog::EventId;
 use crate::event::{Event, InputError};
 use crate::exit::Exit;
+use crate::notices::Notices;
 
 /// Which host called hookrun: `--host NAME` / `HOOKRUN_HOST`; default
 /// Claude Code.
@@ -150,13 +151,12 @@ pub struct Decoded {
     /// The event name as the host spelled it, when the host's vocabulary
     /// differs (`None` for Claude Code).
     pub host_event: Option<String>,
-    /// For the report (what was translated).
-    pub notes: Vec<String>,
-    /// For the person at the host (what could not be translated).
-    pub warnings: Vec<String>,
+    /// What could not be translated (warnings, for the person at the
+    /// host) and what was (notes, for the report).
+    pub notices: Notices,
     /// The host sent this event where it is not one (Qwen Code's
     /// UserPromptSubmit at a continuation turn): no hooks run for it, and
-    /// `notes` says why.
+    /// a note says why.
     pub fire_no_hooks: bool,
 }
 
@@ -166,8 +166,7 @@ impl Decoded {
         Decoded {
             event,
             host_event: None,
-            notes: Vec::new(),
-            warnings: Vec::new(),
+            notices: Notices::default(),
             fire_no_hooks: false,
         }
     }
@@ -290,6 +289,15 @@ pub trait Host: Sync {
         Adapted::default()
     }
 
+    /// Whether the block this host expresses on `event` (the adapted one)
+    /// is said by exit 2 as well: the exit code of the one encoding, known
+    /// before it (the audit log records it before the answer is encoded,
+    /// so that a log that cannot be written is said in that answer). The
+    /// default: Claude Code's protocol.
+    fn blocks_by_exit_code(&self, event: &Event) -> bool {
+        event.id.blocks_by_exit_code()
+    }
+
     /// The adapted decision (its warnings already among `decision`'s) →
     /// exactly what this host accepts: the one encoding. Says nothing new
     /// to the person: what the host cannot express is [`Host::adapt`]'s.
@@ -381,23 +389,28 @@ pub fn caller_note(fired_as: HostId, caller: HostId) -> String {
 
 /// Encodes `decision` for `host`: [`adapt`], then the one encoding.
 pub fn encode(host: &dyn Host, event: &Event, decision: &mut Decision) -> Rendered {
-    let adapted = adapt(host, event, decision, 0);
+    let adapted = adapt(host, event, decision);
     render(host, event, decision, &adapted)
 }
 
 /// What `host` will do with `decision` ([`Host::adapt`]), said: the host's
-/// warnings join the decision's, before its last `late` ones (a log that
-/// cannot be written, said after what the host cannot express). Returns
-/// what the encoding needs, its warnings taken.
-pub fn adapt(host: &dyn Host, event: &Event, decision: &mut Decision, late: usize) -> Adapted {
+/// warnings follow the decision's. Returns what the encoding needs, its
+/// warnings taken.
+pub fn adapt(host: &dyn Host, event: &Event, decision: &mut Decision) -> Adapted {
     let mut adapted = host.adapt(event, decision);
-    if !adapted.warnings.is_empty() {
-        let at = decision.warnings.len() - late.min(decision.warnings.len());
-        decision
-            .warnings
-            .splice(at..at, std::mem::take(&mut adapted.warnings));
-    }
+    decision.notices.warnings.append(&mut adapted.warnings);
     adapted
+}
+
+/// The exit code of the answer [`render`] will encode for `decision`
+/// adapted as `adapted`: exit 2 for a block the host expresses on an event
+/// it says blocks by exit code on.
+pub fn exit(host: &dyn Host, event: &Event, decision: &Decision, adapted: &Adapted) -> Exit {
+    if adapted.block(decision).is_some() && host.blocks_by_exit_code(event) {
+        Exit::Block
+    } else {
+        Exit::Success
+    }
 }
 
 /// The one encoding of a decision [`adapt`] adapted; how it was mapped
@@ -411,22 +424,17 @@ pub fn render(
     adapted: &Adapted,
 ) -> Rendered {
     let encoded = host.render(event, &decision.shown_to_people(), adapted);
+    debug_assert_eq!(
+        encoded.rendered.exit,
+        exit(host, event, decision, adapted),
+        "{}'s exit code on {} is the one `Host::blocks_by_exit_code` says",
+        host.name(),
+        event.id.name()
+    );
     if !encoded.notes.is_empty() {
-        decision.notes.extend(encoded.notes);
+        decision.notices.notes.extend(encoded.notes);
     }
     encoded.rendered
-}
-
-/// [`render`] again after the decision changed (a warning was added), its
-/// notes left out: they were added the first time.
-pub fn render_again(
-    host: &dyn Host,
-    event: &Event,
-    decision: &Decision,
-    adapted: &Adapted,
-) -> Rendered {
-    host.render(event, &decision.shown_to_people(), adapted)
-        .rendered
 }
 
 #[cfg(test)]
@@ -438,7 +446,10 @@ impl dyn Host {
         let rendered = encode(self, event, &mut adapted_decision);
         Encoded {
             rendered,
-            notes: adapted_decision.notes.split_off(decision.notes.len()),
+            notes: adapted_decision
+                .notices
+                .notes
+                .split_off(decision.notices.notes.len()),
         }
     }
 }
@@ -541,7 +552,7 @@ mod tests {
             };
             let rendered = encode(host(id), &event, &mut decision);
             let text = rendered.value.to_string();
-            for warning in &decision.warnings {
+            for warning in &decision.notices.warnings {
                 let shown = serde_json::to_string(warning).unwrap();
                 let shown = shown.trim_matches('"');
                 assert_eq!(text.matches(shown).count(), 1, "{id:?}: {text}");
@@ -562,15 +573,22 @@ mod tests {
         let mut decision = Decision {
             stop: true,
             stop_reason: Some("halt".into()),
-            warnings: vec!["early".into(), "the log failed".into()],
+            notices: crate::notices::Notices::new(vec!["early".into()], Vec::new()),
             ..Decision::default()
         };
-        let adapted = adapt(host(HostId::Codex), &event, &mut decision, 1);
+        let adapted = adapt(host(HostId::Codex), &event, &mut decision);
+        // A log that cannot be opened: said once the host adapted.
+        decision.notices.warn("the log failed");
         let rendered = render(host(HostId::Codex), &event, &mut decision, &adapted);
-        assert_eq!(decision.warnings.len(), 3, "{:?}", decision.warnings);
-        assert_eq!(decision.warnings[0], "early");
-        assert!(decision.warnings[1].contains("cannot stop the turn"));
-        assert_eq!(decision.warnings[2], "the log failed");
+        assert_eq!(
+            decision.notices.warnings.len(),
+            3,
+            "{:?}",
+            decision.notices.warnings
+        );
+        assert_eq!(decision.notices.warnings[0], "early");
+        assert!(decision.notices.warnings[1].contains("cannot stop the turn"));
+        assert_eq!(decision.notices.warnings[2], "the log failed");
         let text = rendered.value.to_string();
         let (early, host_said, late) = (
             text.find("early").unwrap(),
@@ -625,22 +643,23 @@ mod tests {
         let event = Event::from_object(Map::new(), Some("PreToolUse")).unwrap();
         let counting = Counting::default();
         let mut decision = Decision {
-            warnings: vec!["early".into()],
+            notices: crate::notices::Notices::new(vec!["early".into()], Vec::new()),
             ..Decision::default()
         };
         let rendered = encode(&counting, &event, &mut decision);
         assert_eq!(counting.adapted.load(Relaxed), 1);
         assert_eq!(counting.rendered.load(Relaxed), 1);
-        assert_eq!(decision.warnings, ["early", "the host cannot"]);
+        assert_eq!(decision.notices.warnings, ["early", "the host cannot"]);
         assert_eq!(rendered.value["systemMessage"], "early\nthe host cannot");
 
         // With a late warning (a log that cannot be opened): still once,
         // and the late one said last.
         let mut decision = Decision {
-            warnings: vec!["early".into(), "the log failed".into()],
+            notices: crate::notices::Notices::new(vec!["early".into()], Vec::new()),
             ..Decision::default()
         };
-        let adapted = adapt(&counting, &event, &mut decision, 1);
+        let adapted = adapt(&counting, &event, &mut decision);
+        decision.notices.warn("the log failed");
         let rendered = render(&counting, &event, &mut decision, &adapted);
         assert_eq!(counting.adapted.load(Relaxed), 2);
         assert_eq!(counting.rendered.load(Relaxed), 2);

@@ -247,7 +247,7 @@ impl Host for Qwen {
         let mut decoded = mapping::finish(raw, t)?;
         if continuation {
             decoded.fire_no_hooks = true;
-            decoded.notes.push(
+            decoded.notices.notes.push(
                 "Qwen Code fires UserPromptSubmit again at every continuation turn with an empty prompt: not a prompt, so no hooks ran".into(),
             );
         }
@@ -280,6 +280,11 @@ impl Host for Qwen {
 
     fn adapt(&self, event: &Event, decision: &Decision) -> Adapted {
         adapt(event, decision)
+    }
+
+    /// Never: every answer exits 0, a block said in it.
+    fn blocks_by_exit_code(&self, _event: &Event) -> bool {
+        false
     }
 
     fn render(&self, event: &Event, decision: &Decision, adapted: &Adapted) -> Encoded {

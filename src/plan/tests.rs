@@ -240,11 +240,12 @@ fn plan_keeps_load_order_and_says_why_a_hook_cannot_run() {
         Some(Unrunnable::Shell("fish".into()))
     );
     assert!(
-        plan.warnings
+        plan.notices
+            .warnings
             .iter()
             .any(|w| w.contains("fish") && w.ends_with("it did not run")),
         "{:?}",
-        plan.warnings
+        plan.notices.warnings
     );
     let last = &plan.hooks[2];
     assert!(last.run_async);
@@ -296,12 +297,16 @@ fn managed_cap_is_a_note_and_http_async_a_warning() {
     let plan = plan_for(&settings, &event, Duration::from_secs(599), &[]);
     assert_eq!(plan.hooks[0].timeout.effective, MINUTE);
     assert_eq!(
-        plan.hooks[0].notes,
+        plan.hooks[0].notices.notes,
         ["timeout 120.0 s capped at 60.0 s by managed maxHookTimeout"]
     );
     assert!(!plan.hooks[1].run_async, "http hooks run synchronously");
-    assert!(plan.hooks[1].warnings[0].contains("`async` is not supported for http hooks"));
-    assert!(plan.warnings.contains(&plan.hooks[1].warnings[0]));
+    assert!(plan.hooks[1].notices.warnings[0].contains("`async` is not supported for http hooks"));
+    assert!(
+        plan.notices
+            .warnings
+            .contains(&plan.hooks[1].notices.warnings[0])
+    );
 }
 
 #[test]
@@ -324,8 +329,8 @@ fn settings_problems_and_disabled_hooks_come_first_and_last() {
         .map(ToString::to_string)
         .collect();
     assert!(!problems.is_empty(), "the unknown key is a problem");
-    assert_eq!(&plan.warnings[..problems.len()], &problems[..]);
-    let last = plan.warnings.last().unwrap();
+    assert_eq!(&plan.notices.warnings[..problems.len()], &problems[..]);
+    let last = plan.notices.warnings.last().unwrap();
     assert!(
         last.starts_with("1 hook(s) for PreToolUse did not run: disableAllHooks"),
         "{last}"

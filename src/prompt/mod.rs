@@ -91,7 +91,7 @@ pub fn verdict(
     let mut verdict = Verdict::default();
     if judgement.ok {
         verdict.outcome = Some(Outcome::Success);
-        verdict.notes.push(match &reason {
+        verdict.notices.notes.push(match &reason {
             Some(reason) => format!("the model said ok: {reason}"),
             None => "the model said ok".to_owned(),
         });
@@ -103,7 +103,7 @@ pub fn verdict(
     );
     if stop_event && judgement.impossible {
         verdict.outcome = Some(Outcome::Success);
-        verdict.notes.push(format!(
+        verdict.notices.notes.push(format!(
             "the model judged the condition impossible, so the agent may stop: {}",
             reason.as_deref().unwrap_or("(no reason given)")
         ));
@@ -126,7 +126,7 @@ pub fn verdict(
     if ends_turn && !continue_on_block {
         verdict.stop = true;
         verdict.stop_reason = Some(reason);
-        verdict.notes.push(
+        verdict.notices.notes.push(
             "ok: false ends the turn (set continueOnBlock to let the agent go on)".to_owned(),
         );
     }

@@ -99,7 +99,7 @@ fn what_ok_false_does_per_event() {
         assert_eq!(v.outcome, Some(Outcome::Block), "{event}");
         assert_eq!(v.stop, stops, "{event}");
         assert_eq!(v.stop_reason.is_some(), stops, "{event}");
-        assert!(v.warnings.is_empty(), "{event}");
+        assert!(v.notices.warnings.is_empty(), "{event}");
         // continueOnBlock: the block stays, the turn goes on.
         let mut h = h;
         prompt_mut(&mut h).continue_on_block = true;
@@ -122,7 +122,7 @@ fn ok_true_never_grants_a_permission_and_impossible_lets_stop() {
     assert_eq!(v.outcome, Some(Outcome::Success));
     assert_eq!(v.permission, None);
     assert!(!v.blocks());
-    assert_eq!(v.notes, ["the model said ok: fine"]);
+    assert_eq!(v.notices.notes, ["the model said ok: fine"]);
 
     let impossible = judged(false, Some("cannot"), true);
     let v = verdict(&h.event, "p", asked(&h).unwrap(), &impossible, T);
@@ -131,7 +131,7 @@ fn ok_true_never_grants_a_permission_and_impossible_lets_stop() {
         let h = hook(event, "p");
         let v = verdict(&h.event, "p", asked(&h).unwrap(), &impossible, T);
         assert!(!v.blocks(), "{event}");
-        assert!(v.notes[0].contains("impossible"), "{v:?}");
+        assert!(v.notices.notes[0].contains("impossible"), "{v:?}");
     }
 
     let v = verdict(
@@ -155,7 +155,7 @@ fn failures_fail_open_with_a_warning_or_block_with_on_error() {
     assert!(!v.blocks());
     assert_eq!(v.outcome, Some(Outcome::Failure));
     assert_eq!(
-        v.warnings,
+        v.notices.warnings,
         ["hook guard failed (no usable answer: x; the model said: hello)"]
     );
     let timed_out = Reply {
@@ -169,7 +169,10 @@ fn failures_fail_open_with_a_warning_or_block_with_on_error() {
         &timed_out,
         Duration::from_secs(3),
     );
-    assert_eq!(v.warnings, ["hook guard failed (timed out after 3 s)"]);
+    assert_eq!(
+        v.notices.warnings,
+        ["hook guard failed (timed out after 3 s)"]
+    );
 
     h.on_error = OnError::Block;
     let v = verdict(
@@ -180,7 +183,7 @@ fn failures_fail_open_with_a_warning_or_block_with_on_error() {
         Duration::from_secs(3),
     );
     assert!(v.blocks());
-    assert!(v.warnings.is_empty());
+    assert!(v.notices.warnings.is_empty());
 }
 
 #[test]

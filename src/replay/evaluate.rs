@@ -23,10 +23,11 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use crate::aggregate::Decision;
+use crate::context::FireOptions;
 use crate::event::Event;
-use crate::fire::{self, FireConfig};
-use crate::host::{Decoded, HostId};
-use crate::input::{self, Sent};
+use crate::fire;
+use crate::host::HostId;
+use crate::input::{self, Input, Sent};
 use crate::permissions::{self, RuleSets};
 use crate::plan;
 use crate::select::{self, SelectContext};
@@ -107,7 +108,7 @@ impl Findings {
 
 /// The fire configuration of `--run`.
 struct Runner {
-    config: FireConfig,
+    config: FireOptions,
     /// Holds the throwaway state folder for the whole replay.
     _state: tempfile::TempDir,
 }
@@ -120,12 +121,11 @@ impl Side {
                 .prefix("hookrun-replay-state-")
                 .tempdir()?;
             let root = state.path().display().to_string();
-            let config = FireConfig {
-                home: env.home.clone(),
-                inherited_env: std::env::vars_os().collect(),
-                state: StateDir::locate(|name| (name == "HOOKRUN_STATE_DIR").then(|| root.clone())),
-                ..FireConfig::new(HostId::default())
-            };
+            let config = FireOptions::sandboxed(
+                std::env::vars_os().collect(),
+                env.home.clone(),
+                StateDir::locate(|name| (name == "HOOKRUN_STATE_DIR").then(|| root.clone())),
+            );
             Some(Runner {
                 config,
                 _state: state,
@@ -277,7 +277,7 @@ impl Side {
         let vars = plan::ExecVars::new(&[], &loaded.project);
         let mut hooks = Vec::new();
         for c in &considered {
-            for warning in &c.warnings {
+            for warning in &c.notices.warnings {
                 self.warn(warning.clone());
             }
             if !c.runs() {
@@ -323,7 +323,7 @@ impl Side {
 
 /// `--run`: the real fire, in a throwaway working folder, the event
 /// decoded as `hookrun fire` decodes what Claude Code sends.
-fn run_one(event: &Event, loaded: &Loaded, config: &FireConfig) -> fire::FireResult {
+fn run_one(event: &Event, loaded: &Loaded, config: &FireOptions) -> fire::FireResult {
     let dir = tempfile::Builder::new().prefix("hookrun-replay-").tempdir();
     let mut fields = event.fields().clone();
     if let Ok(dir) = &dir {
@@ -332,20 +332,11 @@ fn run_one(event: &Event, loaded: &Loaded, config: &FireConfig) -> fire::FireRes
             Value::String(dir.path().display().to_string()),
         );
     }
-    let mut config = config.clone();
-    let decoded = match input::decode(
-        Ok(Sent::Object(fields)),
-        config.host,
-        None,
-        &config.inherited_env,
-    ) {
-        Ok(input) => {
-            input.configure(&mut config, None);
-            input.decoded
-        }
-        Err(_) => Decoded::plain(event.clone()),
-    };
-    fire::fire(decoded, &loaded.settings, &loaded.project, &config)
+    // Recorded from Claude Code: decoded as it sends it.
+    let host = HostId::default();
+    let input = input::decode(Ok(Sent::Object(fields)), host, None, &config.env)
+        .unwrap_or_else(|_| Input::plain(host, event.clone(), &config.env));
+    fire::fire(input, &loaded.settings, &loaded.project, config.clone())
 }
 
 #[cfg(test)]

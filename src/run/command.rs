@@ -135,7 +135,7 @@ pub(super) fn start_async_hooks(
             }
             Err(err) => {
                 super::release_once(p, event, inputs.state);
-                out.warnings.push(format!(
+                out.notices.warnings.push(format!(
                     "hook {}: could not start it asynchronously: {err}",
                     p.name
                 ));

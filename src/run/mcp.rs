@@ -105,7 +105,10 @@ pub(super) fn read(
         )
     });
     if let Some(warning) = &outcome.warning {
-        verdict.warnings.push(format!("hook {}: {warning}", p.name));
+        verdict
+            .notices
+            .warnings
+            .push(format!("hook {}: {warning}", p.name));
     }
     let exchanged = Exchanged {
         with: Peer::McpServer {

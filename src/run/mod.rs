@@ -23,9 +23,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::context::FireContext;
 use crate::event::{Bytes, Event};
 use crate::exec::{Captured, JobReport, Limits, Supervisor};
 use crate::hookenv::{self, HookEnv};
+use crate::notices::Notices;
 use crate::plan::{Plan, Planned, Runnable};
 use crate::select;
 use crate::settings::Settings;
@@ -47,6 +49,20 @@ pub struct RunInputs<'a> {
     pub state: Option<&'a StateDir>,
     /// When the fire started (sequential hooks share its deadline).
     pub started: Instant,
+}
+
+impl<'a> RunInputs<'a> {
+    /// What running reads of the fire's context.
+    pub(crate) fn new(cx: &'a FireContext<'_>) -> RunInputs<'a> {
+        RunInputs {
+            settings: cx.settings,
+            project_dir: cx.project_dir,
+            limits: &cx.options.limits,
+            inherited_env: cx.env(),
+            state: cx.state(),
+            started: cx.started,
+        }
+    }
 }
 
 /// What became of one planned hook.
@@ -211,18 +227,14 @@ pub struct Executed {
     pub hooks: Vec<HookRun>,
     /// hookrun was signalled while hooks ran.
     pub interrupted: Option<i32>,
-    /// Setting up and finishing the run (for the person at the host).
-    pub warnings: Vec<String>,
-    /// Report only.
-    pub notes: Vec<String>,
+    /// Setting up and finishing the run.
+    pub notices: Notices,
     /// The result files of the `async` hooks this fire started: never
     /// delivered by this same fire.
     pub async_started: Vec<PathBuf>,
     /// What running found once the hooks ended ([`warnings_after`]): said
-    /// after the hooks' own warnings.
-    pub warnings_after: Vec<String>,
-    /// Report only, with `warnings_after`.
-    pub notes_after: Vec<String>,
+    /// after the hooks' own.
+    pub after: Notices,
 }
 
 impl Executed {
@@ -231,17 +243,10 @@ impl Executed {
         Executed {
             hooks: plan.hooks.iter().map(|_| HookRun::NotRun).collect(),
             interrupted: None,
-            warnings: Vec::new(),
-            notes: Vec::new(),
+            notices: Notices::default(),
             async_started: Vec::new(),
-            warnings_after: Vec::new(),
-            notes_after: Vec::new(),
+            after: Notices::default(),
         }
-    }
-
-    /// What running found once the hooks ended: `(warnings, notes)`.
-    pub fn after_run(&self) -> (Vec<String>, Vec<String>) {
-        (self.warnings_after.clone(), self.notes_after.clone())
     }
 
     /// Whether some hook answered with JSON that may nest too deep for a
@@ -263,7 +268,7 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
         return out;
     }
     let env_files = EnvFiles::new(event, inputs.inherited_env).unwrap_or_else(|err| {
-        out.warnings.push(format!(
+        out.notices.warnings.push(format!(
             "could not give each hook its own CLAUDE_ENV_FILE ({err}); the hooks write to the host's file directly"
         ));
         None
@@ -284,7 +289,7 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
     let mut supervisor = None;
     if waits {
         match Supervisor::new() {
-            Err(err) => out.warnings.push(format!(
+            Err(err) => out.notices.warnings.push(format!(
                 "hookrun could not set up signal handling ({err}); no command hook ran"
             )),
             Ok(made) => supervisor = Some(made),
@@ -315,12 +320,12 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
     out.interrupted = supervisor.as_ref().and_then(Supervisor::interrupted_by);
     if let Some(files) = env_files {
         if let Err(err) = files.deliver() {
-            out.warnings.push(format!(
+            out.notices.warnings.push(format!(
                 "could not append the hooks' environment to CLAUDE_ENV_FILE: {err}"
             ));
         }
     }
-    (out.warnings_after, out.notes_after) = warnings_after(plan, &out, event, inputs);
+    out.after = warnings_after(plan, &out, event, inputs);
     out
 }
 
@@ -360,7 +365,7 @@ fn hook_environment(
     // A prompt hook's API key never reaches a command hook.
     crate::prompt::scrub_keys(inputs.settings, &keep, &mut inherited, &mut scrubbed);
     if !scrubbed.is_empty() {
-        out.notes.push(format!(
+        out.notices.notes.push(format!(
             "kept out of the hooks' environment: {}",
             scrubbed.join(", ")
         ));
@@ -379,7 +384,7 @@ fn hook_environment(
         let key = format!("scrubbed:{names}");
         if !names.is_empty() && state::first_time(inputs.state, event.session_id(), "notice", &key)
         {
-            out.warnings.push(format!(
+            out.notices.warnings.push(format!(
                 "hookrun kept secret-looking variables out of the hooks' environment: {names}, which a hook's command uses: it sees them unset (let one through with env.keep in your user settings)"
             ));
         }
@@ -643,15 +648,15 @@ fn sequential_timeout(
 }
 
 /// Leaks (once per session and hook in `systemMessage`, SPEC §5.4) and
-/// hooks the deadline cut (§5.7): `(warnings, notes)`. [`run`] keeps them
-/// in [`Executed::warnings_after`] (a leak notice is claimed once a
+/// hooks the deadline cut (§5.7). [`run`] keeps them in
+/// [`Executed::after`] (a leak notice is claimed once a
 /// session: call it once per fire).
 fn warnings_after(
     plan: &Plan,
     executed: &Executed,
     event: &Event,
     inputs: &RunInputs<'_>,
-) -> (Vec<String>, Vec<String>) {
+) -> Notices {
     let mut warnings = Vec::new();
     let mut notes = Vec::new();
     for (p, run) in plan.hooks.iter().zip(&executed.hooks) {
@@ -680,5 +685,5 @@ fn warnings_after(
             ));
         }
     }
-    (warnings, notes)
+    Notices::new(warnings, notes)
 }

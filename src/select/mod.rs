@@ -25,6 +25,7 @@ use serde_json::Value;
 
 use crate::catalog::MatchField;
 use crate::event::Event;
+use crate::notices::Notices;
 use crate::settings::model::Policy;
 use crate::settings::{HookAction, HookDef, Settings, SourceKind};
 use crate::text::shorten;
@@ -86,10 +87,9 @@ pub struct Considered {
     /// the common layers keep only this, and [`Considered::why`] words it
     /// (with the values compared) when a report, log or `explain` asks.
     cause: Cause,
-    /// Shown to the person at the host (`systemMessage`) and in the report.
-    pub warnings: Vec<String>,
-    /// Report only.
-    pub notes: Vec<String>,
+    /// What the funnel found about this hook: warnings (shown to the
+    /// person at the host and in the report), notes (report only).
+    pub notices: Notices,
 }
 
 impl Considered {
@@ -163,6 +163,20 @@ pub struct SelectContext<'a> {
     pub home: Option<&'a Path>,
 }
 
+impl<'a> SelectContext<'a> {
+    /// What the funnel reads of the fire's context, for `event`.
+    pub(crate) fn new(
+        cx: &'a crate::context::FireContext<'_>,
+        event: &'a Event,
+    ) -> SelectContext<'a> {
+        SelectContext {
+            event,
+            project_dir: cx.project_dir,
+            home: cx.home(),
+        }
+    }
+}
+
 /// Runs every hook of `settings` through the funnel, in load order.
 pub fn select(settings: &Settings, cx: &SelectContext<'_>) -> Vec<Considered> {
     select_until(settings, cx, None)
@@ -187,8 +201,7 @@ pub fn select_until(
             stage: Stage::Run,
             detail: String::new(),
             cause: Cause::Said,
-            warnings: Vec::new(),
-            notes: Vec::new(),
+            notices: Notices::default(),
         };
         if let Some((layer, reason)) = funnel(
             settings,
@@ -281,6 +294,7 @@ fn funnel(
         // Reported in the fire's warnings when it would have run here.
         if hook.event == cx.event.id {
             considered
+                .notices
                 .warnings
                 .push(format!("hook {} did not run: {why}", hook.display_name()));
         }
@@ -303,7 +317,7 @@ fn funnel(
                 .as_deref()
                 .is_some_and(|m| !m.is_empty() && m != "*")
             {
-                considered.notes.push(format!(
+                considered.notices.notes.push(format!(
                     "`matcher` is ignored: {} has no match field",
                     event.name()
                 ));
@@ -344,7 +358,7 @@ fn judge_compiled(
     considered: &mut Considered,
 ) -> Option<Stop> {
     if let Matcher::Invalid(error) = matcher {
-        considered.warnings.push(format!(
+        considered.notices.warnings.push(format!(
             "hook {}: matcher {:?} is not a valid regex ({error}); the hook runs unfiltered",
             hook.display_name(),
             shorten(hook.matcher.as_deref().unwrap_or_default(), 120)
@@ -354,7 +368,7 @@ fn judge_compiled(
     match matcher.matches_until(match_value, until) {
         MatchOutcome::Match => None,
         MatchOutcome::OutOfTime => {
-            considered.warnings.push(format!(
+            considered.notices.warnings.push(format!(
                 "hook {}: matcher {:?} did not finish within {} ms against {} {:?} (it needs the backtracking engine); the hook runs unfiltered",
                 hook.display_name(),
                 hook.matcher.as_deref().unwrap_or_default(),
@@ -416,6 +430,7 @@ fn check_if(
             event.id.name()
         );
         considered
+            .notices
             .warnings
             .push(format!("hook {}: {why}", hook.display_name()));
         return Some((Layer::If, Reason::Said(why)));
@@ -423,7 +438,7 @@ fn check_if(
     let rule = match Rule::parse_cached(text) {
         Ok(rule) => rule,
         Err(err) => {
-            considered.warnings.push(format!(
+            considered.notices.warnings.push(format!(
                 "hook {}: {err}; the hook runs unfiltered",
                 hook.display_name()
             ));
@@ -445,6 +460,7 @@ fn check_if(
         RuleMatch::Match => None,
         RuleMatch::FailOpen(why) => {
             considered
+                .notices
                 .notes
                 .push(format!("`if` {text} matched by failing open: {why}"));
             None

@@ -371,6 +371,68 @@ fn a_file_size_limit_does_not_kill_the_answer() {
 }
 
 #[test]
+fn a_log_that_cannot_be_written_is_said_once_by_the_one_answer() {
+    let sb = Sandbox::new();
+    let settings = sb.settings(&json!({"hooks": {"Stop": [
+        {"command": "echo not done yet >&2; exit 2"}
+    ]}}));
+    let log = sb.write("full.jsonl", &"x".repeat(64 * 1024));
+    for format in ["protocol", "report"] {
+        let mut sh = std::process::Command::new("sh");
+        let env = sb.command();
+        sh.args(["-c", r#"ulimit -f 1 && exec "$0" "$@""#])
+            .arg(crate::support::BIN)
+            .args([
+                "fire",
+                "Stop",
+                "--no-default-settings",
+                "--settings",
+                settings.to_str().unwrap(),
+                "--log",
+                log.to_str().unwrap(),
+                "--format",
+                format,
+            ])
+            .env_clear()
+            .envs(env.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+            .current_dir(&sb.project);
+        let run = run_command_within(&mut sh, &sb.event("Stop", &json!({})), HANG);
+        // The block stands, by exit code as by the answer.
+        assert_eq!(run.code, Some(2), "{format}: {run:?}");
+        assert!(run.stderr.contains("not done yet"), "{format}: {run:?}");
+        let value: Value = serde_json::from_str(&run.stdout).expect("one JSON answer");
+        let answer = if format == "protocol" {
+            assert_eq!(run.stdout.lines().count(), 1, "one answer line: {run:?}");
+            &value
+        } else {
+            // The report holds the answer given, with its exit code and
+            // the log's failure as the last warning.
+            assert_eq!(value["exit_code"], 2, "{value}");
+            let warnings = value["warnings"].as_array().unwrap();
+            assert!(
+                warnings
+                    .last()
+                    .and_then(Value::as_str)
+                    .is_some_and(|w| w.starts_with("could not write the audit log")),
+                "{value}"
+            );
+            &value["output"]
+        };
+        let said = answer["systemMessage"].as_str().unwrap_or_default();
+        assert_eq!(
+            said.matches("could not write the audit log").count(),
+            1,
+            "{format}: said once: {said}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "x".repeat(64 * 1024),
+        "no part of a line was written"
+    );
+}
+
+#[test]
 fn state_files_and_logs_are_private_and_never_written_through_a_link() {
     let sb = Sandbox::new();
     let precious = sb.write("precious.txt", "keep me");

@@ -111,9 +111,13 @@ fn cline_answers_deny_one_call_and_let_the_model_go_on() {
     let r = crate::host::encode(host(HostId::Cline), &event, &mut decision);
     assert_eq!(out(&r), json!({}));
     assert!(
-        decision.warnings.iter().any(|w| w.contains("not enforced")),
+        decision
+            .notices
+            .warnings
+            .iter()
+            .any(|w| w.contains("not enforced")),
         "{:?}",
-        decision.warnings
+        decision.notices.warnings
     );
 }
 

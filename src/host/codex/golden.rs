@@ -338,7 +338,7 @@ fn codex_hears_of_a_timed_out_hook_beside_any_block() {
         for block in [None, Some("THE-REASON")] {
             let decision = Decision {
                 block: block.map(str::to_owned),
-                warnings: vec![TIMED_OUT.to_owned()],
+                notices: crate::notices::Notices::new(vec![TIMED_OUT.to_owned()], Vec::new()),
                 ..Decision::default()
             };
             let r = host(HostId::Codex).encode(&event, &decision).rendered;

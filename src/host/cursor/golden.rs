@@ -36,9 +36,12 @@ fn cursor_deletes_and_unnamed_mcp_servers_are_judged_and_said() {
         .unwrap();
     assert_eq!(d.event.tool_name(), Some("mcp__cursor__create_issue"));
     assert!(
-        d.warnings.iter().any(|w| w.contains("no MCP server")),
+        d.notices
+            .warnings
+            .iter()
+            .any(|w| w.contains("no MCP server")),
         "{:?}",
-        d.warnings
+        d.notices.warnings
     );
     // A string tool_input with a lone surrogate is still read.
     let mut raw = payload("cursor/before_mcp_execution.json");

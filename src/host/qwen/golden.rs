@@ -91,7 +91,13 @@ fn qwen_continuation_prompts_fire_no_hooks_and_real_prompts_do() {
     assert!(!first.fire_no_hooks, "the person's prompt runs the hooks");
     let again = decoded("qwen/user_prompt_submit__continuation.json");
     assert!(again.fire_no_hooks, "Qwen's empty re-fire is no prompt");
-    assert!(again.notes.iter().any(|n| n.contains("continuation")));
+    assert!(
+        again
+            .notices
+            .notes
+            .iter()
+            .any(|n| n.contains("continuation"))
+    );
     // An empty prompt with the submitted text is a prompt; one under
     // another host is that host's to judge.
     let mut raw = payload("qwen/user_prompt_submit__continuation.json");
