@@ -253,6 +253,40 @@ mod tests {
     }
 
     #[test]
+    fn clines_windows_hook_file_is_a_powershell_script_read_back_as_ours() {
+        use crate::host::cline;
+        let exe = std::path::Path::new(r"C:\Users\Me\bin\hookrun.exe");
+        let base =
+            crate::commands::install::fire_command_on(exe, HostId::Cline, System::Windows).unwrap();
+        let launcher = launcher(HostId::Cline, System::Windows);
+        let command = finish(&format!("{base} PreToolUse"), launcher);
+        let text = cline::hook_file_on(&command, System::Windows);
+        assert_eq!(
+            cline::hook_file_name("PreToolUse", System::Windows),
+            "PreToolUse.ps1"
+        );
+        assert_eq!(
+            cline::hook_file_name("PreToolUse", System::Unix),
+            "PreToolUse"
+        );
+        assert!(cline::is_ours(&text), "{text}");
+        assert!(!text.contains("#!"), "no shebang for PowerShell: {text}");
+        let read = cline::command_of(&text).unwrap();
+        assert_eq!(
+            read,
+            r"& 'C:\Users\Me\bin\hookrun.exe' fire --host cline PreToolUse; exit $LASTEXITCODE"
+        );
+        assert!(crate::host::wiring::runs_hookrun(read));
+        assert_eq!(
+            crate::host::wiring::named_host(read).as_deref(),
+            Some("cline")
+        );
+        // Unix keeps its bash script.
+        let unix = cline::hook_file_on("'/bin/hookrun' fire --host cline PreToolUse", System::Unix);
+        assert!(unix.starts_with("#!/usr/bin/env bash\n") && cline::is_ours(&unix));
+    }
+
+    #[test]
     fn windows_paths_are_absolute_and_named_without_exe() {
         assert!(is_absolute(r"C:\x\hookrun.exe", System::Windows));
         assert!(is_absolute("c:/x/hookrun.exe", System::Windows));
