@@ -355,3 +355,41 @@ fn hookruns_files_on_windows_are_protected_by_any_spelling() {
     }
     assert_eq!(bash("echo hi > C:/Users/Me/notes.txt"), None);
 }
+
+crate::platform::windows_only! {
+    /// The running Windows build: hookrun's own files, in a real profile
+    /// folder, are protected however a call spells their path.
+    #[test]
+    fn the_windows_build_guards_its_files_by_any_spelling() {
+        assert_eq!(PathStyle::native(), PathStyle::Windows);
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("Home");
+        let project = dir.path().join("Project");
+        std::fs::create_dir_all(home.join(".config").join("hookrun")).unwrap();
+        std::fs::create_dir_all(project.join(".hookrun")).unwrap();
+        let settings = Settings::default();
+        let places = Places::of(&settings, &project, Some(&home), &[], None, None);
+        let guard = Guard::new(places, &settings);
+        let file = home.join(".config").join("hookrun").join("settings.json");
+        let written = file.to_string_lossy().into_owned();
+        for spelling in [
+            written.clone(),
+            written.to_uppercase(),
+            written.replace('\\', "/"),
+            format!(r"\\?\{written}"),
+            written.replace(r"\hookrun\", r"\HookRun.\"),
+        ] {
+            let input = json!({"file_path": spelling, "content": "{}"});
+            assert_eq!(
+                guard
+                    .judge("Write", &input, &|| &input, &project)
+                    .map(|hit| hit.rule.name),
+                Some("hookrun-settings"),
+                "{spelling}"
+            );
+        }
+        let other = home.join("notes.txt").to_string_lossy().to_uppercase();
+        let input = json!({"file_path": other, "content": "x"});
+        assert_eq!(guard.judge("Write", &input, &|| &input, &project), None);
+    }
+}
