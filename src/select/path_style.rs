@@ -142,18 +142,17 @@ pub(crate) fn windows_key(path: &str, base: &str) -> String {
     let mut parts: Vec<String> = Vec::new();
     let rest: &str;
     if let Some((drive, after)) = drive_of(&text) {
-        match after.strip_prefix('/') {
-            Some(after) => rest = after,
-            None => {
-                // `C:x`: relative to the drive's current folder, known only
-                // when it is the base's drive.
-                if base_drive == Some(&*drive.to_string()) {
-                    parts.extend(base_parts.iter().map(|c| (*c).to_owned()));
-                } else {
-                    parts.push(drive.to_string());
-                }
-                rest = after;
+        if let Some(after) = after.strip_prefix('/') {
+            rest = after;
+        } else {
+            // `C:x`: relative to the drive's current folder, known only
+            // when it is the base's drive.
+            if base_drive == Some(&*drive.to_string()) {
+                parts.extend(base_parts.iter().map(|c| (*c).to_owned()));
+            } else {
+                parts.push(drive.to_string());
             }
+            rest = after;
         }
         if parts.is_empty() {
             parts.push(drive.to_string());

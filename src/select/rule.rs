@@ -2234,6 +2234,7 @@ mod tests {
 
     #[test]
     fn windows_paths_meet_deny_rules_in_every_spelling() {
+        use Want::{M, N};
         let ssh = [
             r"C:\Users\ME\.SSH\id_rsa",
             "c:/users/me/.ssh/id_rsa",
@@ -2294,7 +2295,6 @@ mod tests {
             );
         }
         // Anchors: `//c/…` is the drive, `/x` the project, `x` any depth.
-        use Want::{M, N};
         let cases: &[(&str, &str, Want)] = &[
             ("Read(//c/**/.env)", r"C:\Work\Proj\.ENV", M),
             ("Read(//c/**/.env)", r"D:\Work\.env", N),
