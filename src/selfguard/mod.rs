@@ -621,7 +621,11 @@ impl Guard {
             return None;
         }
         let start = self.places.style.absolute(&write.dir, &literal);
-        let start_text = if literal.ends_with(['/', '\\']) {
+        let separators: &[char] = match self.places.style {
+            PathStyle::Posix => &['/'],
+            PathStyle::Windows => &['/', '\\'],
+        };
+        let start_text = if literal.ends_with(separators) {
             format!("{}/", start.display())
         } else {
             start.display().to_string()
