@@ -182,7 +182,7 @@ check path_rules_meet_any_spelling_of_a_windows_path "$status"
 # call operator and passes the exit code on; uninstall gives the file back.
 gemini="$sandbox/project/.gemini/settings.json"
 mkdir -p "$(dirname "$gemini")"
-printf '{\n  "hooks": {}\n}\n' >"$gemini"
+printf '{\n  "general": { "vimMode": true },\n  "hooks": {\n    "AfterAgent": [ { "hooks": [ { "type": "command", "command": "echo mine" } ] } ]\n  }\n}\n' >"$gemini"
 cp "$gemini" "$sandbox/gemini-before.json"
 run_exe /dev/null install gemini
 status=$code
