@@ -9,8 +9,9 @@
 #      (src/platform/windows.rs, src/exec/portable_tests.rs: timeouts, the
 #      deadline, grandchildren ended through the Job Object, output and
 #      stdin through the pipe threads, a grandchild left alone), and of the
-#      pure logic named in UNIT_FILTERS below, built for Windows and run
-#      under wine.
+#      pure logic named in UNIT_FILTERS below (Windows path rules, the
+#      selfguard on a real profile folder by any spelling of its files,
+#      each host's Windows entry), built for Windows and run under wine.
 #   2. The Windows hookrun.exe against real files: the starter policy's
 #      permission rule denying a push to main (exit 2 and the decision), and
 #      `install` then `uninstall` of the Claude Code hooks leaving the
@@ -37,6 +38,12 @@ mkdir -p target/cross
 UNIT_FILTERS=(
     platform::windows::
     exec::portable_tests::
+    select::path_style::
+    select::rule::tests::windows_
+    selfguard::tests::hookruns_files_on_windows
+    selfguard::tests::the_windows_build_guards
+    host::launch::
+    host::wiring::tests::each_hosts_windows_entry
 )
 
 start=$(date +%s)
@@ -149,6 +156,46 @@ status=$code
 cmp -s "$settings" "$sandbox/before.json" || status=1
 [ "$status" = 0 ] || { echo "uninstall: exit $code; stderr: $err"; diff "$sandbox/before.json" "$settings" || true; }
 check uninstall_restores_the_file_byte_for_byte "$status"
+
+# Path rules compare Windows paths in any spelling: a deny rule written
+# with a drive letter and backslashes, and one under `~`, meet paths in
+# other case, separators and drive spelling.
+printf '%s' '{"permissions":{"deny":["Read(C:\\Secret\\**)","Read(~/.ssh/**)"]}}' >"$sandbox/rules.json"
+status=0
+for file in 'c:/SECRET/notes.txt' '/c/secret/NOTES.txt' '~\\.SSH\\id_rsa'; do
+    printf '{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"%s"}}' "$file" >"$sandbox/read.json"
+    run_exe "$sandbox/read.json" fire --settings "$(winpath "$sandbox/rules.json")"
+    if [ "$code" != 2 ] || ! grep -q '"permissionDecision":"deny"' <<<"$out"; then
+        status=1
+        echo "fire (Read $file): exit $code; stdout: $out; stderr: $err"
+    fi
+done
+printf '{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"D:/Secret/notes.txt"}}' >"$sandbox/read.json"
+run_exe "$sandbox/read.json" fire --settings "$(winpath "$sandbox/rules.json")"
+if grep -q '"permissionDecision":"deny"' <<<"$out"; then
+    status=1
+    echo "fire (Read D:/Secret/notes.txt): denied, another drive; stdout: $out"
+fi
+check path_rules_meet_any_spelling_of_a_windows_path "$status"
+
+# Gemini CLI runs hooks with PowerShell on Windows: install writes the
+# call operator and passes the exit code on; uninstall gives the file back.
+gemini="$sandbox/project/.gemini/settings.json"
+mkdir -p "$(dirname "$gemini")"
+printf '{\n  "general": { "vimMode": true },\n  "hooks": {\n    "AfterAgent": [ { "hooks": [ { "type": "command", "command": "echo mine" } ] } ]\n  }\n}\n' >"$gemini"
+cp "$gemini" "$sandbox/gemini-before.json"
+run_exe /dev/null install gemini
+status=$code
+grep -qF "& '" "$gemini" && grep -qF 'hookrun.exe'"'"' fire --host gemini' "$gemini" &&
+    grep -qF '; exit $LASTEXITCODE' "$gemini" || status=1
+[ "$status" = 0 ] || { echo "install gemini: exit $code; stdout: $out; stderr: $err"; cat "$gemini"; }
+run_exe /dev/null uninstall gemini
+[ "$code" = 0 ] && cmp -s "$gemini" "$sandbox/gemini-before.json" || {
+    status=1
+    echo "uninstall gemini: exit $code; stderr: $err"
+    diff "$sandbox/gemini-before.json" "$gemini" || true
+}
+check install_writes_powershell_entries_for_gemini_and_takes_them_back "$status"
 
 echo "SKIPPED: shell-form hooks: they need Git for Windows' bash, which no registry here packages (the Windows runner has it)"
 echo "SKIPPED: the Unix supervision suite (process groups, signals, sh): Windows runs exec::portable_tests instead"

@@ -516,7 +516,12 @@ fn nobody_to_ask(decision: &mut Decision) {
 }
 
 fn paths<'a>(cwd: &'a Path, home: Option<&'a Path>, anchor: &'a Path) -> PathContext<'a> {
-    PathContext { cwd, home, anchor }
+    PathContext {
+        cwd,
+        home,
+        anchor,
+        style: crate::select::path_style::PathStyle::native(),
+    }
 }
 
 #[cfg(test)]

@@ -904,15 +904,21 @@ fn shared_or_local(args: &InstallArgs, w: &Wiring, place: &Place<'_>, out: &mut 
 /// The command a host entry runs: `BINARY fire --host HOST` (also what
 /// `hookrun init` prints).
 pub fn fire_command(binary: &Path, host: HostId) -> anyhow::Result<String> {
-    let quoted = shlex::try_quote(&binary.to_string_lossy())
-        .map_err(|_| {
-            anyhow!(
-                "the binary path {} cannot be written as a shell word",
-                binary.display()
-            )
-        })?
-        .into_owned();
-    Ok(format!("{quoted} fire --host {}", host.name()))
+    fire_command_on(binary, host, crate::host::launch::System::current())
+}
+
+/// [`fire_command`] for a host that runs its entries on `system`: the
+/// program word in the form of the shell the host runs them with there
+/// (`& 'C:\…\hookrun.exe'` for PowerShell).
+pub fn fire_command_on(
+    binary: &Path,
+    host: HostId,
+    system: crate::host::launch::System,
+) -> anyhow::Result<String> {
+    use crate::host::launch;
+    let program = launch::program_word(&binary.to_string_lossy(), launch::launcher(host, system))
+        .map_err(|why| anyhow!(why))?;
+    Ok(format!("{program} fire --host {}", host.name()))
 }
 
 fn binary(args: &InstallArgs) -> anyhow::Result<PathBuf> {

@@ -11,8 +11,8 @@ use std::path::Path;
 
 use anyhow::{Context as _, bail};
 
-use crate::host::cline;
 use crate::host::wiring::Wiring;
+use crate::host::{cline, launch};
 
 /// What install routes: the command base (`BINARY fire --host cline`) and
 /// the Claude Code events hookrun's settings use.
@@ -42,8 +42,14 @@ pub fn run(
                 );
                 continue;
             };
-            let text = cline::hook_file(&host.fire_command(&route.base, event));
-            if write_one(&dir.join(event), &text, dry_run, &mut out)? {
+            let system = launch::System::current();
+            let command = launch::finish(
+                &host.fire_command(&route.base, event),
+                launch::launcher(w.host, system),
+            );
+            let text = cline::hook_file_on(&command, system);
+            let name = cline::hook_file_name(event, system);
+            if write_one(&dir.join(name), &text, dry_run, &mut out)? {
                 routed.push(event);
             }
         }
@@ -60,7 +66,7 @@ pub fn run(
     } else {
         let mut removed = 0;
         for (_, event) in w.events {
-            let path = dir.join(event);
+            let path = dir.join(cline::hook_file_name(event, launch::System::current()));
             match std::fs::symlink_metadata(&path) {
                 Ok(meta) if meta.file_type().is_file() => {}
                 _ => continue,

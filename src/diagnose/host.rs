@@ -1167,7 +1167,7 @@ fn check_hook_fits(w: &Wiring, file: &HostFile, settings: &Settings, out: &mut V
 
 /// `--deadline` of a hookrun command, in seconds.
 fn deadline_of(command: &str) -> Option<f64> {
-    let words = shlex::split(command)?;
+    let words = crate::host::launch::words(command)?;
     let at = words.iter().position(|w| w == "--deadline")?;
     let value = words.get(at + 1)?;
     humantime::parse_duration(value)

@@ -128,9 +128,22 @@ pub static WIRING: Wiring = Wiring {
 pub const MARKER: &str =
     "# hookrun: written by `hookrun install cline`; `hookrun uninstall cline` removes it.";
 
-/// The text of the hook file for one event.
-pub fn hook_file(command: &str) -> String {
-    format!("#!/usr/bin/env bash\n{MARKER}\nexec {command}\n")
+/// The hook file for one event on `system`: a bash script on Unix; on
+/// Windows, where Cline runs `<Event>.ps1` with PowerShell (`-File`), a
+/// PowerShell script whose one line is the command.
+pub fn hook_file_on(command: &str, system: super::launch::System) -> String {
+    match system {
+        super::launch::System::Unix => format!("#!/usr/bin/env bash\n{MARKER}\nexec {command}\n"),
+        super::launch::System::Windows => format!("{MARKER}\r\n{command}\r\n"),
+    }
+}
+
+/// The name of the hook file for `event` on `system`.
+pub fn hook_file_name(event: &str, system: super::launch::System) -> String {
+    match system {
+        super::launch::System::Unix => event.to_owned(),
+        super::launch::System::Windows => format!("{event}.ps1"),
+    }
 }
 
 /// Whether a hook file's text is one hookrun wrote.
@@ -141,7 +154,11 @@ pub fn is_ours(text: &str) -> bool {
 /// The command a hook file runs (its `exec` line), for `doctor`.
 pub fn command_of(text: &str) -> Option<&str> {
     text.lines()
-        .find_map(|l| l.trim().strip_prefix("exec "))
+        .map(str::trim)
+        .find_map(|l| {
+            l.strip_prefix("exec ")
+                .or_else(|| l.starts_with("& '").then_some(l))
+        })
         .map(str::trim)
 }
 
@@ -154,7 +171,7 @@ pub fn entries_in(
 ) -> Vec<super::wiring::Entry> {
     let mut out = Vec::new();
     for (_, event) in WIRING.events {
-        let path = dir.join(event);
+        let path = dir.join(hook_file_name(event, super::launch::System::current()));
         let Some(bytes) = read(&path) else {
             continue;
         };

@@ -32,6 +32,7 @@ pub(crate) mod copilot;
 pub(crate) mod cursor;
 pub(crate) mod droid;
 pub(crate) mod gemini;
+pub(crate) mod launch;
 pub(crate) mod mapping;
 pub(crate) mod qwen;
 pub(crate) mod wiring;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::HostId;
+use super::launch::{self, Launcher, System};
 use crate::jsonedit::{Doc, EditError, Step, key};
 
 /// The name of the link npm makes in `node_modules/.bin` for the platform
@@ -151,7 +152,7 @@ impl Scope {
 
 /// Whether a command runs `hookrun fire` (any path to the binary).
 pub fn runs_hookrun(command: &str) -> bool {
-    let words = shlex::split(command)
+    let words = launch::words(command)
         .unwrap_or_else(|| command.split_whitespace().map(str::to_owned).collect());
     // The program is the first word after `VAR=value` assignments and an
     // `exec` or `env`.
@@ -159,9 +160,8 @@ pub fn runs_hookrun(command: &str) -> bool {
         .iter()
         .position(|w| !(w.contains('=') || w == "exec" || w == "env"));
     program_at.is_some_and(|i| {
-        Path::new(&words[i])
-            .file_name()
-            .is_some_and(|n| n == "hookrun" || n == NPM_NATIVE_LINK)
+        let name = launch::program_name(&words[i]);
+        (name == "hookrun" || name == NPM_NATIVE_LINK)
             && words.get(i + 1).is_some_and(|w| w == "fire")
     })
 }
@@ -169,7 +169,7 @@ pub fn runs_hookrun(command: &str) -> bool {
 /// The `--host` a hookrun command names (`None`: Claude Code's default,
 /// unless `HOOKRUN_HOST` says otherwise where the host runs it).
 pub fn named_host(command: &str) -> Option<String> {
-    let words = shlex::split(command)?;
+    let words = launch::words(command)?;
     let mut iter = words.iter();
     while let Some(word) = iter.next() {
         if word == "--host" {
@@ -185,7 +185,7 @@ pub fn named_host(command: &str) -> Option<String> {
 /// The program a command starts (its first word after `VAR=value`
 /// assignments and an `exec` or `env`).
 pub fn program(command: &str) -> Option<String> {
-    shlex::split(command)?
+    launch::words(command)?
         .into_iter()
         .find(|w| !(w.contains('=') || w == "exec" || w == "env"))
 }
@@ -214,10 +214,7 @@ pub fn entries(w: &Wiring, doc: &Value) -> Vec<Entry> {
         };
         for (i, item) in list.iter().enumerate() {
             let mut push = |entry: &Value, path: String, matcher: Option<String>| {
-                let command = entry
-                    .get(w.command_key)
-                    .or_else(|| entry.get("command"))
-                    .and_then(Value::as_str);
+                let command = entry_command(w, entry);
                 if let Some(command) = command {
                     out.push(Entry {
                         host_event: event.clone(),
@@ -315,6 +312,18 @@ impl Wiring {
         deadline_secs: Option<u64>,
         matcher: Option<String>,
     ) -> Route {
+        self.route_on(claude, fire, deadline_secs, matcher, System::current())
+    }
+
+    /// [`Wiring::route`] for entries run on `system`.
+    pub fn route_on(
+        &self,
+        claude: &'static str,
+        fire: &str,
+        deadline_secs: Option<u64>,
+        matcher: Option<String>,
+        system: System,
+    ) -> Route {
         // The host's own form (Copilot and Cline name the event: their
         // payloads do not).
         let fire = match self.host_event(claude) {
@@ -326,6 +335,7 @@ impl Wiring {
             Some(secs) => format!("{fire} --deadline {secs}s"),
             None => fire,
         };
+        let command = launch::finish(&command, launch::launcher(self.host, system));
         Route {
             claude,
             command,
@@ -336,6 +346,20 @@ impl Wiring {
 
     /// One entry as install writes it.
     pub fn entry_with(&self, command: &str, timeout: Option<u64>) -> Value {
+        self.entry_with_on(command, timeout, System::current())
+    }
+
+    /// The key of the command on `system` (Copilot's `powershell` field
+    /// on Windows, which it runs with PowerShell).
+    pub fn command_key_on(&self, system: System) -> &'static str {
+        match (self.host, system) {
+            (HostId::Copilot, System::Windows) => "powershell",
+            _ => self.command_key,
+        }
+    }
+
+    /// One entry as install writes it for `system`.
+    pub fn entry_with_on(&self, command: &str, timeout: Option<u64>, system: System) -> Value {
         let mut entry = Map::new();
         if let Some(name) = self.name {
             entry.insert("name".into(), json!(name));
@@ -343,7 +367,12 @@ impl Wiring {
         if self.typed {
             entry.insert("type".into(), json!("command"));
         }
-        entry.insert(self.command_key.into(), json!(command));
+        entry.insert(self.command_key_on(system).into(), json!(command));
+        // Qwen Code picks its shell from the environment on Windows (Git
+        // Bash, PowerShell or cmd.exe); the entry names PowerShell.
+        if (self.host, system) == (HostId::Qwen, System::Windows) {
+            entry.insert("shell".into(), json!("powershell"));
+        }
         if let Some(value) = timeout {
             entry.insert(self.timeout_key().into(), json!(value));
         }
@@ -360,13 +389,19 @@ struct InstallForm {
 /// writes (`/abs/path/hookrun fire --host HOST [--deadline Ns]`; the
 /// binary may have another name, as `--binary` allows): `None` for any
 /// other command.
-fn install_form(w: &Wiring, command: &str) -> Option<InstallForm> {
-    let words = shlex::split(command)?;
+fn install_form(w: &Wiring, command: &str, system: System) -> Option<InstallForm> {
+    // The shell's form: PowerShell's call operator and exit code, or
+    // neither.
+    let powershell = launch::launcher(w.host, system) == Launcher::PowerShell;
+    if powershell != (command.starts_with("& '") && command.ends_with(launch::POWERSHELL_EXIT)) {
+        return None;
+    }
+    let words = launch::words(command)?;
     let program = words.first()?;
     // An absolute binary, or the project-pinned npm executable that
     // `install --pinned` writes.
     let pinned = shlex::split(PINNED_PROGRAM);
-    if !Path::new(program).is_absolute()
+    if !launch::is_absolute(program, system)
         && pinned.as_deref().and_then(<[String]>::first) != Some(program)
     {
         return None;
@@ -403,13 +438,30 @@ fn install_form(w: &Wiring, command: &str) -> Option<InstallForm> {
 /// only those are install's to replace or remove. Any other entry running
 /// hookrun — other flags, another timeout, more keys — is the user's.
 pub fn installed_by_hookrun(w: &Wiring, entry: &Value) -> bool {
-    let Some(command) = entry.get(w.command_key).and_then(Value::as_str) else {
+    installed_by_hookrun_on(w, entry, System::current())
+}
+
+/// [`installed_by_hookrun`] for the entries install writes on `system`.
+pub fn installed_by_hookrun_on(w: &Wiring, entry: &Value, system: System) -> bool {
+    let Some(command) = entry.get(w.command_key_on(system)).and_then(Value::as_str) else {
         return false;
     };
-    let Some(form) = install_form(w, command) else {
+    let Some(form) = install_form(w, command, system) else {
         return false;
     };
-    *entry == w.entry_with(command, w.install_timeout(form.deadline))
+    *entry == w.entry_with_on(command, w.install_timeout(form.deadline), system)
+}
+
+/// The command of an entry, under any key install writes it with.
+fn entry_command<'v>(w: &Wiring, entry: &'v Value) -> Option<&'v str> {
+    [
+        w.command_key_on(System::current()),
+        w.command_key,
+        w.command_key_on(System::Windows),
+        "command",
+    ]
+    .iter()
+    .find_map(|key| entry.get(*key).and_then(Value::as_str))
 }
 
 /// One command entry of a document and where it is.
@@ -453,11 +505,7 @@ fn locate(w: &Wiring, doc: &Value) -> Vec<Located> {
         };
         for (g, item) in list.iter().enumerate() {
             let mut take = |entry: &Value, index: Option<usize>, plain_group: bool| {
-                let has_command = entry
-                    .get(w.command_key)
-                    .or_else(|| entry.get("command"))
-                    .and_then(Value::as_str)
-                    .is_some();
+                let has_command = entry_command(w, entry).is_some();
                 if has_command {
                     let e = found.next().expect("entries() lists the same entries");
                     out.push(Located {
@@ -842,6 +890,113 @@ mod tests {
         let (doc, outcome) = installed(w, old, &["PreToolUse"]);
         assert_eq!(outcome.removed, 0);
         assert_eq!(doc.text, old.replace("/old/hookrun", "/bin/hookrun"));
+    }
+
+    #[test]
+    fn each_hosts_windows_entry_round_trips() {
+        let exe = std::path::Path::new(r"C:\Users\Ann O'Neil\bin\hookrun.exe");
+        for w in all().filter(|w| w.shape != Shape::Files) {
+            let claude = w.events[0].0;
+            let Ok(fire) = crate::commands::install::fire_command_on(exe, w.host, System::Windows)
+            else {
+                // cmd.exe (Codex) cannot take a path with a space: a
+                // plain one instead.
+                assert_eq!(w.host, HostId::Codex);
+                let plain = std::path::Path::new(r"C:\tools\hookrun.exe");
+                let fire =
+                    crate::commands::install::fire_command_on(plain, w.host, System::Windows)
+                        .unwrap();
+                let route = w.route_on(claude, &fire, Some(9), None, System::Windows);
+                assert_eq!(
+                    route.command,
+                    r"C:\tools\hookrun.exe fire --host codex --deadline 9s"
+                );
+                let entry = w.entry_with_on(&route.command, route.timeout, System::Windows);
+                assert!(
+                    installed_by_hookrun_on(w, &entry, System::Windows),
+                    "{entry}"
+                );
+                assert!(!installed_by_hookrun_on(w, &entry, System::Unix), "{entry}");
+                continue;
+            };
+            for deadline in [None, Some(30)] {
+                let route = w.route_on(claude, &fire, deadline, None, System::Windows);
+                let entry = w.entry_with_on(&route.command, route.timeout, System::Windows);
+                assert!(
+                    installed_by_hookrun_on(w, &entry, System::Windows),
+                    "{}: {entry}",
+                    w.host.name()
+                );
+                // Not the Unix form, and not one changed by hand.
+                assert!(!installed_by_hookrun_on(w, &entry, System::Unix), "{entry}");
+                let key = w.command_key_on(System::Windows);
+                let mut edited = entry.clone();
+                edited[key] = json!(format!("{} --verbose", route.command));
+                assert!(
+                    !installed_by_hookrun_on(w, &edited, System::Windows),
+                    "{edited}"
+                );
+                let command = entry[key].as_str().unwrap();
+                assert!(runs_hookrun(command), "{command}");
+                assert_eq!(named_host(command).as_deref(), Some(w.host.name()));
+                match launch::launcher(w.host, System::Windows) {
+                    Launcher::PowerShell => {
+                        assert!(
+                            command.starts_with(r"& 'C:\Users\Ann O''Neil\bin\hookrun.exe' fire"),
+                            "{command}"
+                        );
+                        assert!(command.ends_with("; exit $LASTEXITCODE"), "{command}");
+                    }
+                    Launcher::GitBash => {
+                        assert!(
+                            command.starts_with(r#""C:/Users/Ann O'Neil/bin/hookrun.exe" fire"#),
+                            "{command}"
+                        );
+                    }
+                    other => panic!("{}: {other:?}", w.host.name()),
+                }
+            }
+        }
+        // The entries' keys: Copilot's `powershell` field, Qwen's shell.
+        let copilot = wiring(HostId::Copilot);
+        let entry = copilot.entry_with_on(
+            "& 'C:\\h.exe' fire; exit $LASTEXITCODE",
+            None,
+            System::Windows,
+        );
+        assert!(
+            entry.get("powershell").is_some() && entry.get("bash").is_none(),
+            "{entry}"
+        );
+        let qwen = wiring(HostId::Qwen);
+        let entry = qwen.entry_with_on("x", None, System::Windows);
+        assert_eq!(entry["shell"], "powershell");
+        assert!(
+            qwen.entry_with_on("x", None, System::Unix)
+                .get("shell")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn windows_entries_install_and_uninstall_in_a_document() {
+        // Written by hand as install writes them on Windows: uninstall on
+        // Windows would remove them; here (another system) they count as
+        // the user's own hookrun entries and stay.
+        let w = wiring(HostId::Gemini);
+        let fire = crate::commands::install::fire_command_on(
+            std::path::Path::new(r"C:\h\hookrun.exe"),
+            HostId::Gemini,
+            System::Windows,
+        )
+        .unwrap();
+        let route = w.route_on("PreToolUse", &fire, None, None, System::Windows);
+        let entry = w.entry_with_on(&route.command, route.timeout, System::Windows);
+        let doc = json!({"hooks": {"BeforeTool": [{"hooks": [entry]}]}});
+        let found = entries(w, &doc);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].command, route.command);
+        assert!(runs_hookrun(&found[0].command));
     }
 
     #[test]

@@ -1277,10 +1277,11 @@ pub(crate) fn open_folder_nofollow(path: &Path) -> io::Result<File> {
 
 // ---- the user's folders ---------------------------------------------------------
 
-/// The user's home: `HOME` where set (Git for Windows' bash sets it), else
-/// the user profile (`USERPROFILE`, `C:\Users\NAME`).
+/// The user's home: the user profile (`USERPROFILE`, `C:\Users\NAME`),
+/// where the hosts keep their own folders (Node's `os.homedir()` reads it
+/// first); `HOME` only where it is unset.
 pub(crate) fn home_dir() -> Option<PathBuf> {
-    ["HOME", "USERPROFILE"]
+    ["USERPROFILE", "HOME"]
         .iter()
         .find_map(|name| std::env::var_os(name).filter(|home| !home.is_empty()))
         .map(PathBuf::from)
@@ -1294,6 +1295,11 @@ pub(crate) fn strip_home_prefix(text: &str) -> Option<&str> {
 /// hookrun's state goes under `%LOCALAPPDATA%\hookrun\state` (a folder the
 /// profile's ACL keeps to the user).
 pub(crate) const LOCAL_DATA_VAR: Option<&str> = Some("LOCALAPPDATA");
+
+/// Paths are compared in one form whatever their spelling: either
+/// separator, the drive as a folder, case ignored.
+pub(crate) const PATH_STYLE: crate::select::path_style::PathStyle =
+    crate::select::path_style::PathStyle::Windows;
 
 // ---- the machine -------------------------------------------------------------
 

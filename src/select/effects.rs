@@ -179,6 +179,9 @@ pub struct Site<'a> {
     pub home: Option<&'a Path>,
     /// hookrun's environment (for `$HOME`, `$XDG_CONFIG_HOME`…).
     pub env: &'a [(std::ffi::OsString, std::ffi::OsString)],
+    /// How the system spells paths (on Windows `\` is a separator and
+    /// `\\?\` no glob).
+    pub style: super::path_style::PathStyle,
 }
 
 impl Site<'_> {
@@ -1288,7 +1291,8 @@ fn push_write(word: &str, kind: WriteKind, dir: &Path, site: &Site<'_>, effects:
 /// another `$` expansion stays, for the caller to see as dynamic. `None`:
 /// a known variable that is not set.
 fn expand(word: &str, site: &Site<'_>) -> Option<String> {
-    let mut text = expand_home(word, site);
+    let word = site.style.plain_word(word);
+    let mut text = expand_home(&word, site);
     if !text.contains('$') {
         return Some(text);
     }
@@ -1324,6 +1328,7 @@ mod tests {
             cwd: Path::new("/p"),
             home: Some(Path::new("/h")),
             env: &env,
+            style: crate::select::path_style::PathStyle::Posix,
         };
         let input = json!({ "command": command });
         of(
@@ -1415,6 +1420,7 @@ mod tests {
             cwd: Path::new("/p"),
             home: Some(Path::new("/h")),
             env: &env,
+            style: crate::select::path_style::PathStyle::Posix,
         };
         let input = json!({"file_path": "~/f", "old_string": "a", "new_string": "b"});
         let call = ToolCall {
@@ -1556,6 +1562,7 @@ mod tests {
             cwd: Path::new("/p"),
             home: Some(Path::new("/h")),
             env: &env,
+            style: crate::select::path_style::PathStyle::Posix,
         };
         let effects = |tool: &str, input: serde_json::Value| {
             of(

@@ -10,9 +10,13 @@
 //! keeps the glob free of the anchor's own characters (a cwd holding `[` or
 //! `*` must not turn into glob syntax) and compiles each glob once.
 
+use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+pub use super::path_style::PathStyle;
 
 /// Where relative path patterns are anchored (SPEC §4.3 "File tools").
 #[derive(Debug, Clone, Copy)]
@@ -24,6 +28,38 @@ pub struct PathContext<'a> {
     /// Root of `/x`: the project root for project and local settings, the
     /// settings file's directory otherwise.
     pub anchor: &'a Path,
+    /// How paths are spelled: the running system's, or another's in tests.
+    pub style: PathStyle,
+}
+
+impl<'a> PathContext<'a> {
+    /// The context of the running system's paths.
+    pub fn new(cwd: &'a Path, home: Option<&'a Path>, anchor: &'a Path) -> PathContext<'a> {
+        PathContext {
+            cwd,
+            home,
+            anchor,
+            style: PathStyle::native(),
+        }
+    }
+
+    /// The same context with paths spelled in `style`.
+    #[must_use]
+    pub fn with_style(self, style: PathStyle) -> PathContext<'a> {
+        PathContext { style, ..self }
+    }
+
+    /// `path`, relative to `dir`, in the form rules compare
+    /// (absolute, normalised; on Windows the compare form of
+    /// `select::path_style`).
+    pub(crate) fn absolute(&self, dir: &Path, path: &str) -> PathBuf {
+        self.style.absolute(dir, path)
+    }
+
+    /// An absolute path of the system (a resolved file) in compare form.
+    pub(crate) fn key<'p>(&self, path: &'p Path) -> Cow<'p, Path> {
+        self.style.key(path)
+    }
 }
 
 /// Where a pattern's first component is looked up.
@@ -52,6 +88,11 @@ pub(crate) struct PathPattern {
     glob: Option<GlobSet>,
     /// The glob is `**`: everything below the literal directory.
     all_below: bool,
+    /// The pattern as written.
+    spec: String,
+    /// The pattern in the Windows compare form, compiled when first asked
+    /// for (`Err`: it does not compile there).
+    windows: OnceLock<Result<Box<PathPattern>, String>>,
 }
 
 /// Characters that make a component a glob rather than a literal name.
@@ -125,22 +166,49 @@ impl PathPattern {
             literal,
             glob,
             all_below,
+            spec: spec.to_owned(),
+            windows: OnceLock::new(),
         })
+    }
+
+    /// The pattern as `style` reads it: on Windows, in compare form
+    /// (`Err`: it means nothing there, and matches only as unknown).
+    fn styled(&self, style: PathStyle) -> Result<&PathPattern, String> {
+        match style {
+            PathStyle::Posix => Ok(self),
+            PathStyle::Windows => self
+                .windows
+                .get_or_init(|| {
+                    PathPattern::parse(&style.pattern(&self.spec))
+                        .map(Box::new)
+                        .map_err(|e| {
+                            format!(
+                                "the pattern `{}` is no Windows path pattern: {e}",
+                                self.spec
+                            )
+                        })
+                })
+                .as_ref()
+                .map(AsRef::as_ref)
+                .map_err(Clone::clone),
+        }
     }
 
     /// The folder the pattern's literal part names, absolute and
     /// normalised (`/` for a name matched at any depth).
     fn base(&self, paths: &PathContext<'_>) -> Result<PathBuf, String> {
-        let root: PathBuf = match self.anchor {
-            Anchor::FilesystemRoot | Anchor::AnyDepth => PathBuf::from("/"),
-            Anchor::Home => match paths.home {
-                Some(home) => paths.cwd.join(home),
-                None => {
-                    return Err("the home directory for a `~/` pattern is unknown".to_owned());
-                }
-            },
-            Anchor::Settings => paths.cwd.join(paths.anchor),
-            Anchor::Cwd => paths.cwd.to_path_buf(),
+        let of = |path: &Path| paths.absolute(paths.cwd, &path.to_string_lossy());
+        let root: PathBuf = match (self.anchor, paths.style) {
+            (Anchor::FilesystemRoot | Anchor::AnyDepth, _) => PathBuf::from("/"),
+            (Anchor::Home, _) if paths.home.is_none() => {
+                return Err("the home directory for a `~/` pattern is unknown".to_owned());
+            }
+            (Anchor::Home, PathStyle::Posix) => paths.cwd.join(paths.home.unwrap_or(paths.cwd)),
+            (Anchor::Home, PathStyle::Windows) => of(paths.home.unwrap_or(paths.cwd)),
+            (Anchor::Settings, PathStyle::Posix) => paths.cwd.join(paths.anchor),
+            (Anchor::Settings, PathStyle::Windows) => of(paths.anchor),
+            (Anchor::Cwd, PathStyle::Posix) => paths.cwd.to_path_buf(),
+            (Anchor::Cwd, PathStyle::Windows) => of(paths.cwd),
         };
         Ok(normalize(&root.join(&self.literal)))
     }
@@ -150,11 +218,15 @@ impl PathPattern {
     /// may read it), judged by the pattern's literal folder alone, so it
     /// errs toward `Match`.
     pub(crate) fn may_match_below(&self, dir: &Path, paths: &PathContext<'_>) -> PathMatch {
-        let base = match self.base(paths) {
+        let this = match self.styled(paths.style) {
+            Ok(this) => this,
+            Err(why) => return PathMatch::Unknown(why),
+        };
+        let base = match this.base(paths) {
             Ok(base) => base,
             Err(why) => return PathMatch::Unknown(why),
         };
-        if self.anchor == Anchor::AnyDepth || base.starts_with(dir) || dir.starts_with(&base) {
+        if this.anchor == Anchor::AnyDepth || base.starts_with(dir) || dir.starts_with(&base) {
             PathMatch::Match
         } else {
             PathMatch::NoMatch
@@ -165,15 +237,18 @@ impl PathPattern {
     /// this pattern names: for allow rules, which approve a search only
     /// when it cannot reach past them.
     pub(crate) fn covers_tree(&self, dir: &Path, paths: &PathContext<'_>) -> bool {
-        let Ok(base) = self.base(paths) else {
+        let Ok(this) = self.styled(paths.style) else {
+            return false;
+        };
+        let Ok(base) = this.base(paths) else {
             return false;
         };
         let Ok(rest) = dir.strip_prefix(&base) else {
             return false;
         };
-        match &self.glob {
+        match &this.glob {
             None => true,
-            Some(_) if self.all_below => true,
+            Some(_) if this.all_below => true,
             // `dir` itself is named: everything below it is, as in gitignore.
             Some(glob) => !rest.as_os_str().is_empty() && glob.is_match(rest),
         }
@@ -185,16 +260,21 @@ impl PathPattern {
         self.matches_path(&resolve_input(file_path, paths), paths)
     }
 
-    /// Test an absolute, normalised path.
+    /// Test an absolute, normalised path (in the compare form of
+    /// `paths.style`).
     pub(crate) fn matches_path(&self, file: &Path, paths: &PathContext<'_>) -> PathMatch {
-        let base = match self.base(paths) {
+        let this = match self.styled(paths.style) {
+            Ok(this) => this,
+            Err(why) => return PathMatch::Unknown(why),
+        };
+        let base = match this.base(paths) {
             Ok(base) => base,
             Err(why) => return PathMatch::Unknown(why),
         };
         let Ok(rest) = file.strip_prefix(&base) else {
             return PathMatch::NoMatch;
         };
-        let matched = match &self.glob {
+        let matched = match &this.glob {
             None => true,
             Some(glob) => glob.is_match(rest),
         };
@@ -226,11 +306,34 @@ fn compile_glob(glob: &str, directory_only: bool) -> Result<GlobSet, GlobError> 
 }
 
 fn resolve_input(file_path: &str, paths: &PathContext<'_>) -> PathBuf {
-    normalize(&written_path(file_path, paths))
+    match paths.style {
+        PathStyle::Posix => normalize(&written_path(file_path, paths)),
+        PathStyle::Windows => {
+            let home = paths.home.filter(|_| file_path == "~");
+            let rest = file_path
+                .strip_prefix("~/")
+                .or_else(|| file_path.strip_prefix("~\\"));
+            match (home, rest, paths.home) {
+                (Some(home), ..) => paths.absolute(paths.cwd, &home.to_string_lossy()),
+                (None, Some(rest), Some(home)) => {
+                    let home = paths.absolute(paths.cwd, &home.to_string_lossy());
+                    paths.absolute(&home, rest)
+                }
+                _ => paths.absolute(paths.cwd, file_path),
+            }
+        }
+    }
 }
 
-/// The path as written, absolute (`~/` expanded), not normalised.
+/// The path as written, absolute (`~/` expanded), not normalised; on
+/// Windows in compare form, as the system opens it.
 fn written_path(file_path: &str, paths: &PathContext<'_>) -> PathBuf {
+    if paths.style == PathStyle::Windows {
+        return paths
+            .style
+            .opened(&resolve_input(file_path, paths))
+            .into_owned();
+    }
     let path = match (file_path.strip_prefix("~/"), paths.home) {
         (Some(rest), Some(home)) => home.join(rest),
         _ => PathBuf::from(file_path),
@@ -320,7 +423,8 @@ pub(crate) fn resolve_on_disk(file_path: &str, paths: &PathContext<'_>) -> OnDis
 /// How many entries [`holds_match`] looks at before it gives up.
 pub(crate) const WALK_BUDGET: usize = 10_000;
 
-/// Whether something that exists at or below `dir` (absolute) is a path
+/// Whether something that exists at or below `dir` (absolute, in compare
+/// form) is a path
 /// `pattern` names, itself or through a symbolic link (not followed into
 /// folders, as searches do not follow them): what a search of `dir` may
 /// read. `None`: more than [`WALK_BUDGET`] entries, so it cannot tell.
@@ -330,17 +434,23 @@ pub(crate) fn holds_match(
     dir: &Path,
     paths: &PathContext<'_>,
 ) -> Option<bool> {
-    let named = |path: &Path| pattern.matches_path(&normalize(path), paths) != PathMatch::NoMatch;
+    let named = |path: &Path| {
+        pattern.matches_path(&paths.key(&normalize(path)), paths) != PathMatch::NoMatch
+    };
+    let Ok(styled) = pattern.styled(paths.style) else {
+        return None;
+    };
     // A pattern anchored below `dir` names only what is at or below its
     // literal folder: look there (or nowhere, when it does not exist).
-    let start = match pattern.base(paths) {
-        Ok(base) if pattern.anchor != Anchor::AnyDepth && base.starts_with(dir) => {
+    let start = match styled.base(paths) {
+        Ok(base) if styled.anchor != Anchor::AnyDepth && base.starts_with(dir) => {
+            let base = paths.style.opened(&base).into_owned();
             if std::fs::symlink_metadata(&base).is_err() {
                 return Some(false);
             }
             base
         }
-        _ => dir.to_path_buf(),
+        _ => paths.style.opened(dir).into_owned(),
     };
     if named(&start) {
         return Some(true);
@@ -403,6 +513,7 @@ mod tests {
             cwd: Path::new("/work/proj/sub"),
             home: Some(Path::new("/home/me")),
             anchor: Path::new("/work/proj"),
+            style: crate::select::path_style::PathStyle::Posix,
         }
     }
 
@@ -485,6 +596,7 @@ mod tests {
             cwd: Path::new("/w/[x]{y}*"),
             home: None,
             anchor: Path::new("/w/[x]{y}*"),
+            style: crate::select::path_style::PathStyle::Posix,
         };
         assert_eq!(
             check("/src/*.rs", "/w/[x]{y}*/src/a.rs", &paths),

@@ -291,6 +291,7 @@ mod tests {
             cwd: Path::new("/p"),
             home: None,
             anchor: Path::new("/p"),
+            style: crate::select::path_style::PathStyle::Posix,
         };
         for (tool, _) in tools::known_tools() {
             let Ok(rule) = Rule::parse(&format!("{tool}(/a)")) else {

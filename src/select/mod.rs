@@ -9,6 +9,7 @@ pub mod effects;
 pub(crate) mod file_pattern;
 pub mod matcher;
 pub mod mistakes;
+pub mod path_style;
 pub mod reading;
 pub mod rule;
 pub mod shell;
@@ -450,6 +451,7 @@ fn check_if(
         cwd: &event_call.cwd,
         home: cx.home,
         anchor,
+        style: crate::select::path_style::PathStyle::native(),
     };
     let null = Value::Null;
     let call = ToolCall {

@@ -46,10 +46,10 @@ use super::effects::{self, Effects};
 use super::reading::{MAX_RUN_DEPTH, ToolCall, split_shared};
 use super::shell::{CommandPart, HOLE, SplitCommand, cmdlet_named, is_inert_variable, not_plain};
 // Imports run one way: the rule engine uses path patterns, never the reverse.
-pub use super::file_pattern::PathContext;
 use super::file_pattern::{
     OnDisk, PathMatch, PathPattern, WALK_BUDGET, holds_match, resolve_on_disk,
 };
+pub use super::file_pattern::{PathContext, PathStyle};
 
 /// A parsed rule.
 #[derive(Debug, Clone)]
@@ -562,6 +562,7 @@ fn reader_covered(part: &CommandPart, rules: &[&(&Rule, PathContext<'_>)]) -> bo
         cwd: paths.cwd,
         home: paths.home,
         env: known_variables(),
+        style: paths.style,
     };
     let effects = effects::of(call, &site);
     effects.writes.is_empty() && effects.fetches.is_empty() && each_effect_covered(rules, &effects)
@@ -798,7 +799,7 @@ impl Specifier {
 fn judge_on_disk(pattern: &PathPattern, file: &str, paths: &PathContext<'_>) -> RuleMatch {
     match resolve_on_disk(file, paths) {
         OnDisk::Unknown(why) => RuleMatch::FailOpen(why),
-        OnDisk::Resolved(real) => match pattern.matches_path(&real, paths) {
+        OnDisk::Resolved(real) => match pattern.matches_path(&paths.key(&real), paths) {
             PathMatch::NoMatch => RuleMatch::NoMatch,
             PathMatch::Match => RuleMatch::FailOpen(format!(
                 "`{file}` opens `{}` (through a symbolic link or /proc), which the rule names",
@@ -879,6 +880,7 @@ fn effects_of(call: ToolCall<'_>, paths: &PathContext<'_>) -> std::rc::Rc<Effect
         cwd: paths.cwd,
         home: paths.home,
         env: known_variables(),
+        style: paths.style,
     };
     let read = std::rc::Rc::new(effects::of(call, &site));
     EFFECTS.with(|kept| {
@@ -991,8 +993,11 @@ fn judge_access(
         ));
     }
     let written = dir.join(path);
-    let absolute = super::file_pattern::normalize(&written);
-    let shown = written.display().to_string();
+    let absolute = paths.absolute(dir, path);
+    let shown = match paths.style {
+        PathStyle::Posix => written.display().to_string(),
+        PathStyle::Windows => paths.style.opened(&absolute).display().to_string(),
+    };
     match pattern.matches_path(&absolute, paths) {
         PathMatch::Match => return RuleMatch::Match,
         PathMatch::Unknown(why) => return RuleMatch::FailOpen(why),
@@ -1000,7 +1005,7 @@ fn judge_access(
     }
     let real = match resolve_on_disk(&shown, paths) {
         OnDisk::Unknown(why) => return RuleMatch::FailOpen(why),
-        OnDisk::Resolved(real) => real,
+        OnDisk::Resolved(real) => paths.key(&real).into_owned(),
     };
     if real != absolute {
         match pattern.matches_path(&real, paths) {
@@ -1084,10 +1089,10 @@ fn each_effect_covered(rules: &[&(&Rule, PathContext<'_>)], effects: &Effects) -
             .filter(move |(rule, _)| rule.effect_kind() == Some(kind))
     };
     let access_covered = |kind: EffectKind, path: &str, dir: &std::path::Path, tree: bool| {
-        let absolute = super::file_pattern::normalize(&dir.join(path));
         of_kind(kind).any(|(rule, paths)| match &rule.specifier {
             None => true,
             Some(Specifier::Path { pattern, .. }) => {
+                let absolute = paths.absolute(dir, path);
                 if tree {
                     pattern.covers_tree(&absolute, paths)
                 } else {
@@ -1471,6 +1476,7 @@ mod tests {
             cwd: Path::new("/work/proj/sub"),
             home: Some(Path::new("/home/me")),
             anchor: Path::new("/work/proj"),
+            style: crate::select::path_style::PathStyle::Posix,
         }
     }
 
@@ -1735,6 +1741,7 @@ mod tests {
             cwd: &project,
             home: Some(&home),
             anchor: &project,
+            style: crate::select::path_style::PathStyle::Posix,
         };
         let read = |file: &str| json!({ "file_path": file });
         let judge = |rule_text: &str, file: &str| {
@@ -2016,6 +2023,7 @@ mod tests {
             cwd: Path::new("/work/proj"),
             anchor: Path::new("/work/proj"),
             home: None,
+            style: PathStyle::Posix,
         };
         let patch = json!({"file_path": "/work/proj/a.txt", "file_paths": ["/work/proj/a.txt", "/work/proj/.env"]});
         let judge = |input: &Value| {
@@ -2040,6 +2048,169 @@ mod tests {
         assert!(!allow_covers(&allowed, call(&patch)));
         let both = json!({"file_path": "/work/proj/a.txt", "file_paths": ["/work/proj/a.txt"]});
         assert!(allow_covers(&allowed, call(&both)));
+    }
+
+    /// A Windows machine's paths, judged in the Windows style here.
+    fn windows_context() -> PathContext<'static> {
+        PathContext {
+            cwd: Path::new(r"C:\Work\Proj"),
+            home: Some(Path::new(r"C:\Users\Me")),
+            anchor: Path::new(r"C:\Work\Proj"),
+            style: PathStyle::Windows,
+        }
+    }
+
+    fn windows_any(rule_text: &str, tool_name: &str, input: &Value) -> RuleMatch {
+        let call = ToolCall {
+            tool_name,
+            tool_input: input,
+        };
+        rule(rule_text).matches_any(call, &windows_context())
+    }
+
+    fn windows_allows(rule_texts: &[&str], tool_name: &str, input: &Value) -> bool {
+        let rules: Vec<Rule> = rule_texts.iter().map(|t| rule(t)).collect();
+        let with_paths: Vec<(&Rule, PathContext<'_>)> =
+            rules.iter().map(|r| (r, windows_context())).collect();
+        allow_covers(
+            &with_paths,
+            ToolCall {
+                tool_name,
+                tool_input: input,
+            },
+        )
+    }
+
+    #[test]
+    fn windows_paths_meet_deny_rules_in_every_spelling() {
+        use Want::{M, N};
+        let ssh = [
+            r"C:\Users\ME\.SSH\id_rsa",
+            "c:/users/me/.ssh/id_rsa",
+            "/c/Users/me/.ssh/id_rsa",
+            "//c/Users/Me/.ssh/id_rsa",
+            r"\\?\C:\Users\Me\.ssh\id_rsa",
+            r"~\.ssh\id_rsa",
+            "~/.SSH/id_rsa",
+            r"..\..\Users\me\.ssh\id_rsa",
+            r"\Users\me\.ssh\id_rsa",
+            r"C:\Users\me\.ssh.\id_rsa",
+            r"C:\Users\me\.ssh\id_rsa::$DATA",
+        ];
+        for rule_text in [
+            "Read(~/.ssh/**)",
+            r"Read(~\.ssh\**)",
+            "Read(//c/Users/me/.ssh/**)",
+            r"Read(C:\Users\Me\.ssh\**)",
+            "Read(c:/users/me/.ssh/**)",
+            "Read(//**/.ssh/**)",
+            "Read(id_rsa)",
+        ] {
+            for file in ssh {
+                let input = json!({ "file_path": file });
+                // Matched, or (`$DATA` reads as an expansion) matched as
+                // unknown: denied either way.
+                assert_ne!(
+                    windows_any(rule_text, "Read", &input),
+                    RuleMatch::NoMatch,
+                    "{rule_text} vs {file}"
+                );
+            }
+            // The same rule in a shell command (Git for Windows' bash).
+            for command in [
+                "cat C:/Users/Me/.SSH/id_rsa",
+                r"cat 'C:\Users\ME\.ssh\id_rsa'",
+                "cat /c/users/me/.ssh/ID_RSA",
+                "cp ~/.ssh/id_rsa /tmp/x",
+            ] {
+                assert_eq!(
+                    windows_any(rule_text, "Bash", &bash(command)),
+                    RuleMatch::Match,
+                    "{rule_text} vs {command}"
+                );
+            }
+        }
+        // Another drive, another folder, another file.
+        for other in [
+            r"D:\Users\me\.ssh\id_rsa",
+            r"C:\Users\you\.ssh\id_rsa",
+            r"C:\Users\me\.sshx\id_rsa",
+        ] {
+            let input = json!({ "file_path": other });
+            assert_eq!(
+                windows_any("Read(~/.ssh/**)", "Read", &input),
+                RuleMatch::NoMatch,
+                "{other}"
+            );
+        }
+        // Anchors: `//c/…` is the drive, `/x` the project, `x` any depth.
+        let cases: &[(&str, &str, Want)] = &[
+            ("Read(//c/**/.env)", r"C:\Work\Proj\.ENV", M),
+            ("Read(//c/**/.env)", r"D:\Work\.env", N),
+            ("Read(//d/**)", r"d:\x", M),
+            ("Edit(/src/**)", r"C:\Work\Proj\SRC\Main.rs", M),
+            ("Edit(/src/**)", r"src\x.rs", M),
+            ("Edit(/src/**)", r"C:\Work\Other\src\x.rs", N),
+            ("Edit(*.ENV)", r"C:\a\b\prod.env", M),
+            ("Edit(./a/*.rs)", r"C:\WORK\PROJ\A\B.RS", M),
+            ("Edit(//server/share/**)", r"\\server\share\x", M),
+        ];
+        for (rule_text, file, expected) in cases {
+            let got = windows_any(rule_text, "Edit", &json!({ "file_path": file }));
+            let got = if rule_text.starts_with("Read") {
+                windows_any(rule_text, "Read", &json!({ "file_path": file }))
+            } else {
+                got
+            };
+            assert_eq!(want(&got), *expected, "{rule_text} vs {file}");
+        }
+    }
+
+    #[test]
+    fn windows_allow_rules_cover_only_what_they_name() {
+        for file in [
+            r"C:\Work\Proj\src\a.rs",
+            r"c:/work/proj/SRC/a.rs",
+            r"src\a.rs",
+            "/c/Work/Proj/src/a.rs",
+        ] {
+            assert!(
+                windows_allows(&["Read(/src/**)"], "Read", &json!({ "file_path": file })),
+                "{file}"
+            );
+        }
+        for file in [
+            r"C:\Work\Proj\src\..\secret.txt",
+            r"C:\Work\Proj\srcx\a.rs",
+            r"D:\Work\Proj\src\a.rs",
+            r"\\server\Work\Proj\src\a.rs",
+            r"C:\Users\Me\.ssh\id_rsa",
+        ] {
+            assert!(
+                !windows_allows(&["Read(/src/**)"], "Read", &json!({ "file_path": file })),
+                "{file}"
+            );
+        }
+        // The same allow rule for a command's reads.
+        assert!(windows_allows(
+            &["Read(/src/**)"],
+            "Bash",
+            &bash(r"cat 'C:\Work\Proj\Src\a.rs' src/b.rs")
+        ));
+        assert!(!windows_allows(
+            &["Read(/src/**)"],
+            "Bash",
+            &bash("cat src/a.rs C:/Users/Me/.ssh/id_rsa")
+        ));
+        // On Unix, case and backslashes keep their meaning.
+        assert_eq!(
+            any(
+                "Read(~/.ssh/**)",
+                "Read",
+                &json!({"file_path": "/home/me/.SSH/id"})
+            ),
+            RuleMatch::NoMatch
+        );
     }
 
     #[test]
@@ -2766,6 +2937,7 @@ mod tests {
             cwd: &project,
             home: Some(&home),
             anchor: &project,
+            style: crate::select::path_style::PathStyle::Posix,
         };
         let judge = |rule_text: &str, tool: &str, input: &Value| {
             rule(rule_text).matches_any(

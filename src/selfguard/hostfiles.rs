@@ -18,6 +18,7 @@ use serde_json::Value;
 use crate::host::HostId;
 use crate::host::wiring::{self, Shape, Wiring};
 use crate::select::effects::{Change, Write, WriteKind};
+use crate::select::path_style::PathStyle;
 
 /// Claude Code's local settings file, which `install --local` writes.
 const CLAUDE_LOCAL: &str = ".claude/settings.local.json";
@@ -27,6 +28,8 @@ const CLAUDE_LOCAL: &str = ".claude/settings.local.json";
 struct HostFile {
     host: HostId,
     path: PathBuf,
+    /// `path` in the form written paths are compared in.
+    key: PathBuf,
     kind: FileKind,
 }
 
@@ -74,9 +77,17 @@ pub fn may_be_one(path: &Path, kind: WriteKind) -> bool {
         return false;
     };
     let folder = path.parent().and_then(Path::file_name);
+    // Any case: a filter before the exact comparison, which on Windows
+    // ignores case.
+    let same = |a: Option<&std::ffi::OsStr>, b: Option<&std::ffi::OsStr>| match (a, b) {
+        (Some(a), Some(b)) => a
+            .to_string_lossy()
+            .eq_ignore_ascii_case(&b.to_string_lossy()),
+        _ => false,
+    };
     let named = |rel: &str| {
         let rel = Path::new(rel);
-        rel.file_name() == Some(name) || rel.file_name() == folder
+        same(rel.file_name(), Some(name)) || same(rel.file_name(), folder)
     };
     wiring::all().any(|w| named(w.project_file) || named(w.user_file))
         || [CLAUDE_LOCAL, "config.toml", ".github/copilot/settings.json"]
@@ -88,6 +99,7 @@ pub fn may_be_one(path: &Path, kind: WriteKind) -> bool {
 #[derive(Debug, Clone)]
 pub struct HostFiles {
     files: Vec<HostFile>,
+    style: PathStyle,
 }
 
 /// What a write would do to hookrun's host configuration.
@@ -111,6 +123,7 @@ impl HostFiles {
                 };
                 files.push(HostFile {
                     host: w.host,
+                    key: path.clone(),
                     path,
                     kind,
                 });
@@ -118,6 +131,7 @@ impl HostFiles {
         }
         files.push(HostFile {
             host: HostId::ClaudeCode,
+            key: PathBuf::new(),
             path: project.join(CLAUDE_LOCAL),
             kind: FileKind::Entries(wiring::wiring(HostId::ClaudeCode)),
         });
@@ -131,16 +145,32 @@ impl HostFiles {
         {
             files.push(HostFile {
                 host: HostId::Codex,
+                key: PathBuf::new(),
                 path,
                 kind: FileKind::Switch(Switch::CodexFeatures),
             });
         }
         files.push(HostFile {
             host: HostId::Copilot,
+            key: PathBuf::new(),
             path: project.join(".github/copilot/settings.json"),
             kind: FileKind::Switch(Switch::DisableAllHooks),
         });
-        HostFiles { files }
+        HostFiles {
+            files,
+            style: PathStyle::Posix,
+        }
+        .in_style(PathStyle::native())
+    }
+
+    /// The same files, compared with written paths in `style`'s form.
+    #[must_use]
+    pub fn in_style(mut self, style: PathStyle) -> HostFiles {
+        for file in &mut self.files {
+            file.key = style.key(&file.path).into_owned();
+        }
+        self.style = style;
+        self
     }
 
     /// Whether `write` (at `target`, normalised, and `real`, what it opens)
@@ -163,13 +193,11 @@ impl HostFiles {
         };
         for file in &self.files {
             let harm = match file.kind {
-                FileKind::Folder => Self::folder(file, write, target, real),
-                FileKind::Entries(w) if names(&file.path) => {
+                FileKind::Folder => self.folder(file, write, target, real),
+                FileKind::Entries(w) if names(&file.key) => {
                     self.document(file, Some(w), write, change)
                 }
-                FileKind::Switch(_) if names(&file.path) => {
-                    self.document(file, None, write, change)
-                }
+                FileKind::Switch(_) if names(&file.key) => self.document(file, None, write, change),
                 _ => None,
             };
             if harm.is_some() {
@@ -180,14 +208,20 @@ impl HostFiles {
     }
 
     /// A hook file of hookrun's in a host's folder (Cline), or the folder.
-    fn folder(file: &HostFile, write: &Write, target: &Path, real: Option<&Path>) -> Option<Harm> {
+    fn folder(
+        &self,
+        file: &HostFile,
+        write: &Write,
+        target: &Path,
+        real: Option<&Path>,
+    ) -> Option<Harm> {
         let touched: Vec<PathBuf> = [Some(target), real]
             .into_iter()
             .flatten()
             .flat_map(|t| {
-                if t.parent() == Some(file.path.as_path()) {
-                    vec![t.to_path_buf()]
-                } else if write.kind == WriteKind::Tree && file.path.starts_with(t) {
+                if t.parent() == Some(file.key.as_path()) {
+                    vec![self.style.opened(t).into_owned()]
+                } else if write.kind == WriteKind::Tree && file.key.starts_with(t) {
                     hook_files(&file.path)
                 } else {
                     Vec::new()

@@ -26,6 +26,7 @@
 pub use crate::select::effects;
 mod hostfiles;
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -35,7 +36,7 @@ use effects::{Effects, Site, Write, WriteKind};
 use hostfiles::HostFiles;
 
 use crate::select::reading::ToolCall;
-use crate::select::rule::PathContext;
+use crate::select::rule::{PathContext, PathStyle};
 use crate::select::shell::HOLE;
 
 use crate::settings::Settings;
@@ -106,7 +107,7 @@ pub const RULES: &[BuiltinRule] = &[
 pub const GUARDED_SUBCOMMANDS: &[&str] = &["trust", "untrust", "install", "uninstall", "init"];
 
 /// Where hookrun's own files are, for one fire.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Places {
     pub project: PathBuf,
     pub home: Option<PathBuf>,
@@ -121,6 +122,9 @@ pub struct Places {
     /// The variables a command's paths may name that hookrun expands
     /// itself ([`effects::KNOWN_VARIABLES`]), from its own environment.
     pub vars: Vec<(OsString, OsString)>,
+    /// How the system spells paths: on Windows a place is reached by any
+    /// spelling of it (case, separator, drive letter).
+    pub style: PathStyle,
 }
 
 /// The folder of the default managed settings.
@@ -130,6 +134,22 @@ fn var(env: &[(OsString, OsString)], name: &str) -> Option<PathBuf> {
     env.iter()
         .find(|(k, v)| k == name && !v.is_empty())
         .map(|(_, v)| PathBuf::from(v))
+}
+
+impl Default for Places {
+    fn default() -> Places {
+        Places {
+            project: PathBuf::new(),
+            home: None,
+            config_dir: None,
+            state_dir: None,
+            logs: Vec::new(),
+            settings_files: Vec::new(),
+            codex_home: None,
+            vars: Vec::new(),
+            style: PathStyle::native(),
+        }
+    }
 }
 
 impl Places {
@@ -171,6 +191,7 @@ impl Places {
                 .filter(|(k, _)| effects::KNOWN_VARIABLES.iter().any(|n| k == n))
                 .cloned()
                 .collect(),
+            style: PathStyle::native(),
         }
     }
 }
@@ -281,6 +302,7 @@ impl Guard {
             cwd,
             home: self.places.home.as_deref(),
             env: &self.places.vars,
+            style: self.places.style,
         };
         let call = ToolCall {
             tool_name,
@@ -375,8 +397,11 @@ impl Guard {
         if write.dynamic {
             return self.dynamic_write(write);
         }
-        let target = normalize(&write.dir.join(written));
-        let real = real_path(write, site);
+        let target = self
+            .places
+            .style
+            .absolute(&write.dir, &written.to_string_lossy());
+        let real = real_path(write, site, self.places.style);
         let real = match real {
             Ok(real) => real.filter(|r| *r != target),
             Err(why) => {
@@ -416,12 +441,19 @@ impl Guard {
         })
     }
 
-    /// `place` with its symbolic links resolved, when that differs.
+    /// A place (as hookrun knows it) in the form paths are compared in.
+    fn key<'p>(&self, place: &'p Path) -> Cow<'p, Path> {
+        self.places.style.key(place)
+    }
+
+    /// `place` with its symbolic links resolved, when that differs (in
+    /// compare form).
     fn resolved(&self, place: &Path) -> Option<PathBuf> {
         if let Some((_, real)) = self.resolved.borrow().iter().find(|(p, _)| p == place) {
             return real.clone();
         }
-        let real = Some(resolved(place)).filter(|real| real != place);
+        let real =
+            Some(self.key(&resolved(place)).into_owned()).filter(|real| *real != *self.key(place));
         self.resolved
             .borrow_mut()
             .push((place.to_path_buf(), real.clone()));
@@ -435,6 +467,7 @@ impl Guard {
                 self.places.home.as_deref(),
                 self.places.codex_home.as_deref(),
             )
+            .in_style(self.places.style)
         })
     }
 
@@ -444,11 +477,12 @@ impl Guard {
         // The place as written and as it opens (a home folder behind a
         // symbolic link): the path may be either.
         let within = |place: &Path| {
-            path.starts_with(place) || self.resolved(place).is_some_and(|r| path.starts_with(r))
+            path.starts_with(self.key(place))
+                || self.resolved(place).is_some_and(|r| path.starts_with(r))
         };
         let holds = |place: &Path| {
             kind == WriteKind::Tree
-                && (place.starts_with(path)
+                && (self.key(place).starts_with(path)
                     || self.resolved(place).is_some_and(|r| r.starts_with(path)))
         };
         // What the call does to `place`, in words.
@@ -468,6 +502,7 @@ impl Guard {
             // The store is read without following a link at its own name:
             // the folder's resolution is the store's.
             let store = [config.join("trust.json"), config.join("trusted")];
+            let store_keys = store.clone().map(|p| self.key(&p).into_owned());
             let real_store = self
                 .resolved(config)
                 .map(|real| [real.join("trust.json"), real.join("trusted")]);
@@ -477,8 +512,11 @@ impl Guard {
                     || (kind == WriteKind::Tree
                         && (place.starts_with(path) || real.is_some_and(|r| r.starts_with(path))))
             };
-            let found = store.iter().enumerate().find(|(i, place)| {
-                reaches_store(place, real_store.as_ref().map(|r| r[*i].as_path()))
+            let found = store.iter().enumerate().find(|(i, _)| {
+                reaches_store(
+                    &store_keys[*i],
+                    real_store.as_ref().map(|r| r[*i].as_path()),
+                )
             });
             if let Some((_, place)) = found {
                 if let Some(rule) = self.on(Guards::TrustStore) {
@@ -525,6 +563,7 @@ impl Guard {
             let program = self
                 .program
                 .get_or_init(|| std::env::current_exe().ok().map(|p| normalize(&p)));
+            // The program as it is known (`reaches` brings it to compare form).
             if let Some(program) = program.as_deref().filter(|p| reaches(p)) {
                 return Some(Hit {
                     rule,
@@ -553,8 +592,9 @@ impl Guard {
             return Some(at.to_path_buf());
         }
         if kind == WriteKind::Tree {
-            for layer in [self.places.project.join(".hookrun"), path.join(".hookrun")] {
-                if layer.starts_with(path) && layer.exists() {
+            let opened = self.places.style.opened(path).join(".hookrun");
+            for layer in [self.places.project.join(".hookrun"), opened] {
+                if self.key(&layer).starts_with(path) && layer.exists() {
                     return Some(layer);
                 }
             }
@@ -581,14 +621,19 @@ impl Guard {
         if literal.is_empty() || literal == "." || literal == "./" {
             return None;
         }
-        let start = normalize(&write.dir.join(&literal));
-        let start_text = if literal.ends_with('/') {
+        let start = self.places.style.absolute(&write.dir, &literal);
+        let separators: &[char] = match self.places.style {
+            PathStyle::Posix => &['/'],
+            PathStyle::Windows => &['/', '\\'],
+        };
+        let start_text = if literal.ends_with(separators) {
             format!("{}/", start.display())
         } else {
             start.display().to_string()
         };
         let mentions_layer = literal.contains(".hookrun");
         let (rule, place) = self.places_list().into_iter().find(|(_, place)| {
+            let place = self.key(place);
             let place_text = place.display().to_string();
             place_text.starts_with(&start_text) || place.starts_with(&start)
         })?;
@@ -636,6 +681,8 @@ impl Guard {
 
     /// Which of hookrun's places `text` names, if any.
     fn mentioned(&self, text: &str) -> Option<(&'static BuiltinRule, String)> {
+        let folded = fold(self.places.style, text);
+        let text = folded.as_ref();
         if text.contains(".hookrun") {
             return self
                 .on(Guards::Settings)
@@ -652,7 +699,11 @@ impl Guard {
         self.places_list()
             .into_iter()
             .find(|(_, place)| {
-                place.as_os_str().len() > 1 && text.contains(&*place.to_string_lossy())
+                let written = fold(self.places.style, &place.to_string_lossy()).into_owned();
+                let key = self.key(place).to_string_lossy().into_owned();
+                [written, key]
+                    .iter()
+                    .any(|place| place.len() > 1 && text.contains(place.as_str()))
             })
             .map(|(rule, place)| (rule, place.display().to_string()))
     }
@@ -742,14 +793,17 @@ pub fn names() -> String {
 /// What the path opens on disk, when that differs from what it says
 /// (symbolic links, `/proc/self/cwd`); `Err`: it goes through another
 /// process's `/proc` entry, whose target hookrun cannot tell.
-fn real_path(write: &Write, site: &Site<'_>) -> Result<Option<PathBuf>, String> {
+fn real_path(write: &Write, site: &Site<'_>, style: PathStyle) -> Result<Option<PathBuf>, String> {
     let paths = PathContext {
         cwd: &write.dir,
         home: site.home,
         anchor: &write.dir,
+        style,
     };
     match crate::select::file_pattern::resolve_on_disk(&write.path, &paths) {
-        crate::select::file_pattern::OnDisk::Resolved(real) => Ok(Some(real)),
+        crate::select::file_pattern::OnDisk::Resolved(real) => {
+            Ok(Some(style.key(&real).into_owned()))
+        }
         // A descriptor (`/dev/fd/2`, `/proc/self/fd/1`) was opened elsewhere,
         // where that opening is judged; another process's folder
         // (`/proc/123/cwd/…`) could be anything.
@@ -762,6 +816,25 @@ fn real_path(write: &Write, site: &Site<'_>) -> Result<Option<PathBuf>, String> 
             } else {
                 Err(why)
             }
+        }
+    }
+}
+
+/// Text (code, a command hookrun cannot read) as places are looked for in
+/// it: on Windows with `/` for every run of separators (`\\` in a string
+/// literal too), in lower case.
+fn fold(style: PathStyle, text: &str) -> Cow<'_, str> {
+    match style {
+        PathStyle::Posix => Cow::Borrowed(text),
+        PathStyle::Windows => {
+            let mut out = String::with_capacity(text.len());
+            for c in text.chars() {
+                let c = if c == '\\' { '/' } else { c };
+                if !(c == '/' && out.ends_with('/')) {
+                    out.extend(c.to_lowercase());
+                }
+            }
+            Cow::Owned(out)
         }
     }
 }

@@ -263,3 +263,133 @@ fn managed_settings_turn_a_rule_off_by_name_and_nothing_else_does() {
     let input = json!({"command": "hookrun trust"});
     assert_eq!(guard.judge("Bash", &input, &|| &input, &w.project), None);
 }
+
+/// hookrun's places on a Windows machine, judged in the Windows style.
+fn windows_guard() -> Guard {
+    let home = PathBuf::from(r"C:\Users\Me");
+    let places = Places {
+        project: PathBuf::from(r"C:\Work\Proj"),
+        config_dir: Some(home.join(r".config\hookrun")),
+        state_dir: Some(PathBuf::from(r"C:\Users\Me\AppData\Local\hookrun\state")),
+        logs: vec![PathBuf::from(r"C:\Users\Me\hookrun-audit.jsonl")],
+        settings_files: vec![PathBuf::from(r"D:\Policy\hookrun.json")],
+        home: Some(home),
+        style: PathStyle::Windows,
+        ..Places::default()
+    };
+    Guard::new(places, &Settings::default())
+}
+
+#[test]
+fn hookruns_files_on_windows_are_protected_by_any_spelling() {
+    let guard = windows_guard();
+    let cwd = Path::new(r"C:\Work\Proj");
+    let write = |path: &str| {
+        let input = json!({"file_path": path, "content": "{}"});
+        guard
+            .judge("Write", &input, &|| &input, cwd)
+            .map(|hit| hit.rule.name)
+    };
+    let cases: &[(&str, Option<&str>)] = &[
+        (
+            r"C:\Users\Me\.config\hookrun\settings.json",
+            Some("hookrun-settings"),
+        ),
+        (
+            r"c:/users/me/.CONFIG/HookRun/Settings.json",
+            Some("hookrun-settings"),
+        ),
+        (
+            "/c/Users/me/.config/hookrun/settings.json",
+            Some("hookrun-settings"),
+        ),
+        (
+            r"\\?\C:\Users\ME\.config\hookrun\settings.json",
+            Some("hookrun-settings"),
+        ),
+        (r"~\.config\hookrun\settings.json", Some("hookrun-settings")),
+        (
+            r"C:\Users\Me\.config\hookrun.\settings.json",
+            Some("hookrun-settings"),
+        ),
+        (
+            r"..\..\Users\me\.config\hookrun\trust.json",
+            Some("hookrun-trust-store"),
+        ),
+        (
+            r"C:\USERS\ME\.config\hookrun\TRUST.JSON",
+            Some("hookrun-trust-store"),
+        ),
+        (r".HOOKRUN\settings.json", Some("hookrun-settings")),
+        (
+            r"C:\Work\Proj\.Hookrun\settings.json",
+            Some("hookrun-settings"),
+        ),
+        (r"d:\POLICY\HOOKRUN.JSON", Some("hookrun-settings")),
+        (
+            r"C:\Users\Me\AppData\Local\HOOKRUN\State\approvals.json",
+            Some("hookrun-state"),
+        ),
+        (r"c:\users\me\HOOKRUN-AUDIT.JSONL", Some("hookrun-log")),
+        // Not hookrun's.
+        (r"C:\Users\Me\notes.txt", None),
+        (r"D:\Users\Me\.config\hookrun\settings.json", None),
+        (r"C:\Work\Proj\src\main.rs", None),
+    ];
+    for (path, expected) in cases {
+        assert_eq!(write(path), *expected, "{path}");
+    }
+    let bash = |command: &str| {
+        let input = json!({"command": command});
+        guard
+            .judge("Bash", &input, &|| &input, cwd)
+            .map(|hit| hit.rule.name)
+    };
+    for command in [
+        "echo {} > C:/USERS/me/.config/hookrun/settings.json",
+        r"rm -rf 'C:\Users\Me\.config'",
+        "rm -rf /c/users/me/AppData/Local/hookrun",
+        r"cp x 'c:\users\me\.config\hookrun\trust.json'",
+    ] {
+        assert!(bash(command).is_some(), "{command}");
+    }
+    assert_eq!(bash("echo hi > C:/Users/Me/notes.txt"), None);
+}
+
+crate::platform::windows_only! {
+    /// The running Windows build: hookrun's own files, in a real profile
+    /// folder, are protected however a call spells their path.
+    #[test]
+    fn the_windows_build_guards_its_files_by_any_spelling() {
+        assert_eq!(PathStyle::native(), PathStyle::Windows);
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("Home");
+        let project = dir.path().join("Project");
+        std::fs::create_dir_all(home.join(".config").join("hookrun")).unwrap();
+        std::fs::create_dir_all(project.join(".hookrun")).unwrap();
+        let settings = Settings::default();
+        let places = Places::of(&settings, &project, Some(&home), &[], None, None);
+        let guard = Guard::new(places, &settings);
+        let file = home.join(".config").join("hookrun").join("settings.json");
+        let written = file.to_string_lossy().into_owned();
+        for spelling in [
+            written.clone(),
+            written.to_uppercase(),
+            written.replace('\\', "/"),
+            format!(r"\\?\{written}"),
+            written.replace(r"\hookrun\", r"\HookRun.\"),
+        ] {
+            let input = json!({"file_path": spelling, "content": "{}"});
+            assert_eq!(
+                guard
+                    .judge("Write", &input, &|| &input, &project)
+                    .map(|hit| hit.rule.name),
+                Some("hookrun-settings"),
+                "{spelling}"
+            );
+        }
+        let other = home.join("notes.txt").to_string_lossy().to_uppercase();
+        let input = json!({"file_path": other, "content": "x"});
+        assert_eq!(guard.judge("Write", &input, &|| &input, &project), None);
+    }
+}
