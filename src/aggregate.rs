@@ -498,7 +498,7 @@ mod tests {
         assert_eq!(d.updated_input, Some(json!({"command": "b"})));
         assert!(d.notices.warnings[0].contains("conflicting updatedInput"));
         let d = agg("PreToolUse", &[("a", a.clone()), ("a2", a)]);
-        assert!(d.notices.warnings.is_empty());
+        assert!(d.notices.warnings.is_empty(), "{:?}", d.notices.warnings);
     }
 
     #[test]

@@ -990,8 +990,10 @@ mod tests {
         let w = event_name_warnings(Some("PostToolUse"), Some("PreToolUse"));
         assert_eq!(w.len(), 1, "{w:?}");
         assert!(w[0].contains("differs"), "{w:?}");
-        assert!(event_name_warnings(Some("pre_tool_use"), Some("PreToolUse")).is_empty());
-        assert!(event_name_warnings(None, Some("MyDeployEvent")).is_empty());
+        let unexpected = event_name_warnings(Some("pre_tool_use"), Some("PreToolUse"));
+        assert!(unexpected.is_empty(), "{unexpected:?}");
+        let unexpected = event_name_warnings(None, Some("MyDeployEvent"));
+        assert!(unexpected.is_empty(), "{unexpected:?}");
     }
 
     #[test]

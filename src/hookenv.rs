@@ -345,7 +345,8 @@ mod tests {
     #[test]
     fn a_scrubbed_name_is_needed_only_when_a_hook_names_it() {
         let scrubbed = vec!["GEMINI_API_KEY".to_owned(), "GH_TOKEN".to_owned()];
-        assert!(named_by(&scrubbed, &["jq -r .tool_input.command | grep -q main"]).is_empty());
+        let unexpected = named_by(&scrubbed, &["jq -r .tool_input.command | grep -q main"]);
+        assert!(unexpected.is_empty(), "{unexpected:?}");
         assert_eq!(
             named_by(
                 &scrubbed,
@@ -358,7 +359,8 @@ mod tests {
             ["GEMINI_API_KEY"]
         );
         // Part of a longer name is another variable.
-        assert!(named_by(&scrubbed, &["echo $MY_GH_TOKEN_FILE"]).is_empty());
+        let unexpected = named_by(&scrubbed, &["echo $MY_GH_TOKEN_FILE"]);
+        assert!(unexpected.is_empty(), "{unexpected:?}");
     }
 
     fn event(json: &str) -> Event {

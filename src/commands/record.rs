@@ -257,7 +257,8 @@ mod tests {
             [dir.path().join("a")]
         );
         std::fs::create_dir_all(dir.path().join("a/b")).unwrap();
-        assert!(missing_folders(&file, false).is_empty());
+        let unexpected = missing_folders(&file, false);
+        assert!(unexpected.is_empty(), "{unexpected:?}");
         let mut out = Vec::new();
         std::fs::write(dir.path().join("a/b/keep"), "").unwrap();
         remove_empty_folders(&[dir.path().join("a"), dir.path().join("a/b")], &mut out);

@@ -329,7 +329,7 @@ fn stop_loop_guard_downgrades_the_block_after_the_cap_and_starts_again() {
         );
         assert!(decision.block.is_some());
     }
-    assert!(warnings.is_empty());
+    assert!(warnings.is_empty(), "{:?}", warnings);
 }
 
 #[test]
@@ -396,7 +396,8 @@ fn async_results_of_earlier_fires_are_delivered_once_and_this_fires_own_wait() {
     // An event that does not take context keeps them pending.
     leave_result(&state, "s", "3-later", "later");
     let fx = Fixture::new(settings(&json!({})), event("Notification", &json!({})));
-    assert!(fx.decide(&policy).system_messages.is_empty());
+    let unexpected = fx.decide(&policy).system_messages;
+    assert!(unexpected.is_empty(), "{unexpected:?}");
     let fx = Fixture::new(settings(&json!({})), event("Stop", &json!({})));
     assert_eq!(fx.decide(&policy).system_messages, ["later"]);
 }

@@ -720,9 +720,12 @@ mod tests {
             found,
             [("HOOKRUN_CONFIG_DIR".to_owned(), "/my hooks/cfg".to_owned())]
         );
-        assert!(unquoted_split_vars("\"${HOOKRUN_CONFIG_DIR}\"/x.sh", &spaced).is_empty());
-        assert!(unquoted_split_vars("'$HOOKRUN_CONFIG_DIR'/x.sh", &spaced).is_empty());
-        assert!(unquoted_split_vars("\\$HOOKRUN_CONFIG_DIR/x.sh", &spaced).is_empty());
+        let unexpected = unquoted_split_vars("\"${HOOKRUN_CONFIG_DIR}\"/x.sh", &spaced);
+        assert!(unexpected.is_empty(), "{unexpected:?}");
+        let unexpected = unquoted_split_vars("'$HOOKRUN_CONFIG_DIR'/x.sh", &spaced);
+        assert!(unexpected.is_empty(), "{unexpected:?}");
+        let unexpected = unquoted_split_vars("\\$HOOKRUN_CONFIG_DIR/x.sh", &spaced);
+        assert!(unexpected.is_empty(), "{unexpected:?}");
         assert!(
             unquoted_split_vars("$CLAUDE_PROJECT_DIR/x.sh", &spaced).is_empty(),
             "no space"
@@ -757,7 +760,9 @@ mod tests {
             matches!(&got[..], [Issue::ScriptToolMissing { tool, .. }] if tool == "jq"),
             "{got:?}"
         );
-        assert!(analyze_shell("$HOOKRUN_CONFIG_DIR/checks.sh", &vars(), &Scripts).is_empty());
-        assert!(analyze_shell("$HOOKRUN_CONFIG_DIR/mentions.sh", &vars(), &Scripts).is_empty());
+        let unexpected = analyze_shell("$HOOKRUN_CONFIG_DIR/checks.sh", &vars(), &Scripts);
+        assert!(unexpected.is_empty(), "{unexpected:?}");
+        let unexpected = analyze_shell("$HOOKRUN_CONFIG_DIR/mentions.sh", &vars(), &Scripts);
+        assert!(unexpected.is_empty(), "{unexpected:?}");
     }
 }

@@ -518,12 +518,12 @@ mod tests {
         ];
         for (json, claude_mode, expected) in cases {
             let found = problems(json, *claude_mode);
-            assert!(!found.is_empty());
+            assert!(!found.is_empty(), "`found` is empty");
             let mut checks: Vec<Check> = Vec::new();
             for problem in &found {
                 let f = finding(problem);
                 assert_ne!(f.check, Check::SettingsProblem, "no rule for {problem}");
-                assert!(!f.fix.is_empty());
+                assert!(!f.fix.is_empty(), "`f.fix` is empty");
                 checks.push(f.check);
             }
             for check in *expected {

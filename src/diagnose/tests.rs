@@ -97,7 +97,7 @@ fn a_clean_config_has_no_findings() {
 #[test]
 fn every_check_has_a_severity_and_ids_are_unique() {
     for (i, a) in Check::ALL.iter().enumerate() {
-        assert!(!a.what().is_empty());
+        assert!(!a.what().is_empty(), "`a.what()` is empty");
         for b in &Check::ALL[i + 1..] {
             assert_ne!(a.id(), b.id());
         }
@@ -386,7 +386,8 @@ fn fire_warnings_cover_a_lowercase_tool_and_a_millisecond_timeout() {
         fire_warnings(&settings, &EventId::Known(KnownEvent::Stop)).len(),
         1
     );
-    assert!(fire_warnings(&settings, &EventId::Known(KnownEvent::PostToolUse)).is_empty());
+    let unexpected = fire_warnings(&settings, &EventId::Known(KnownEvent::PostToolUse));
+    assert!(unexpected.is_empty(), "{unexpected:?}");
 }
 
 fn checks_of(found: &[Finding], prefix: &str) -> Vec<(Check, String, String)> {

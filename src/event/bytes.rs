@@ -230,14 +230,14 @@ mod tests {
         let mut at = 0;
         while at < data.len() {
             let room = filling.room();
-            assert!(!room.is_empty());
+            assert!(!room.is_empty(), "`room` is empty");
             let n = room.len().min(chunk).min(data.len() - at);
             room[..n].copy_from_slice(&data[at..at + n]);
             filling.filled(n);
             at += n;
         }
         // The read that says the end still gets room.
-        assert!(!filling.room().is_empty());
+        assert!(!filling.room().is_empty(), "`filling.room()` is empty");
         filling.finish()
     }
 

@@ -68,7 +68,7 @@ mod tests {
         let mut capture = Capture::new(0);
         capture.push(b"abc");
         let captured = capture.finish();
-        assert!(captured.bytes.is_empty());
+        assert!(captured.bytes.is_empty(), "{:?}", captured.bytes);
         assert_eq!(captured.total, 3);
     }
 

@@ -437,7 +437,7 @@ fn a_spawn_failure_is_that_jobs_alone() {
         "{}",
         message(3)
     );
-    assert!(!message(4).is_empty());
+    assert!(!message(4).is_empty(), "`message(4)` is empty");
     // No `sh` fallback as execvp has: exec form means exec.
     assert!(
         message(5).contains("no-shebang: Exec format error"),

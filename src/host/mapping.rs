@@ -500,7 +500,8 @@ mod tests {
                 "{name}"
             );
         }
-        assert!(event_name_warnings(gemini, Some("PreToolUse"), Some("BeforeTool")).is_empty());
+        let unexpected = event_name_warnings(gemini, Some("PreToolUse"), Some("BeforeTool"));
+        assert!(unexpected.is_empty(), "{unexpected:?}");
         // A near miss of a Gemini name is a typo of it.
         let w = event_name_warnings(gemini, None, Some("BeforeTol"));
         assert_eq!(w.len(), 1, "{w:?}");

@@ -150,9 +150,11 @@ mod tests {
             assert_eq!(found.len(), 1, "{url}: {found:?}");
             assert!(found[0].1.contains("SSRF guard refuses it"), "{found:?}");
         }
-        assert!(lint(&http_hook("http://127.0.0.1:9/", &[], &[])).is_empty());
+        let unexpected = lint(&http_hook("http://127.0.0.1:9/", &[], &[]));
+        assert!(unexpected.is_empty(), "{unexpected:?}");
         // A name is not resolved by a lint.
-        assert!(lint(&http_hook("http://internal.corp/", &[], &[])).is_empty());
+        let unexpected = lint(&http_hook("http://internal.corp/", &[], &[]));
+        assert!(unexpected.is_empty(), "{unexpected:?}");
     }
 
     #[test]
@@ -191,6 +193,7 @@ mod tests {
             args: None,
             shell: ShellKind::Sh,
         });
-        assert!(lint(&hook).is_empty());
+        let unexpected = lint(&hook);
+        assert!(unexpected.is_empty(), "{unexpected:?}");
     }
 }

@@ -364,7 +364,7 @@ mod tests {
         let addrs = resolver
             .resolve_host("localhost", 80, Some(Duration::from_secs(5)))
             .unwrap();
-        assert!(!addrs.is_empty());
+        assert!(!addrs.is_empty(), "`addrs` is empty");
         assert!(addrs.iter().all(|a| a.ip().is_loopback()), "{addrs:?}");
     }
 

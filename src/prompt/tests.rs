@@ -183,7 +183,7 @@ fn failures_fail_open_with_a_warning_or_block_with_on_error() {
         Duration::from_secs(3),
     );
     assert!(v.blocks());
-    assert!(v.notices.warnings.is_empty());
+    assert!(v.notices.warnings.is_empty(), "{:?}", v.notices.warnings);
 }
 
 #[test]

@@ -1600,7 +1600,7 @@ mod tests {
         );
         assert_eq!(e.reads[0].path, ".env");
         let e = effects("write_stdin", json!({"chars": "cat .env\n"}));
-        assert!(!e.typed.is_empty());
+        assert!(!e.typed.is_empty(), "`e.typed` is empty");
         assert_eq!(e.reads[0].path, ".env");
         let e = effects("shell", json!({"command": ["bash", "-lc", "cat .env"]}));
         assert_eq!(e.reads[0].path, ".env");

@@ -592,7 +592,9 @@ mod tests {
             regex_case_miss("^bash$", &compile("^bash$")),
             vec![("Bash", "Claude Code")]
         );
-        assert!(regex_case_miss("^Bash$", &compile("^Bash$")).is_empty());
-        assert!(regex_case_miss("mcp__.*", &compile("mcp__.*")).is_empty());
+        let unexpected = regex_case_miss("^Bash$", &compile("^Bash$"));
+        assert!(unexpected.is_empty(), "{unexpected:?}");
+        let unexpected = regex_case_miss("mcp__.*", &compile("mcp__.*"));
+        assert!(unexpected.is_empty(), "{unexpected:?}");
     }
 }

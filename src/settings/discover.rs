@@ -343,8 +343,10 @@ mod tests {
         let found = project_dir(&env(), Some(&cwd));
         assert_eq!(found, dir.path().join("repo"));
         assert_eq!(nested_layers(&found, &cwd), [dir.path().join("repo/a/b")]);
-        assert!(nested_layers(&found, &found).is_empty());
-        assert!(nested_layers(&found, Path::new("/elsewhere")).is_empty());
+        let unexpected = nested_layers(&found, &found);
+        assert!(unexpected.is_empty(), "{unexpected:?}");
+        let unexpected = nested_layers(&found, Path::new("/elsewhere"));
+        assert!(unexpected.is_empty(), "{unexpected:?}");
         // Never above the home folder the cwd is in.
         let mut home = env();
         home.home = Some(dir.path().join("repo/a"));
