@@ -755,7 +755,11 @@ fn needed_deadline(settings: &Settings, w: &Wiring, claude: &str) -> Option<u64>
     }
     let needed = longest.as_secs_f64().ceil() + KILL_GRACE_SECS;
     let default = crate::host::host(w.host).default_deadline(&event);
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a whole number of seconds, positive and at most 1e9"
+    )]
     (needed > default.as_secs_f64()).then_some(needed.min(1e9) as u64)
 }
 
