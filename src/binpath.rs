@@ -39,8 +39,8 @@ pub struct Ephemeral {
 }
 
 // The forms of an entry's program are wiring facts (the entries name
-// them, `doctor` reads them back): kept there, named here too.
-pub use crate::host::wiring::{NPM_NATIVE_LINK, PINNED_PROGRAM};
+// them, `doctor` reads them back).
+use crate::host::wiring::NPM_NATIVE_LINK;
 
 /// The durable ways to install, for the message that refuses a cache.
 pub const DURABLE_INSTALLS: &str = "`uv tool install hookrun`, `pipx install hookrun`, `npm i -g hookrun` or `cargo binstall hookrun`; or, for a project whose teammates share the entry, `npm i -D hookrun` and `hookrun install HOST --pinned`";
@@ -266,7 +266,7 @@ pub fn in_project_node_modules(binary: &Path, project_dir: &Path) -> bool {
 pub enum Program {
     /// A binary by its absolute path.
     Path(PathBuf),
-    /// [`PINNED_PROGRAM`]: the project's npm devDependency.
+    /// [`PINNED_PROGRAM`](crate::host::wiring::PINNED_PROGRAM): the project's npm devDependency.
     Pinned,
 }
 
@@ -499,7 +499,10 @@ mod tests {
 
     #[test]
     fn the_pinned_entry_is_recognised_as_running_hookrun() {
-        let command = format!("{PINNED_PROGRAM} fire --host claude-code");
+        let command = format!(
+            "{} fire --host claude-code",
+            crate::host::wiring::PINNED_PROGRAM
+        );
         assert!(crate::host::wiring::runs_hookrun(&command));
         assert_eq!(
             crate::host::wiring::program(&command).as_deref(),

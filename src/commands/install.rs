@@ -155,7 +155,7 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
                         scope,
                         pinned: routes
                             .first()
-                            .is_some_and(|r| r.command.starts_with(binpath::PINNED_PROGRAM)),
+                            .is_some_and(|r| r.command.starts_with(wiring::PINNED_PROGRAM)),
                     };
                     installed_notes(args, w, &place, settings.as_ref(), &mut text);
                 } else if !args.dry_run {
@@ -504,7 +504,7 @@ fn entry_command(
         binpath::Program::Path(binary) => fire_command(&binary, args.host)?,
         binpath::Program::Pinned => format!(
             "{} fire --host {}",
-            binpath::PINNED_PROGRAM,
+            wiring::PINNED_PROGRAM,
             args.host.name()
         ),
     })
