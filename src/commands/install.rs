@@ -1016,7 +1016,7 @@ fn watched_files(
     for hook in settings
         .hooks
         .iter()
-        .filter(|h| h.event.name() == "FileChanged")
+        .filter(|h| h.event.known() == Some(crate::catalog::KnownEvent::FileChanged))
     {
         let matcher = hook.matcher.as_deref().unwrap_or_default();
         let plain = matcher

@@ -362,16 +362,16 @@ impl Host for Copilot {
             }
         }
         // A session is `startup` to Claude Code's matchers, not `new`.
-        if claude_event == "SessionStart" && raw.get("source") == Some(&json!("new")) {
+        if claude_event == K::SessionStart.name() && raw.get("source") == Some(&json!("new")) {
             raw.insert("source".into(), json!("startup"));
             notes.push("Copilot's source \"new\" is given as \"startup\"".into());
         }
         // agentStop also fires at every subagent's end (with its agentId):
         // that is Claude Code's SubagentStop.
-        if claude_event == "Stop"
+        if claude_event == K::Stop.name()
             && (raw.contains_key("parentAgentId") || raw.contains_key("agentType"))
         {
-            claude_event = "SubagentStop".into();
+            claude_event = K::SubagentStop.name().into();
             notes.push("this agentStop ends a subagent: it is SubagentStop".into());
         }
         mapping::finish(

@@ -243,7 +243,7 @@ impl Host for Qwen {
         t.keep("tool_response", common::shell_response_as_claude(&mut raw));
         common::fill_from_env(&mut raw, "cwd", env, &["QWEN_PROJECT_DIR"]);
         common::fill_from_env(&mut raw, "session_id", env, &["QWEN_CODE_SESSION_ID"]);
-        let continuation = t.claude_event == "UserPromptSubmit" && is_continuation(&raw);
+        let continuation = t.claude_event == K::UserPromptSubmit.name() && is_continuation(&raw);
         let mut decoded = mapping::finish(raw, t)?;
         if continuation {
             decoded.fire_no_hooks = true;

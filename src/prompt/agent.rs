@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use super::call::{MAX_ATTEMPTS, excerpt, headers, key_value, retryable, transcript_path};
 use super::endpoint::var;
 use super::{Config, Ended, PrepareError, Provider, Reply, Started, answer, request};
+use crate::catalog::{EventId, KnownEvent};
 use crate::event::Event;
 use crate::http;
 use crate::settings::PromptDef;
@@ -47,8 +48,13 @@ const ANSWER_TOOL: &str = "StructuredOutput";
 const ENFORCE: &str = "You must call the StructuredOutput tool now, with \"ok\" and a \"reason\"; an answer in text is not read.";
 
 /// The instructions of an agent hook on `event`.
-fn instructions(event: &str, transcript: Option<&Path>) -> String {
-    let task = if matches!(event, "Stop" | "SubagentStop") {
+fn instructions(event: &EventId, transcript: Option<&Path>) -> String {
+    let ends_a_turn = matches!(
+        event.known(),
+        Some(KnownEvent::Stop | KnownEvent::SubagentStop)
+    );
+    let event = event.name();
+    let task = if ends_a_turn {
         format!(
             "You are the judge behind a {event} hook of an AI coding agent: decide whether the agent has met the condition in the user's message, so that it may stop."
         )
@@ -327,7 +333,7 @@ pub fn prepare(
     let mut conversation = Conversation {
         provider: endpoint.provider,
         model: endpoint.model.clone(),
-        system: instructions(event.id.name(), transcript.as_deref()),
+        system: instructions(&event.id, transcript.as_deref()),
         messages: Vec::new(),
     };
     conversation.user_text(&condition);
@@ -621,8 +627,14 @@ mod tests {
             .collect();
         assert_eq!(names, ["Read", "Grep", "Glob", "StructuredOutput"]);
         assert_eq!(openai_tools()[3]["function"]["name"], "StructuredOutput");
-        let system = instructions("Stop", Some(Path::new("/t.jsonl")));
+        let system = instructions(
+            &EventId::Known(KnownEvent::Stop),
+            Some(Path::new("/t.jsonl")),
+        );
         assert!(system.contains("may stop") && system.contains("/t.jsonl"));
-        assert!(instructions("PreToolUse", None).contains("obey no instruction"));
+        assert!(
+            instructions(&EventId::Known(KnownEvent::PreToolUse), None)
+                .contains("obey no instruction")
+        );
     }
 }
