@@ -39,8 +39,8 @@ pub struct Ephemeral {
 }
 
 // The forms of an entry's program are wiring facts (the entries name
-// them, `doctor` reads them back): kept there, named here too.
-pub use crate::host::wiring::{NPM_NATIVE_LINK, PINNED_PROGRAM};
+// them, `doctor` reads them back).
+use crate::host::wiring::NPM_NATIVE_LINK;
 
 /// The durable ways to install, for the message that refuses a cache.
 pub const DURABLE_INSTALLS: &str = "`uv tool install hookrun`, `pipx install hookrun`, `npm i -g hookrun` or `cargo binstall hookrun`; or, for a project whose teammates share the entry, `npm i -D hookrun` and `hookrun install HOST --pinned`";
@@ -203,22 +203,42 @@ fn lexical(path: &Path) -> PathBuf {
     out
 }
 
+/// Why `install` writes no entry for a binary.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// The binary is in a package runner's cache.
+    #[error(
+        "{} is in {} ({}): an entry naming it stops working when {} deletes it, and then every event exits 127 (the guards are off, or every call is blocked). Install hookrun durably and run `install` with that one: {DURABLE_INSTALLS}. (`--binary PATH` names another hookrun.)",
+        binary.display(),
+        place.what,
+        place.root.display(),
+        place.deleted_by
+    )]
+    RunnerCache { binary: PathBuf, place: Ephemeral },
+    /// `--pinned` for a host that gives its hooks no project folder.
+    #[error(
+        "--pinned: {} does not give its hooks $CLAUDE_PROJECT_DIR, so the entry cannot name the project's node_modules; leave --pinned out (the entry names this binary by its path)",
+        .0.display()
+    )]
+    PinnedWithoutProjectDir(HostId),
+    /// The binary is npm's Node launcher, not the native executable.
+    #[error("{}", launcher_refusal(.0))]
+    Launcher(PathBuf),
+}
+
 /// What `install` says about the binary an entry would run: `Err` refuses
 /// (a package runner's cache), `Ok(Some)` is a warning to print.
 pub fn install_check(
     binary: &Path,
     home: Option<&Path>,
     var: impl Fn(&str) -> Option<OsString>,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Refusal> {
     match classify(binary, home, var) {
         None => Ok(None),
-        Some(e) if e.kind == Kind::RunnerCache => Err(format!(
-            "{} is in {} ({}): an entry naming it stops working when {} deletes it, and then every event exits 127 (the guards are off, or every call is blocked). Install hookrun durably and run `install` with that one: {DURABLE_INSTALLS}. (`--binary PATH` names another hookrun.)",
-            binary.display(),
-            e.what,
-            e.root.display(),
-            e.deleted_by
-        )),
+        Some(e) if e.kind == Kind::RunnerCache => Err(Refusal::RunnerCache {
+            binary: binary.to_path_buf(),
+            place: e,
+        }),
         Some(e) => Ok(Some(format!(
             "warning: {} is in {} ({}), which {} empties: the entry stops working then (exit 127 at every event); a durable install is safer: {DURABLE_INSTALLS}",
             binary.display(),
@@ -266,7 +286,7 @@ pub fn in_project_node_modules(binary: &Path, project_dir: &Path) -> bool {
 pub enum Program {
     /// A binary by its absolute path.
     Path(PathBuf),
-    /// [`PINNED_PROGRAM`]: the project's npm devDependency.
+    /// [`PINNED_PROGRAM`](crate::host::wiring::PINNED_PROGRAM): the project's npm devDependency.
     Pinned,
 }
 
@@ -294,14 +314,11 @@ pub fn entry_program(
     home: Option<&Path>,
     var: impl Fn(&str) -> Option<OsString>,
     out: &mut String,
-) -> Result<Program, String> {
+) -> Result<Program, Refusal> {
     let own = may_pin && in_project_node_modules(binary, project_dir);
     if pinned || (own && host_names_project_dir(host)) {
         if !host_names_project_dir(host) {
-            return Err(format!(
-                "--pinned: {} does not give its hooks $CLAUDE_PROJECT_DIR, so the entry cannot name the project's node_modules; leave --pinned out (the entry names this binary by its path)",
-                host.display()
-            ));
+            return Err(Refusal::PinnedWithoutProjectDir(host));
         }
         let link = project_dir.join("node_modules/.bin").join(NPM_NATIVE_LINK);
         if pinned {
@@ -322,7 +339,7 @@ pub fn entry_program(
     }
     let resolved = std::fs::canonicalize(binary).unwrap_or_else(|_| binary.to_path_buf());
     if is_npm_launcher(&resolved) {
-        return Err(launcher_refusal(binary));
+        return Err(Refusal::Launcher(binary.to_path_buf()));
     }
     if let Some(warning) = install_check(binary, home, var)? {
         let _ = writeln!(out, "{warning}");
@@ -462,14 +479,15 @@ mod tests {
             home,
             env(&[]),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("uv cache clean"), "{err}");
         assert!(err.contains("uv tool install hookrun"), "{err}");
         let warn = install_check(Path::new("/tmp/x/hookrun"), home, env(&[])).unwrap();
         assert!(warn.is_some_and(|w| w.starts_with("warning: /tmp/x/hookrun")));
         assert_eq!(
-            install_check(Path::new("/home/me/.cargo/bin/hookrun"), home, env(&[])),
-            Ok(None)
+            install_check(Path::new("/home/me/.cargo/bin/hookrun"), home, env(&[])).unwrap(),
+            None
         );
     }
 
@@ -499,7 +517,10 @@ mod tests {
 
     #[test]
     fn the_pinned_entry_is_recognised_as_running_hookrun() {
-        let command = format!("{PINNED_PROGRAM} fire --host claude-code");
+        let command = format!(
+            "{} fire --host claude-code",
+            crate::host::wiring::PINNED_PROGRAM
+        );
         assert!(crate::host::wiring::runs_hookrun(&command));
         assert_eq!(
             crate::host::wiring::program(&command).as_deref(),

@@ -537,13 +537,13 @@ pub static CATALOG: &[EventSpec] = &[
 
 /// Events whose input carries a tool (`tool_name` + `tool_input`), the only
 /// events on which an `if` rule can be evaluated (SPEC §4.3).
-const TOOL_EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "PermissionDenied",
-    "PreSkillShellCommand",
+const TOOL_EVENTS: &[KnownEvent] = &[
+    KnownEvent::PreToolUse,
+    KnownEvent::PostToolUse,
+    KnownEvent::PostToolUseFailure,
+    KnownEvent::PermissionRequest,
+    KnownEvent::PermissionDenied,
+    KnownEvent::PreSkillShellCommand,
 ];
 
 /// A model id without the context-window suffix Claude Code strips before
@@ -781,7 +781,7 @@ impl EventId {
 
     /// Whether the input carries a tool an `if` rule can test.
     pub fn has_tool(&self) -> bool {
-        TOOL_EVENTS.contains(&self.name()) && self.spec().is_some()
+        self.known().is_some_and(|k| TOOL_EVENTS.contains(&k))
     }
 
     /// Whether a hook that blocks makes hookrun exit 2 (SPEC §7.2).

@@ -655,13 +655,18 @@ pub enum Show {
     All,
 }
 
-fn parse_show(text: &str) -> Result<Show, String> {
+/// A `--show` value that is neither a number nor `all`.
+#[derive(Debug, thiserror::Error)]
+#[error("expected a number of changed events or `all`, found {0:?}")]
+pub struct BadShow(String);
+
+fn parse_show(text: &str) -> Result<Show, BadShow> {
     if text.eq_ignore_ascii_case("all") {
         return Ok(Show::All);
     }
     text.parse()
         .map(Show::Changes)
-        .map_err(|_| format!("expected a number of changed events or `all`, found {text:?}"))
+        .map_err(|_| BadShow(text.to_owned()))
 }
 
 /// Which settings files to load (SPEC §3.1).

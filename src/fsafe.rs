@@ -235,7 +235,7 @@ pub enum Write {
     /// `O_APPEND`, created if missing (the audit log).
     Append,
     /// Read and write, created if missing, not truncated (a counter).
-    ReadWrite,
+    Update,
     /// Created if missing, emptied (a stamp, a result).
     Truncate,
     /// Created, and it must not exist yet (`O_EXCL`: a claim).
@@ -252,7 +252,7 @@ pub fn open_private(path: &Path, how: Write) -> io::Result<File> {
     platform::set_open_flags(&mut options, false);
     match how {
         Write::Append => options.append(true).create(true),
-        Write::ReadWrite => options.read(true).create(true).truncate(false),
+        Write::Update => options.read(true).create(true).truncate(false),
         // Emptied only once it is known to be a regular file (below).
         Write::Truncate => options.create(true).truncate(false),
         Write::CreateNew => options.create_new(true),
@@ -381,7 +381,7 @@ mod tests {
         );
         let err = read_settings(&path).unwrap_err();
         assert!(err.to_string().contains("a FIFO"), "{err}");
-        for how in [Write::Append, Write::ReadWrite, Write::Truncate] {
+        for how in [Write::Append, Write::Update, Write::Truncate] {
             let err = open_private(&path, how).unwrap_err();
             assert!(err.to_string().contains("a FIFO"), "{how:?}: {err}");
         }
@@ -399,7 +399,7 @@ mod tests {
         std::os::unix::fs::symlink(&target, &link).unwrap();
         for how in [
             Write::Append,
-            Write::ReadWrite,
+            Write::Update,
             Write::Truncate,
             Write::CreateNew,
         ] {

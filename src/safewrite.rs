@@ -35,22 +35,59 @@ impl Target {
     }
 }
 
+/// Why a file was not read, locked or backed up. The I/O error is part of
+/// the message, not a cause of its own: the message is the whole story.
+#[derive(Debug, thiserror::Error)]
+pub enum SafeWriteError {
+    #[error("cannot read {}: {err}", path.display())]
+    Read { path: PathBuf, err: std::io::Error },
+    #[error(
+        "{} is a symlink whose target cannot be read ({err}): hookrun does not create files through a link; fix or remove the link",
+        named.display()
+    )]
+    DanglingLink { named: PathBuf, err: std::io::Error },
+    #[error(
+        "{} is really {}, outside {} (through a symlink): hookrun does not write through it (a repository can point it at any of your files); remove the link, or edit the target yourself",
+        named.display(),
+        real.display(),
+        dir.display()
+    )]
+    Outside {
+        named: PathBuf,
+        real: PathBuf,
+        dir: PathBuf,
+    },
+    #[error("{} is not a regular file", .0.display())]
+    NotAFile(PathBuf),
+    #[error(
+        "another program holds the lock on {} (another hookrun install?): nothing written; run again",
+        .0.display()
+    )]
+    Locked(PathBuf),
+    #[error("cannot write the backup {}: {err}", path.display())]
+    Backup { path: PathBuf, err: std::io::Error },
+    #[error("{}: too many backups already; remove old ones", .0.display())]
+    TooManyBackups(PathBuf),
+}
+
 /// Reads `named`, following a symlink to the file it names. A link whose
 /// target is missing is refused (writing through it would create a file
 /// the user did not name), and so is, with `inside`, a file that really
 /// lies outside that folder (through a linked file or folder).
-pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, String> {
+pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, SafeWriteError> {
+    let cannot_read = |path: &Path| {
+        let path = path.to_path_buf();
+        move |err| SafeWriteError::Read { path, err }
+    };
     let link = match std::fs::symlink_metadata(named) {
         Ok(meta) => Some(meta.file_type().is_symlink()),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => return Err(format!("cannot read {}: {err}", named.display())),
+        Err(err) => return Err(cannot_read(named)(err)),
     };
     let real = if link == Some(true) {
-        std::fs::canonicalize(named).map_err(|err| {
-            format!(
-                "{} is a symlink whose target cannot be read ({err}): hookrun does not create files through a link; fix or remove the link",
-                named.display()
-            )
+        std::fs::canonicalize(named).map_err(|err| SafeWriteError::DanglingLink {
+            named: named.to_path_buf(),
+            err,
         })?
     } else {
         // The folders on the way may be links too.
@@ -59,12 +96,11 @@ pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, String> {
     if let Some(dir) = inside {
         let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         if !real.starts_with(&dir) {
-            return Err(format!(
-                "{} is really {}, outside {} (through a symlink): hookrun does not write through it (a repository can point it at any of your files); remove the link, or edit the target yourself",
-                named.display(),
-                real.display(),
-                dir.display()
-            ));
+            return Err(SafeWriteError::Outside {
+                named: named.to_path_buf(),
+                real,
+                dir,
+            });
         }
     }
     let Some(link) = link else {
@@ -77,13 +113,11 @@ pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, String> {
         });
     };
     let real = if link { real } else { named.to_path_buf() };
-    let meta =
-        std::fs::metadata(&real).map_err(|err| format!("cannot read {}: {err}", real.display()))?;
+    let meta = std::fs::metadata(&real).map_err(cannot_read(&real))?;
     if !meta.is_file() {
-        return Err(format!("{} is not a regular file", real.display()));
+        return Err(SafeWriteError::NotAFile(real));
     }
-    let before =
-        std::fs::read(&real).map_err(|err| format!("cannot read {}: {err}", real.display()))?;
+    let before = std::fs::read(&real).map_err(cannot_read(&real))?;
     Ok(Target {
         named: named.to_path_buf(),
         real,
@@ -97,14 +131,14 @@ pub fn open(named: &Path, inside: Option<&Path>) -> Result<Target, String> {
 /// the file: two `hookrun install`s take turns. (Editors take no such
 /// lock; against them the compare-and-swap of [`replace`] holds.) `None`
 /// when the folder does not exist yet.
-pub fn lock_folder(file: &Path) -> Result<Option<crate::platform::FileLock>, String> {
+pub fn lock_folder(file: &Path) -> Result<Option<crate::platform::FileLock>, SafeWriteError> {
     lock_folder_within(file, 100)
 }
 
 fn lock_folder_within(
     file: &Path,
     tries: u32,
-) -> Result<Option<crate::platform::FileLock>, String> {
+) -> Result<Option<crate::platform::FileLock>, SafeWriteError> {
     let dir = file.parent().unwrap_or(Path::new("."));
     let Ok(handle) = std::fs::File::open(dir) else {
         return Ok(None);
@@ -122,10 +156,7 @@ fn lock_folder_within(
             Err(_) => return Ok(None),
         }
     }
-    Err(format!(
-        "another program holds the lock on {} (another hookrun install?): nothing written; run again",
-        dir.display()
-    ))
+    Err(SafeWriteError::Locked(dir.to_path_buf()))
 }
 
 /// `path` with its nearest existing ancestor resolved (links followed),
@@ -159,7 +190,7 @@ pub fn backup_name(path: &Path, n: u32) -> PathBuf {
 /// Saves `content` next to `path` under the first free backup name, with
 /// `mode`. Created with `O_CREAT|O_EXCL|O_NOFOLLOW`: an existing name, or
 /// a symlink planted there, is skipped, never written through.
-pub fn backup(path: &Path, content: &[u8], mode: u32) -> Result<PathBuf, String> {
+pub fn backup(path: &Path, content: &[u8], mode: u32) -> Result<PathBuf, SafeWriteError> {
     for n in 0..10_000 {
         let name = backup_name(path, n);
         let mut options = OpenOptions::new();
@@ -170,21 +201,19 @@ pub fn backup(path: &Path, content: &[u8], mode: u32) -> Result<PathBuf, String>
         let mut file = match opened {
             Ok(file) => file,
             Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(err) => {
-                return Err(format!("cannot write the backup {}: {err}", name.display()));
-            }
+            Err(err) => return Err(SafeWriteError::Backup { path: name, err }),
         };
         // The umask may have taken bits away: the backup has the original's.
         crate::platform::set_mode(&name, mode & 0o777)
             .and_then(|()| file.write_all(content))
             .and_then(|()| file.sync_all())
-            .map_err(|err| format!("cannot write the backup {}: {err}", name.display()))?;
+            .map_err(|err| SafeWriteError::Backup {
+                path: name.clone(),
+                err,
+            })?;
         return Ok(name);
     }
-    Err(format!(
-        "{}: too many backups already; remove old ones",
-        path.display()
-    ))
+    Err(SafeWriteError::TooManyBackups(path.to_path_buf()))
 }
 
 /// Why [`replace`] did not write.
@@ -278,7 +307,7 @@ mod tests {
         let held = lock_folder(&file).unwrap();
         assert!(held.is_some());
         let err = lock_folder_within(&file, 2).unwrap_err();
-        assert!(err.contains("holds the lock"), "{err}");
+        assert!(err.to_string().contains("holds the lock"), "{err}");
         drop(held);
         assert!(lock_folder_within(&file, 1).unwrap().is_some());
         assert!(

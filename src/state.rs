@@ -99,7 +99,7 @@ impl StateDir {
         // longer than the fire's deadline.
         let named =
             |err: io::Error| io::Error::new(err.kind(), format!("{}: {err}", path.display()));
-        let file = fsafe::open_private(&path, Write::ReadWrite).map_err(named)?;
+        let file = fsafe::open_private(&path, Write::Update).map_err(named)?;
         let mut locked = fsafe::lock_exclusive(file).map_err(named)?;
         let mut text = String::new();
         locked.read_to_string(&mut text)?;

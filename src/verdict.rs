@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::catalog::{Encoding, EventId};
+use crate::catalog::{Encoding, EventId, KnownEvent};
 use crate::event::json_type_name;
 use crate::notices::Notices;
 
@@ -691,7 +691,8 @@ fn names_this_event(
         // A skill's shell command is judged like a tool call: Claude Code
         // reads a PreToolUse answer there too.
         Some(given)
-            if given != event.name() && !(given == "PreToolUse" && event.before_tool_runs()) =>
+            if given != event.name()
+                && !(given == KnownEvent::PreToolUse.name() && event.before_tool_runs()) =>
         {
             verdict.notices.warnings.push(format!(
                 "hook {name}: `hookSpecificOutput.hookEventName` is {given:?} but this is {}; ignored (as Claude Code ignores it)",

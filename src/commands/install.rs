@@ -155,7 +155,7 @@ fn plan(args: &InstallArgs, install: bool) -> anyhow::Result<String> {
                         scope,
                         pinned: routes
                             .first()
-                            .is_some_and(|r| r.command.starts_with(binpath::PINNED_PROGRAM)),
+                            .is_some_and(|r| r.command.starts_with(wiring::PINNED_PROGRAM)),
                     };
                     installed_notes(args, w, &place, settings.as_ref(), &mut text);
                 } else if !args.dry_run {
@@ -504,7 +504,7 @@ fn entry_command(
         binpath::Program::Path(binary) => fire_command(&binary, args.host)?,
         binpath::Program::Pinned => format!(
             "{} fire --host {}",
-            binpath::PINNED_PROGRAM,
+            wiring::PINNED_PROGRAM,
             args.host.name()
         ),
     })
@@ -755,7 +755,11 @@ fn needed_deadline(settings: &Settings, w: &Wiring, claude: &str) -> Option<u64>
     }
     let needed = longest.as_secs_f64().ceil() + KILL_GRACE_SECS;
     let default = crate::host::host(w.host).default_deadline(&event);
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a whole number of seconds, positive and at most 1e9"
+    )]
     (needed > default.as_secs_f64()).then_some(needed.min(1e9) as u64)
 }
 
@@ -1018,7 +1022,7 @@ fn watched_files(
     for hook in settings
         .hooks
         .iter()
-        .filter(|h| h.event.name() == "FileChanged")
+        .filter(|h| h.event.known() == Some(crate::catalog::KnownEvent::FileChanged))
     {
         let matcher = hook.matcher.as_deref().unwrap_or_default();
         let plain = matcher

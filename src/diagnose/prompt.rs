@@ -23,7 +23,7 @@ pub fn check(
     let Some(def) = hook.action.prompt() else {
         return out;
     };
-    let config = prompt::Config::from_settings(settings);
+    let config = crate::settings::prompt::Config::from_settings(settings);
     match prompt::endpoint(def, &config, env) {
         Err(why) => out.push((
             Check::PromptHook,

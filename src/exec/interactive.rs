@@ -37,7 +37,11 @@ pub enum Stopped {
 impl Interactive {
     /// Starts `program` with exactly `env` in `cwd`; the error says why it
     /// could not start (what a command hook's `SpawnFailed` says).
-    pub fn start(program: Program, env: JobEnv, cwd: PathBuf) -> Result<Interactive, String> {
+    pub fn start(
+        program: Program,
+        env: JobEnv,
+        cwd: PathBuf,
+    ) -> Result<Interactive, super::spawn::SpawnError> {
         let job = Job {
             program,
             env,
@@ -46,7 +50,7 @@ impl Interactive {
             timeout: Duration::ZERO,
             kill_by: None,
         };
-        let spawned = super::spawn::spawn_job(&job).map_err(|err| err.to_string())?;
+        let spawned = super::spawn::spawn_job(&job)?;
         Ok(Interactive {
             tree: spawned.tree,
             stdin: Some(spawned.stdin),

@@ -229,10 +229,18 @@ pub struct JobReport {
     /// Stopped because hookrun itself received a termination signal (or
     /// not started at all, see [`Supervisor::run`]). Hooks that had already
     /// exited, or were already being stopped for their timeout, are not.
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "the supervisor's tests read what it did")
+    )]
     pub interrupted: bool,
     /// Not all of `Job.stdin` reached the child: it closed stdin early
     /// (EPIPE), or exited, timed out or was interrupted first. Normal for a
     /// hook that ignores its input. Always false for a job never started.
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "the supervisor's tests read what it did")
+    )]
     pub stdin_unread: bool,
     pub stdout: Captured,
     pub stderr: Captured,

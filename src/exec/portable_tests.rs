@@ -215,7 +215,8 @@ fn stdin_reaches_the_hook_whole() {
         "{} bytes of stdout",
         report.stdout.bytes.len()
     );
-    assert!(!report.stdin_unread);
+    assert!(!report.stdin_unread, "{report:?}");
+    assert!(!report.interrupted, "{report:?}");
 }
 
 #[test]

@@ -25,7 +25,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::answer::{Adapting, Answer};
-use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
+use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool, wired};
 use super::wiring::{Shape, Wiring};
 use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
@@ -36,15 +36,15 @@ use crate::verdict::Permission;
 /// Cline's hook file names, then the SDK's `hookName`s, → Claude Code
 /// events.
 pub static EVENTS: &[EventRow] = &[
-    ev("PreToolUse", "PreToolUse"),
-    ev("PostToolUse", "PostToolUse"),
-    ev("UserPromptSubmit", "UserPromptSubmit"),
-    ev("TaskStart", "SessionStart"),
+    wired("PreToolUse", "PreToolUse"),
+    wired("PostToolUse", "PostToolUse"),
+    wired("UserPromptSubmit", "UserPromptSubmit"),
+    wired("TaskStart", "SessionStart"),
     ev("TaskResume", "SessionStart"),
-    ev("TaskComplete", "Stop"),
+    wired("TaskComplete", "Stop"),
     ev("TaskError", "StopFailure"),
     ev("TaskCancel", "SessionEnd"),
-    ev("SessionShutdown", "SessionEnd"),
+    wired("SessionShutdown", "SessionEnd"),
     ev("PreCompact", "PreCompact"),
     ev("tool_call", "PreToolUse"),
     ev("tool_result", "PostToolUse"),
@@ -99,6 +99,9 @@ pub static FACTS: Facts = Facts {
     project_dir_var: None,
 };
 
+/// The events `hookrun install` routes: the [`EVENTS`] rows marked wired.
+static WIRED: [(&str, &str); mapping::wired_count(EVENTS)] = mapping::wired_events(EVENTS);
+
 /// Hook files, not a settings document: `project_file`/`user_file` are the
 /// folders `hookrun install cline` writes its files in.
 pub static WIRING: Wiring = Wiring {
@@ -106,14 +109,7 @@ pub static WIRING: Wiring = Wiring {
     project_file: ".clinerules/hooks",
     user_file: ".cline/hooks",
     shape: Shape::Files,
-    events: &[
-        ("PreToolUse", "PreToolUse"),
-        ("PostToolUse", "PostToolUse"),
-        ("UserPromptSubmit", "UserPromptSubmit"),
-        ("SessionStart", "TaskStart"),
-        ("Stop", "TaskComplete"),
-        ("SessionEnd", "SessionShutdown"),
-    ],
+    events: &WIRED,
     command_key: "command",
     timeout: None,
     timeout_unit_ms: 1000,

@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 
 use super::answer::{Adapting, Answer};
 use super::common;
-use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
+use super::mapping::{self, EventRow, ToolRow, Translated, tool, wired};
 use super::wiring::{Shape, Wiring};
 use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
@@ -30,19 +30,19 @@ use crate::verdict::Permission;
 
 /// Codex's events: Claude Code's names.
 pub static EVENTS: &[EventRow] = &[
-    ev("SessionStart", "SessionStart"),
-    ev("UserPromptSubmit", "UserPromptSubmit"),
-    ev("PreToolUse", "PreToolUse"),
-    ev("PermissionRequest", "PermissionRequest"),
-    ev("PostToolUse", "PostToolUse"),
-    ev("Stop", "Stop"),
-    ev("SessionEnd", "SessionEnd"),
+    wired("SessionStart", "SessionStart"),
+    wired("UserPromptSubmit", "UserPromptSubmit"),
+    wired("PreToolUse", "PreToolUse"),
+    wired("PermissionRequest", "PermissionRequest"),
+    wired("PostToolUse", "PostToolUse"),
+    wired("Stop", "Stop"),
+    wired("SessionEnd", "SessionEnd"),
     // New in 0.171.0 (its embedded hook schemas).
-    ev("PreCompact", "PreCompact"),
-    ev("PostCompact", "PostCompact"),
-    ev("SubagentStart", "SubagentStart"),
-    ev("SubagentStop", "SubagentStop"),
-    ev("Interrupt", "Interrupt"),
+    wired("PreCompact", "PreCompact"),
+    wired("PostCompact", "PostCompact"),
+    wired("SubagentStart", "SubagentStart"),
+    wired("SubagentStop", "SubagentStop"),
+    wired("Interrupt", "Interrupt"),
 ];
 
 /// Codex tool → Claude Code tool. The shell tool (`exec_command`) already
@@ -133,25 +133,15 @@ pub const TOOL_NAMES: &[&str] = &[
     "view_image",
 ];
 
+/// The events `hookrun install` routes: the [`EVENTS`] rows marked wired.
+static WIRED: [(&str, &str); mapping::wired_count(EVENTS)] = mapping::wired_events(EVENTS);
+
 pub static WIRING: Wiring = Wiring {
     host: HostId::Codex,
     project_file: ".codex/hooks.json",
     user_file: ".codex/hooks.json",
     shape: Shape::Nested,
-    events: &[
-        ("SessionStart", "SessionStart"),
-        ("UserPromptSubmit", "UserPromptSubmit"),
-        ("PreToolUse", "PreToolUse"),
-        ("PermissionRequest", "PermissionRequest"),
-        ("PostToolUse", "PostToolUse"),
-        ("Stop", "Stop"),
-        ("SessionEnd", "SessionEnd"),
-        ("PreCompact", "PreCompact"),
-        ("PostCompact", "PostCompact"),
-        ("SubagentStart", "SubagentStart"),
-        ("SubagentStop", "SubagentStop"),
-        ("Interrupt", "Interrupt"),
-    ],
+    events: &WIRED,
     command_key: "command",
     timeout: Some(("timeout", 600)),
     timeout_unit_ms: 1000,

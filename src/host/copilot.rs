@@ -24,7 +24,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::answer::{Adapting, Answer};
-use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
+use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool, wired};
 use super::wiring::{Shape, Wiring};
 use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
@@ -35,18 +35,18 @@ use crate::verdict::Permission;
 
 /// camelCase event → Claude Code event. Events not listed keep their name.
 pub static EVENTS: &[EventRow] = &[
-    ev("preToolUse", "PreToolUse"),
-    ev("postToolUse", "PostToolUse"),
-    ev("postToolUseFailure", "PostToolUseFailure"),
-    ev("permissionRequest", "PermissionRequest"),
-    ev("userPromptSubmitted", "UserPromptSubmit"),
-    ev("sessionStart", "SessionStart"),
-    ev("sessionEnd", "SessionEnd"),
-    ev("agentStop", "Stop"),
-    ev("subagentStart", "SubagentStart"),
-    ev("subagentStop", "SubagentStop"),
-    ev("preCompact", "PreCompact"),
-    ev("notification", "Notification"),
+    wired("preToolUse", "PreToolUse"),
+    wired("postToolUse", "PostToolUse"),
+    wired("postToolUseFailure", "PostToolUseFailure"),
+    wired("permissionRequest", "PermissionRequest"),
+    wired("userPromptSubmitted", "UserPromptSubmit"),
+    wired("agentStop", "Stop"),
+    wired("subagentStart", "SubagentStart"),
+    wired("subagentStop", "SubagentStop"),
+    wired("sessionStart", "SessionStart"),
+    wired("sessionEnd", "SessionEnd"),
+    wired("preCompact", "PreCompact"),
+    wired("notification", "Notification"),
     // Copilot's own, with no Claude Code event to stand for (its settings
     // schema; not measured): they pass through under their own names, so
     // hooks listed under them run.
@@ -135,25 +135,15 @@ pub const TOOL_NAMES: &[&str] = &[
     "fetch_copilot_cli_documentation",
 ];
 
+/// The events `hookrun install` routes: the [`EVENTS`] rows marked wired.
+static WIRED: [(&str, &str); mapping::wired_count(EVENTS)] = mapping::wired_events(EVENTS);
+
 pub static WIRING: Wiring = Wiring {
     host: HostId::Copilot,
     project_file: ".github/hooks/hookrun.json",
     user_file: ".copilot/hooks/hookrun.json",
     shape: Shape::Flat,
-    events: &[
-        ("PreToolUse", "preToolUse"),
-        ("PostToolUse", "postToolUse"),
-        ("PostToolUseFailure", "postToolUseFailure"),
-        ("PermissionRequest", "permissionRequest"),
-        ("UserPromptSubmit", "userPromptSubmitted"),
-        ("Stop", "agentStop"),
-        ("SubagentStart", "subagentStart"),
-        ("SubagentStop", "subagentStop"),
-        ("SessionStart", "sessionStart"),
-        ("SessionEnd", "sessionEnd"),
-        ("PreCompact", "preCompact"),
-        ("Notification", "notification"),
-    ],
+    events: &WIRED,
     command_key: "bash",
     timeout: Some(("timeoutSec", 30)),
     timeout_unit_ms: 1000,
@@ -363,16 +353,16 @@ impl Host for Copilot {
             }
         }
         // A session is `startup` to Claude Code's matchers, not `new`.
-        if claude_event == "SessionStart" && raw.get("source") == Some(&json!("new")) {
+        if claude_event == K::SessionStart.name() && raw.get("source") == Some(&json!("new")) {
             raw.insert("source".into(), json!("startup"));
             notes.push("Copilot's source \"new\" is given as \"startup\"".into());
         }
         // agentStop also fires at every subagent's end (with its agentId):
         // that is Claude Code's SubagentStop.
-        if claude_event == "Stop"
+        if claude_event == K::Stop.name()
             && (raw.contains_key("parentAgentId") || raw.contains_key("agentType"))
         {
-            claude_event = "SubagentStop".into();
+            claude_event = K::SubagentStop.name().into();
             notes.push("this agentStop ends a subagent: it is SubagentStop".into());
         }
         mapping::finish(

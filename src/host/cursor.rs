@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::answer::{Adapting, Answer};
-use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
+use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool, wired};
 use super::wiring::{Shape, Wiring};
 use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
@@ -25,22 +25,22 @@ use crate::verdict::Permission;
 
 /// Cursor event → Claude Code event. Events not listed keep their name.
 pub static EVENTS: &[EventRow] = &[
-    ev("preToolUse", "PreToolUse"),
+    wired("preToolUse", "PreToolUse"),
     ev("beforeShellExecution", "PreToolUse"),
     ev("beforeMCPExecution", "PreToolUse"),
     ev("beforeReadFile", "PreToolUse"),
-    ev("postToolUse", "PostToolUse"),
+    wired("postToolUse", "PostToolUse"),
     ev("afterShellExecution", "PostToolUse"),
     ev("afterMCPExecution", "PostToolUse"),
     ev("afterFileEdit", "PostToolUse"),
-    ev("postToolUseFailure", "PostToolUseFailure"),
-    ev("beforeSubmitPrompt", "UserPromptSubmit"),
-    ev("stop", "Stop"),
-    ev("sessionStart", "SessionStart"),
-    ev("sessionEnd", "SessionEnd"),
-    ev("preCompact", "PreCompact"),
-    ev("subagentStart", "SubagentStart"),
-    ev("subagentStop", "SubagentStop"),
+    wired("postToolUseFailure", "PostToolUseFailure"),
+    wired("beforeSubmitPrompt", "UserPromptSubmit"),
+    wired("stop", "Stop"),
+    wired("sessionStart", "SessionStart"),
+    wired("sessionEnd", "SessionEnd"),
+    wired("preCompact", "PreCompact"),
+    wired("subagentStart", "SubagentStart"),
+    wired("subagentStop", "SubagentStop"),
 ];
 
 /// Events whose answer is a `permission`.
@@ -93,23 +93,15 @@ pub static FACTS: Facts = Facts {
 /// [`TOOLS`]).
 pub const TOOL_NAMES: &[&str] = &[];
 
+/// The events `hookrun install` routes: the [`EVENTS`] rows marked wired.
+static WIRED: [(&str, &str); mapping::wired_count(EVENTS)] = mapping::wired_events(EVENTS);
+
 pub static WIRING: Wiring = Wiring {
     host: HostId::Cursor,
     project_file: ".cursor/hooks.json",
     user_file: ".cursor/hooks.json",
     shape: Shape::Flat,
-    events: &[
-        ("PreToolUse", "preToolUse"),
-        ("PostToolUse", "postToolUse"),
-        ("PostToolUseFailure", "postToolUseFailure"),
-        ("UserPromptSubmit", "beforeSubmitPrompt"),
-        ("Stop", "stop"),
-        ("SessionStart", "sessionStart"),
-        ("SessionEnd", "sessionEnd"),
-        ("PreCompact", "preCompact"),
-        ("SubagentStart", "subagentStart"),
-        ("SubagentStop", "subagentStop"),
-    ],
+    events: &WIRED,
     command_key: "command",
     timeout: Some(("timeout", INSTALL_TIMEOUT)),
     // Documented inconsistently; 30000 is safe read either way.

@@ -27,7 +27,7 @@ use serde_json::{Map, Value, json};
 
 use super::answer::Adapting;
 use super::common;
-use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
+use super::mapping::{self, EventRow, ToolRow, Translated, tool, wired};
 use super::wiring::{Shape, Wiring};
 use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
@@ -37,15 +37,15 @@ use crate::verdict::Permission;
 
 /// Droid's events: Claude Code's names.
 pub static EVENTS: &[EventRow] = &[
-    ev("PreToolUse", "PreToolUse"),
-    ev("PostToolUse", "PostToolUse"),
-    ev("Notification", "Notification"),
-    ev("UserPromptSubmit", "UserPromptSubmit"),
-    ev("Stop", "Stop"),
-    ev("SubagentStop", "SubagentStop"),
-    ev("PreCompact", "PreCompact"),
-    ev("SessionStart", "SessionStart"),
-    ev("SessionEnd", "SessionEnd"),
+    wired("PreToolUse", "PreToolUse"),
+    wired("PostToolUse", "PostToolUse"),
+    wired("UserPromptSubmit", "UserPromptSubmit"),
+    wired("Stop", "Stop"),
+    wired("SubagentStop", "SubagentStop"),
+    wired("SessionStart", "SessionStart"),
+    wired("SessionEnd", "SessionEnd"),
+    wired("Notification", "Notification"),
+    wired("PreCompact", "PreCompact"),
 ];
 
 /// Droid tool → Claude Code tool, with the `tool_input` renames.
@@ -132,22 +132,15 @@ pub static FACTS: Facts = Facts {
     project_dir_var: Some("FACTORY_PROJECT_DIR"),
 };
 
+/// The events `hookrun install` routes: the [`EVENTS`] rows marked wired.
+static WIRED: [(&str, &str); mapping::wired_count(EVENTS)] = mapping::wired_events(EVENTS);
+
 pub static WIRING: Wiring = Wiring {
     host: HostId::Droid,
     project_file: ".factory/settings.json",
     user_file: ".factory/settings.json",
     shape: Shape::Nested,
-    events: &[
-        ("PreToolUse", "PreToolUse"),
-        ("PostToolUse", "PostToolUse"),
-        ("UserPromptSubmit", "UserPromptSubmit"),
-        ("Stop", "Stop"),
-        ("SubagentStop", "SubagentStop"),
-        ("SessionStart", "SessionStart"),
-        ("SessionEnd", "SessionEnd"),
-        ("Notification", "Notification"),
-        ("PreCompact", "PreCompact"),
-    ],
+    events: &WIRED,
     command_key: "command",
     timeout: Some(("timeout", 60)),
     timeout_unit_ms: 1000,

@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 
 use super::answer::{Adapting, Answer};
 use super::common;
-use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
+use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool, wired};
 use super::wiring::{Shape, Wiring};
 use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
@@ -31,16 +31,16 @@ use crate::verdict::Permission;
 
 /// Gemini event → Claude Code event. Events not listed keep their name.
 pub static EVENTS: &[EventRow] = &[
-    ev("BeforeTool", "PreToolUse"),
-    ev("AfterTool", "PostToolUse"),
-    ev("BeforeAgent", "UserPromptSubmit"),
-    ev("AfterAgent", "Stop"),
-    ev("PreCompress", "PreCompact"),
-    ev("SessionStart", "SessionStart"),
-    ev("SessionEnd", "SessionEnd"),
-    ev("Notification", "Notification"),
-    ev("BeforeModel", "BeforeModel"),
-    ev("AfterModel", "AfterModel"),
+    wired("BeforeTool", "PreToolUse"),
+    wired("AfterTool", "PostToolUse"),
+    wired("BeforeAgent", "UserPromptSubmit"),
+    wired("AfterAgent", "Stop"),
+    wired("PreCompress", "PreCompact"),
+    wired("SessionStart", "SessionStart"),
+    wired("SessionEnd", "SessionEnd"),
+    wired("Notification", "Notification"),
+    wired("BeforeModel", "BeforeModel"),
+    wired("AfterModel", "AfterModel"),
     ev("BeforeToolSelection", "BeforeToolSelection"),
 ];
 
@@ -120,23 +120,15 @@ pub const TOOL_NAMES: &[&str] = &[
     "tracker_visualize",
 ];
 
+/// The events `hookrun install` routes: the [`EVENTS`] rows marked wired.
+static WIRED: [(&str, &str); mapping::wired_count(EVENTS)] = mapping::wired_events(EVENTS);
+
 pub static WIRING: Wiring = Wiring {
     host: HostId::Gemini,
     project_file: ".gemini/settings.json",
     user_file: ".gemini/settings.json",
     shape: Shape::Nested,
-    events: &[
-        ("PreToolUse", "BeforeTool"),
-        ("PostToolUse", "AfterTool"),
-        ("UserPromptSubmit", "BeforeAgent"),
-        ("Stop", "AfterAgent"),
-        ("PreCompact", "PreCompress"),
-        ("SessionStart", "SessionStart"),
-        ("SessionEnd", "SessionEnd"),
-        ("Notification", "Notification"),
-        ("BeforeModel", "BeforeModel"),
-        ("AfterModel", "AfterModel"),
-    ],
+    events: &WIRED,
     command_key: "command",
     timeout: Some(("timeout", 60_000)),
     timeout_unit_ms: 1,

@@ -11,6 +11,7 @@ use std::ffi::OsString;
 
 use super::{HostEnv, HostId, Rendered, host};
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent;
 use crate::event::Event;
 use crate::verdict::Permission;
 
@@ -396,7 +397,7 @@ fn a_warning_never_displaces_a_reason_on_any_host() {
             "{id:?} {rel}: the reason field is not the reason: {v}"
         );
         if let Some(message) = v.get("systemMessage").and_then(Value::as_str) {
-            if *id == HostId::Gemini && event.id.name() != "PreToolUse" {
+            if *id == HostId::Gemini && event.id.known() != Some(KnownEvent::PreToolUse) {
                 assert!(
                     message.starts_with("THE-REASON"),
                     "{id:?} {rel}: Gemini shows this in place of the reason: {message}"

@@ -21,10 +21,57 @@ pub const HOST_FIELD: &str = "hookrun_host";
 pub struct EventRow {
     pub host: &'static str,
     pub claude: &'static str,
+    /// `hookrun install` routes this host event to hookrun.
+    pub wired: bool,
 }
 
+/// A host event hookrun decodes; `install` does not route it.
 pub const fn ev(host: &'static str, claude: &'static str) -> EventRow {
-    EventRow { host, claude }
+    EventRow {
+        host,
+        claude,
+        wired: false,
+    }
+}
+
+/// A host event hookrun decodes and `install` routes to hookrun.
+pub const fn wired(host: &'static str, claude: &'static str) -> EventRow {
+    EventRow {
+        host,
+        claude,
+        wired: true,
+    }
+}
+
+/// How many of `rows` `install` routes.
+pub const fn wired_count(rows: &[EventRow]) -> usize {
+    let mut count = 0;
+    let mut i = 0;
+    while i < rows.len() {
+        if rows[i].wired {
+            count += 1;
+        }
+        i += 1;
+    }
+    count
+}
+
+/// The rows `install` routes, in the table's order, as the host's wiring
+/// lists them: (Claude Code event, the host's name for it). `N` is
+/// [`wired_count`] of the same rows.
+pub const fn wired_events<const N: usize>(rows: &[EventRow]) -> [(&'static str, &'static str); N] {
+    let mut events = [("", ""); N];
+    let mut next = 0;
+    let mut i = 0;
+    while i < rows.len() {
+        if rows[i].wired {
+            events[next] = (rows[i].claude, rows[i].host);
+            next += 1;
+        }
+        i += 1;
+    }
+    assert!(next == N, "N is not the number of wired rows");
+    events
 }
 
 /// One host tool and the Claude Code tool it is, with its `tool_input`

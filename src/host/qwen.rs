@@ -29,7 +29,7 @@ use serde_json::{Map, Value, json};
 
 use super::answer::{Adapting, Answer};
 use super::common;
-use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool};
+use super::mapping::{self, EventRow, ToolRow, Translated, ev, tool, wired};
 use super::wiring::{Shape, Wiring};
 use super::{Adapted, Decoded, Encoded, Facts, Host, HostEnv, HostId};
 use crate::aggregate::Decision;
@@ -40,23 +40,23 @@ use crate::verdict::Permission;
 /// Qwen's events: Claude Code's names (and a few of its own, which keep
 /// theirs).
 pub static EVENTS: &[EventRow] = &[
-    ev("PreToolUse", "PreToolUse"),
-    ev("PostToolUse", "PostToolUse"),
-    ev("PostToolUseFailure", "PostToolUseFailure"),
-    ev("PostToolBatch", "PostToolBatch"),
-    ev("UserPromptSubmit", "UserPromptSubmit"),
+    wired("PreToolUse", "PreToolUse"),
+    wired("PostToolUse", "PostToolUse"),
+    wired("PostToolUseFailure", "PostToolUseFailure"),
+    wired("PostToolBatch", "PostToolBatch"),
+    wired("UserPromptSubmit", "UserPromptSubmit"),
     ev("UserPromptExpansion", "UserPromptExpansion"),
-    ev("Stop", "Stop"),
+    wired("Stop", "Stop"),
     ev("StopFailure", "StopFailure"),
-    ev("SubagentStart", "SubagentStart"),
-    ev("SubagentStop", "SubagentStop"),
-    ev("SessionStart", "SessionStart"),
-    ev("SessionEnd", "SessionEnd"),
-    ev("Notification", "Notification"),
-    ev("PreCompact", "PreCompact"),
-    ev("PostCompact", "PostCompact"),
-    ev("PermissionRequest", "PermissionRequest"),
-    ev("PermissionDenied", "PermissionDenied"),
+    wired("SubagentStart", "SubagentStart"),
+    wired("SubagentStop", "SubagentStop"),
+    wired("SessionStart", "SessionStart"),
+    wired("SessionEnd", "SessionEnd"),
+    wired("Notification", "Notification"),
+    wired("PreCompact", "PreCompact"),
+    wired("PostCompact", "PostCompact"),
+    wired("PermissionRequest", "PermissionRequest"),
+    wired("PermissionDenied", "PermissionDenied"),
     ev("MessageDisplay", "MessageDisplay"),
     ev("InstructionsLoaded", "InstructionsLoaded"),
     // Qwen's own (its hook event enum; not measured): they pass through
@@ -177,28 +177,15 @@ pub static FACTS: Facts = Facts {
     project_dir_var: Some("QWEN_PROJECT_DIR"),
 };
 
+/// The events `hookrun install` routes: the [`EVENTS`] rows marked wired.
+static WIRED: [(&str, &str); mapping::wired_count(EVENTS)] = mapping::wired_events(EVENTS);
+
 pub static WIRING: Wiring = Wiring {
     host: HostId::Qwen,
     project_file: ".qwen/settings.json",
     user_file: ".qwen/settings.json",
     shape: Shape::Nested,
-    events: &[
-        ("PreToolUse", "PreToolUse"),
-        ("PostToolUse", "PostToolUse"),
-        ("PostToolUseFailure", "PostToolUseFailure"),
-        ("PostToolBatch", "PostToolBatch"),
-        ("UserPromptSubmit", "UserPromptSubmit"),
-        ("Stop", "Stop"),
-        ("SubagentStart", "SubagentStart"),
-        ("SubagentStop", "SubagentStop"),
-        ("SessionStart", "SessionStart"),
-        ("SessionEnd", "SessionEnd"),
-        ("Notification", "Notification"),
-        ("PreCompact", "PreCompact"),
-        ("PostCompact", "PostCompact"),
-        ("PermissionRequest", "PermissionRequest"),
-        ("PermissionDenied", "PermissionDenied"),
-    ],
+    events: &WIRED,
     command_key: "command",
     timeout: Some(("timeout", 60)),
     timeout_unit_ms: 1000,
@@ -243,7 +230,7 @@ impl Host for Qwen {
         t.keep("tool_response", common::shell_response_as_claude(&mut raw));
         common::fill_from_env(&mut raw, "cwd", env, &["QWEN_PROJECT_DIR"]);
         common::fill_from_env(&mut raw, "session_id", env, &["QWEN_CODE_SESSION_ID"]);
-        let continuation = t.claude_event == "UserPromptSubmit" && is_continuation(&raw);
+        let continuation = t.claude_event == K::UserPromptSubmit.name() && is_continuation(&raw);
         let mut decoded = mapping::finish(raw, t)?;
         if continuation {
             decoded.fire_no_hooks = true;

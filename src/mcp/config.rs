@@ -56,6 +56,61 @@ impl Places {
     }
 }
 
+/// Why an MCP server's definition was not found or cannot run. `at` names
+/// the entry (file and JSON path); I/O and parse errors are part of the
+/// message, not causes of their own.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// Only an untrusted file defines it: what the user should do.
+    #[error("{0}")]
+    Untrusted(String),
+    #[error("no MCP server of that name in {user_file} or {}", project_file.display())]
+    NotFound {
+        user_file: String,
+        project_file: PathBuf,
+    },
+    #[error("cannot read {}: {err}", path.display())]
+    Read { path: PathBuf, err: std::io::Error },
+    #[error("{what} is not valid JSON: {err}")]
+    NotJson {
+        what: String,
+        err: serde_json::Error,
+    },
+    #[error("{} {what}, and {err}", file.display())]
+    NoTrustedCopy {
+        file: PathBuf,
+        what: String,
+        err: crate::settings::trust::CopyError,
+    },
+    #[error("{at} is not an object")]
+    NotAnObject { at: String },
+    #[error(
+        "{at} is a {kind:?} server: hookrun starts stdio servers only (`command`, `args`, `env`)"
+    )]
+    NotStdio { at: String, kind: String },
+    #[error("{at}.{field}: {var}")]
+    Unset {
+        at: String,
+        field: &'static str,
+        var: UnsetVar,
+    },
+    #[error("{at} has no `command`")]
+    NoCommand { at: String },
+    #[error("{at}.args holds a value that is not a string")]
+    ArgNotString { at: String },
+    #[error("{at}.args is not a list of strings")]
+    ArgsNotList { at: String },
+    #[error("{at}.env.{key} is not a string")]
+    EnvNotString { at: String, key: String },
+    #[error("{at}.env is not an object")]
+    EnvNotObject { at: String },
+}
+
+/// A variable `${NAME}` names that is unset and has no default.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("${{{0}}} is not set")]
+pub struct UnsetVar(pub String);
+
 /// Finds `name`: the definition, and a warning when something else
 /// defines it too or the trusted `.mcp.json` changed (its trusted content
 /// was used). The error says where the server was looked for, or why its
@@ -64,7 +119,7 @@ pub fn find(
     name: &str,
     places: &Places,
     env: &[(OsString, OsString)],
-) -> Result<(ServerDef, Option<String>), String> {
+) -> Result<(ServerDef, Option<String>), ConfigError> {
     let user = places.user_file.as_deref().and_then(|path| {
         let bytes = crate::fsafe::read_capped(path, crate::fsafe::Follow::Yes).ok()?;
         Some((
@@ -136,16 +191,16 @@ pub fn find(
         }
     }
     if let Some(why) = joined(warnings) {
-        return Err(why);
+        return Err(ConfigError::Untrusted(why));
     }
     let user_file = places
         .user_file
         .as_ref()
         .map_or_else(|| "~/.claude.json".to_owned(), |p| p.display().to_string());
-    Err(format!(
-        "no MCP server of that name in {user_file} or {}",
-        project_file.display()
-    ))
+    Err(ConfigError::NotFound {
+        user_file,
+        project_file,
+    })
 }
 
 /// A project's `.mcp.json` as a trust decision has it.
@@ -160,9 +215,16 @@ struct Project {
 
 /// Reads `.mcp.json` and its trust: the content that was trusted stays in
 /// force when the file changed since, or was removed, or cannot be read.
-fn project_servers(file: &Path, trust_all: bool) -> Result<Project, String> {
-    let parse = |bytes: &[u8], what: &str| -> Result<Value, String> {
-        serde_json::from_slice(bytes).map_err(|err| format!("{what} is not valid JSON: {err}"))
+fn project_servers(file: &Path, trust_all: bool) -> Result<Project, ConfigError> {
+    let parse = |bytes: &[u8], what: &str| -> Result<Value, ConfigError> {
+        serde_json::from_slice(bytes).map_err(|err| ConfigError::NotJson {
+            what: what.to_owned(),
+            err,
+        })
+    };
+    let cannot_read = |err| ConfigError::Read {
+        path: file.to_path_buf(),
+        err,
     };
     let read = crate::fsafe::read_capped(file, crate::fsafe::Follow::Yes);
     if trust_all {
@@ -177,7 +239,7 @@ fn project_servers(file: &Path, trust_all: bool) -> Result<Project, String> {
                 trusted: true,
                 warning: None,
             }),
-            Err(err) => Err(format!("cannot read {}: {err}", file.display())),
+            Err(err) => Err(cannot_read(err)),
         };
     }
     let store = super::trust_store();
@@ -200,7 +262,7 @@ fn project_servers(file: &Path, trust_all: bool) -> Result<Project, String> {
             warning: None,
         });
     }
-    let what = match &read {
+    let what = match read {
         Ok(_) => "changed since it was trusted".to_owned(),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound && recorded => {
             "was removed since it was trusted".to_owned()
@@ -213,12 +275,16 @@ fn project_servers(file: &Path, trust_all: bool) -> Result<Project, String> {
             });
         }
         Err(err) if recorded => format!("cannot be read ({err})"),
-        Err(err) => return Err(format!("cannot read {}: {err}", file.display())),
+        Err(err) => return Err(cannot_read(err)),
     };
     let store = store.expect("a recorded file has a store");
     let copy = store
         .trusted_content(file)
-        .map_err(|err| format!("{} {what}, and {err}", file.display()))?;
+        .map_err(|err| ConfigError::NoTrustedCopy {
+            file: file.to_path_buf(),
+            what: what.clone(),
+            err,
+        })?;
     let json = parse(&copy, &format!("the trusted copy of {}", file.display()))?;
     Ok(Project {
         json: Some(json),
@@ -232,9 +298,13 @@ fn project_servers(file: &Path, trust_all: bool) -> Result<Project, String> {
 }
 
 /// One server entry, checked and expanded.
-fn server(entry: &Value, at: String, env: &[(OsString, OsString)]) -> Result<ServerDef, String> {
+fn server(
+    entry: &Value,
+    at: String,
+    env: &[(OsString, OsString)],
+) -> Result<ServerDef, ConfigError> {
     let Some(entry) = entry.as_object() else {
-        return Err(format!("{at} is not an object"));
+        return Err(ConfigError::NotAnObject { at });
     };
     let remote = entry.contains_key("url") && !entry.contains_key("command");
     let kind = entry
@@ -242,16 +312,21 @@ fn server(entry: &Value, at: String, env: &[(OsString, OsString)]) -> Result<Ser
         .and_then(Value::as_str)
         .unwrap_or(if remote { "http" } else { "stdio" });
     if kind != "stdio" {
-        return Err(format!(
-            "{at} is a {kind:?} server: hookrun starts stdio servers only (`command`, `args`, `env`)"
-        ));
+        return Err(ConfigError::NotStdio {
+            at,
+            kind: kind.to_owned(),
+        });
     }
-    let expand = |text: &str, field: &str| {
-        expand_vars(text, env).map_err(|var| format!("{at}.{field}: ${{{var}}} is not set"))
+    let expand = |text: &str, field: &'static str| {
+        expand_vars(text, env).map_err(|var| ConfigError::Unset {
+            at: at.clone(),
+            field,
+            var,
+        })
     };
     let command = match entry.get("command") {
         Some(Value::String(command)) if !command.trim().is_empty() => expand(command, "command")?,
-        _ => return Err(format!("{at} has no `command`")),
+        _ => return Err(ConfigError::NoCommand { at }),
     };
     let args = match entry.get("args") {
         None | Some(Value::Null) => Vec::new(),
@@ -259,10 +334,10 @@ fn server(entry: &Value, at: String, env: &[(OsString, OsString)]) -> Result<Ser
             .iter()
             .map(|a| match a {
                 Value::String(a) => expand(a, "args"),
-                _ => Err(format!("{at}.args holds a value that is not a string")),
+                _ => Err(ConfigError::ArgNotString { at: at.clone() }),
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(format!("{at}.args is not a list of strings")),
+        Some(_) => return Err(ConfigError::ArgsNotList { at }),
     };
     let vars = match entry.get("env") {
         None | Some(Value::Null) => Vec::new(),
@@ -270,10 +345,13 @@ fn server(entry: &Value, at: String, env: &[(OsString, OsString)]) -> Result<Ser
             .iter()
             .map(|(k, v)| match v {
                 Value::String(v) => Ok((k.clone(), expand(v, "env")?)),
-                _ => Err(format!("{at}.env.{k} is not a string")),
+                _ => Err(ConfigError::EnvNotString {
+                    at: at.clone(),
+                    key: k.clone(),
+                }),
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(format!("{at}.env is not an object")),
+        Some(_) => return Err(ConfigError::EnvNotObject { at }),
     };
     Ok(ServerDef {
         command,
@@ -286,7 +364,7 @@ fn server(entry: &Value, at: String, env: &[(OsString, OsString)]) -> Result<Ser
 /// `${VAR}` and `${VAR:-default}` from `env` (as Claude Code expands
 /// `.mcp.json`); the error is the name of a variable that is unset and has
 /// no default.
-fn expand_vars(text: &str, env: &[(OsString, OsString)]) -> Result<String, String> {
+fn expand_vars(text: &str, env: &[(OsString, OsString)]) -> Result<String, UnsetVar> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find("${") {
@@ -308,7 +386,7 @@ fn expand_vars(text: &str, env: &[(OsString, OsString)]) -> Result<String, Strin
         match (value, default) {
             (Some(value), _) => out.push_str(&value),
             (None, Some(default)) => out.push_str(default),
-            (None, None) => return Err(name.to_owned()),
+            (None, None) => return Err(UnsetVar(name.to_owned())),
         }
         rest = &after[end + 1..];
     }
@@ -398,7 +476,7 @@ mod tests {
         let vars = env(&[("TOKEN", "t")]);
         assert_eq!(expand_vars("a${TOKEN}b", &vars).unwrap(), "atb");
         assert_eq!(expand_vars("${MISSING:-d}", &vars).unwrap(), "d");
-        assert_eq!(expand_vars("${MISSING}", &vars).unwrap_err(), "MISSING");
+        assert_eq!(expand_vars("${MISSING}", &vars).unwrap_err().0, "MISSING");
         assert_eq!(expand_vars("${open", &vars).unwrap(), "${open");
     }
 
@@ -409,12 +487,15 @@ mod tests {
             "f (mcpServers.s)".into(),
             &[],
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             err.contains("f (mcpServers.s) is a \"http\" server"),
             "{err}"
         );
-        let err = server(&json!({"url": "https://x"}), "f".into(), &[]).unwrap_err();
+        let err = server(&json!({"url": "https://x"}), "f".into(), &[])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("stdio servers only"), "{err}");
     }
 }

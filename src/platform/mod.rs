@@ -60,20 +60,10 @@ compile_error!(
 /// Items (mostly tests) that exist only on Unix: they test Unix behaviour
 /// (modes, FIFOs, signals, `sh`) that Windows does not have. The choice is
 /// made here so that no other file names an operating system.
-#[allow(unused_macros)]
 macro_rules! unix_only {
     ($($item:item)*) => { $( #[cfg(unix)] $item )* };
 }
-#[allow(unused_imports)]
 pub(crate) use unix_only;
-
-/// Items that exist only on Windows (its own tests).
-#[allow(unused_macros)]
-macro_rules! windows_only {
-    ($($item:item)*) => { $( #[cfg(windows)] $item )* };
-}
-#[allow(unused_imports)]
-pub(crate) use windows_only;
 
 // ---- process trees: a hook, everything it starts, and how they end ------
 
@@ -187,8 +177,8 @@ pub(crate) use os::usable_cpus;
 /// A symlink, for tests (a file or folder link on Windows).
 #[cfg(test)]
 pub(crate) use family::symlink;
-#[cfg(test)]
-#[allow(unused_imports)]
+/// The process table as the supervisor's Unix-only tests read it.
+#[cfg(all(test, unix))]
 pub(crate) use os::testing;
 
 // ---- folder entries, the same on every system -------------------------------

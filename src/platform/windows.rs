@@ -16,7 +16,10 @@
 //! [`wait`] and [`wait_readable`], each with a timeout. A thread blocked on
 //! a pipe that a grandchild holds is never waited for: it ends when the
 //! grandchild does (or with hookrun).
-#![allow(unsafe_code)]
+#![expect(
+    unsafe_code,
+    reason = "Win32 calls have no safe form; each block says why it is sound"
+)]
 
 use super::{EntryKind, FolderEntry};
 use std::collections::VecDeque;

@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use super::call::{MAX_ATTEMPTS, excerpt, headers, key_value, retryable, transcript_path};
 use super::endpoint::var;
 use super::{Config, Ended, PrepareError, Provider, Reply, Started, answer, request};
+use crate::catalog::{EventId, KnownEvent};
 use crate::event::Event;
 use crate::http;
 use crate::settings::PromptDef;
@@ -47,8 +48,13 @@ const ANSWER_TOOL: &str = "StructuredOutput";
 const ENFORCE: &str = "You must call the StructuredOutput tool now, with \"ok\" and a \"reason\"; an answer in text is not read.";
 
 /// The instructions of an agent hook on `event`.
-fn instructions(event: &str, transcript: Option<&Path>) -> String {
-    let task = if matches!(event, "Stop" | "SubagentStop") {
+fn instructions(event: &EventId, transcript: Option<&Path>) -> String {
+    let ends_a_turn = matches!(
+        event.known(),
+        Some(KnownEvent::Stop | KnownEvent::SubagentStop)
+    );
+    let event = event.name();
+    let task = if ends_a_turn {
         format!(
             "You are the judge behind a {event} hook of an AI coding agent: decide whether the agent has met the condition in the user's message, so that it may stop."
         )
@@ -128,7 +134,29 @@ struct ToolCall {
     id: String,
     name: String,
     /// `Err` when the arguments were no JSON object.
-    input: Result<Value, String>,
+    input: Result<Value, BadInput>,
+}
+
+/// A tool call whose input is no JSON object, in words for the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+enum BadInput {
+    /// Anthropic's `input`.
+    #[error("the tool input is not a JSON object")]
+    Input,
+    /// OpenAI's `arguments` (a JSON text).
+    #[error("the tool arguments are not a JSON object")]
+    Arguments,
+}
+
+/// Why a response body is no turn.
+#[derive(Debug, thiserror::Error)]
+enum TurnError {
+    #[error("the response is not JSON ({0})")]
+    NotJson(serde_json::Error),
+    #[error("the response has no `content` list (is baseUrl a Messages API?)")]
+    NoContent,
+    #[error("the response has no `choices[0].message` (is baseUrl a chat completions API?)")]
+    NoMessage,
 }
 
 /// One model turn, read from a response body.
@@ -140,12 +168,11 @@ struct Turn {
     calls: Vec<ToolCall>,
 }
 
-/// Why a response body is no turn.
-fn anthropic_turn(body: &[u8]) -> Result<Turn, String> {
-    let value: Value =
-        serde_json::from_slice(body).map_err(|e| format!("the response is not JSON ({e})"))?;
+/// An Anthropic Messages response as one turn.
+fn anthropic_turn(body: &[u8]) -> Result<Turn, TurnError> {
+    let value: Value = serde_json::from_slice(body).map_err(TurnError::NotJson)?;
     let Some(content) = value.get("content").and_then(Value::as_array) else {
-        return Err("the response has no `content` list (is baseUrl a Messages API?)".to_owned());
+        return Err(TurnError::NoContent);
     };
     let mut text = String::new();
     let mut calls = Vec::new();
@@ -161,7 +188,7 @@ fn anthropic_turn(body: &[u8]) -> Result<Turn, String> {
                 name: block["name"].as_str().unwrap_or_default().to_owned(),
                 input: match block.get("input") {
                     Some(input @ Value::Object(_)) => Ok(input.clone()),
-                    _ => Err("the tool input is not a JSON object".to_owned()),
+                    _ => Err(BadInput::Input),
                 },
             }),
             _ => {}
@@ -174,19 +201,16 @@ fn anthropic_turn(body: &[u8]) -> Result<Turn, String> {
     })
 }
 
-fn openai_turn(body: &[u8]) -> Result<Turn, String> {
-    let value: Value =
-        serde_json::from_slice(body).map_err(|e| format!("the response is not JSON ({e})"))?;
+/// An OpenAI chat completion as one turn.
+fn openai_turn(body: &[u8]) -> Result<Turn, TurnError> {
+    let value: Value = serde_json::from_slice(body).map_err(TurnError::NotJson)?;
     let Some(message) = value
         .get("choices")
         .and_then(Value::as_array)
         .and_then(|c| c.first())
         .and_then(|c| c.get("message"))
     else {
-        return Err(
-            "the response has no `choices[0].message` (is baseUrl a chat completions API?)"
-                .to_owned(),
-        );
+        return Err(TurnError::NoMessage);
     };
     let text = answer::openai_text(body).unwrap_or_default();
     let calls = message
@@ -204,7 +228,7 @@ fn openai_turn(body: &[u8]) -> Result<Turn, String> {
                     .to_owned(),
                 input: match serde_json::from_str::<Value>(arguments) {
                     Ok(input @ Value::Object(_)) => Ok(input),
-                    _ => Err("the tool arguments are not a JSON object".to_owned()),
+                    _ => Err(BadInput::Arguments),
                 },
             }
         })
@@ -327,7 +351,7 @@ pub fn prepare(
     let mut conversation = Conversation {
         provider: endpoint.provider,
         model: endpoint.model.clone(),
-        system: instructions(event.id.name(), transcript.as_deref()),
+        system: instructions(&event.id, transcript.as_deref()),
         messages: Vec::new(),
     };
     conversation.user_text(&condition);
@@ -399,7 +423,7 @@ impl Run {
                 Ok(turn) => turn,
                 Err(why) => {
                     let body = self.clean(String::from_utf8_lossy(&exchange.body).into_owned());
-                    return Reply::finished(Ended::Failed(why), status, body, started);
+                    return Reply::finished(Ended::Failed(why.to_string()), status, body, started);
                 }
             };
             if let Some(call) = turn.calls.iter().find(|c| c.name == ANSWER_TOOL) {
@@ -475,7 +499,7 @@ impl Run {
         for call in calls {
             let out = match &call.input {
                 Err(why) => tools::Output {
-                    text: why.clone(),
+                    text: why.to_string(),
                     is_error: true,
                 },
                 Ok(_) if *tool_bytes >= TOTAL_TOOL_BYTES => tools::Output {
@@ -592,8 +616,18 @@ mod tests {
         assert_eq!(turn.calls[0].name, "StructuredOutput");
         assert_eq!(turn.calls[0].input, Ok(json!({"ok": false, "reason": "r"})));
         assert_eq!(turn.message["tool_calls"][0]["id"], "c1");
-        assert!(anthropic_turn(b"{}").unwrap_err().contains("content"));
-        assert!(openai_turn(b"[]").unwrap_err().contains("choices"));
+        assert!(
+            anthropic_turn(b"{}")
+                .unwrap_err()
+                .to_string()
+                .contains("content")
+        );
+        assert!(
+            openai_turn(b"[]")
+                .unwrap_err()
+                .to_string()
+                .contains("choices")
+        );
     }
 
     #[test]
@@ -621,8 +655,14 @@ mod tests {
             .collect();
         assert_eq!(names, ["Read", "Grep", "Glob", "StructuredOutput"]);
         assert_eq!(openai_tools()[3]["function"]["name"], "StructuredOutput");
-        let system = instructions("Stop", Some(Path::new("/t.jsonl")));
+        let system = instructions(
+            &EventId::Known(KnownEvent::Stop),
+            Some(Path::new("/t.jsonl")),
+        );
         assert!(system.contains("may stop") && system.contains("/t.jsonl"));
-        assert!(instructions("PreToolUse", None).contains("obey no instruction"));
+        assert!(
+            instructions(&EventId::Known(KnownEvent::PreToolUse), None)
+                .contains("obey no instruction")
+        );
     }
 }

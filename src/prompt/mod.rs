@@ -27,7 +27,7 @@ pub use call::{Ended, PrepareError, Reply, Started, start};
 pub use endpoint::{endpoint, scrub_keys};
 // The settings keys are parsed with the rest of the settings; this module
 // only reads them.
-pub use crate::settings::prompt::{Config, Provider};
+use crate::settings::prompt::{Config, Provider};
 
 use crate::catalog::{EventId, KnownEvent};
 use crate::settings::{HookAction, HookDef, OnError, PromptDef, Settings};

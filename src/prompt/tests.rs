@@ -189,7 +189,7 @@ fn failures_fail_open_with_a_warning_or_block_with_on_error() {
 #[test]
 fn refused_events() {
     for event in EVENTS {
-        assert_eq!(refusal(&EventId::resolve(event)), None);
+        assert_eq!(refusal(&EventId::Known(*event)), None);
     }
     for event in [
         "SessionStart",

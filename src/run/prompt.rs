@@ -24,7 +24,7 @@ pub(super) fn start(
 ) -> Started {
     let inputs = ctx.inputs;
     let (client, _) = ctx.http_client();
-    let config = prompt::Config::from_settings(inputs.settings);
+    let config = crate::settings::prompt::Config::from_settings(inputs.settings);
     if agent {
         return prompt::agent::start(
             client,

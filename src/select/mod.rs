@@ -5,15 +5,15 @@
 //! what they say can never drift apart. Pure: nothing is spawned and no
 //! event JSON is serialised here.
 
-pub mod effects;
+pub(crate) mod effects;
 pub(crate) mod file_pattern;
 pub mod matcher;
-pub mod mistakes;
+pub(crate) mod mistakes;
 pub mod path_style;
 pub mod reading;
 pub mod rule;
 pub mod shell;
-pub mod tools;
+pub(crate) mod tools;
 mod wildcard;
 
 use std::collections::HashMap;

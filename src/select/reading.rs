@@ -82,7 +82,7 @@ pub fn remember_read_ahead(read: ReadAhead) {
 /// The shared split of `command`: read ahead, or remembered, or split now;
 /// `Err` when it could not be read within the deadline (why). The one
 /// way the rules (and the built-in rules' reading of a call, in
-/// `crate::selfguard::effects`) get a command's split.
+/// `crate::select::effects`) get a command's split.
 pub(crate) fn split_shared(command: &str) -> Result<Split, String> {
     if let Some(why) = UNREADABLE.with(|list| {
         list.borrow()

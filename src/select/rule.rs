@@ -1229,7 +1229,10 @@ impl CommandPattern {
     }
 
     /// `None`: the pattern matches everything (`*`, `:*`).
-    #[allow(clippy::unnecessary_wraps)] // as every specifier kind's compile
+    #[expect(
+        clippy::unnecessary_wraps,
+        reason = "the same signature as every specifier kind's compile"
+    )]
     fn compile(specifier: &str) -> Result<Option<CommandPattern>, String> {
         // The legacy prefix form `ls:*` is `ls *`.
         let specifier: std::borrow::Cow<'_, str> = match specifier.trim().strip_suffix(":*") {
@@ -1789,8 +1792,10 @@ mod tests {
     /// Each of these gets the denied program past the rule on a reading
     /// that takes the command at its word; bash really runs it.
     #[test]
-    // A case table: one line per disguise, grouped by kind.
-    #[allow(clippy::too_many_lines)]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "a case table: one line per disguise, grouped by kind"
+    )]
     fn disguises_are_denied() {
         let cases: &[(&str, &str)] = &[
             // ANSI-C quoting in the command word, decoded as bash does.

@@ -23,7 +23,7 @@
 //! hookrun under another name). docs/security.md says so, with the remedy
 //! (deny the interpreters where that matters).
 
-pub use crate::select::effects;
+use crate::select::effects;
 mod hostfiles;
 
 use std::borrow::Cow;

@@ -21,26 +21,36 @@ use crate::settings::model::{
 /// The events a prompt hook runs on: those with a conversation to judge
 /// (Claude Code 2.1.337 was measured running prompt and agent hooks on
 /// TaskCompleted too, where `ok: false` keeps the task open).
-pub const EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "UserPromptSubmit",
-    "Stop",
-    "SubagentStop",
-    "TaskCompleted",
+pub const EVENTS: &[KnownEvent] = &[
+    KnownEvent::PreToolUse,
+    KnownEvent::PostToolUse,
+    KnownEvent::PostToolUseFailure,
+    KnownEvent::PermissionRequest,
+    KnownEvent::UserPromptSubmit,
+    KnownEvent::Stop,
+    KnownEvent::SubagentStop,
+    KnownEvent::TaskCompleted,
 ];
+
+/// Whether a prompt hook runs on `event`.
+fn judged(event: &EventId) -> bool {
+    event.known().is_some_and(|known| EVENTS.contains(&known))
+}
+
+/// The names of `events`, as a list in a message.
+fn listed<'a>(events: impl Iterator<Item = &'a KnownEvent>) -> String {
+    events.map(|e| e.name()).collect::<Vec<_>>().join(", ")
+}
 
 /// Why a prompt hook cannot run on `event`, if it cannot.
 pub fn refusal(event: &EventId) -> Option<String> {
-    if EVENTS.contains(&event.name()) {
+    if judged(event) {
         return None;
     }
     Some(format!(
         "prompt hooks are not supported on {} (no conversation to judge); they run on {}. Use a command hook there",
         event.name(),
-        EVENTS.join(", ")
+        listed(EVENTS.iter())
     ))
 }
 
@@ -53,18 +63,17 @@ pub fn agent_refusal(event: &EventId) -> Option<String> {
             "agent hooks are not supported on PermissionRequest (an agent answers ok or not ok, not the allow or deny a permission request needs). Use a command or http hook there".to_owned(),
         );
     }
-    if EVENTS.contains(&event.name()) {
+    if judged(event) {
         return None;
     }
     Some(format!(
         "agent hooks are not supported on {} (no conversation to judge); they run on {}. Use a command hook there",
         event.name(),
-        EVENTS
-            .iter()
-            .filter(|e| **e != "PermissionRequest")
-            .copied()
-            .collect::<Vec<_>>()
-            .join(", ")
+        listed(
+            EVENTS
+                .iter()
+                .filter(|e| **e != KnownEvent::PermissionRequest)
+        )
     ))
 }
 

@@ -139,12 +139,9 @@ fn every_channel_carries_cargo_tomls_version_name_and_repository() {
         assert_eq!(platform["version"], version.as_str(), "{name}");
         assert_eq!(platform["os"], json!([os]), "{name}");
         assert_eq!(platform["cpu"], json!([cpu]), "{name}");
-        // The link npm makes in node_modules/.bin is what `--pinned` writes.
-        assert_eq!(
-            platform["bin"],
-            json!({ hookrun::binpath::NPM_NATIVE_LINK: bin }),
-            "{name}"
-        );
+        // The link npm makes in node_modules/.bin is what `--pinned` writes
+        // (`pinned_entries_run_the_projects_npm_binary_…` below reads it in the entry).
+        assert_eq!(platform["bin"], json!({ "hookrun-native": bin }), "{name}");
         assert_eq!(
             platform["files"],
             json!([bin, "LICENSE-MIT", "LICENSE-APACHE"]),

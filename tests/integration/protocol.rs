@@ -27,8 +27,10 @@ fn hso(event: &str, fields: &Value) -> Value {
 }
 
 #[test]
-// A case table: one row per way one hook can answer.
-#[allow(clippy::too_many_lines)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "a case table: one row per way one hook can answer"
+)]
 fn exit_codes_and_json_of_one_hook() {
     let sb = Sandbox::new();
     let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"JSON-REASON"}}"#;
@@ -516,8 +518,10 @@ fn golden_encoding_of_every_catalog_event() {
 }
 
 #[test]
-// A case table: one row per field hookrun passes through untouched.
-#[allow(clippy::too_many_lines)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "a case table: one row per field hookrun passes through untouched"
+)]
 fn pass_through_fields() {
     let sb = Sandbox::new();
     let echo = |json: &Value| cmd(&format!("echo '{json}'"));

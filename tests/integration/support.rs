@@ -313,7 +313,10 @@ pub fn run_command_within(cmd: &mut Command, stdin: &[u8], timeout: Duration) ->
 }
 
 /// A flat settings object with the given hooks under one event.
-#[allow(clippy::needless_pass_by_value)]
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "callers write the list in place with `json!`"
+)]
 pub fn hooks(event: &str, list: Value) -> Value {
     json!({ "hooks": { event: list } })
 }

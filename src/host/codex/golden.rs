@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::event::Event;
 use crate::host::golden::{
     blocked, decisions, decode, encode, fixture, fixtures_of, non_empty, out, permission,
@@ -139,7 +140,9 @@ fn codex_rejects(schema: &Value, event: &Event, r: &Rendered) -> Option<String> 
     };
     match r.exit.code() {
         0 => {}
-        2 if name == "SessionStart" => return Some("exit 2 on SessionStart".into()),
+        2 if event.id.known() == Some(K::SessionStart) => {
+            return Some("exit 2 on SessionStart".into());
+        }
         2 if r.stderr.trim().is_empty() => return Some("exit 2 without stderr".into()),
         2 => return None,
         other => return Some(format!("exit {other}")),
@@ -280,18 +283,21 @@ fn every_answer_to_codex_passes_its_schema_and_never_fails_open() {
                     r.stdout
                 );
             }
-            let name = event.id.name();
+            let known = event.id.known();
             // Codex's answer on these events has no block (0.171.0's schemas).
-            let unblockable = [
-                "SessionStart",
-                "SessionEnd",
-                "SubagentStart",
-                "PreCompact",
-                "PostCompact",
-                "Interrupt",
-            ];
-            let must_block = (decision.block.is_some() && !unblockable.contains(&name))
-                || (name == "PreToolUse"
+            let unblockable = matches!(
+                known,
+                Some(
+                    K::SessionStart
+                        | K::SessionEnd
+                        | K::SubagentStart
+                        | K::PreCompact
+                        | K::PostCompact
+                        | K::Interrupt
+                )
+            );
+            let must_block = (decision.block.is_some() && !unblockable)
+                || (known == Some(K::PreToolUse)
                     && (decision.permission == Some(Permission::Ask) || decision.stop));
             if must_block {
                 assert!(
@@ -300,7 +306,7 @@ fn every_answer_to_codex_passes_its_schema_and_never_fails_open() {
                     r.stdout
                 );
             }
-            if name == "PreToolUse"
+            if known == Some(K::PreToolUse)
                 && decision.block.is_none()
                 && decision.permission != Some(Permission::Ask)
                 && !decision.stop
@@ -354,14 +360,17 @@ fn codex_hears_of_a_timed_out_hook_beside_any_block() {
                     "{file} {block:?}: {v}"
                 );
             }
-            if block.is_some() && event.id.known() == Some(crate::catalog::KnownEvent::PreToolUse) {
+            if block.is_some() && event.id.known() == Some(K::PreToolUse) {
                 assert_eq!(
                     v["hookSpecificOutput"]["permissionDecisionReason"], "THE-REASON",
                     "{file}: {v}"
                 );
             }
             if block.is_some()
-                && ["PostToolUse", "UserPromptSubmit", "Stop"].contains(&event.id.name())
+                && matches!(
+                    event.id.known(),
+                    Some(K::PostToolUse | K::UserPromptSubmit | K::Stop)
+                )
             {
                 assert_eq!(v["reason"], "THE-REASON", "{file}: {v}");
             }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::event::Event;
 use crate::host::golden::{
     blocked, decisions, decode, encode, field, fixtures_of, payload, permission, single_object,
@@ -312,10 +313,10 @@ fn every_answer_to_gemini_uses_only_fields_it_honours() {
             );
             assert_ne!(top.get("decision"), Some(&json!("ask")), "{file}, {what}");
             assert_eq!(r.exit.code(), 0, "{file}, {what}: {}", r.stdout);
-            let name = event.id.name();
+            let known = event.id.known();
             let must_block = (decision.block.is_some()
-                && !matches!(name, "SessionStart" | "SessionEnd" | "PreCompact"))
-                || (name == "PreToolUse" && decision.permission == Some(Permission::Ask));
+                && !matches!(known, Some(K::SessionStart | K::SessionEnd | K::PreCompact)))
+                || (known == Some(K::PreToolUse) && decision.permission == Some(Permission::Ask));
             if must_block {
                 assert!(denies, "{file}, {what}: a block was lost: {}", r.stdout);
             }

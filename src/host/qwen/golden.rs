@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::aggregate::Decision;
+use crate::catalog::KnownEvent as K;
 use crate::host::golden::{
     blocked, decisions, decode, encode, field, fixtures_of, out, payload, permission,
     single_object, vars,
@@ -218,13 +219,13 @@ fn every_answer_to_qwen_is_json_at_exit_0_and_never_loses_a_block() {
                 assert_eq!(hso["hookEventName"], event.id.name(), "{file}, {what}");
                 assert!(!hso.contains_key("updatedInput"), "{file}, {what}");
             }
-            let name = event.id.name();
+            let known = event.id.known();
             let deny = top
                 .get("hookSpecificOutput")
                 .and_then(|h| h.get("permissionDecision"))
                 .and_then(Value::as_str);
             let blocks = top.get("decision") == Some(&json!("block"));
-            if name == "PreToolUse" {
+            if known == Some(K::PreToolUse) {
                 let must =
                     decision.block.is_some() || decision.updated_input.is_some() || decision.stop;
                 if must {
@@ -234,7 +235,9 @@ fn every_answer_to_qwen_is_json_at_exit_0_and_never_loses_a_block() {
                         r.stdout
                     );
                 }
-            } else if decision.block.is_some() && matches!(name, "Stop" | "UserPromptSubmit") {
+            } else if decision.block.is_some()
+                && matches!(known, Some(K::Stop | K::UserPromptSubmit))
+            {
                 assert!(blocks, "{file}, {what}: a block was lost: {}", r.stdout);
             }
         }

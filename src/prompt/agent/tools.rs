@@ -94,9 +94,9 @@ impl Output {
         }
     }
 
-    fn error(text: impl Into<String>) -> Output {
+    fn error(text: impl std::fmt::Display) -> Output {
         Output {
-            text: cap(text.into()),
+            text: cap(text.to_string()),
             is_error: true,
         }
     }
@@ -166,12 +166,12 @@ impl Scope {
     /// `asked` (absolute, or relative to the project) resolved, if it
     /// lies inside the project (or is the transcript); else why not, in
     /// words for the model.
-    pub fn confine(&self, asked: &str) -> Result<PathBuf, String> {
+    pub fn confine(&self, asked: &str) -> Result<PathBuf, Refused> {
         if asked.trim().is_empty() {
-            return Err("the path is empty".to_owned());
+            return Err(Refused::EmptyPath);
         }
         if asked.contains('\0') {
-            return Err("the path contains a NUL byte".to_owned());
+            return Err(Refused::NulByte);
         }
         let joined = if Path::new(asked).is_absolute() {
             PathBuf::from(asked)
@@ -186,28 +186,28 @@ impl Scope {
                 if !lexically_inside(&joined, &self.root) {
                     return Err(self.outside(asked));
                 }
-                return Err(format!("{asked}: no such file or folder"));
+                return Err(Refused::Missing(asked.to_owned()));
             }
-            Err(err) => return Err(format!("{asked}: {err}")),
+            Err(err) => return Err(Refused::io(asked, err)),
         };
         if self.allowed(&resolved) {
             return Ok(resolved);
         }
         if lexically_inside(&joined, &self.root) {
-            return Err(format!(
-                "{asked} leads outside the project through a symbolic link (to {}); the tools read only inside {}",
-                resolved.display(),
-                self.root.display()
-            ));
+            return Err(Refused::LinkOutside {
+                asked: asked.to_owned(),
+                to: resolved,
+                root: self.root.clone(),
+            });
         }
         Err(self.outside(asked))
     }
 
-    fn outside(&self, asked: &str) -> String {
-        format!(
-            "{asked} is outside the project; the tools read only inside {}",
-            self.root.display()
-        )
+    fn outside(&self, asked: &str) -> Refused {
+        Refused::Outside {
+            asked: asked.to_owned(),
+            root: self.root.clone(),
+        }
     }
 
     fn allowed(&self, resolved: &Path) -> bool {
@@ -216,18 +216,19 @@ impl Scope {
 
     /// Opens a regular file that [`Scope::confine`] accepted, and checks
     /// through the descriptor that it is still where it was allowed to be.
-    fn open(&self, resolved: &Path, shown: &str) -> Result<File, String> {
+    fn open(&self, resolved: &Path, shown: &str) -> Result<File, Refused> {
         let file = crate::fsafe::open_read(resolved, crate::fsafe::Follow::No)
-            .map_err(|err| format!("{shown}: {err}"))?;
+            .map_err(|err| Refused::io(shown, err))?;
         match crate::platform::descriptor_path(&file) {
             Ok(real) if self.allowed(&real) => Ok(file),
-            Ok(real) => Err(format!(
-                "{shown} moved outside the project while it was opened (to {}); refused",
-                real.display()
-            )),
-            Err(err) => Err(format!(
-                "{shown}: cannot check where the opened file is ({err}); refused"
-            )),
+            Ok(real) => Err(Refused::Moved {
+                shown: shown.to_owned(),
+                to: real,
+            }),
+            Err(err) => Err(Refused::Unchecked {
+                shown: shown.to_owned(),
+                err,
+            }),
         }
     }
 
@@ -312,12 +313,12 @@ impl Scope {
     }
 
     /// The folder a Grep or Glob starts from: `path`, else the project.
-    fn base(&self, input: &Value) -> Result<(PathBuf, String), String> {
+    fn base(&self, input: &Value) -> Result<(PathBuf, String), Refused> {
         match input.get("path").and_then(Value::as_str) {
             Some(asked) if !asked.trim().is_empty() => {
                 let resolved = self.confine(asked)?;
                 if let Some(why) = self.refused(asked, &resolved) {
-                    return Err(why);
+                    return Err(Refused::Denied(why));
                 }
                 Ok((resolved, asked.to_owned()))
             }
@@ -561,12 +562,53 @@ fn number(input: &Value, key: &str) -> Option<usize> {
         .and_then(|n| usize::try_from(n).ok())
 }
 
-fn slurp(file: File, shown: &str) -> Result<Vec<u8>, String> {
+fn slurp(file: File, shown: &str) -> Result<Vec<u8>, Refused> {
     let mut bytes = Vec::new();
     file.take(FILE_CAP)
         .read_to_end(&mut bytes)
-        .map_err(|err| format!("{shown}: {err}"))?;
+        .map_err(|err| Refused::io(shown, err))?;
     Ok(bytes)
+}
+
+/// Why a tool does not read a path, in words for the model.
+#[derive(Debug, thiserror::Error)]
+pub enum Refused {
+    #[error("the path is empty")]
+    EmptyPath,
+    #[error("the path contains a NUL byte")]
+    NulByte,
+    #[error("{0}: no such file or folder")]
+    Missing(String),
+    #[error("{shown}: {err}")]
+    Io { shown: String, err: std::io::Error },
+    #[error("{asked} is outside the project; the tools read only inside {}", root.display())]
+    Outside { asked: String, root: PathBuf },
+    #[error(
+        "{asked} leads outside the project through a symbolic link (to {}); the tools read only inside {}",
+        to.display(),
+        root.display()
+    )]
+    LinkOutside {
+        asked: String,
+        to: PathBuf,
+        root: PathBuf,
+    },
+    #[error("{shown} moved outside the project while it was opened (to {}); refused", to.display())]
+    Moved { shown: String, to: PathBuf },
+    #[error("{shown}: cannot check where the opened file is ({err}); refused")]
+    Unchecked { shown: String, err: std::io::Error },
+    /// A deny rule or hookrun's own files: the rule's words.
+    #[error("{0}")]
+    Denied(String),
+}
+
+impl Refused {
+    fn io(shown: &str, err: std::io::Error) -> Refused {
+        Refused::Io {
+            shown: shown.to_owned(),
+            err,
+        }
+    }
 }
 
 fn looks_binary(bytes: &[u8]) -> bool {
@@ -636,7 +678,7 @@ mod tests {
             ("nothing-here", "no such file"),
             ("", "empty"),
         ] {
-            let why = scope.confine(asked).unwrap_err();
+            let why = scope.confine(asked).unwrap_err().to_string();
             assert!(why.contains(words), "{asked}: {why}");
         }
         // A link out and back in ends inside: allowed.

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::Reporter;
-use crate::catalog::{self, EventId};
+use crate::catalog::{self, EventId, KnownEvent};
 use crate::event::json_type_name;
 use crate::settings::model::{
     CommandDef, HookAction, HookDef, HookExtra, HttpDef, JsonPath, McpToolDef, OnError,
@@ -75,7 +75,12 @@ pub const CLAUDE_INTERNAL_HOOK_FIELDS: &[(&str, &str)] = &[
 
 /// The events on which Claude Code ignores `onFailure: "block"` (a block
 /// there would keep the agent going, not stop an action).
-const ON_FAILURE_IGNORED_ON: &[&str] = &["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"];
+const ON_FAILURE_IGNORED_ON: &[KnownEvent] = &[
+    KnownEvent::Stop,
+    KnownEvent::SubagentStop,
+    KnownEvent::TaskCompleted,
+    KnownEvent::TeammateIdle,
+];
 
 /// A hook entry as written (flat shape, or an inner hook of the nested one).
 ///
@@ -976,7 +981,10 @@ fn on_error_of(
         }
     };
     let ignored_here = on_failure == OnError::Block
-        && (raw.run_async.unwrap_or(false) || ON_FAILURE_IGNORED_ON.contains(&event.name()));
+        && (raw.run_async.unwrap_or(false)
+            || event
+                .known()
+                .is_some_and(|k| ON_FAILURE_IGNORED_ON.contains(&k)));
     let on_failure = if ignored_here {
         let what = if raw.run_async.unwrap_or(false) {
             "an async hook".to_owned()
@@ -1026,6 +1034,7 @@ mod tests {
     use std::time::Duration;
 
     use super::super::test_util::{load, messages};
+    use crate::catalog::KnownEvent;
     use crate::settings::model::{CommandDef, HookAction, Severity, ShellKind};
 
     #[test]
@@ -1075,7 +1084,7 @@ mod tests {
             settings
                 .hooks
                 .iter()
-                .all(|h| h.event.name() == "PreToolUse")
+                .all(|h| h.event.known() == Some(KnownEvent::PreToolUse))
         );
     }
 
