@@ -1,5 +1,5 @@
-//! Every code block of README.md, CONTRIBUTING.md, CHANGELOG.md and
-//! docs/*.md (design pages included) either runs here, as the cookbook
+//! Every code block of README.md, CONTRIBUTING.md, CHANGELOG.md,
+//! tools/README.md and docs/*.md (design pages included) either runs here, as the cookbook
 //! tests run the recipes, or says why it cannot: in a fresh home that
 //! holds Claude Code's own `~/.claude.json` and `~/.claude/settings.json`
 //! (which no example may touch), from a folder that looks like a checkout
@@ -68,10 +68,15 @@ enum Marker {
 }
 
 fn pages() -> Vec<PathBuf> {
-    let mut pages: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
-        .iter()
-        .map(|page| repo().join(page))
-        .collect();
+    let mut pages: Vec<PathBuf> = [
+        "README.md",
+        "CONTRIBUTING.md",
+        "CHANGELOG.md",
+        "tools/README.md",
+    ]
+    .iter()
+    .map(|page| repo().join(page))
+    .collect();
     for dir in ["docs", "docs/design"] {
         let mut docs: Vec<PathBuf> = std::fs::read_dir(repo().join(dir))
             .unwrap()
