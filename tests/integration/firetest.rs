@@ -203,14 +203,20 @@ impl Fire {
         args.extend(self.args.iter().map(String::as_str));
         let run = sb.run(&args, &stdin);
         for expect in &self.expect {
-            check(expect, &run, &args);
+            check(expect, &run, &args, &stdin);
         }
         run
     }
 }
 
-fn check(expect: &Expect, run: &Run, args: &[&str]) {
-    let at = || format!("hookrun {}\n{run:#?}", args.join(" "));
+fn check(expect: &Expect, run: &Run, args: &[&str], stdin: &[u8]) {
+    let at = || {
+        format!(
+            "hookrun {}\nstdin: {}\n{run:#?}",
+            args.join(" "),
+            String::from_utf8_lossy(stdin)
+        )
+    };
     match expect {
         Expect::Exit(code) => assert_eq!(run.code, Some(*code), "exit code: {}", at()),
         Expect::Stdout(text) => assert_eq!(&run.stdout, text, "stdout: {}", at()),

@@ -176,12 +176,11 @@ fn qwen_pre_tool_context_rides_on_the_same_calls_post_tool_answer() {
             "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"after says hi\"}}'"}]}]
     }});
     let before = |settings: &Value| {
-        let run = Fire::host("qwen")
-            .settings(&settings)
+        Fire::host("qwen")
+            .settings(settings)
             .payload("qwen/pre_tool_use__shell.json")
             .expect_exit(0)
-            .run_in(&sb);
-        run
+            .run_in(&sb)
     };
     let pre = before(&settings);
     assert!(!pre.stdout.contains("mind the marker"), "{}", pre.stdout);
@@ -394,7 +393,7 @@ fn behind_claude_code_the_stop_guard_leaves_the_cap_to_claude_code() {
         Fire::host("claude-code")
             .settings(&settings)
             .stdin(&stdin)
-            .run_in(&sb)
+            .run_in(sb)
     };
     // Claude Code ends the loop itself after 8 blocks: hookrun passes the
     // 9th on (Claude Code's to refuse), and steps in only past that.
@@ -824,7 +823,14 @@ fn gemini_read_many_files_meets_read_deny_rules() {
     let sb = Sandbox::new();
     let settings = json!({"permissions": {"deny": ["Read(./.env)"]}});
     let env = sb.project.join(".env");
-    Fire::host("gemini").settings(&settings).payload_with("gemini/before_tool__read.json", &json!({"tool_name": "read_many_files", "tool_input": {"include": [env.to_str().unwrap()]}})).expect_exit(0).expect_json_at("/decision", "deny").run_in(&sb);
+    let fields =
+        json!({"tool_name": "read_many_files", "tool_input": {"include": [env.to_str().unwrap()]}});
+    Fire::host("gemini")
+        .settings(&settings)
+        .payload_with("gemini/before_tool__read.json", &fields)
+        .expect_exit(0)
+        .expect_json_at("/decision", "deny")
+        .run_in(&sb);
 }
 
 /// A policy kept under `.claude/` is Claude Code's to enforce behind
@@ -1425,7 +1431,13 @@ fn droid_is_a_host_from_payload_to_install() {
     // A Bash rule judges Droid's Execute; the answer is the deny Droid
     // reads (permissionDecision, and exit 2 with the reason).
     let deny_rm = json!({"permissions": {"deny": ["Bash(rm *)"]}});
-    Fire::host("droid").settings(&deny_rm).payload_with("droid/pre_tool_use__execute.json", &json!({"tool_input": {"summary": "Clean up", "command": "rm -rf build", "riskLevelReason": "r", "riskLevel": "high"}})).expect_exit(2).expect_json_at("/hookSpecificOutput/permissionDecision", "deny").run_in(&sb);
+    let fields = json!({"tool_input": {"summary": "Clean up", "command": "rm -rf build", "riskLevelReason": "r", "riskLevel": "high"}});
+    Fire::host("droid")
+        .settings(&deny_rm)
+        .payload_with("droid/pre_tool_use__execute.json", &fields)
+        .expect_exit(2)
+        .expect_json_at("/hookSpecificOutput/permissionDecision", "deny")
+        .run_in(&sb);
     // An ask becomes a deny: `droid exec` would run the call.
     let ask = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
         "command": "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"sure?\"}}'"}]}]}});
