@@ -128,6 +128,17 @@ fuzz TARGET SECONDS="600":
 shell-differential CASES="5000":
     HOOKRUN_SHELL_CASES={{CASES}} cargo test --locked --test integration shell_differential -- --nocapture
 
+# Not part of `cargo test` (which checks only that each recipe still
+# applies): copies the crate to target/extending-check/crate once per
+# recipe, applies the recipe's edits from docs/design/extending.md, builds
+# every target into target/extending-check/target (the dependencies are
+# built once and kept) and runs the recipe's tests. HOOKRUN_RECIPE=host
+# (a word of a recipe's title) performs one.
+#
+# Perform each recipe of docs/design/extending.md on a copy of the crate: build every target, run its tests.
+extending-check:
+    cargo test --locked --test integration -- --ignored --exact extending::every_recipe_builds_and_its_test_passes_on_a_copy_of_the_crate --nocapture
+
 # Not part of `cargo test`: tools/bench/parser-eval/ is a workspace of its own that
 # builds brush-parser and tree-sitter-bash (a C compiler for the latter) next
 # to hookrun's reader; the numbers of record are in docs/design/shell-rules.md.
