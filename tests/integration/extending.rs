@@ -486,7 +486,8 @@ fn cargo(dir: &Path, target: &Path, args: &[&str]) -> String {
     let mut cmd = std::process::Command::new(std::env::var_os("CARGO").unwrap_or("cargo".into()));
     for (key, _) in std::env::vars_os() {
         let key = key.to_string_lossy().into_owned();
-        if (key.starts_with("CARGO_") && key != "CARGO_HOME") || key.starts_with("RUST") {
+        let flags = ["RUSTFLAGS", "RUSTDOCFLAGS", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER"];
+        if (key.starts_with("CARGO_") && key != "CARGO_HOME") || flags.contains(&key.as_str()) {
             cmd.env_remove(key);
         }
     }
