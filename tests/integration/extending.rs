@@ -211,6 +211,7 @@ fn every_hook_kind_has_what_the_recipe_gives_one() {
 //
 //   <!-- edit: FILE, after: TEXT -->   below the one line that holds TEXT
 //   <!-- edit: FILE, before: TEXT -->  above it
+//   <!-- edit: FILE, replace: TEXT --> in place of it
 //   <!-- edit: FILE, at the end -->    appended
 //   <!-- edit: FILE, new -->           a file of its own (that must not exist)
 //
@@ -225,6 +226,7 @@ fn every_hook_kind_has_what_the_recipe_gives_one() {
 enum Place {
     After(String),
     Before(String),
+    Replace(String),
     End,
     New,
 }
@@ -255,6 +257,8 @@ fn parse_edit(comment: &str, line: usize) -> Option<(String, Place)> {
         Place::After(text.to_owned())
     } else if let Some(text) = place.strip_prefix("before: ") {
         Place::Before(text.to_owned())
+    } else if let Some(text) = place.strip_prefix("replace: ") {
+        Place::Replace(text.to_owned())
     } else if place == "at the end" {
         Place::End
     } else if place == "new" {
@@ -339,8 +343,9 @@ fn apply(text: Option<&str>, edit: &Edit) -> Result<String, String> {
             out.push_str(&edit.block);
             return Ok(out);
         }
-        (Place::After(anchor), Some(_)) => (anchor, true),
-        (Place::Before(anchor), Some(_)) => (anchor, false),
+        (Place::After(anchor), Some(_)) => (anchor, Some(true)),
+        (Place::Before(anchor), Some(_)) => (anchor, Some(false)),
+        (Place::Replace(anchor), Some(_)) => (anchor, None),
     };
     let text = text.unwrap_or_default();
     let holding: Vec<usize> = text
@@ -357,13 +362,19 @@ fn apply(text: Option<&str>, edit: &Edit) -> Result<String, String> {
     };
     let mut out = String::new();
     for (k, line) in text.lines().enumerate() {
-        if k == n && !after {
-            out.push_str(&edit.block);
+        if k != n {
+            out.push_str(line);
+            out.push('\n');
+            continue;
         }
-        out.push_str(line);
-        out.push('\n');
-        if k == n && after {
-            out.push_str(&edit.block);
+        if after == Some(true) {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str(&edit.block);
+        if after == Some(false) {
+            out.push_str(line);
+            out.push('\n');
         }
     }
     Ok(out)
@@ -441,6 +452,10 @@ fn an_edit_needs_its_anchor_on_exactly_one_line() {
         apply(Some(text), &edit(Place::Before("a".into()))).unwrap(),
         "new\na\nb\nb\n"
     );
+    assert_eq!(
+        apply(Some(text), &edit(Place::Replace("a".into()))).unwrap(),
+        "new\nb\nb\n"
+    );
     assert!(apply(Some(text), &edit(Place::After("b".into()))).is_err());
     assert!(apply(Some(text), &edit(Place::After("c".into()))).is_err());
     assert!(apply(Some(text), &edit(Place::New)).is_err());
@@ -486,7 +501,12 @@ fn cargo(dir: &Path, target: &Path, args: &[&str]) -> String {
     let mut cmd = std::process::Command::new(std::env::var_os("CARGO").unwrap_or("cargo".into()));
     for (key, _) in std::env::vars_os() {
         let key = key.to_string_lossy().into_owned();
-        let flags = ["RUSTFLAGS", "RUSTDOCFLAGS", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER"];
+        let flags = [
+            "RUSTFLAGS",
+            "RUSTDOCFLAGS",
+            "RUSTC_WRAPPER",
+            "RUSTC_WORKSPACE_WRAPPER",
+        ];
         if (key.starts_with("CARGO_") && key != "CARGO_HOME") || flags.contains(&key.as_str()) {
             cmd.env_remove(key);
         }
