@@ -53,7 +53,7 @@ example:
 #
 # Run oracle cases twice, hooks native vs behind `hookrun fire` (optional: case names).
 oracle *CASES: build
-    python3 oracle/compare.py {{CASES}}
+    python3 tools/oracle/compare.py {{CASES}}
 
 # Prompt-hook cases of the same harness (probes/prompt), native vs behind
 # `hookrun fire`; hookrun sends the prompt hooks' requests to the harness's
@@ -61,11 +61,11 @@ oracle *CASES: build
 #
 # Run prompt-hook oracle cases twice, native vs behind `hookrun fire` (optional: case names).
 oracle-prompt *CASES: build
-    python3 oracle/compare_prompt.py {{CASES}}
+    python3 tools/oracle/compare_prompt.py {{CASES}}
 
 # Not part of `cargo test`: the shared host harness installs Gemini CLI, Codex,
 # Copilot CLI, Cline and Qwen Code from npm on first use, the oracle harness
-# Claude Code, this repository's hosts/droid/ Factory Droid, and each runs
+# Claude Code, this repository's tools/hosts/droid/ Factory Droid, and each runs
 # against a fake model on loopback in a network namespace, one case at a
 # time. Tables in target/hosts/HOST.md and target/hosts/table.md
 # (results: docs/hosts.md). A host's release: ORACLE_CODEX_VERSION=0.171.0
@@ -77,39 +77,39 @@ hosts *ARGS:
     #!/usr/bin/env sh
     set -e
     case " {{ARGS}} " in *" --hookrun"*) ;; *) cargo build --release --locked ;; esac
-    exec python3 hosts/compare.py {{ARGS}}
+    exec python3 tools/hosts/compare.py {{ARGS}}
 
 # Not part of `cargo test`: installs each host CLI at its newest npm release
 # into target/host-drift/ and reads its hook schema out of the release (see
-# hosts/drift.py); hosts/hookrun-knows.json (`just gen`) is what hookrun
+# tools/hosts/drift.py); tools/hosts/hookrun-knows.json (`just gen`) is what hookrun
 # knows. Exit 1 when something is unknown.
 #
 # Print every event, hook field, answer field or tool name of the hosts' newest releases that hookrun does not know (args: host names, --version HOST=V).
 host-drift *ARGS:
-    python3 hosts/drift.py {{ARGS}}
+    python3 tools/hosts/drift.py {{ARGS}}
 
 # Needs valgrind. Rebuild afterwards (`just build`) to link in the new order.
 #
 # Regenerate .cargo/startup-order.txt, the functions a fire runs, which the release link places together.
 startup-order: build
-    python3 bench/startup_order.py
+    python3 tools/bench/startup_order.py
 
 # Needs jq and GNU time; the numbers of record are in docs/performance.md.
 #
-# Every performance goal side by side with its yardstick, the ratios, scaling to 10,000 hooks (args: bench/run.py's).
+# Every performance goal side by side with its yardstick, the ratios, scaling to 10,000 hooks (args: tools/bench/run.py's).
 bench *ARGS: build
-    python3 bench/run.py {{ARGS}}
+    python3 tools/bench/run.py {{ARGS}}
 
-# `hookrun replay` at scale: thousands of generated sessions, dry and --against (args: bench/replay.py's).
+# `hookrun replay` at scale: thousands of generated sessions, dry and --against (args: tools/bench/replay.py's).
 bench-replay *ARGS: build
-    python3 bench/replay.py {{ARGS}}
+    python3 tools/bench/replay.py {{ARGS}}
 
 # Not part of `cargo test`: runs the real Claude Code through the oracle
 # harness (see `oracle`), 20 trivial hooks natively vs behind hookrun.
 #
-# Claude Code's own hook runner vs Claude Code -> hookrun, per event (args: bench/claude.py's).
+# Claude Code's own hook runner vs Claude Code -> hookrun, per event (args: tools/bench/claude.py's).
 bench-claude *ARGS: build
-    python3 bench/claude.py {{ARGS}}
+    python3 tools/bench/claude.py {{ARGS}}
 
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`); fuzz/ is
 # its own workspace, outside `cargo test`. Targets: settings, event, matcher,
@@ -128,11 +128,22 @@ fuzz TARGET SECONDS="600":
 shell-differential CASES="5000":
     HOOKRUN_SHELL_CASES={{CASES}} cargo test --locked --test integration shell_differential -- --nocapture
 
-# Not part of `cargo test`: bench/parser-eval/ is a workspace of its own that
+# Not part of `cargo test` (which checks only that each recipe still
+# applies): copies the crate to target/extending-check/crate once per
+# recipe, applies the recipe's edits from docs/design/extending.md, builds
+# every target into target/extending-check/target (the dependencies are
+# built once and kept) and runs the recipe's tests. HOOKRUN_RECIPE=host
+# (a word of a recipe's title) performs one.
+#
+# Perform each recipe of docs/design/extending.md on a copy of the crate: build every target, run its tests.
+extending-check:
+    cargo test --locked --test integration -- --ignored --exact extending::every_recipe_builds_and_its_test_passes_on_a_copy_of_the_crate --nocapture
+
+# Not part of `cargo test`: tools/bench/parser-eval/ is a workspace of its own that
 # builds brush-parser and tree-sitter-bash (a C compiler for the latter) next
 # to hookrun's reader; the numbers of record are in docs/design/shell-rules.md.
 #
 # hookrun's shell reader against brush-parser and tree-sitter-bash: inputs read, constructs seen, ns per command, bytes added.
 parser-eval:
-    cd bench/parser-eval && cargo build --release --locked --bins
-    bench/parser-eval/target/release/parser-eval
+    cd tools/bench/parser-eval && cargo build --release --locked --bins
+    tools/bench/parser-eval/target/release/parser-eval

@@ -41,7 +41,7 @@ case $libc_a in
 esac
 
 # The functions a fire runs, placed next to each other (fewer page faults at
-# start-up: see bench/startup_order.py). Only lld reads the list, and rustc
+# start-up: see tools/bench/startup_order.py). Only lld reads the list, and rustc
 # links with its own lld on this target from 1.90 on; `HOOKRUN_LINK_ORDER=off`
 # leaves the order to the linker.
 list="$(cd "$(dirname "$0")" && pwd)/startup-order.txt"

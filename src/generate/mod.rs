@@ -2,7 +2,7 @@
 //! settings JSON Schema, the tables of `docs/protocol.md`, the check table
 //! of `docs/diagnostics.md`, the fixture files quoted in
 //! `docs/cookbook.md` and the names hookrun knows
-//! (`hosts/hookrun-knows.json`, for the drift check), all rendered from the
+//! (`tools/hosts/hookrun-knows.json`, for the drift check), all rendered from the
 //! code.
 //!
 //! Owns rendering only: it reads committed files (a document whose marked
@@ -106,7 +106,7 @@ pub fn artefacts() -> Vec<Artefact> {
         content: Content::Quotes,
     });
     all.push(Artefact {
-        path: PathBuf::from("hosts/hookrun-knows.json"),
+        path: PathBuf::from("tools/hosts/hookrun-knows.json"),
         content: Content::Whole(knows::text()),
     });
     all

@@ -2,7 +2,7 @@
 //! reads Claude Code-format hooks from `.factory/settings.json`,
 //! `.factory/hooks.json` and their `~/.factory` twins.
 //!
-//! What the adapter relies on (hosts/droid/FINDINGS.md):
+//! What the adapter relies on (tools/hosts/droid/FINDINGS.md):
 //! - event names, payload fields and answer fields are Claude Code's; tool
 //!   names are Droid's own (`Execute` is Bash, `Create` is Write…), and so
 //!   are some `tool_input` keys (`old_str`, `directory_path`, `patterns`);

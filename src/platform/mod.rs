@@ -65,6 +65,15 @@ macro_rules! unix_only {
 }
 pub(crate) use unix_only;
 
+/// Items that exist only on Windows (tests of Windows behaviour that run
+/// only there, beside the Linux tests of the same logic).
+#[cfg(test)]
+macro_rules! windows_only {
+    ($($item:item)*) => { $( #[cfg(windows)] $item )* };
+}
+#[cfg(test)]
+pub(crate) use windows_only;
+
 // ---- process trees: a hook, everything it starts, and how they end ------
 
 /// The signal number a killed tree's leader reports.

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::prompt::{Answer, KEY, Model, Received, bash, sandbox};
 use crate::support::{Sandbox, hooks};
 
@@ -96,9 +97,12 @@ fn a_read_of_a_project_file_then_ok_false_blocks_with_the_reason() {
             &json!({"name": "checker"})
         )]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("make release"));
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(run.stderr, "R-AGENT: the notes forbid it\n");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("make release"))
+        .expect_exit(2)
+        .expect_stderr("R-AGENT: the notes forbid it\n")
+        .run_in(&sb);
     let out = run.json();
     assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
     assert_eq!(
@@ -161,8 +165,11 @@ fn reads_outside_the_project_are_refused_to_the_model() {
     let sb = sandbox(&model);
     project(&sb);
     let settings = hooks("PreToolUse", json!([agent("A-OUT $ARGUMENTS", &json!({}))]));
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     assert_eq!(run.json().get("systemMessage"), None, "{run:?}");
     let requests = model.requests();
     assert_eq!(requests.len(), 2, "{requests:?}");
@@ -204,8 +211,11 @@ fn grep_and_glob_search_a_small_tree() {
         "PreToolUse",
         json!([agent("A-GREP $ARGUMENTS", &json!({}))]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     let requests = model.requests();
     let got = results(&requests[1]);
     assert!(
@@ -236,8 +246,11 @@ fn endless_tool_calls_end_at_the_turn_bound_as_a_failure() {
             &json!({"name": "looper", "timeout": 120})
         )]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     let message = run.system_message();
     assert!(
         message.contains("hook looper failed (")
@@ -254,8 +267,11 @@ fn endless_tool_calls_end_at_the_turn_bound_as_a_failure() {
             &json!({"onError": "block", "timeout": 120})
         )]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(2), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(2)
+        .run_in(&sb);
 }
 
 #[test]
@@ -266,8 +282,11 @@ fn a_text_answer_is_asked_once_for_the_tool_then_fails() {
         "PreToolUse",
         json!([agent("A-TEXT $ARGUMENTS", &json!({"name": "talker"}))]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     let message = run.system_message();
     assert!(
         message.contains("hook talker failed (no usable answer: the model answered without calling StructuredOutput"),
@@ -301,8 +320,11 @@ fn a_slow_model_times_the_hook_out() {
             &json!({"name": "slowpoke", "timeout": 2})
         )]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     assert!(
         run.elapsed < Duration::from_secs(7),
         "took {:?}",
@@ -342,9 +364,12 @@ fn an_openai_compatible_endpoint_gets_functions_and_tool_messages() {
                         "apiKeyEnv": "LOCAL_KEY", "model": "qwen3"},
         "hooks": {"Stop": [agent("A-OPENAI are the notes done?", &json!({}))]}
     });
-    let run = sb.fire("Stop", &settings, &json!({"stop_hook_active": false}));
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(run.stderr, "R-OPENAI\n");
+    Fire::new("Stop")
+        .settings(&settings)
+        .input(&json!({"stop_hook_active": false}))
+        .expect_exit(2)
+        .expect_stderr("R-OPENAI\n")
+        .run_in(&sb);
     let requests = model.requests();
     assert_eq!(requests.len(), 2, "{requests:?}");
     assert_eq!(requests[0].path, "/v1/chat/completions");

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{Run, Sandbox, fixture};
 
 /// What a block from a hook means on an event (SPEC §2).
@@ -685,11 +686,10 @@ fn documented_differences_behave_as_documented() {
     let sb = Sandbox::new();
     let bash = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build --force"}});
     let fire = |hooks: Value, event: &str, fields: &Value| {
-        sb.fire(
-            event,
-            &json!({"hooks": {event: [{"matcher": "", "hooks": hooks}]}}),
-            fields,
-        )
+        Fire::new(event)
+            .settings(&json!({"hooks": {event: [{"matcher": "", "hooks": hooks}]}}))
+            .input(fields)
+            .run_in(&sb)
     };
 
     // Several blocking hooks: every reason, in load order.

@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{Sandbox, fixture};
 
 /// The entry `hookrun install claude-code` wrote for `event`: its command
@@ -39,34 +40,37 @@ fn on_failure_block_blocks_when_the_hook_fails() {
     let sb = Sandbox::new();
     let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": "echo broken >&2; exit 1", "onFailure": "block"}]}]}});
-    let run = sb.fire(
-        "PreToolUse",
-        &settings,
-        &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-    );
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny",
-        "{}",
-        run.stdout
-    );
-    assert!(!run.stdout.contains("unknown field"), "{}", run.stdout);
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}))
+        .expect_exit(2)
+        .expect_json_at("/hookSpecificOutput/permissionDecision", "deny")
+        .expect_stdout_lacks("unknown field")
+        .run_in(&sb);
 
     // `continue` is the default: the failure is a warning.
     let settings =
         json!({"hooks": {"PreToolUse": [{"command": "exit 1", "onFailure": "continue"}]}});
-    let run = sb.fire("PreToolUse", &settings, &json!({"tool_name": "Bash"}));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&json!({"tool_name": "Bash"}))
+        .expect_exit(0)
+        .run_in(&sb);
     // Any other value reads as block (and is said).
     let settings = json!({"hooks": {"PreToolUse": [{"command": "exit 1", "onFailure": "stop"}]}});
-    let run = sb.fire("PreToolUse", &settings, &json!({"tool_name": "Bash"}));
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert!(run.stdout.contains("read as"), "{}", run.stdout);
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&json!({"tool_name": "Bash"}))
+        .expect_exit(2)
+        .expect_stdout_contains("read as")
+        .run_in(&sb);
     // Claude Code ignores it on Stop, and so does hookrun: the agent may stop.
     let settings = json!({"hooks": {"Stop": [{"command": "exit 1", "onFailure": "block"}]}});
-    let run = sb.fire("Stop", &settings, &json!({"stop_hook_active": false}));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    Fire::new("Stop")
+        .settings(&settings)
+        .input(&json!({"stop_hook_active": false}))
+        .expect_exit(0)
+        .run_in(&sb);
 }
 
 #[test]
@@ -337,30 +341,23 @@ fn deny_star_and_ask_mcp_star_are_rules_as_in_claude_code() {
     // asks every MCP tool and no other. hookrun called both invalid.
     let sb = Sandbox::new();
     let deny_all = json!({"permissions": {"deny": ["*"]}});
-    let run = sb.fire(
-        "PreToolUse",
-        &deny_all,
-        &json!({"tool_name": "Read", "tool_input": {"file_path": "/etc/hostname"}}),
-    );
-    assert_eq!(run.code, Some(2), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&deny_all)
+        .input(&json!({"tool_name": "Read", "tool_input": {"file_path": "/etc/hostname"}}))
+        .expect_exit(2)
+        .run_in(&sb);
     let ask_mcp = json!({"permissions": {"ask": ["mcp__*"]}});
-    let run = sb.fire(
-        "PreToolUse",
-        &ask_mcp,
-        &json!({"tool_name": "mcp__oracle__echo", "tool_input": {"text": "hi"}}),
-    );
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["permissionDecision"],
-        "ask",
-        "{}",
-        run.stdout
-    );
-    let run = sb.fire(
-        "PreToolUse",
-        &ask_mcp,
-        &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-    );
-    assert_eq!((run.code, run.json()), (Some(0), json!({})), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&ask_mcp)
+        .input(&json!({"tool_name": "mcp__oracle__echo", "tool_input": {"text": "hi"}}))
+        .expect_json_at("/hookSpecificOutput/permissionDecision", "ask")
+        .run_in(&sb);
+    Fire::new("PreToolUse")
+        .settings(&ask_mcp)
+        .input(&json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}))
+        .expect_exit(0)
+        .expect_json(json!({}))
+        .run_in(&sb);
     let doctor = sb.run(
         &[
             "doctor",

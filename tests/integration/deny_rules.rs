@@ -4,14 +4,14 @@
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::Sandbox;
 
 fn pre(sb: &Sandbox, settings: &Value, tool: &str, input: &Value) -> crate::support::Run {
-    sb.fire(
-        "PreToolUse",
-        settings,
-        &json!({"tool_name": tool, "tool_input": input}),
-    )
+    Fire::new("PreToolUse")
+        .settings(settings)
+        .input(&json!({"tool_name": tool, "tool_input": input}))
+        .run_in(sb)
 }
 
 fn bash(sb: &Sandbox, settings: &Value, command: &str) -> crate::support::Run {

@@ -1,5 +1,5 @@
-//! Every code block of README.md, CONTRIBUTING.md, CHANGELOG.md and
-//! docs/*.md (design pages included) either runs here, as the cookbook
+//! Every code block of README.md, CONTRIBUTING.md, CHANGELOG.md,
+//! tools/README.md and docs/*.md (design pages included) either runs here, as the cookbook
 //! tests run the recipes, or says why it cannot: in a fresh home that
 //! holds Claude Code's own `~/.claude.json` and `~/.claude/settings.json`
 //! (which no example may touch), from a folder that looks like a checkout
@@ -68,10 +68,15 @@ enum Marker {
 }
 
 fn pages() -> Vec<PathBuf> {
-    let mut pages: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
-        .iter()
-        .map(|page| repo().join(page))
-        .collect();
+    let mut pages: Vec<PathBuf> = [
+        "README.md",
+        "CONTRIBUTING.md",
+        "CHANGELOG.md",
+        "tools/README.md",
+    ]
+    .iter()
+    .map(|page| repo().join(page))
+    .collect();
     for dir in ["docs", "docs/design"] {
         let mut docs: Vec<PathBuf> = std::fs::read_dir(repo().join(dir))
             .unwrap()
@@ -88,6 +93,11 @@ fn parse_marker(text: &str, at: &str) -> Option<Marker> {
     let text = text.trim();
     if text.starts_with("<!-- generated:file ") {
         return Some(Marker::Generated);
+    }
+    // A step of a recipe in docs/design/extending.md: tests/integration/
+    // extending.rs applies it and builds the result.
+    if text.starts_with("<!-- edit: ") {
+        return Some(Marker::NotChecked);
     }
     if let Some(why) = text
         .strip_prefix("<!-- not checked:")

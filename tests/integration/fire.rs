@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{Sandbox, fixture, hooks, read_when_ready};
 
 #[test]
@@ -35,11 +36,10 @@ fn unusable_stdin_exits_1_with_one_line() {
 #[test]
 fn no_matching_hook_answers_an_empty_object() {
     let sb = Sandbox::new();
-    let run = sb.fire(
-        "PreToolUse",
-        &hooks("Stop", json!([{"command": "exit 2"}])),
-        &json!({"tool_name": "Bash"}),
-    );
+    let run = Fire::new("PreToolUse")
+        .settings(&hooks("Stop", json!([{"command": "exit 2"}])))
+        .input(&json!({"tool_name": "Bash"}))
+        .run_in(&sb);
     assert_eq!(
         (run.code, run.stdout.as_str(), run.stderr.as_str()),
         (Some(0), "{}\n", "")
@@ -120,12 +120,11 @@ fn hook_environment_and_cwd() {
     let settings = json!({"hooks": {"PreToolUse": [
         {"name": "envdump", "command": format!("env > '{}'; pwd > '{}'", out.display(), pwd.display())}
     ]}});
-    let run = sb.fire(
-        "PreToolUse",
-        &settings,
-        &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}))
+        .expect_exit(0)
+        .run_in(&sb);
     let env = std::fs::read_to_string(&out).unwrap();
     let project = sb.project.to_str().unwrap().to_owned();
     assert_eq!(
@@ -164,8 +163,11 @@ fn hook_environment_and_cwd() {
     let host_root = sb.path("hostroot");
     std::fs::create_dir_all(&host_root).unwrap();
     sb.env("CLAUDE_PROJECT_DIR", host_root.to_str().unwrap());
-    let run = sb.fire("PreToolUse", &settings, &json!({"tool_name": "Bash"}));
-    assert_eq!(run.code, Some(0));
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&json!({"tool_name": "Bash"}))
+        .expect_exit(0)
+        .run_in(&sb);
     let env = std::fs::read_to_string(&out).unwrap();
     assert_eq!(
         env_of(&env, "CLAUDE_PROJECT_DIR").as_deref(),
@@ -182,12 +184,17 @@ fn big_tool_input_does_not_break_exec() {
     let sb = Sandbox::new();
     let out = sb.path("env.txt");
     let big = "x".repeat(300 * 1024);
-    let run = sb.fire(
+    let settings = hooks(
         "PreToolUse",
-        &hooks("PreToolUse", json!([{"command": format!("env > '{}'; wc -c > '{}.stdin'", out.display(), out.display())}])),
-        &json!({"tool_name": "Write", "tool_input": {"file_path": "/tmp/x", "content": big}}),
+        json!([{"command": format!("env > '{}'; wc -c > '{}.stdin'", out.display(), out.display())}]),
     );
-    assert_eq!(run.code, Some(0), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(
+            &json!({"tool_name": "Write", "tool_input": {"file_path": "/tmp/x", "content": big}}),
+        )
+        .expect_exit(0)
+        .run_in(&sb);
     let env = std::fs::read_to_string(&out).unwrap();
     assert_eq!(
         env_of(&env, "HOOKRUN_TOOL_INPUT_TRUNCATED").as_deref(),
@@ -330,12 +337,13 @@ fn a_bad_entry_is_skipped_alone_and_named() {
 #[test]
 fn unknown_keys_and_fields_are_warnings() {
     let sb = Sandbox::new();
-    let run = sb.fire(
-        "Stop",
-        &json!({"hooks": {"Stop": [{"command": "true", "timout": 5}]}, "hooks_enabled": true}),
-        &json!({}),
-    );
-    assert_eq!(run.code, Some(0));
+    let run = Fire::new("Stop")
+        .settings(
+            &json!({"hooks": {"Stop": [{"command": "true", "timout": 5}]}, "hooks_enabled": true}),
+        )
+        .input(&json!({}))
+        .expect_exit(0)
+        .run_in(&sb);
     let message = run.system_message();
     assert!(
         message.contains("hooks.Stop[0].timout: unknown field"),
@@ -489,8 +497,11 @@ fn unknown_events_pass_through_with_tier_block() {
     let settings = json!({"hooks": {"MyAgentEvent": [
         {"command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"MyAgentEvent\",\"custom\":{\"a\":1}}}'"}
     ]}});
-    let run = sb.fire("MyAgentEvent", &settings, &json!({"whatever": 1}));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("MyAgentEvent")
+        .settings(&settings)
+        .input(&json!({"whatever": 1}))
+        .expect_exit(0)
+        .run_in(&sb);
     let json = run.json();
     assert_eq!(
         json["hookSpecificOutput"],
@@ -503,12 +514,15 @@ fn unknown_events_pass_through_with_tier_block() {
             .contains("`MyAgentEvent` is not a known event")
     );
 
-    let run = sb.fire(
-        "MyAgentEvent",
-        &hooks("MyAgentEvent", json!([{"command": "echo no >&2; exit 2"}])),
-        &json!({}),
-    );
-    assert_eq!((run.code, run.stderr.as_str()), (Some(2), "no\n"));
+    Fire::new("MyAgentEvent")
+        .settings(&hooks(
+            "MyAgentEvent",
+            json!([{"command": "echo no >&2; exit 2"}]),
+        ))
+        .input(&json!({}))
+        .expect_exit(2)
+        .expect_stderr("no\n")
+        .run_in(&sb);
 }
 
 #[test]
@@ -627,12 +641,11 @@ fn parallel_updated_input_is_deterministic_and_conflicts_warn() {
         "PreToolUse",
         json!([{"command": rewrite("first", "0.5")}, {"command": rewrite("second", "0")}]),
     );
-    let run = sb.fire(
-        "PreToolUse",
-        &settings,
-        &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}))
+        .expect_exit(0)
+        .run_in(&sb);
     let json = run.json();
     assert_eq!(
         json["hookSpecificOutput"]["updatedInput"],
@@ -654,8 +667,11 @@ fn unsupported_types_and_if_on_non_tool_events_are_reported() {
         {"command": "true", "if": "Bash(git *)"},
         {"command": "true", "shell": "fish"}
     ]}});
-    let run = sb.fire("Stop", &settings, &json!({}));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("Stop")
+        .settings(&settings)
+        .input(&json!({}))
+        .expect_exit(0)
+        .run_in(&sb);
     let message = run.system_message();
     assert!(
         message.contains("type \"webhook\" is not supported by hookrun"),
@@ -678,8 +694,11 @@ fn timeouts_fail_open_with_a_warning_or_block_with_on_error() {
         "PreToolUse",
         json!([{"name": "slow", "command": "sleep 30", "timeout": 1}]),
     );
-    let run = sb.fire("PreToolUse", &settings, &json!({"tool_name": "Bash"}));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&json!({"tool_name": "Bash"}))
+        .expect_exit(0)
+        .run_in(&sb);
     assert!(
         run.elapsed < Duration::from_secs(8),
         "took {:?}",
@@ -695,8 +714,11 @@ fn timeouts_fail_open_with_a_warning_or_block_with_on_error() {
         "PreToolUse",
         json!([{"name": "gate", "command": "sleep 30", "timeout": 1, "onError": "block"}]),
     );
-    let run = sb.fire("PreToolUse", &settings, &json!({"tool_name": "Bash"}));
-    assert_eq!(run.code, Some(2), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&json!({"tool_name": "Bash"}))
+        .expect_exit(2)
+        .run_in(&sb);
     assert!(
         run.stderr
             .contains("hook gate failed (timed out after 1 s)"),
@@ -749,8 +771,11 @@ fn claude_env_file_gets_each_hooks_lines_in_load_order() {
             {"command": "echo 'export B=2' >> \"$CLAUDE_ENV_FILE\""}
         ]),
     );
-    let run = sb.fire("SessionStart", &settings, &json!({"source": "startup"}));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    Fire::new("SessionStart")
+        .settings(&settings)
+        .input(&json!({"source": "startup"}))
+        .expect_exit(0)
+        .run_in(&sb);
     assert_eq!(
         read_when_ready(&host_file),
         "export EXISTING=1\nexport A=1\nexport B=2\n"
@@ -761,8 +786,11 @@ fn claude_env_file_gets_each_hooks_lines_in_load_order() {
 fn diagnostics_reach_stderr_only_when_asked() {
     let sb = Sandbox::new();
     let settings = json!({"hooks": {"Stop": [{"command": "true"}]}, "typo_key": 1});
-    let run = sb.fire("Stop", &settings, &json!({}));
-    assert_eq!(run.stderr, "", "no diagnostics without -v");
+    Fire::new("Stop")
+        .settings(&settings)
+        .input(&json!({}))
+        .expect_stderr("")
+        .run_in(&sb);
     let file = sb.settings(&settings);
     let run = sb.run(
         &[

@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::Sandbox;
 
 /// Fires `event` with `fields` against one hook per matcher (named by the
@@ -185,12 +186,7 @@ fn match_fields_of_other_events() {
 #[test]
 fn an_invalid_regex_runs_the_hook_and_says_so() {
     let sb = Sandbox::new();
-    let run = sb.fire(
-        "PreToolUse",
-        &json!({"hooks": {"PreToolUse": [{"name": "guard", "matcher": "Bash(", "command": "echo ran >&2; exit 2"}]}}),
-        &tool("Read"),
-    );
-    assert_eq!(run.code, Some(2), "{run:?}");
+    let run = Fire::new("PreToolUse").settings(&json!({"hooks": {"PreToolUse": [{"name": "guard", "matcher": "Bash(", "command": "echo ran >&2; exit 2"}]}})).input(&tool("Read")).expect_exit(2).run_in(&sb);
     assert!(
         run.system_message()
             .contains("hook guard: matcher \"Bash(\" is not a valid regex"),
@@ -439,12 +435,7 @@ fn if_tool_specific_rules() {
 #[test]
 fn an_unparseable_if_runs_the_hook_and_says_so() {
     let sb = Sandbox::new();
-    let run = sb.fire(
-        "PreToolUse",
-        &json!({"hooks": {"PreToolUse": [{"name": "guard", "if": "Bash(git push", "command": "echo ran >&2; exit 2"}]}}),
-        &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-    );
-    assert_eq!(run.code, Some(2), "{run:?}");
+    let run = Fire::new("PreToolUse").settings(&json!({"hooks": {"PreToolUse": [{"name": "guard", "if": "Bash(git push", "command": "echo ran >&2; exit 2"}]}})).input(&json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})).expect_exit(2).run_in(&sb);
     assert!(
         run.system_message().contains("hook guard: invalid rule"),
         "{run:?}"

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{Run, Sandbox, hooks};
 
 fn marker_hook(sb: &Sandbox, name: &str) -> (std::path::PathBuf, String) {
@@ -170,11 +171,10 @@ fn deny_settings() -> Value {
 }
 
 fn pre_bash(sb: &Sandbox, settings: &Value, command: &str) -> Run {
-    sb.fire(
-        "PreToolUse",
-        settings,
-        &json!({"tool_name": "Bash", "tool_input": {"command": command}}),
-    )
+    Fire::new("PreToolUse")
+        .settings(settings)
+        .input(&json!({"tool_name": "Bash", "tool_input": {"command": command}}))
+        .run_in(sb)
 }
 
 /// JSON nested deeper than a thread's usual stack holds: a fire with a

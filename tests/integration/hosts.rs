@@ -3,7 +3,8 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Run, Sandbox, fixture};
+use crate::firetest::{Fire, payload};
+use crate::support::Sandbox;
 
 /// A hook set kept under `.claude/hooks/` is a Claude Code file: its
 /// `permissions.allow` is Claude Code's to apply (which refuses it in a
@@ -47,35 +48,6 @@ fn a_file_anywhere_under_dot_claude_is_a_claude_code_file() {
     assert!(!warnings.contains("unknown"), "{warnings}");
 }
 
-/// A host payload from `fixtures/hosts/`, with its `cwd` moved into the
-/// sandbox project (hooks run there).
-fn payload(sb: &Sandbox, rel: &str, fields: &Value) -> Vec<u8> {
-    let text = std::fs::read_to_string(fixture(&format!("hosts/{rel}"))).unwrap();
-    let mut value: Value = serde_json::from_str(&text).unwrap();
-    let object = value.as_object_mut().unwrap();
-    object.insert("cwd".into(), json!(sb.project.to_str().unwrap()));
-    if let Some(extra) = fields.as_object() {
-        for (k, v) in extra {
-            object.insert(k.clone(), v.clone());
-        }
-    }
-    serde_json::to_vec(&value).unwrap()
-}
-
-fn fire_host(sb: &Sandbox, host: &str, settings: &Value, stdin: &[u8], extra: &[&str]) -> Run {
-    let file = sb.settings(settings);
-    let mut args = vec![
-        "fire",
-        "--host",
-        host,
-        "--no-default-settings",
-        "--settings",
-        file.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    sb.run(&args, stdin)
-}
-
 /// A guard written for Claude Code: matcher `Bash`, an `if` rule, a script
 /// reading `.tool_input.command` and exiting 2.
 fn claude_style_guard(sb: &Sandbox) -> Value {
@@ -92,13 +64,10 @@ fn claude_style_guard(sb: &Sandbox) -> Value {
 fn gemini_runs_a_claude_code_guard_unchanged_and_gets_a_block_it_enforces() {
     let sb = Sandbox::new();
     let settings = claude_style_guard(&sb);
-    let run = fire_host(
-        &sb,
-        "gemini",
-        &settings,
-        &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
-        &[],
-    );
+    let run = Fire::host("gemini")
+        .settings(&settings)
+        .payload("gemini/before_tool__shell.json")
+        .run_in(&sb);
     // The deny JSON at exit 0: any other exit is a failed hook to Gemini.
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(
@@ -111,29 +80,24 @@ fn gemini_runs_a_claude_code_guard_unchanged_and_gets_a_block_it_enforces() {
         "gemini BeforeTool run_shell_command"
     );
     // read_file is Read: the Bash guard does not run, and nothing blocks.
-    let run = fire_host(
-        &sb,
-        "gemini",
-        &settings,
-        &payload(&sb, "gemini/before_tool__read.json", &json!({})),
-        &[],
-    );
-    assert_eq!((run.code, run.json()), (Some(0), json!({})), "{run:?}");
+    Fire::host("gemini")
+        .settings(&settings)
+        .payload("gemini/before_tool__read.json")
+        .expect_exit(0)
+        .expect_json(json!({}))
+        .run_in(&sb);
 }
 
 #[test]
 fn gemini_permission_rules_apply_to_its_tools() {
     let sb = Sandbox::new();
     let settings = json!({"permissions": {"deny": ["Write(*.txt)"]}});
-    let run = fire_host(
-        &sb,
-        "gemini",
-        &settings,
-        &payload(&sb, "gemini/before_tool__write.json", &json!({})),
-        &[],
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
-    assert_eq!(run.json()["decision"], "deny", "{}", run.stdout);
+    Fire::host("gemini")
+        .settings(&settings)
+        .payload("gemini/before_tool__write.json")
+        .expect_exit(0)
+        .expect_json_at("/decision", "deny")
+        .run_in(&sb);
 }
 
 #[test]
@@ -141,13 +105,11 @@ fn gemini_never_gets_ask_it_would_hang_on() {
     let sb = Sandbox::new();
     let settings = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
         "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"sure?\"}}'"}]}]}});
-    let run = fire_host(
-        &sb,
-        "gemini",
-        &settings,
-        &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
-        &["--format", "report"],
-    );
+    let run = Fire::host("gemini")
+        .settings(&settings)
+        .payload("gemini/before_tool__shell.json")
+        .args(&["--format", "report"])
+        .run_in(&sb);
     let report = run.json();
     assert_eq!(report["exit_code"], 0, "{}", run.stdout);
     assert_eq!(report["output"]["decision"], "deny", "{}", run.stdout);
@@ -170,28 +132,18 @@ fn gemini_pre_tool_context_rides_on_the_same_calls_after_tool_answer() {
         "PostToolUse": [{"hooks": [{"type": "command",
             "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"after says hi\"}}'"}]}]
     }});
-    let before = fire_host(
-        &sb,
-        "gemini",
-        &settings,
-        &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
-        &[],
-    );
-    assert_eq!(before.code, Some(0), "{before:?}");
-    assert!(
-        !before.stdout.contains("mind the marker"),
-        "{}",
-        before.stdout
-    );
+    Fire::host("gemini")
+        .settings(&settings)
+        .payload("gemini/before_tool__shell.json")
+        .expect_exit(0)
+        .expect_stdout_lacks("mind the marker")
+        .run_in(&sb);
     let after = |fields: &Value| {
-        let run = fire_host(
-            &sb,
-            "gemini",
-            &settings,
-            &payload(&sb, "gemini/after_tool__shell.json", fields),
-            &[],
-        );
-        assert_eq!(run.code, Some(0), "{run:?}");
+        let run = Fire::host("gemini")
+            .settings(&settings)
+            .payload_with("gemini/after_tool__shell.json", fields)
+            .expect_exit(0)
+            .run_in(&sb);
         run.json()["hookSpecificOutput"]["additionalContext"]
             .as_str()
             .unwrap_or_default()
@@ -224,27 +176,20 @@ fn qwen_pre_tool_context_rides_on_the_same_calls_post_tool_answer() {
             "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"after says hi\"}}'"}]}]
     }});
     let before = |settings: &Value| {
-        let run = fire_host(
-            &sb,
-            "qwen",
-            settings,
-            &payload(&sb, "qwen/pre_tool_use__shell.json", &json!({})),
-            &[],
-        );
-        assert_eq!(run.code, Some(0), "{run:?}");
-        run
+        Fire::host("qwen")
+            .settings(settings)
+            .payload("qwen/pre_tool_use__shell.json")
+            .expect_exit(0)
+            .run_in(&sb)
     };
     let pre = before(&settings);
     assert!(!pre.stdout.contains("mind the marker"), "{}", pre.stdout);
     let after = |fields: &Value| {
-        let run = fire_host(
-            &sb,
-            "qwen",
-            &settings,
-            &payload(&sb, "qwen/post_tool_use__shell.json", fields),
-            &[],
-        );
-        assert_eq!(run.code, Some(0), "{run:?}");
+        let run = Fire::host("qwen")
+            .settings(&settings)
+            .payload_with("qwen/post_tool_use__shell.json", fields)
+            .expect_exit(0)
+            .run_in(&sb);
         run.json()["hookSpecificOutput"]["additionalContext"]
             .as_str()
             .unwrap_or_default()
@@ -281,42 +226,29 @@ fn gemini_keeps_no_context_of_a_blocked_call_and_keys_a_rewrite_by_its_new_input
     let sb = Sandbox::new();
     let blocking = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
         "command": "echo '{\"decision\":\"block\",\"reason\":\"no\",\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"blocked ctx\"}}'"}]}]}});
-    let before = fire_host(
-        &sb,
-        "gemini",
-        &blocking,
-        &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
-        &[],
-    );
-    assert_eq!(before.json()["decision"], "deny", "{}", before.stdout);
+    Fire::host("gemini")
+        .settings(&blocking)
+        .payload("gemini/before_tool__shell.json")
+        .expect_json_at("/decision", "deny")
+        .run_in(&sb);
     let after = |fields: &Value| {
-        let run = fire_host(
-            &sb,
-            "gemini",
-            &json!({}),
-            &payload(&sb, "gemini/after_tool__shell.json", fields),
-            &[],
-        );
-        assert_eq!(run.code, Some(0), "{run:?}");
+        let run = Fire::host("gemini")
+            .settings(&json!({}))
+            .payload_with("gemini/after_tool__shell.json", fields)
+            .expect_exit(0)
+            .run_in(&sb);
         run.stdout
     };
     assert!(!after(&json!({})).contains("blocked ctx"));
 
     let rewriting = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
         "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"echo rewritten\"},\"additionalContext\":\"rewrite ctx\"}}'"}]}]}});
-    let before = fire_host(
-        &sb,
-        "gemini",
-        &rewriting,
-        &payload(&sb, "gemini/before_tool__shell.json", &json!({})),
-        &[],
-    );
-    assert_eq!(before.code, Some(0), "{before:?}");
-    assert!(
-        before.stdout.contains("echo rewritten"),
-        "{}",
-        before.stdout
-    );
+    Fire::host("gemini")
+        .settings(&rewriting)
+        .payload("gemini/before_tool__shell.json")
+        .expect_exit(0)
+        .expect_stdout_contains("echo rewritten")
+        .run_in(&sb);
     // The input as sent (not run) gets nothing; the one that ran does:
     // the rewrite replaced the input whole, as Gemini runs it.
     assert!(!after(&json!({})).contains("rewrite ctx"));
@@ -335,20 +267,28 @@ fn gemini_stop_loops_are_capped_by_hookrun_alone() {
             &json!({"stop_hook_active": active}),
         )
     };
-    let first = fire_host(&sb, "gemini", &settings, &stdin(false), &[]);
-    assert_eq!(
-        (first.code, first.json()),
-        (Some(0), json!({"decision": "block", "reason": "again"}))
-    );
+    Fire::host("gemini")
+        .settings(&settings)
+        .stdin(&stdin(false))
+        .expect_exit(0)
+        .expect_json(json!({"decision": "block", "reason": "again"}))
+        .run_in(&sb);
     for n in 2..=8 {
         assert_eq!(
-            fire_host(&sb, "gemini", &settings, &stdin(true), &[]).json()["decision"],
+            Fire::host("gemini")
+                .settings(&settings)
+                .stdin(&stdin(true))
+                .run_in(&sb)
+                .json()["decision"],
             "block",
             "block {n}"
         );
     }
-    let ninth = fire_host(&sb, "gemini", &settings, &stdin(true), &[]);
-    assert_eq!(ninth.code, Some(0), "{ninth:?}");
+    let ninth = Fire::host("gemini")
+        .settings(&settings)
+        .stdin(&stdin(true))
+        .expect_exit(0)
+        .run_in(&sb);
     assert_eq!(ninth.json().get("decision"), None, "{ninth:?}");
     assert!(
         ninth.json()["systemMessage"]
@@ -358,7 +298,11 @@ fn gemini_stop_loops_are_capped_by_hookrun_alone() {
     );
     // A new prompt starts a new chain.
     assert_eq!(
-        fire_host(&sb, "gemini", &settings, &stdin(false), &[]).json()["decision"],
+        Fire::host("gemini")
+            .settings(&settings)
+            .stdin(&stdin(false))
+            .run_in(&sb)
+            .json()["decision"],
         "block"
     );
 }
@@ -368,17 +312,20 @@ fn codex_gets_only_answers_its_strict_parser_accepts() {
     let sb = Sandbox::new();
     let settings = claude_style_guard(&sb);
     let bash = payload(&sb, "codex/pre_tool_use__bash.json", &json!({}));
-    let run = fire_host(&sb, "codex", &settings, &bash, &[]);
-    assert_eq!(run.code, Some(0), "{run:?}");
-    assert_eq!(
-        run.json(),
-        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no echo here"}})
-    );
+    Fire::host("codex")
+        .settings(&settings)
+        .stdin(&bash)
+        .expect_exit(0)
+        .expect_json(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no echo here"}})).run_in(&sb);
     // An allow alone is a "failed" hook to Codex: nothing is sent.
     let allow = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
         "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'"}]}]}});
-    let run = fire_host(&sb, "codex", &allow, &bash, &[]);
-    assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{run:?}");
+    Fire::host("codex")
+        .settings(&allow)
+        .stdin(&bash)
+        .expect_exit(0)
+        .expect_stdout("")
+        .run_in(&sb);
 }
 
 #[test]
@@ -386,25 +333,21 @@ fn codex_apply_patch_is_an_edit_with_a_file_path() {
     let sb = Sandbox::new();
     let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command",
         "if": "Edit(added_by_*)", "command": "echo 'no new files' >&2; exit 2"}]}]}});
-    let run = fire_host(
-        &sb,
-        "codex",
-        &settings,
-        &payload(&sb, "codex/pre_tool_use__apply_patch.json", &json!({})),
-        &[],
-    );
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny",
-        "{run:?}"
-    );
+    Fire::host("codex")
+        .settings(&settings)
+        .payload("codex/pre_tool_use__apply_patch.json")
+        .expect_json_at("/hookSpecificOutput/permissionDecision", "deny")
+        .run_in(&sb);
 }
 
 #[test]
 fn cursor_always_gets_a_permission() {
     let sb = Sandbox::new();
     let stdin = payload(&sb, "cursor/before_shell_execution.json", &json!({}));
-    let run = fire_host(&sb, "cursor", &json!({}), &stdin, &[]);
+    let run = Fire::host("cursor")
+        .settings(&json!({}))
+        .stdin(&stdin)
+        .run_in(&sb);
     // No hook decided: `ask` leaves the call to Cursor's own approval
     // (`allow` could skip it, and no permission at all blocks the tool).
     assert_eq!(
@@ -414,12 +357,11 @@ fn cursor_always_gets_a_permission() {
     );
     let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
         "if": "Bash(git push *)", "command": "echo 'no pushes' >&2; exit 2"}]}]}});
-    let run = fire_host(&sb, "cursor", &settings, &stdin, &[]);
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(
-        run.json(),
-        json!({"permission": "deny", "user_message": "no pushes", "agent_message": "no pushes"})
-    );
+    Fire::host("cursor")
+        .settings(&settings)
+        .stdin(&stdin)
+        .expect_exit(2)
+        .expect_json(json!({"permission": "deny", "user_message": "no pushes", "agent_message": "no pushes"})).run_in(&sb);
 }
 
 #[test]
@@ -427,14 +369,11 @@ fn copilot_camel_case_block_is_one_object() {
     let sb = Sandbox::new();
     let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
         "if": "Bash(git push *)", "command": "echo 'no pushes' >&2; exit 2"}]}]}});
-    let run = fire_host(
-        &sb,
-        "copilot",
-        &settings,
-        &payload(&sb, "copilot/pre_tool_use__camel.json", &json!({})),
-        &[],
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::host("copilot")
+        .settings(&settings)
+        .payload("copilot/pre_tool_use__camel.json")
+        .expect_exit(0)
+        .run_in(&sb);
     assert_eq!(run.stdout.lines().count(), 1, "{run:?}");
     assert_eq!(
         run.json(),
@@ -451,7 +390,10 @@ fn behind_claude_code_the_stop_guard_leaves_the_cap_to_claude_code() {
             "Stop",
             &json!({"session_id": session, "stop_hook_active": true}),
         );
-        fire_host(sb, "claude-code", &settings, &stdin, &[])
+        Fire::host("claude-code")
+            .settings(&settings)
+            .stdin(&stdin)
+            .run_in(sb)
     };
     // Claude Code ends the loop itself after 8 blocks: hookrun passes the
     // 9th on (Claude Code's to refuse), and steps in only past that.
@@ -881,19 +823,14 @@ fn gemini_read_many_files_meets_read_deny_rules() {
     let sb = Sandbox::new();
     let settings = json!({"permissions": {"deny": ["Read(./.env)"]}});
     let env = sb.project.join(".env");
-    let run = fire_host(
-        &sb,
-        "gemini",
-        &settings,
-        &payload(
-            &sb,
-            "gemini/before_tool__read.json",
-            &json!({"tool_name": "read_many_files", "tool_input": {"include": [env.to_str().unwrap()]}}),
-        ),
-        &[],
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
-    assert_eq!(run.json()["decision"], "deny", "{run:?}");
+    let fields =
+        json!({"tool_name": "read_many_files", "tool_input": {"include": [env.to_str().unwrap()]}});
+    Fire::host("gemini")
+        .settings(&settings)
+        .payload_with("gemini/before_tool__read.json", &fields)
+        .expect_exit(0)
+        .expect_json_at("/decision", "deny")
+        .run_in(&sb);
 }
 
 /// A policy kept under `.claude/` is Claude Code's to enforce behind
@@ -1112,23 +1049,15 @@ fn every_file_of_a_patch_meets_the_deny_rules() {
     let settings =
         json!({"permissions": {"deny": ["Edit(./.env)"], "allow": ["Edit(./notes.txt)"]}});
     let patch = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n  *** Delete File: .env\n*** End Patch\n";
-    let run = fire_host(
-        &sb,
-        "codex",
-        &settings,
-        &payload(
-            &sb,
+    Fire::host("codex")
+        .settings(&settings)
+        .payload_with(
             "codex/pre_tool_use__apply_patch.json",
             &json!({"tool_input": {"command": patch}}),
-        ),
-        &[],
-    );
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny",
-        "{run:?}"
-    );
-    assert!(run.stdout.contains(".env"), "{run:?}");
+        )
+        .expect_json_at("/hookSpecificOutput/permissionDecision", "deny")
+        .expect_stdout_contains(".env")
+        .run_in(&sb);
 }
 
 /// A guard hook's `if` sees every file of a patch too: it starts when any
@@ -1142,23 +1071,15 @@ fn a_guard_hooks_if_sees_every_file_of_a_patch() {
         "command": "echo 'the .env file is not for the agent' >&2; exit 2"
     }]}});
     let patch = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n*** Delete File: .env\n*** End Patch\n";
-    let run = fire_host(
-        &sb,
-        "codex",
-        &settings,
-        &payload(
-            &sb,
+    Fire::host("codex")
+        .settings(&settings)
+        .payload_with(
             "codex/pre_tool_use__apply_patch.json",
             &json!({"tool_input": {"command": patch}}),
-        ),
-        &[],
-    );
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny",
-        "{run:?}"
-    );
-    assert!(run.stdout.contains("not for the agent"), "{run:?}");
+        )
+        .expect_json_at("/hookSpecificOutput/permissionDecision", "deny")
+        .expect_stdout_contains("not for the agent")
+        .run_in(&sb);
 }
 
 /// Allow rules must cover every file of a patch (Copilot's `allow` would
@@ -1175,11 +1096,17 @@ fn allow_rules_must_cover_every_file_of_a_patch() {
         )
     };
     let one = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n*** End Patch\n";
-    let run = fire_host(&sb, "copilot", &settings, &stdin(one), &[]);
-    assert_eq!(run.json()["permissionDecision"], "allow", "{run:?}");
+    Fire::host("copilot")
+        .settings(&settings)
+        .stdin(&stdin(one))
+        .expect_json_at("/permissionDecision", "allow")
+        .run_in(&sb);
     let two = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+b\n*** Add File: other.txt\n+x\n*** End Patch\n";
-    let run = fire_host(&sb, "copilot", &settings, &stdin(two), &[]);
-    assert_eq!(run.json(), json!({}), "{run:?}");
+    Fire::host("copilot")
+        .settings(&settings)
+        .stdin(&stdin(two))
+        .expect_json(json!({}))
+        .run_in(&sb);
 }
 
 #[test]
@@ -1187,14 +1114,12 @@ fn qwen_shell_calls_meet_claude_code_bash_rules() {
     let sb = Sandbox::new();
     // A permission rule and a hook, both written for Claude Code.
     let settings = json!({"permissions": {"deny": ["Bash(echo *)"]}});
-    let run = fire_host(
-        &sb,
-        "qwen",
-        &settings,
-        &payload(&sb, "qwen/pre_tool_use__shell.json", &json!({})),
-        &[],
-    );
-    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{run:?}");
+    let run = Fire::host("qwen")
+        .settings(&settings)
+        .payload("qwen/pre_tool_use__shell.json")
+        .expect_exit(0)
+        .expect_stderr("")
+        .run_in(&sb);
     let answer = run.json();
     assert_eq!(answer["decision"], "block", "{}", run.stdout);
     assert_eq!(
@@ -1203,18 +1128,15 @@ fn qwen_shell_calls_meet_claude_code_bash_rules() {
         run.stdout
     );
     let guard = claude_style_guard(&sb);
-    let run = fire_host(
-        &sb,
-        "qwen",
-        &guard,
-        &payload(&sb, "qwen/pre_tool_use__shell.json", &json!({})),
-        &[],
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["permissionDecisionReason"],
-        "no echo here"
-    );
+    Fire::host("qwen")
+        .settings(&guard)
+        .payload("qwen/pre_tool_use__shell.json")
+        .expect_exit(0)
+        .expect_json_at(
+            "/hookSpecificOutput/permissionDecisionReason",
+            "no echo here",
+        )
+        .run_in(&sb);
     assert_eq!(
         std::fs::read_to_string(sb.path("hooks/seen")).unwrap(),
         "qwen PreToolUse run_shell_command"
@@ -1234,35 +1156,23 @@ fn qwen_reads_meet_read_guards_and_shell_results_get_context() {
         ]}]
     }});
     let read = |path: &std::path::Path| {
-        fire_host(
-            &sb,
-            "qwen",
-            &settings,
-            &payload(
-                &sb,
+        Fire::host("qwen")
+            .settings(&settings)
+            .payload_with(
                 "qwen/pre_tool_use__read.json",
                 &json!({"tool_input": {"file_path": path.to_str().unwrap()}}),
-            ),
-            &[],
-        )
+            )
+            .run_in(&sb)
     };
     let run = read(&notes);
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(run.json()["reason"], "notes.txt is private", "{run:?}");
     let run = read(&sb.project.join("other.txt"));
     assert_eq!((run.code, run.json()), (Some(0), json!({})), "{run:?}");
-    let run = fire_host(
-        &sb,
-        "qwen",
-        &settings,
-        &payload(&sb, "qwen/post_tool_use__shell.json", &json!({})),
-        &[],
-    );
-    assert_eq!(
-        run.json(),
-        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-POST"}}),
-        "{run:?}"
-    );
+    Fire::host("qwen")
+        .settings(&settings)
+        .payload("qwen/post_tool_use__shell.json")
+        .expect_json(json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-POST"}})).run_in(&sb);
 }
 
 #[test]
@@ -1272,29 +1182,20 @@ fn qwen_continuation_prompts_run_no_prompt_hooks() {
         {"type": "command", "command": "echo ran >> \"$CLAUDE_PROJECT_DIR/prompt.log\"; echo no >&2; exit 2"}
     ]}]}});
     let log = sb.project.join("prompt.log");
-    let run = fire_host(
-        &sb,
-        "qwen",
-        &settings,
-        &payload(
-            &sb,
-            "qwen/user_prompt_submit__continuation.json",
-            &json!({}),
-        ),
-        &["--format", "report"],
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::host("qwen")
+        .settings(&settings)
+        .payload("qwen/user_prompt_submit__continuation.json")
+        .args(&["--format", "report"])
+        .expect_exit(0)
+        .run_in(&sb);
     assert!(!log.exists(), "a continuation is no prompt");
     assert!(run.stdout.contains("continuation"), "{}", run.stdout);
-    let run = fire_host(
-        &sb,
-        "qwen",
-        &settings,
-        &payload(&sb, "qwen/user_prompt_submit.json", &json!({})),
-        &[],
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
-    assert_eq!(run.json(), json!({"decision": "block", "reason": "no"}));
+    Fire::host("qwen")
+        .settings(&settings)
+        .payload("qwen/user_prompt_submit.json")
+        .expect_exit(0)
+        .expect_json(json!({"decision": "block", "reason": "no"}))
+        .run_in(&sb);
     assert_eq!(std::fs::read_to_string(&log).unwrap(), "ran\n");
 }
 
@@ -1419,7 +1320,10 @@ fn claude_code_payloads_fired_as_codex_keep_their_blocks() {
         event["session_id"] = json!("s");
         event["cwd"] = json!(cwd);
         event["transcript_path"] = json!("/nonexistent/t.jsonl");
-        fire_host(&sb, "codex", &settings, event.to_string().as_bytes(), &[])
+        Fire::host("codex")
+            .settings(&settings)
+            .stdin(event.to_string().as_bytes())
+            .run_in(&sb)
     };
     let run = fire(json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "rm -rf x"}, "permission_mode": "default"}));
@@ -1464,14 +1368,12 @@ fn a_rewrite_replaces_the_arguments_on_every_host_that_takes_one() {
             "command": format!("printf '%s' '{answer}'")}]}]}})
     };
     // Copilot: `description` left out of the rewrite stays out.
-    let run = fire_host(
-        &sb,
-        "copilot",
-        &rewrite(json!({"command": "echo safe"})),
-        &payload(&sb, "copilot/measured_pre_tool_use.json", &json!({})),
-        &["preToolUse"],
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::host("copilot")
+        .settings(&rewrite(json!({"command": "echo safe"})))
+        .payload("copilot/measured_pre_tool_use.json")
+        .args(&["preToolUse"])
+        .expect_exit(0)
+        .run_in(&sb);
     assert_eq!(
         run.json()["modifiedArgs"],
         json!({"command": "echo safe"}),
@@ -1479,13 +1381,13 @@ fn a_rewrite_replaces_the_arguments_on_every_host_that_takes_one() {
         run.stdout
     );
     // Copilot's edit tool: renamed back, nothing of the original added.
-    let run = fire_host(
-        &sb,
-        "copilot",
-        &rewrite(json!({"file_path": "/x", "old_string": "a", "new_string": "b"})),
-        &payload(&sb, "copilot/pre_tool_use__camel_edit.json", &json!({})),
-        &["preToolUse"],
-    );
+    let run = Fire::host("copilot")
+        .settings(&rewrite(
+            json!({"file_path": "/x", "old_string": "a", "new_string": "b"}),
+        ))
+        .payload("copilot/pre_tool_use__camel_edit.json")
+        .args(&["preToolUse"])
+        .run_in(&sb);
     assert_eq!(
         run.json()["modifiedArgs"],
         json!({"path": "/x", "old_str": "a", "new_str": "b"}),
@@ -1493,13 +1395,12 @@ fn a_rewrite_replaces_the_arguments_on_every_host_that_takes_one() {
         run.stdout
     );
     // Gemini: the replace tool's `instruction` removed stays removed.
-    let run = fire_host(
-        &sb,
-        "gemini",
-        &rewrite(json!({"file_path": "/x", "old_string": "alpha", "new_string": "gamma"})),
-        &payload(&sb, "gemini/before_tool__replace.json", &json!({})),
-        &[],
-    );
+    let run = Fire::host("gemini")
+        .settings(&rewrite(
+            json!({"file_path": "/x", "old_string": "alpha", "new_string": "gamma"}),
+        ))
+        .payload("gemini/before_tool__replace.json")
+        .run_in(&sb);
     assert_eq!(
         run.json()["hookSpecificOutput"]["tool_input"],
         json!({"file_path": "/x", "old_string": "alpha", "new_string": "gamma"}),
@@ -1507,13 +1408,11 @@ fn a_rewrite_replaces_the_arguments_on_every_host_that_takes_one() {
         run.stdout
     );
     // Cline: the whole input, in Cline's fields.
-    let run = fire_host(
-        &sb,
-        "cline",
-        &rewrite(json!({"command": "echo safe"})),
-        &payload(&sb, "cline/tool_call__run_commands.json", &json!({})),
-        &["PreToolUse"],
-    );
+    let run = Fire::host("cline")
+        .settings(&rewrite(json!({"command": "echo safe"})))
+        .payload("cline/tool_call__run_commands.json")
+        .args(&["PreToolUse"])
+        .run_in(&sb);
     assert_eq!(
         run.json()["overrideInput"],
         json!({"commands": ["echo safe"]}),
@@ -1532,54 +1431,31 @@ fn droid_is_a_host_from_payload_to_install() {
     // A Bash rule judges Droid's Execute; the answer is the deny Droid
     // reads (permissionDecision, and exit 2 with the reason).
     let deny_rm = json!({"permissions": {"deny": ["Bash(rm *)"]}});
-    let run = fire_host(
-        &sb,
-        "droid",
-        &deny_rm,
-        &payload(
-            &sb,
-            "droid/pre_tool_use__execute.json",
-            &json!({"tool_input": {"summary": "Clean up", "command": "rm -rf build", "riskLevelReason": "r", "riskLevel": "high"}}),
-        ),
-        &[],
-    );
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny",
-        "{}",
-        run.stdout
-    );
+    let fields = json!({"tool_input": {"summary": "Clean up", "command": "rm -rf build", "riskLevelReason": "r", "riskLevel": "high"}});
+    Fire::host("droid")
+        .settings(&deny_rm)
+        .payload_with("droid/pre_tool_use__execute.json", &fields)
+        .expect_exit(2)
+        .expect_json_at("/hookSpecificOutput/permissionDecision", "deny")
+        .run_in(&sb);
     // An ask becomes a deny: `droid exec` would run the call.
     let ask = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
         "command": "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"sure?\"}}'"}]}]}});
-    let run = fire_host(
-        &sb,
-        "droid",
-        &ask,
-        &payload(&sb, "droid/pre_tool_use__execute.json", &json!({})),
-        &[],
-    );
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny",
-        "{}",
-        run.stdout
-    );
+    Fire::host("droid")
+        .settings(&ask)
+        .payload("droid/pre_tool_use__execute.json")
+        .expect_json_at("/hookSpecificOutput/permissionDecision", "deny")
+        .run_in(&sb);
     // A Read rule sees Droid's LS of a folder.
     let no_secrets = json!({"permissions": {"deny": ["Read(//tmp/run/proj/secrets)"]}});
-    let run = fire_host(
-        &sb,
-        "droid",
-        &no_secrets,
-        &payload(
-            &sb,
+    Fire::host("droid")
+        .settings(&no_secrets)
+        .payload_with(
             "droid/pre_tool_use__ls.json",
             &json!({"tool_input": {"directory_path": "/tmp/run/proj/secrets"}}),
-        ),
-        &[],
-    );
-    assert_eq!(run.code, Some(2), "{run:?}");
+        )
+        .expect_exit(2)
+        .run_in(&sb);
 
     // install droid: one entry per event, `--host droid`, whole seconds,
     // and PostToolUse with PreToolUse (a PreToolUse context arrives there).
@@ -1634,28 +1510,19 @@ fn droid_is_a_host_from_payload_to_install() {
 fn codex_0_171_events_are_answered_and_routed() {
     let sb = Sandbox::new();
     let block = json!({"hooks": {"SubagentStop": [{"hooks": [{"type": "command", "command": "echo 'keep going' >&2; exit 2"}]}]}});
-    let run = fire_host(
-        &sb,
-        "codex",
-        &block,
-        &payload(&sb, "codex/schema_subagent_stop.json", &json!({})),
-        &[],
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
-    assert_eq!(
-        run.json(),
-        json!({"decision": "block", "reason": "keep going"})
-    );
+    Fire::host("codex")
+        .settings(&block)
+        .payload("codex/schema_subagent_stop.json")
+        .expect_exit(0)
+        .expect_json(json!({"decision": "block", "reason": "keep going"}))
+        .run_in(&sb);
     // PreCompact has no block in Codex's answer: not sent, and said.
     let block = json!({"hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "echo 'not now' >&2; exit 2"}]}]}});
-    let run = fire_host(
-        &sb,
-        "codex",
-        &block,
-        &payload(&sb, "codex/schema_pre_compact.json", &json!({})),
-        &[],
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::host("codex")
+        .settings(&block)
+        .payload("codex/schema_pre_compact.json")
+        .expect_exit(0)
+        .run_in(&sb);
     assert!(
         run.json()["systemMessage"]
             .as_str()

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{
     Request, Run, Sandbox, hooks, read_request, read_when_ready, run_command, serve_loopback,
     write_response,
@@ -105,13 +106,13 @@ fn a_json_body_blocks_and_the_body_sent_is_the_events_bytes() {
         ]),
     );
     let fields = json!({"tool_name": "Bash", "tool_input": {"command": "git push"}});
-    let run = sb.fire("PreToolUse", &settings, &fields);
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(run.stderr, "no pushes from this box\n");
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny"
-    );
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&fields)
+        .expect_exit(2)
+        .expect_stderr("no pushes from this box\n")
+        .expect_json_at("/hookSpecificOutput/permissionDecision", "deny")
+        .run_in(&sb);
 
     let requests = server.requests();
     assert_eq!(requests.len(), 1, "{requests:?}");
@@ -179,8 +180,11 @@ fn headers_interpolate_only_consented_variables_and_lose_line_breaks() {
             "allowedEnvVars": ["TOKEN", "EVIL"]
         }),
     );
-    let run = sb.fire("Stop", &hooks("Stop", json!([hook])), &json!({}));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    Fire::new("Stop")
+        .settings(&hooks("Stop", json!([hook])))
+        .input(&json!({}))
+        .expect_exit(0)
+        .run_in(&sb);
     let request = &server.requests()[0];
     assert_eq!(request.header("authorization"), Some("Bearer s3cret"));
     assert_eq!(request.header("x-other"), Some("[]"));
@@ -193,8 +197,11 @@ fn headers_interpolate_only_consented_variables_and_lose_line_breaks() {
         "managed-settings.json",
         r#"{"httpHookAllowedEnvVars": ["EVIL"]}"#,
     );
-    let run = sb.fire("Stop", &hooks("Stop", json!([hook])), &json!({}));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    Fire::new("Stop")
+        .settings(&hooks("Stop", json!([hook])))
+        .input(&json!({}))
+        .expect_exit(0)
+        .run_in(&sb);
     let request = &server.requests()[1];
     assert_eq!(request.header("authorization"), Some("Bearer"));
     assert_eq!(request.header("x-evil"), Some("a1X-Injected: yesb"));
@@ -205,29 +212,27 @@ fn non_2xx_is_a_failure_that_blocks_only_with_on_error_block() {
     let server = Server::start(|_| Reply::Status(500, "database on fire\nsecond line"));
     let sb = Sandbox::new();
     let fields = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
-    let run = sb.fire(
-        "PreToolUse",
-        &hooks(
+    let run = Fire::new("PreToolUse")
+        .settings(&hooks(
             "PreToolUse",
             json!([http_hook(&server.url("/x"), &json!({}))]),
-        ),
-        &fields,
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+        ))
+        .input(&fields)
+        .expect_exit(0)
+        .run_in(&sb);
     assert_eq!(
         run.system_message(),
         "hook web failed (HTTP 500 Internal Server Error: database on fire)"
     );
 
-    let run = sb.fire(
-        "PreToolUse",
-        &hooks(
+    let run = Fire::new("PreToolUse")
+        .settings(&hooks(
             "PreToolUse",
             json!([http_hook(&server.url("/x"), &json!({"onError": "block"}))]),
-        ),
-        &fields,
-    );
-    assert_eq!(run.code, Some(2), "{run:?}");
+        ))
+        .input(&fields)
+        .expect_exit(2)
+        .run_in(&sb);
     assert!(
         run.stderr
             .contains("hook web failed (HTTP 500 Internal Server Error: database on fire); onError is \"block\""),
@@ -242,18 +247,17 @@ fn a_2xx_body_that_is_not_a_json_object_is_a_failure() {
         _ => Reply::Status(200, "[\"deny\"]"),
     });
     let sb = Sandbox::new();
-    let run = sb.fire(
-        "UserPromptSubmit",
-        &hooks(
+    let run = Fire::new("UserPromptSubmit")
+        .settings(&hooks(
             "UserPromptSubmit",
             json!([
                 http_hook(&server.url("/text"), &json!({"name": "text"})),
                 http_hook(&server.url("/array"), &json!({"name": "array"})),
             ]),
-        ),
-        &json!({"prompt": "hi"}),
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+        ))
+        .input(&json!({"prompt": "hi"}))
+        .expect_exit(0)
+        .run_in(&sb);
     let message = run.system_message();
     assert!(
         message
@@ -272,15 +276,14 @@ fn a_2xx_body_that_is_not_a_json_object_is_a_failure() {
 fn a_slow_server_times_out_at_the_hooks_timeout() {
     let server = Server::start(|_| Reply::Sleep(Duration::from_secs(8)));
     let sb = Sandbox::new();
-    let run = sb.fire(
-        "Stop",
-        &hooks(
+    let run = Fire::new("Stop")
+        .settings(&hooks(
             "Stop",
             json!([http_hook(&server.url("/slow"), &json!({"timeout": 1}))]),
-        ),
-        &json!({}),
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+        ))
+        .input(&json!({}))
+        .expect_exit(0)
+        .run_in(&sb);
     assert_eq!(
         run.system_message(),
         "hook web failed (timed out after 1 s)"
@@ -299,15 +302,14 @@ fn redirects_are_not_followed() {
         _ => Reply::Status(200, DENY),
     });
     let sb = Sandbox::new();
-    let run = sb.fire(
-        "PreToolUse",
-        &hooks(
+    let run = Fire::new("PreToolUse")
+        .settings(&hooks(
             "PreToolUse",
             json!([http_hook(&server.url("/first"), &json!({}))]),
-        ),
-        &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+        ))
+        .input(&json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}))
+        .expect_exit(0)
+        .run_in(&sb);
     assert_eq!(
         run.system_message(),
         "hook web failed (HTTP 302 Found: redirect to /second not followed (http hooks follow no redirects))"
@@ -332,19 +334,15 @@ fn proxy_variables_are_ignored() {
     ] {
         sb.env(var, &proxy_url);
     }
-    let run = sb.fire(
-        "PreToolUse",
-        &hooks(
+    Fire::new("PreToolUse")
+        .settings(&hooks(
             "PreToolUse",
             json!([http_hook(&target.url("/direct"), &json!({}))]),
-        ),
-        &bash_ls(),
-    );
-    assert_eq!(
-        (run.code, run.stdout.as_str()),
-        (Some(0), "{}\n"),
-        "{run:?}"
-    );
+        ))
+        .input(&bash_ls())
+        .expect_exit(0)
+        .expect_stdout("{}\n")
+        .run_in(&sb);
     assert_eq!(target.paths(), ["/direct"]);
     assert!(proxy.requests().is_empty(), "{:?}", proxy.requests());
 }
@@ -380,18 +378,17 @@ fn in_sequential_mode_an_http_hook_gets_the_updated_input() {
     let server = Server::start(|_| Reply::Status(200, ""));
     let sb = Sandbox::new();
     let rewrite = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -la"}}}'"#;
-    let run = sb.fire(
-        "PreToolUse",
-        &hooks(
+    Fire::new("PreToolUse")
+        .settings(&hooks(
             "PreToolUse",
             json!([
                 {"command": rewrite, "sequential": true},
                 http_hook(&server.url("/after"), &json!({})),
             ]),
-        ),
-        &bash_ls(),
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+        ))
+        .input(&bash_ls())
+        .expect_exit(0)
+        .run_in(&sb);
     let body: Value = serde_json::from_slice(&server.requests()[0].body).unwrap();
     assert_eq!(body["tool_input"], json!({"command": "ls -la"}));
 }
@@ -409,11 +406,10 @@ fn the_url_allow_list_sends_nothing_it_does_not_match() {
             )]),
         );
         settings["allowedHttpHookUrls"] = allowed;
-        sb.fire(
-            "PreToolUse",
-            &settings,
-            &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-        )
+        Fire::new("PreToolUse")
+            .settings(&settings)
+            .input(&json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}))
+            .run_in(&sb)
     };
 
     let run = fire(json!([]), "allow");

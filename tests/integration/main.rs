@@ -3,6 +3,7 @@
 
 #[macro_use]
 mod platform;
+mod firetest;
 mod support;
 
 mod agent;

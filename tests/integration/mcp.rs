@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{Sandbox, fixture, hooks, skipped};
 
 /// Whether python3 runs here (the fixture server needs it).
@@ -68,12 +69,12 @@ fn a_deny_in_the_tools_answer_blocks_and_the_input_is_substituted() {
             &json!({"command": "${tool_input.command}", "where": "in ${cwd}", "n": 1})
         )]),
     );
-    let run = sandbox.fire("PreToolUse", &settings, &bash("rm -rf /"));
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert!(
-        run.stdout.contains("the MCP guard refuses rm -rf"),
-        "{run:?}"
-    );
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("rm -rf /"))
+        .expect_exit(2)
+        .expect_stdout_contains("the MCP guard refuses rm -rf")
+        .run_in(&sandbox);
     let calls: Value = serde_json::from_str(read(&sandbox.path("calls.log")).trim()).unwrap();
     assert_eq!(
         calls,
@@ -84,9 +85,12 @@ fn a_deny_in_the_tools_answer_blocks_and_the_input_is_substituted() {
         }})
     );
     // The same hook lets a harmless command through, and the server is gone.
-    let run = sandbox.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
-    assert!(!run.stdout.contains("deny"), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .expect_stdout_lacks("deny")
+        .run_in(&sandbox);
 }
 
 #[test]
@@ -104,12 +108,12 @@ fn plain_text_from_the_tool_is_context() {
             &json!({"text": "Prompt was: ${prompt}"})
         )]),
     );
-    let run = sandbox.fire("UserPromptSubmit", &settings, &json!({"prompt": "fix it"}));
-    assert_eq!(run.code, Some(0), "{run:?}");
-    assert!(
-        run.stdout.contains("Prompt was: fix it"),
-        "the tool's text is the hook's context: {run:?}"
-    );
+    Fire::new("UserPromptSubmit")
+        .settings(&settings)
+        .input(&json!({"prompt": "fix it"}))
+        .expect_exit(0)
+        .expect_stdout_contains("Prompt was: fix it")
+        .run_in(&sandbox);
 }
 
 #[test]
@@ -130,8 +134,11 @@ fn an_error_result_or_a_missing_server_is_a_failure_of_the_hook() {
     );
     // Fail open by default: a warning that names the hook and the server.
     let settings = hooks("PreToolUse", json!([mcp_hook("guard", "fail", &json!({}))]));
-    let run = sandbox.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sandbox);
     let message = run.system_message();
     assert!(
         message.contains("hook guard")
@@ -142,20 +149,21 @@ fn an_error_result_or_a_missing_server_is_a_failure_of_the_hook() {
     // Fail closed with onError: block.
     let mut hook = mcp_hook("guard", "fail", &json!({}));
     hook["onError"] = json!("block");
-    let run = sandbox.fire(
-        "PreToolUse",
-        &hooks("PreToolUse", json!([hook])),
-        &bash("ls"),
-    );
-    assert_eq!(run.code, Some(2), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&hooks("PreToolUse", json!([hook])))
+        .input(&bash("ls"))
+        .expect_exit(2)
+        .run_in(&sandbox);
     for (name, words) in [
         ("broken", "could not start"),
         ("remote", "stdio servers only"),
         ("absent", "no MCP server of that name"),
     ] {
         let settings = hooks("PreToolUse", json!([mcp_hook(name, "judge", &json!({}))]));
-        let message = sandbox
-            .fire("PreToolUse", &settings, &bash("ls"))
+        let message = Fire::new("PreToolUse")
+            .settings(&settings)
+            .input(&bash("ls"))
+            .run_in(&sandbox)
             .system_message();
         assert!(
             message.contains("hook guard")
@@ -243,7 +251,10 @@ fn an_untrusted_projects_server_never_starts() {
     );
     hook["onError"] = json!("block");
     let settings = hooks("PreToolUse", json!([hook]));
-    let run = sandbox.fire("PreToolUse", &settings, &bash("ls"));
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .run_in(&sandbox);
     assert!(!sandbox.path("started.log").exists(), "{run:?}");
     assert_eq!(run.code, Some(2), "fails closed as asked: {run:?}");
     assert!(
@@ -254,11 +265,11 @@ fn an_untrusted_projects_server_never_starts() {
     let trust = sandbox.run(&["trust"], b"");
     assert_eq!(trust.code, Some(0), "{trust:?}");
     assert!(trust.stdout.contains(".mcp.json"), "{trust:?}");
-    let run = sandbox.fire("PreToolUse", &settings, &bash("rm -rf /"));
-    assert!(
-        run.stdout.contains("the MCP guard refuses rm -rf"),
-        "{run:?}"
-    );
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("rm -rf /"))
+        .expect_stdout_contains("the MCP guard refuses rm -rf")
+        .run_in(&sandbox);
     assert!(sandbox.path("started.log").exists());
     // Untrusted again, it stops; the user's own definition of the name
     // runs instead, with a warning. (An edit of a trusted file keeps the
@@ -266,16 +277,19 @@ fn an_untrusted_projects_server_never_starts() {
     let untrust = sandbox.run(&["untrust"], b"");
     assert_eq!(untrust.code, Some(0), "{untrust:?}");
     std::fs::remove_file(sandbox.path("started.log")).unwrap();
-    let run = sandbox.fire("PreToolUse", &settings, &bash("ls"));
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .run_in(&sandbox);
     assert!(!sandbox.path("started.log").exists(), "{run:?}");
     assert!(run.stdout.contains("not trusted"), "{run:?}");
     user_servers(&sandbox, &json!({"guard": server(&sandbox, &[])}));
-    let run = sandbox.fire("PreToolUse", &settings, &bash("rm -rf /"));
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert!(
-        run.stdout.contains("the MCP guard refuses rm -rf"),
-        "{run:?}"
-    );
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("rm -rf /"))
+        .expect_exit(2)
+        .expect_stdout_contains("the MCP guard refuses rm -rf")
+        .run_in(&sandbox);
     assert!(
         run.stdout.contains("not trusted") && run.stdout.contains("runs instead"),
         "{run:?}"

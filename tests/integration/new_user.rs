@@ -4,6 +4,7 @@
 
 use serde_json::json;
 
+use crate::firetest::Fire;
 use crate::support::{Run, Sandbox, hooks};
 
 /// `hookrun doctor` on one settings file, nothing else.
@@ -49,8 +50,11 @@ fn a_lowercase_tool_in_a_permission_rule_is_a_doctor_error_and_a_fire_warning() 
     );
 
     // The rule never matches: fire says so, on the call it lets through.
-    let run = sandbox.fire("PreToolUse", &rules, &bash("rm -rf build"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&rules)
+        .input(&bash("rm -rf build"))
+        .expect_exit(0)
+        .run_in(&sandbox);
     let said = run.system_message();
     assert!(
         said.contains("`bash(rm *)` names tool `bash`") && said.contains("case-sensitive"),
@@ -85,7 +89,10 @@ fn a_one_slash_rule_naming_a_path_outside_the_project_warns_at_fire_and_in_docto
     assert_eq!(run.stdout.matches("[rule-one-slash]").count(), 2, "{run:?}");
 
     let key = ssh.join("id_ed25519");
-    let run = sandbox.fire("PreToolUse", &rules, &read_of(key.to_str().unwrap()));
+    let run = Fire::new("PreToolUse")
+        .settings(&rules)
+        .input(&read_of(key.to_str().unwrap()))
+        .run_in(&sandbox);
     // The rule is relative to the settings file's folder: it does not
     // match the key, and fire says why.
     assert_eq!(run.code, Some(0), "{run:?}");
@@ -97,8 +104,11 @@ fn a_one_slash_rule_naming_a_path_outside_the_project_warns_at_fire_and_in_docto
 
     // Written as meant, it holds and says nothing.
     let meant = json!({"permissions": {"deny": [format!("Read(/{}/**)", ssh.display()), "Read(~/.ssh/**)"]}});
-    let run = sandbox.fire("PreToolUse", &meant, &read_of(key.to_str().unwrap()));
-    assert_eq!(run.code, Some(2), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&meant)
+        .input(&read_of(key.to_str().unwrap()))
+        .expect_exit(2)
+        .run_in(&sandbox);
     assert!(!run.system_message().contains("leading `/`"), "{run:?}");
     // A one-slash rule that names something in the project is fine.
     std::fs::create_dir_all(sandbox.path("cli/secrets")).unwrap();
@@ -144,8 +154,11 @@ fn a_matcher_written_as_a_permission_rule_warns_at_fire_time() {
         "PreToolUse",
         json!([{"name": "no-rm", "matcher": "Bash(rm *)", "command": "echo no >&2; exit 2"}]),
     );
-    let run = sandbox.fire("PreToolUse", &settings, &bash("rm -rf build"));
-    assert_eq!(run.code, Some(0), "the hook never runs: {run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("rm -rf build"))
+        .expect_exit(0)
+        .run_in(&sandbox);
     let said = run.system_message();
     assert!(
         said.contains("matcher \"Bash(rm *)\" is a permission rule")

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{Run, Sandbox, run_command_within};
 
 /// A fire must answer well before this; a hang would last until the test
@@ -480,28 +481,14 @@ fn a_deep_or_bogus_hookrun_depth_never_switches_the_permission_rules_off() {
     for depth in ["3", "99"] {
         let mut sb = Sandbox::new();
         sb.env("HOOKRUN_DEPTH", depth);
-        let run = sb.fire(
-            "PreToolUse",
-            &settings,
-            &json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}}),
-        );
-        assert_eq!(
-            run.code,
-            Some(2),
-            "depth {depth}: the deny rule applies: {run:?}"
-        );
+        let run = Fire::new("PreToolUse").settings(&settings).input(&json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}})).expect_exit(2).run_in(&sb);
         assert!(!marker.exists(), "depth {depth}: no hook runs that deep");
         assert!(run.stdout.contains("refused a fire nested"), "{run:?}");
     }
     for junk in ["junk", "-1", "3x"] {
         let mut sb = Sandbox::new();
         sb.env("HOOKRUN_DEPTH", junk);
-        let run = sb.fire(
-            "PreToolUse",
-            &settings,
-            &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-        );
-        assert_eq!(run.code, Some(0), "{run:?}");
+        let run = Fire::new("PreToolUse").settings(&settings).input(&json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})).expect_exit(0).run_in(&sb);
         assert!(
             marker.exists(),
             "{junk}: not a depth, the hooks run: {run:?}"

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{
     Sandbox, hooks, read_request, read_when_ready, serve_loopback, write_response,
 };
@@ -218,9 +219,12 @@ fn the_anthropic_request_is_exact_and_ok_false_blocks_and_ends_the_turn() {
             &json!({"name": "judge"})
         )]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("rm -rf build"));
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(run.stderr, "R-FALSE: not allowed\n");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("rm -rf build"))
+        .expect_exit(2)
+        .expect_stderr("R-FALSE: not allowed\n")
+        .run_in(&sb);
     let out = run.json();
     assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
     assert_eq!(
@@ -276,8 +280,11 @@ fn continue_on_block_blocks_without_ending_the_turn_and_a_fence_is_read() {
             &json!({"continueOnBlock": true})
         )]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(2), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(2)
+        .run_in(&sb);
     let out = run.json();
     assert_eq!(
         out["hookSpecificOutput"]["permissionDecisionReason"],
@@ -294,8 +301,11 @@ fn ok_true_grants_nothing_and_without_arguments_the_event_is_appended() {
         "PreToolUse",
         json!([prompt("M-TRUE is it safe?", &json!({}))]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     // No permissionDecision: the host still decides.
     assert_eq!(run.json().get("hookSpecificOutput"), None, "{run:?}");
     let text = model.requests()[0].user_text();
@@ -322,8 +332,11 @@ fn unusable_answers_fail_open_with_a_warning_naming_the_hook_and_the_answer() {
                 &json!({"name": "guard"})
             )]),
         );
-        let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-        assert_eq!(run.code, Some(0), "{marker}: {run:?}");
+        let run = Fire::new("PreToolUse")
+            .settings(&settings)
+            .input(&bash("ls"))
+            .expect_exit(0)
+            .run_in(&sb);
         let message = run.system_message();
         assert!(
             message.contains("hook guard failed (") && message.contains(words),
@@ -339,8 +352,11 @@ fn unusable_answers_fail_open_with_a_warning_naming_the_hook_and_the_answer() {
             &json!({"name": "guard", "onError": "block"})
         )]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(2), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(2)
+        .run_in(&sb);
     assert!(
         run.stderr.contains("hook guard failed") && run.stderr.contains("onError is \"block\""),
         "{run:?}"
@@ -356,8 +372,11 @@ fn a_refused_key_names_the_variable_that_was_not_set() {
         "PreToolUse",
         json!([prompt("M-401 $ARGUMENTS", &json!({"name": "guard"}))]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     let message = run.system_message();
     assert!(
         message.contains("HTTP 401")
@@ -378,8 +397,11 @@ fn a_server_error_is_retried_then_fails_open() {
             &json!({"name": "guard", "timeout": 10})
         )]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     let message = run.system_message();
     assert!(
         message.contains("HTTP 500") && message.contains("tries"),
@@ -399,8 +421,11 @@ fn a_slow_model_is_a_timeout_that_fails_open() {
             &json!({"name": "guard", "timeout": 1})
         )]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     assert!(
         run.system_message()
             .contains("hook guard failed (timed out after 1 s)"),
@@ -414,42 +439,39 @@ fn what_ok_false_does_on_other_events() {
     let model = Model::start(by_marker);
     let sb = sandbox(&model);
     // UserPromptSubmit: the prompt is blocked (and the turn ends).
-    let run = sb.fire(
-        "UserPromptSubmit",
-        &hooks(
+    Fire::new("UserPromptSubmit")
+        .settings(&hooks(
             "UserPromptSubmit",
             json!([prompt("M-FALSE $ARGUMENTS", &json!({}))]),
-        ),
-        &json!({"prompt": "delete everything"}),
-    );
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(run.json()["decision"], "block");
-    assert_eq!(run.json()["continue"], false);
+        ))
+        .input(&json!({"prompt": "delete everything"}))
+        .expect_exit(2)
+        .expect_json_at("/decision", "block")
+        .expect_json_at("/continue", false)
+        .run_in(&sb);
 
     // PostToolUse: feedback, and the turn ends unless continueOnBlock.
     let fields = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {"stdout": "x"}});
-    let run = sb.fire(
-        "PostToolUse",
-        &hooks(
+    Fire::new("PostToolUse")
+        .settings(&hooks(
             "PostToolUse",
             json!([prompt("M-FALSE $ARGUMENTS", &json!({}))]),
-        ),
-        &fields,
-    );
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(run.json()["decision"], "block");
-    assert_eq!(run.json()["continue"], false);
-    let run = sb.fire(
-        "PostToolUse",
-        &hooks(
+        ))
+        .input(&fields)
+        .expect_exit(2)
+        .expect_json_at("/decision", "block")
+        .expect_json_at("/continue", false)
+        .run_in(&sb);
+    let run = Fire::new("PostToolUse")
+        .settings(&hooks(
             "PostToolUse",
             json!([prompt(
                 "M-FALSE $ARGUMENTS",
                 &json!({"continueOnBlock": true})
             )]),
-        ),
-        &fields,
-    );
+        ))
+        .input(&fields)
+        .run_in(&sb);
     assert_eq!(run.json().get("continue"), None, "{run:?}");
 }
 
@@ -467,14 +489,13 @@ fn stop_judges_the_conversation_and_impossible_lets_the_agent_stop() {
     );
     let fields =
         json!({"transcript_path": transcript.to_str().unwrap(), "stop_hook_active": false});
-    let run = sb.fire(
-        "Stop",
-        &hooks(
+    let run = Fire::new("Stop")
+        .settings(&hooks(
             "Stop",
             json!([prompt("M-FALSE tests written?", &json!({}))]),
-        ),
-        &fields,
-    );
+        ))
+        .input(&fields)
+        .run_in(&sb);
     // The agent goes on with the reason: exit 2, the reason on stderr.
     assert_eq!(run.code, Some(2), "{run:?}");
     assert_eq!(run.stderr, "R-FALSE: not allowed\n");
@@ -488,27 +509,25 @@ fn stop_judges_the_conversation_and_impossible_lets_the_agent_stop() {
         "{text}"
     );
 
-    let run = sb.fire(
-        "Stop",
-        &hooks(
+    Fire::new("Stop")
+        .settings(&hooks(
             "Stop",
             json!([prompt("M-IMPOSSIBLE $ARGUMENTS", &json!({}))]),
-        ),
-        &fields,
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+        ))
+        .input(&fields)
+        .expect_exit(0)
+        .run_in(&sb);
 
     // No transcript: nothing sent, a warning, the agent may stop.
     let before = model.requests().len();
-    let run = sb.fire(
-        "Stop",
-        &hooks(
+    let run = Fire::new("Stop")
+        .settings(&hooks(
             "Stop",
             json!([prompt("M-FALSE $ARGUMENTS", &json!({"name": "cond"}))]),
-        ),
-        &json!({"transcript_path": "/nonexistent/t.jsonl"}),
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+        ))
+        .input(&json!({"transcript_path": "/nonexistent/t.jsonl"}))
+        .expect_exit(0)
+        .run_in(&sb);
     assert!(
         run.system_message()
             .contains("hook cond failed (could not read the transcript /nonexistent/t.jsonl"),
@@ -527,8 +546,11 @@ fn the_openai_compatible_request_is_exact() {
             "apiKeyEnv": "LOCAL_LLM_PASS", "model": "qwen3:8b"},
         "hooks": {"PreToolUse": [prompt("M-FALSE $ARGUMENTS", &json!({}))]}
     });
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(2), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(2)
+        .run_in(&sb);
     let r = &model.requests()[0];
     assert_eq!(r.path, "/v1/chat/completions");
     assert_eq!(r.header("authorization"), Some("Bearer local-9c1"));
@@ -626,15 +648,14 @@ fn governance_refusals_send_nothing() {
     let model = Model::start(by_marker);
     let sb = sandbox(&model);
     // A prompt hook on an event without a conversation: a warning, no request.
-    let run = sb.fire(
-        "SessionStart",
-        &hooks(
+    let run = Fire::new("SessionStart")
+        .settings(&hooks(
             "SessionStart",
             json!([prompt("M-FALSE $ARGUMENTS", &json!({}))]),
-        ),
-        &json!({"source": "startup"}),
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
+        ))
+        .input(&json!({"source": "startup"}))
+        .expect_exit(0)
+        .run_in(&sb);
     assert!(
         run.system_message()
             .contains("prompt hooks are not supported on SessionStart"),
@@ -647,8 +668,11 @@ fn governance_refusals_send_nothing() {
         "PreToolUse",
         json!([prompt("M-FALSE $ARGUMENTS", &json!({"name": "g"}))]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     assert!(
         run.system_message().contains("allowPromptHooks: false"),
         "{run:?}"
@@ -657,7 +681,10 @@ fn governance_refusals_send_nothing() {
         "managed-settings.json",
         r#"{"allowedPromptHookEndpoints": ["https://api.anthropic.com/*"]}"#,
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .run_in(&sb);
     assert!(
         run.system_message()
             .contains("is not in managed allowedPromptHookEndpoints"),
@@ -669,8 +696,11 @@ fn governance_refusals_send_nothing() {
     std::fs::remove_file(sb.path("managed-settings.json")).unwrap();
     let settings = json!({"promptHooks": {"baseUrl": "http://10.0.0.5:9"},
         "hooks": {"PreToolUse": [prompt("x $ARGUMENTS", &json!({"name": "g"}))]}});
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     assert!(
         run.system_message()
             .contains("refused by hookrun's SSRF guard: 10.0.0.5"),
@@ -748,8 +778,11 @@ fn a_prompt_hook_runs_while_the_command_hooks_run() {
         "PreToolUse",
         json!([prompt("judge $ARGUMENTS", &json!({})), {"command": command}]),
     );
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(0)
+        .run_in(&sb);
     assert_eq!(read_when_ready(&seen), "yes\n");
 
     // `sequential`: one after another in load order, the prompt hook included.
@@ -759,9 +792,12 @@ fn a_prompt_hook_runs_while_the_command_hooks_run() {
     );
     let model = Model::start(by_marker);
     sb.env("ANTHROPIC_BASE_URL", &model.url());
-    let run = sb.fire("PreToolUse", &settings, &bash("ls"));
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(run.stderr, "R-FALSE: not allowed\n");
+    Fire::new("PreToolUse")
+        .settings(&settings)
+        .input(&bash("ls"))
+        .expect_exit(2)
+        .expect_stderr("R-FALSE: not allowed\n")
+        .run_in(&sb);
 }
 
 #[test]

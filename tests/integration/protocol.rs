@@ -4,14 +4,14 @@
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{Run, Sandbox, fixture, hooks};
 
 fn pre(sb: &Sandbox, list: Value) -> crate::support::Run {
-    sb.fire(
-        "PreToolUse",
-        &hooks("PreToolUse", list),
-        &json!({"tool_name": "Bash", "tool_input": {"command": "ls", "description": "d"}}),
-    )
+    Fire::new("PreToolUse")
+        .settings(&hooks("PreToolUse", list))
+        .input(&json!({"tool_name": "Bash", "tool_input": {"command": "ls", "description": "d"}}))
+        .run_in(sb)
 }
 
 fn cmd(command: &str) -> Value {
@@ -232,11 +232,10 @@ fn updated_input_legacy_tool_input_and_continue() {
 fn plain_stdout_is_context_only_where_claude_code_shows_it() {
     let sb = Sandbox::new();
     for event in ["UserPromptSubmit", "UserPromptExpansion", "SessionStart"] {
-        let run = sb.fire(
-            event,
-            &hooks(event, json!([cmd("echo plain context")])),
-            &json!({"prompt": "hi", "source": "startup", "command_name": "x"}),
-        );
+        let run = Fire::new(event)
+            .settings(&hooks(event, json!([cmd("echo plain context")])))
+            .input(&json!({"prompt": "hi", "source": "startup", "command_name": "x"}))
+            .run_in(&sb);
         assert_eq!(
             run.json(),
             hso(event, &json!({"additionalContext": "plain context"})),
@@ -244,12 +243,11 @@ fn plain_stdout_is_context_only_where_claude_code_shows_it() {
         );
     }
     for event in ["PostToolUse", "Stop", "SubagentStart"] {
-        let run = sb.fire(
-            event,
-            &hooks(event, json!([cmd("echo plain context")])),
-            &json!({"tool_name": "Bash"}),
-        );
-        assert_eq!(run.json(), json!({}), "{event}");
+        Fire::new(event)
+            .settings(&hooks(event, json!([cmd("echo plain context")])))
+            .input(&json!({"tool_name": "Bash"}))
+            .expect_json(json!({}))
+            .run_in(&sb);
     }
 }
 
@@ -303,38 +301,34 @@ fn tiers() {
     let sb = Sandbox::new();
     let block = json!([cmd("echo R >&2; exit 2")]);
     // block
-    let run = sb.fire(
-        "PreToolUse",
-        &hooks("PreToolUse", block.clone()),
-        &json!({"tool_name": "Bash"}),
-    );
-    assert_eq!((run.code, run.stderr.as_str()), (Some(2), "R\n"));
+    Fire::new("PreToolUse")
+        .settings(&hooks("PreToolUse", block.clone()))
+        .input(&json!({"tool_name": "Bash"}))
+        .expect_exit(2)
+        .expect_stderr("R\n")
+        .run_in(&sb);
     // feedback
-    let run = sb.fire(
-        "PostToolUse",
-        &hooks("PostToolUse", block.clone()),
-        &json!({"tool_name": "Bash"}),
-    );
-    assert_eq!((run.code, run.stderr.as_str()), (Some(2), "R\n"));
-    assert_eq!(run.json(), json!({"decision": "block", "reason": "R"}));
+    Fire::new("PostToolUse")
+        .settings(&hooks("PostToolUse", block.clone()))
+        .input(&json!({"tool_name": "Bash"}))
+        .expect_exit(2)
+        .expect_stderr("R\n")
+        .expect_json(json!({"decision": "block", "reason": "R"}))
+        .run_in(&sb);
     // downgraded: received, not enforced, never dropped silently
-    let run = sb.fire(
-        "SessionStart",
-        &hooks("SessionStart", block.clone()),
-        &json!({"source": "startup"}),
-    );
-    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""));
-    assert_eq!(
-        run.json(),
-        json!({"systemMessage": "[hook block ignored] R"})
-    );
+    Fire::new("SessionStart")
+        .settings(&hooks("SessionStart", block.clone()))
+        .input(&json!({"source": "startup"}))
+        .expect_exit(0)
+        .expect_stderr("")
+        .expect_json(json!({"systemMessage": "[hook block ignored] R"}))
+        .run_in(&sb);
     // ignored
-    let run = sb.fire(
-        "Notification",
-        &hooks("Notification", block),
-        &json!({"notification_type": "idle_prompt"}),
-    );
-    assert_eq!(run.code, Some(0));
+    Fire::new("Notification")
+        .settings(&hooks("Notification", block))
+        .input(&json!({"notification_type": "idle_prompt"}))
+        .expect_exit(0)
+        .run_in(&sb);
     let report = sb.report(
         "Notification",
         &hooks("Notification", json!([cmd("echo R >&2; exit 2")])),
@@ -610,29 +604,24 @@ fn pass_through_fields() {
         ),
     ];
     for (event, output, expected) in cases {
-        let run = sb.fire(
-            event,
-            &hooks(event, json!([echo(&output)])),
-            &json!({"tool_name": "Bash"}),
-        );
-        assert_eq!(run.code, Some(0), "{event}: {run:?}");
+        let run = Fire::new(event)
+            .settings(&hooks(event, json!([echo(&output)])))
+            .input(&json!({"tool_name": "Bash"}))
+            .expect_exit(0)
+            .run_in(&sb);
         assert_eq!(run.json(), expected, "{event}");
     }
-    let run = sb.fire(
-        "WorktreeCreate",
-        &hooks(
+    Fire::new("WorktreeCreate")
+        .settings(&hooks(
             "WorktreeCreate",
             json!([cmd(
                 "echo preparing; printf '\\033[32m/tmp/wt-1\\033[0m\\n'"
             )]),
-        ),
-        &json!({"name": "feature"}),
-    );
-    assert_eq!(
-        (run.code, run.stdout.as_str()),
-        (Some(0), "/tmp/wt-1\n"),
-        "{run:?}"
-    );
+        ))
+        .input(&json!({"name": "feature"}))
+        .expect_exit(0)
+        .expect_stdout("/tmp/wt-1\n")
+        .run_in(&sb);
 }
 
 #[test]

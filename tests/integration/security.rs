@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{Sandbox, hooks};
 
 /// A "freshly cloned" project whose settings file runs a hook that touches
@@ -224,8 +225,11 @@ fn secrets_never_reach_hooks_unless_kept_by_the_user() {
         sb.env(k, v);
     }
     let (settings, out) = env_dump(&sb);
-    let run = sb.fire("Stop", &settings, &json!({"session_id": "session-one"}));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    let run = Fire::new("Stop")
+        .settings(&settings)
+        .input(&json!({"session_id": "session-one"}))
+        .expect_exit(0)
+        .run_in(&sb);
     let env = std::fs::read_to_string(&out).unwrap();
     for secret in ["ghp_secret", "sk-secret", "hunter2", "aws-secret"] {
         assert!(
@@ -255,14 +259,23 @@ fn secrets_never_reach_hooks_unless_kept_by_the_user() {
         "Stop",
         json!([{"command": "test -n \"$GITHUB_TOKEN\" || echo unset >&2"}]),
     );
-    let run = sb.fire("Stop", &uses, &json!({"session_id": "session-one"}));
+    let run = Fire::new("Stop")
+        .settings(&uses)
+        .input(&json!({"session_id": "session-one"}))
+        .run_in(&sb);
     let message = run.system_message();
     assert!(message.contains("GITHUB_TOKEN"), "{run:?}");
     assert!(!message.contains("OPENAI_API_KEY"), "{run:?}");
     // ...once per session.
-    let run = sb.fire("Stop", &uses, &json!({"session_id": "session-one"}));
+    let run = Fire::new("Stop")
+        .settings(&uses)
+        .input(&json!({"session_id": "session-one"}))
+        .run_in(&sb);
     assert!(run.json().get("systemMessage").is_none(), "{run:?}");
-    let run = sb.fire("Stop", &uses, &json!({"session_id": "session-two"}));
+    let run = Fire::new("Stop")
+        .settings(&uses)
+        .input(&json!({"session_id": "session-two"}))
+        .run_in(&sb);
     assert!(run.system_message().contains("GITHUB_TOKEN"));
 
     // env.keep in user settings lets one through; in project settings it
@@ -305,11 +318,10 @@ fn secrets_never_reach_hooks_unless_kept_by_the_user() {
 }
 
 fn pre(sb: &Sandbox, settings: &Value, command: &str) -> crate::support::Run {
-    sb.fire(
-        "PreToolUse",
-        settings,
-        &json!({"tool_name": "Bash", "tool_input": {"command": command}}),
-    )
+    Fire::new("PreToolUse")
+        .settings(settings)
+        .input(&json!({"tool_name": "Bash", "tool_input": {"command": command}}))
+        .run_in(sb)
 }
 
 const HOOK_ALLOW: &str =
@@ -423,25 +435,17 @@ fn allow_rules_must_cover_every_part_and_never_substitutions() {
 fn permission_request_rules() {
     let sb = Sandbox::new();
     let settings = json!({"permissions": {"deny": ["Bash(curl *)"], "allow": ["Bash(ls *)"]}});
-    let run = sb.fire(
-        "PermissionRequest",
-        &settings,
-        &json!({"tool_name": "Bash", "tool_input": {"command": "curl x | sh"}}),
-    );
-    assert_eq!(run.code, Some(0), "{run:?}");
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["decision"]["behavior"],
-        "deny"
-    );
-    let run = sb.fire(
-        "PermissionRequest",
-        &settings,
-        &json!({"tool_name": "Bash", "tool_input": {"command": "ls -la"}}),
-    );
-    assert_eq!(
-        run.json()["hookSpecificOutput"]["decision"]["behavior"],
-        "allow"
-    );
+    Fire::new("PermissionRequest")
+        .settings(&settings)
+        .input(&json!({"tool_name": "Bash", "tool_input": {"command": "curl x | sh"}}))
+        .expect_exit(0)
+        .expect_json_at("/hookSpecificOutput/decision/behavior", "deny")
+        .run_in(&sb);
+    Fire::new("PermissionRequest")
+        .settings(&settings)
+        .input(&json!({"tool_name": "Bash", "tool_input": {"command": "ls -la"}}))
+        .expect_json_at("/hookSpecificOutput/decision/behavior", "allow")
+        .run_in(&sb);
 }
 
 #[test]
@@ -531,11 +535,10 @@ fn managed_policy_drops_hooks_loudly() {
 
     // Managed-only keys elsewhere are ignored with a warning.
     sb.write("managed-settings.json", "{}");
-    let run = sb.fire(
-        "Stop",
-        &json!({"allowManagedHooksOnly": true, "hooks": {"Stop": [{"command": "true"}]}}),
-        &json!({}),
-    );
+    let run = Fire::new("Stop")
+        .settings(&json!({"allowManagedHooksOnly": true, "hooks": {"Stop": [{"command": "true"}]}}))
+        .input(&json!({}))
+        .run_in(&sb);
     assert!(
         run.system_message()
             .contains("allowManagedHooksOnly: is honoured only in managed settings"),
@@ -550,14 +553,13 @@ fn managed_max_hook_timeout_caps_every_hook() {
         "managed-settings.json",
         &json!({"maxHookTimeout": 1}).to_string(),
     );
-    let run = sb.fire(
-        "Stop",
-        &hooks(
+    let run = Fire::new("Stop")
+        .settings(&hooks(
             "Stop",
             json!([{"name": "slow", "command": "sleep 20", "timeout": 30}]),
-        ),
-        &json!({}),
-    );
+        ))
+        .input(&json!({}))
+        .run_in(&sb);
     assert!(run.elapsed < Duration::from_secs(8), "{:?}", run.elapsed);
     assert!(
         run.system_message()

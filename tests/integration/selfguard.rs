@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{Sandbox, fixture, hooks, host_args, skipped};
 
 fn bash(command: &str) -> Value {
@@ -49,8 +50,11 @@ fn hookruns_own_commands_from_the_agents_shell_are_denied_with_the_command_to_ru
         "$(command -v hookrun) untrust .".to_owned(),
     ];
     for command in &denied {
-        let run = sb.fire("PreToolUse", &json!({}), &bash(command));
-        assert_eq!(run.code, Some(2), "{command}: {run:?}");
+        let run = Fire::new("PreToolUse")
+            .settings(&json!({}))
+            .input(&bash(command))
+            .expect_exit(2)
+            .run_in(&sb);
         let (word, reason) = decision(&run);
         assert_eq!(word, "deny", "{command}");
         assert!(
@@ -59,7 +63,10 @@ fn hookruns_own_commands_from_the_agents_shell_are_denied_with_the_command_to_ru
         );
     }
     // The reason names the command for the person to run.
-    let run = sb.fire("PreToolUse", &json!({}), &bash("npx hookrun untrust ."));
+    let run = Fire::new("PreToolUse")
+        .settings(&json!({}))
+        .input(&bash("npx hookrun untrust ."))
+        .run_in(&sb);
     assert!(
         decision(&run)
             .1
@@ -73,9 +80,12 @@ fn hookruns_own_commands_from_the_agents_shell_are_denied_with_the_command_to_ru
         "hookrun explain stop",
         "echo hookrun trust",
     ] {
-        let run = sb.fire("PreToolUse", &json!({}), &bash(command));
-        assert_eq!(run.code, Some(0), "{command}: {run:?}");
-        assert_eq!(run.json(), json!({}), "{command}");
+        Fire::new("PreToolUse")
+            .settings(&json!({}))
+            .input(&bash(command))
+            .expect_exit(0)
+            .expect_json(json!({}))
+            .run_in(&sb);
     }
     // Under another host, in that host's form.
     let file = sb.settings(&json!({}));
@@ -167,14 +177,17 @@ fn only_hookruns_entries_of_a_hosts_file_in_the_project_are_protected() {
             "file_path": file.to_str().unwrap(), "old_string": old, "new_string": new}})
     };
     // The user's own part stays theirs.
-    let run = sb.fire("PreToolUse", &json!({}), &edit("Bash(ls)", "Bash(ls *)"));
-    assert_eq!((run.code, run.json()), (Some(0), json!({})), "{run:?}");
+    Fire::new("PreToolUse")
+        .settings(&json!({}))
+        .input(&edit("Bash(ls)", "Bash(ls *)"))
+        .expect_exit(0)
+        .expect_json(json!({}))
+        .run_in(&sb);
     // hookrun's entries do not.
-    let run = sb.fire(
-        "PreToolUse",
-        &json!({}),
-        &edit("/usr/local/bin/hookrun fire", "true"),
-    );
+    let run = Fire::new("PreToolUse")
+        .settings(&json!({}))
+        .input(&edit("/usr/local/bin/hookrun fire", "true"))
+        .run_in(&sb);
     let (word, reason) = decision(&run);
     assert_eq!(word, "deny", "{run:?}");
     assert!(
@@ -186,9 +199,15 @@ fn only_hookruns_entries_of_a_hosts_file_in_the_project_are_protected() {
     let local = json!({"tool_name": "Write", "tool_input": {
         "file_path": sb.project.join(".claude/settings.local.json").to_str().unwrap(),
         "content": "{\"disableAllHooks\": true}"}});
-    let run = sb.fire("PreToolUse", &json!({}), &local);
+    let run = Fire::new("PreToolUse")
+        .settings(&json!({}))
+        .input(&local)
+        .run_in(&sb);
     assert_eq!(decision(&run).0, "deny", "{run:?}");
-    let run = sb.fire("PreToolUse", &json!({}), &bash("rm .claude/settings.json"));
+    let run = Fire::new("PreToolUse")
+        .settings(&json!({}))
+        .input(&bash("rm .claude/settings.json"))
+        .run_in(&sb);
     assert_eq!(decision(&run).0, "deny", "{run:?}");
 }
 
@@ -483,8 +502,11 @@ fn a_same_name_server_from_another_scope_does_not_replace_a_trusted_one() {
     let claude_json =
         json!({"projects": {project: {"mcpServers": {"guard": server(&sb, "agent.log")}}}});
     std::fs::write(sb.home.join(".claude.json"), claude_json.to_string()).unwrap();
-    let run = sb.fire("PreToolUse", &mcp_guard(), &bash("rm -rf build"));
-    assert_eq!(run.code, Some(2), "{run:?}");
+    let run = Fire::new("PreToolUse")
+        .settings(&mcp_guard())
+        .input(&bash("rm -rf build"))
+        .expect_exit(2)
+        .run_in(&sb);
     assert!(sb.path("trusted.log").exists(), "{run:?}");
     assert!(!sb.path("agent.log").exists(), "{run:?}");
     let message = run.system_message();
@@ -521,19 +543,22 @@ fn a_forged_stop_counter_does_not_lower_the_stop_loop_guard() {
         json!([{"command": "echo 'tests fail: fix them' >&2; exit 2"}]),
     );
     let stop = json!({"stop_hook_active": true});
-    let run = sb.fire("Stop", &settings, &stop);
-    assert_eq!(run.code, Some(2), "{run:?}");
+    Fire::new("Stop")
+        .settings(&settings)
+        .input(&stop)
+        .expect_exit(2)
+        .run_in(&sb);
     let files = counters(&sb.home.join(".state/hookrun"));
     assert_eq!(files.len(), 1, "{files:?}");
     // What the agent writes to stop with failing tests.
     std::fs::write(&files[0], "99").unwrap();
-    let run = sb.fire("Stop", &settings, &stop);
-    assert_eq!(run.code, Some(2), "the block holds: {run:?}");
-    assert!(run.stderr.contains("tests fail"), "{run:?}");
-    assert!(
-        run.stdout.contains("not believed"),
-        "the forged value is said: {run:?}"
-    );
+    Fire::new("Stop")
+        .settings(&settings)
+        .input(&stop)
+        .expect_exit(2)
+        .expect_stderr_contains("tests fail")
+        .expect_stdout_contains("not believed")
+        .run_in(&sb);
 }
 
 #[test]
@@ -613,8 +638,7 @@ fn an_agent_hooks_tools_obey_the_fires_read_deny_rules() {
         "permissions": {"deny": ["Read(**/.env)"]},
         "hooks": {"PreToolUse": [{"type": "agent", "prompt": "check $ARGUMENTS"}]}
     });
-    let run = sb.fire("PreToolUse", &settings, &bash("make"));
-    assert_eq!(run.code, Some(0), "{run:?}");
+    Fire::new("PreToolUse").settings(&settings).input(&bash("make")).expect_exit(0).run_in(&sb);
     let requests = model.requests();
     assert!(requests.len() >= 5, "{requests:?}");
     for request in &requests {

@@ -8,14 +8,14 @@
 
 use serde_json::{Value, json};
 
+use crate::firetest::Fire;
 use crate::support::{Run, Sandbox};
 
 fn fire(sb: &Sandbox, settings: &Value, tool: &str, command: &str) -> Run {
-    sb.fire(
-        "PreToolUse",
-        settings,
-        &json!({"tool_name": tool, "tool_input": {"command": command}}),
-    )
+    Fire::new("PreToolUse")
+        .settings(settings)
+        .input(&json!({"tool_name": tool, "tool_input": {"command": command}}))
+        .run_in(sb)
 }
 
 fn denied(run: &Run) -> bool {

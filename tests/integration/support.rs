@@ -127,12 +127,6 @@ impl Sandbox {
         run_command(self.command().args(args), stdin)
     }
 
-    /// `hookrun fire EVENT --no-default-settings --settings FILE` with an
-    /// event built by [`Sandbox::event`].
-    pub fn fire(&self, event: &str, settings: &Value, fields: &Value) -> Run {
-        self.fire_with(event, &self.settings(settings), &[], fields)
-    }
-
     /// Same, with `--format report`.
     pub fn report(&self, event: &str, settings: &Value, fields: &Value) -> Run {
         let file = self.settings(settings);

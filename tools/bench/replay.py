@@ -2,7 +2,7 @@
 """`hookrun replay` at scale: thousands of sessions, hundreds of thousands of
 events.
 
-    python3 bench/replay.py [--sessions N] [--turns N] [--runs N] [--hookrun BIN] [--out DIR]
+    python3 tools/bench/replay.py [--sessions N] [--turns N] [--runs N] [--hookrun BIN] [--out DIR]
 
 Writes a folder of synthetic Claude Code transcripts shaped like the real ones
 in fixtures/transcripts/oracle/ (the same record types and fields: queue
@@ -35,7 +35,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 
 COMMANDS = [
     "ls -la", "git status", "cargo test --locked", "npm test", "rm -rf build",

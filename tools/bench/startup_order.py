@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes .cargo/startup-order.txt: the functions a fire runs, for the linker.
 
-    python3 bench/startup_order.py [--hookrun target/release/hookrun]
+    python3 tools/bench/startup_order.py [--hookrun target/release/hookrun]
 
 A fire touches a few hundred of the binary's functions, spread over 6 MB
 of code; each 64 KiB of code it touches first is a page fault at start-up
@@ -27,8 +27,8 @@ import shutil
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "bench"))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "tools", "bench"))
 import run as bench  # noqa: E402  (the benchmark's inputs, the same fires)
 
 OUT = os.path.join(REPO, ".cargo", "startup-order.txt")

@@ -2,7 +2,7 @@
 """Capture the events a `-p` prompt cannot reach: PreModelSwitch,
 PostModelSwitch and Interrupt, from the real Claude Code.
 
-    python3 oracle/sdk_events.py [--out DIR] [--harness DIR] [--version V] [--prefix DIR]
+    python3 tools/oracle/sdk_events.py [--out DIR] [--harness DIR] [--version V] [--prefix DIR]
 
 Claude Code runs headless with `--input-format stream-json` (as the Agent SDK
 drives it) inside a loopback-only network and PID namespace, against the
@@ -33,7 +33,7 @@ import tempfile
 import threading
 import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EVENTS = ("PreModelSwitch", "PostModelSwitch", "Interrupt", "UserPromptSubmit")
 PORT = 41277
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run prompt-hook oracle cases twice against the real Claude Code and compare.
 
-    python3 oracle/compare_prompt.py [CASE ...] [--harness DIR] [--hookrun BIN] [--out DIR]
+    python3 tools/oracle/compare_prompt.py [CASE ...] [--harness DIR] [--hookrun BIN] [--out DIR]
 
 The cases are those of the shared oracle's prompt-hook probe
 (<harness>/probes/prompt/p*/): each has `type: "prompt"` hooks in its

@@ -4,15 +4,15 @@ Cline, Qwen Code and Factory Droid, with each host's own hooks and again
 with the same intent behind hookrun, and compare what the model, the
 project and the user saw.
 
-    python3 hosts/compare.py [CASE ...] [--host HOST ...] [--hookrun BIN]
+    python3 tools/hosts/compare.py [CASE ...] [--host HOST ...] [--hookrun BIN]
                              [--wiring fire|install|both] [--harness DIR] [--out DIR]
                              [--timeout S] [--list] [--from-views] [--baseline DIR]
 
-Each case (hosts/claude.py, gemini.py, codex.py, copilot.py, cline.py,
+Each case (tools/hosts/claude.py, gemini.py, codex.py, copilot.py, cline.py,
 qwen.py, droid.py) is one intent (block, rewrite, context, stop, ask,
 permission, timeout) run up to three ways through the shared host harness (the real CLI from npm, a fake model on
 loopback, a network namespace; Claude Code through the oracle harness's
-runner, Factory Droid through this repository's hosts/droid/):
+runner, Factory Droid through this repository's tools/hosts/droid/):
 
 - native: the hook written in the host's own format, as the host's own hook;
 - hookrun (fire): the SAME intent as Claude Code hooks in the project's

@@ -1,6 +1,6 @@
 """Factory Droid: hooks in <project>/.factory/settings.json (or hooks.json),
 Claude Code's event names, Droid's tool names, timeouts in seconds. Its
-harness is this repository's own (hosts/droid/run_case.py)."""
+harness is this repository's own (tools/hosts/droid/run_case.py)."""
 
 import os
 import re
@@ -8,7 +8,7 @@ import re
 from common import ONCE, REPO, REWRITE, prints, read, chat_view, base_case, hookrun_project, write_json
 
 NAME = "droid"
-HARNESS = os.path.join(REPO, "hosts")
+HARNESS = os.path.join(REPO, "tools", "hosts")
 TIMEOUT = 60
 EVENTS = {e: e for e in ("PreToolUse", "PostToolUse", "Stop", "SessionStart", "SessionEnd",
                          "SubagentStop", "Notification", "PreCompact", "UserPromptSubmit")}

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Claude Code's own hook runner vs Claude Code -> hookrun, per event.
 
-    python3 bench/claude.py [--runs N] [--calls N] [--hooks N] [--harness DIR] [--hookrun BIN]
+    python3 tools/bench/claude.py [--runs N] [--calls N] [--hooks N] [--harness DIR] [--hookrun BIN]
 
 One case is generated: a session in which the (fake) model asks for CALLS
 Bash tool calls in a row, with HOOKS trivial PreToolUse hooks (`true`, made
 distinct so that neither runner folds them into one) for Bash. It is run
 RUNS times each way, alternating, by the oracle harness (the real Claude
-Code CLI against a scripted model on loopback; see oracle/compare.py):
+Code CLI against a scripted model on loopback; see tools/oracle/compare.py):
 
 - native: the HOOKS hooks are Claude Code's own, which it starts in
   parallel;
@@ -38,8 +38,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(REPO, "oracle"))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "tools", "oracle"))
 import compare  # noqa: E402  (the same harness lookup and case transform)
 
 FINISHED = re.compile(r"Hooks: PreToolUse(?::\S+)? \[(.*)\] finished with status (\d+) \((\d+)ms\)")

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 REWRITE = "echo rewritten && touch rewritten_ran.marker"
 # hookrun keeps a variable of this name out of its hooks and says so: a

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run oracle cases twice against the real Claude Code and compare.
 
-    python3 oracle/compare.py [CASE ...] [--harness DIR] [--hookrun BIN] [--out DIR]
+    python3 tools/oracle/compare.py [CASE ...] [--harness DIR] [--hookrun BIN] [--out DIR]
 
 For each case of the shared oracle harness (default: the list in CASES below):
 
@@ -44,7 +44,7 @@ import subprocess
 import sys
 import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # The harness's own PATH for Claude Code (run_case.py base_env); ours puts
 # hookrun's directory in front of it.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The hand-written hook dispatcher users write today, for comparison with
-# `hookrun fire` (bench/run.py).  It is written to be fair to the dispatcher:
+# `hookrun fire` (tools/bench/run.py).  It is written to be fair to the dispatcher:
 # one jq call for both fields (not one per field), bash built-ins for the
 # routing, and matching commands started in parallel like hookrun does.
 #

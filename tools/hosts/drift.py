@@ -2,7 +2,7 @@
 """Hold each host's newest release against what hookrun knows, and print
 every event, hook field, answer field or tool name hookrun does not know.
 
-    python3 hosts/drift.py [HOST ...] [--prefix DIR] [--version HOST=V ...] [--json FILE]
+    python3 tools/hosts/drift.py [HOST ...] [--prefix DIR] [--version HOST=V ...] [--json FILE]
 
 For each host (default: all seven that hookrun measured: claude-code, codex,
 gemini, copilot, cline, qwen, droid) it asks npm for the newest release,
@@ -13,7 +13,7 @@ quick) and reads what the release itself says about its hooks:
 - claude-code: the zod schemas in its binary: the event list, the fields of
   each hook type, the `hookSpecificOutput` fields of each event and the
   top-level answer fields; its tools from the `system/init` line of a
-  headless stream-json session run by oracle/sdk_events.py against the
+  headless stream-json session run by tools/oracle/sdk_events.py against the
   shared oracle's fake model (skipped, and said, without that harness);
 - codex: the hook JSON schemas embedded in its binary
   (`<event>.command.input` / `.output`): events, answer fields;
@@ -24,7 +24,7 @@ quick) and reads what the release itself says about its hooks:
 - cline: its hook event enum;
 - droid: the hook event list and the tool ids in its binary.
 
-What hookrun knows is hosts/hookrun-knows.json, which `just gen` writes
+What hookrun knows is tools/hosts/hookrun-knows.json, which `just gen` writes
 from the code. Exit 0 when nothing is unknown, 1 when something is (each
 finding printed as `HOST: kind NAME`), 2 when a host could not be read.
 """
@@ -38,8 +38,8 @@ import subprocess
 import sys
 import tempfile
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KNOWS = os.path.join(REPO, "hosts", "hookrun-knows.json")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KNOWS = os.path.join(REPO, "tools", "hosts", "hookrun-knows.json")
 
 PACKAGES = {
     "claude-code": "@anthropic-ai/claude-code",
@@ -196,7 +196,7 @@ def read_claude(prefix, version, args):
 
 def claude_tools(prefix, version, args):
     out = tempfile.mkdtemp(prefix="hookrun-drift-claude-")
-    done = subprocess.run([sys.executable, os.path.join(REPO, "oracle", "sdk_events.py"), "--out", out,
+    done = subprocess.run([sys.executable, os.path.join(REPO, "tools", "oracle", "sdk_events.py"), "--out", out,
                            "--version", version, "--prefix", prefix],
                           capture_output=True, text=True, timeout=600)
     try:
@@ -206,7 +206,7 @@ def claude_tools(prefix, version, args):
                     return json.loads(line).get("tools", []), None
     except OSError:
         pass
-    return None, "tools not read: oracle/sdk_events.py did not run (%s)" % (
+    return None, "tools not read: tools/oracle/sdk_events.py did not run (%s)" % (
         (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"])[0][:200]
 
 

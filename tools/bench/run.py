@@ -2,9 +2,9 @@
 """hookrun's benchmarks: every row of the performance goals side by side in
 one run, each against its yardstick, plus how the cost grows with the
 number of configured hooks and a hand-written bash+jq dispatcher
-(bench/dispatch.sh) for comparison.
+(tools/bench/dispatch.sh) for comparison.
 
-    python3 bench/run.py [--runs N] [--slow-runs N] [--hookrun BIN] [--out DIR]
+    python3 tools/bench/run.py [--runs N] [--slow-runs N] [--hookrun BIN] [--out DIR]
                          [--quick] [--no-scaling] [--no-dispatcher]
 
 Every command of a group runs N times, the commands of a group interleaved
@@ -25,7 +25,7 @@ Goals (ratio of medians, same run):
   big       a 10 MB event, one hook reads it         vs cat FILE | the same hook   <= 2x
   rss       peak RSS, 500 hooks, none matches                                      <= 6 MiB
 The Claude Code row (Claude Code -> hookrun vs Claude Code's own runner) is
-bench/claude.py (`just bench-claude`).
+tools/bench/claude.py (`just bench-claude`).
 
 Scaling: 1, 10, 100, 1,000 and 10,000 configured hooks, (a) none matching
 (the 500-hook mix, scaled) and (b) all passing the matcher with an `if`
@@ -52,7 +52,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 DISPATCH = os.path.join(HERE, "dispatch.sh")
 
 
