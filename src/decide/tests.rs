@@ -329,7 +329,7 @@ fn stop_loop_guard_downgrades_the_block_after_the_cap_and_starts_again() {
         );
         assert!(decision.block.is_some());
     }
-    assert!(warnings.is_empty(), "{:?}", warnings);
+    assert!(warnings.is_empty(), "{warnings:?}");
 }
 
 #[test]

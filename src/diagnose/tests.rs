@@ -975,10 +975,10 @@ fn on_failure_is_read_as_claude_code_reads_it() {
     assert_eq!(f.check, Check::OnFailure);
     // The plain values are quiet, and so are Claude Code's internal fields
     // but for a note.
-    assert!(run(
-        r#"{"hooks":{"PreToolUse":[{"command":"sh /cfg/ok.sh","onFailure":"block"},{"command":"sh /cfg/ok.sh","onFailure":"continue"}]}}"#
-    )
-    .is_empty());
+    let unexpected = run(
+        r#"{"hooks":{"PreToolUse":[{"command":"sh /cfg/ok.sh","onFailure":"block"},{"command":"sh /cfg/ok.sh","onFailure":"continue"}]}}"#,
+    );
+    assert!(unexpected.is_empty(), "{unexpected:#?}");
     let found = run(
         r#"{"hooks":{"PostToolUse":[{"command":"sh /cfg/ok.sh","holdsTools":true,"cloud":"device","rewakeMessage":"m","rewakeSummary":"s"}]}}"#,
     );

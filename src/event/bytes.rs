@@ -280,7 +280,7 @@ mod tests {
         assert!(bytes.is_mapped() && *bytes == input[..]);
         // A file that grew after its size was taken.
         let bytes = fill(Filling::expecting(1000), &input, 65_536);
-        assert!(*bytes == input[..]);
+        assert_eq!(*bytes, input[..]);
         let bytes = fill(Filling::expecting(MAPPED_FROM), &input, 65_536);
         assert!(bytes.is_mapped() && *bytes == input[..]);
         let small = Filling::expecting(10);

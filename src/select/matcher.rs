@@ -739,7 +739,7 @@ mod tests {
         let Matcher::List(names) = Matcher::compile(Some(" | , "), false) else {
             panic!("expected a list");
         };
-        assert!(names.is_empty(), "{:?}", names);
+        assert!(names.is_empty(), "{names:?}");
     }
 
     #[test]

@@ -397,7 +397,11 @@ fn doctor_reports_each_check_with_file_path_and_fix() {
             f["fix"],
             c.fix
         );
-        assert!(!f["message"].as_str().unwrap().is_empty());
+        assert!(
+            !f["message"].as_str().unwrap().is_empty(),
+            "{}: an empty message",
+            c.check
+        );
         let code = i32::from(c.severity == "error");
         assert_eq!(run.code, Some(code), "{}: {run:?}", c.check);
     }

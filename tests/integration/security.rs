@@ -518,7 +518,7 @@ fn managed_policy_drops_hooks_loudly() {
         &json!({"allowManagedHooksOnly": true}).to_string(),
     );
     let run = sb.report("Stop", &user_hooks, &json!({}));
-    assert!(run.ran().is_empty());
+    assert!(run.ran().is_empty(), "{:?}", run.ran());
 
     sb.write(
         "managed-settings.json",

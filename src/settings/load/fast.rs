@@ -69,16 +69,16 @@ pub(super) fn parse(
 /// shape the compiler turns into vector compares: a byte-by-byte count
 /// cost more than 4 instructions a byte, a tenth of the whole load).
 fn count_byte(bytes: &[u8], byte: u8) -> usize {
-    let mut chunks = bytes.chunks_exact(32);
+    let (chunks, rest) = bytes.as_chunks::<32>();
     let mut count = 0;
-    for chunk in &mut chunks {
+    for chunk in chunks {
         let mut in_chunk = 0_u8;
         for b in chunk {
             in_chunk += u8::from(*b == byte);
         }
         count += usize::from(in_chunk);
     }
-    for b in chunks.remainder() {
+    for b in rest {
         count += usize::from(*b == byte);
     }
     count
