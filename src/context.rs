@@ -91,7 +91,6 @@ impl<'a> FireContext<'a> {
     /// What running reads besides the plan and the event.
     pub fn run_inputs(&self) -> RunInputs<'_> {
         RunInputs {
-            settings: self.settings,
             project_dir: self.project_dir,
             limits: &self.limits,
             inherited_env: self.env,

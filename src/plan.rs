@@ -53,6 +53,38 @@ pub struct Plan {
     /// trusted, or changed since): `decide`, which has the state, makes
     /// each a warning the first time and a note afterwards.
     pub per_session: Vec<String>,
+    /// What the hooks' environment leaves out (SPEC §9.2).
+    pub env: EnvPolicy,
+    /// What the planned kinds' requests and calls read from the settings.
+    pub requests: RequestPolicy,
+}
+
+/// The hooks' environment policy (SPEC §9.2), decided here from `env.keep`
+/// and hookrun's own environment; empty when nothing runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EnvPolicy {
+    /// The variables kept out of every hook's environment, sorted:
+    /// secret-looking names and a prompt hook's key variables that
+    /// `env.keep` does not let through.
+    pub scrubbed: Vec<String>,
+    /// Those of `scrubbed` a planned hook's command names (the notice).
+    pub named: Vec<String>,
+}
+
+/// What http, prompt, agent and `mcp_tool` hooks read from the settings
+/// when they run, merged here (the defaults when nothing runs).
+#[derive(Debug, Default)]
+pub struct RequestPolicy {
+    /// The http client's policy (http, prompt and agent hooks).
+    pub http: crate::http::Policy,
+    /// Where prompts go (prompt and agent hooks).
+    pub prompt: crate::prompt::Config,
+    /// The deny and ask rules about `Read`, for an agent hook's own tools
+    /// (SPEC §9.5); read only when an agent hook is planned.
+    pub read_rules: Option<Arc<crate::permissions::ReadRules>>,
+    /// `mcp_tool` hooks may start servers of a project's `.mcp.json`
+    /// without asking (`--trust-project`).
+    pub trust_project: bool,
 }
 
 impl Plan {
@@ -97,10 +129,16 @@ pub struct Planned {
     pub config_dir: PathBuf,
     /// Started detached, not waited for (`async` command hooks).
     pub run_async: bool,
+    /// `asyncRewake` (with `run_async`): only an exit 2 speaks, later.
+    pub async_rewake: bool,
     /// `onError`: what a failure of the hook means.
     pub on_error: OnError,
     /// `once`: the key claimed in the session's state when it starts.
     pub once_key: Option<String>,
+    /// The hook's dedup key (see `select::dedup_key`) for a command hook
+    /// that may leave processes behind: its leak notice is said once a
+    /// session under it.
+    pub leak_key: Option<String>,
     /// Planning's own findings about this hook (after the funnel's).
     pub warnings: Vec<String>,
     pub notes: Vec<String>,
@@ -401,6 +439,15 @@ pub fn plan(settings: &Settings, considered: &[Considered], input: &PlanInput<'_
     let sequential = hooks
         .iter()
         .any(|p| p.program.is_some() && !p.run_async && settings.hooks[p.hook].sequential);
+    let runs = hooks.iter().any(|p| p.program.is_some());
+    let (env, requests) = if runs {
+        (
+            env_policy(settings, &hooks, input),
+            request_policy(settings, &hooks, input),
+        )
+    } else {
+        Default::default()
+    };
     Plan {
         hooks,
         sequential,
@@ -408,6 +455,51 @@ pub fn plan(settings: &Settings, considered: &[Considered], input: &PlanInput<'_
         warnings,
         notes,
         per_session,
+        env,
+        requests,
+    }
+}
+
+/// Which variables the hooks do not see, and which of those a planned
+/// hook's command names.
+fn env_policy(settings: &Settings, hooks: &[Planned], input: &PlanInput<'_>) -> EnvPolicy {
+    let keep = settings.env_keep();
+    let keys = crate::prompt::keys_to_scrub(settings);
+    let scrubbed = crate::hookenv::scrubbed_names(input.env, &keep, &keys);
+    if scrubbed.is_empty() {
+        return EnvPolicy::default();
+    }
+    let texts: Vec<&str> = hooks
+        .iter()
+        .flat_map(|p| {
+            let text = settings.hooks[p.hook].action.command_text();
+            text.into_iter().flat_map(|(command, args)| {
+                std::iter::once(command).chain(args.into_iter().flatten().map(String::as_str))
+            })
+        })
+        .collect();
+    let named = crate::hookenv::named_by(&scrubbed, &texts)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    EnvPolicy { scrubbed, named }
+}
+
+/// The settings the planned kinds read when they run, for those planned.
+fn request_policy(settings: &Settings, hooks: &[Planned], input: &PlanInput<'_>) -> RequestPolicy {
+    let agent = hooks
+        .iter()
+        .any(|p| matches!(p.program, Some(Runnable::Prompt { agent: true, .. })));
+    RequestPolicy {
+        http: crate::http::Policy::from_settings(settings),
+        prompt: crate::prompt::Config::from_settings(settings),
+        read_rules: agent.then(|| {
+            Arc::new(crate::permissions::ReadRules::of(
+                settings,
+                input.project_dir,
+            ))
+        }),
+        trust_project: settings.trust_project,
     }
 }
 
@@ -453,6 +545,16 @@ fn plan_one(
         }
     };
     let once_key = (hook.once && program.is_some()).then(|| select::dedup_key(hook, &config_dir));
+    let run_async = hook.run_async && kind.is_some_and(Kind::runs_detached);
+    // Only a command hook waited for can leave processes holding its output.
+    let leak_key = match (&program, run_async) {
+        (Some(Runnable::Command(_)), false) => Some(
+            once_key
+                .clone()
+                .unwrap_or_else(|| select::dedup_key(hook, &config_dir)),
+        ),
+        _ => None,
+    };
     Planned {
         slot,
         hook: c.hook,
@@ -461,9 +563,11 @@ fn plan_one(
         program,
         unrunnable,
         config_dir,
-        run_async: hook.run_async && kind.is_some_and(Kind::runs_detached),
+        run_async,
+        async_rewake: hook.async_rewake(),
         on_error: hook.on_error,
         once_key,
+        leak_key,
         warnings,
         notes,
     }

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 pub use answer::Judgement;
 pub use call::{Ended, PrepareError, Reply, Started, start};
-pub use endpoint::{endpoint, scrub_keys};
+pub use endpoint::{endpoint, keys_to_scrub, scrub_keys};
 // The settings keys are parsed with the rest of the settings; this module
 // only reads them.
 pub use crate::settings::prompt::{Config, Provider};

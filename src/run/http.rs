@@ -16,10 +16,10 @@ impl RunContext<'_> {
     /// The fire's http client and merged policy, made on first use (by an
     /// http, prompt or agent hook).
     pub(super) fn http_client(&mut self) -> (&Arc<Client>, &Policy) {
-        let settings = self.inputs.settings;
+        let planned = &self.requests.http;
         let output_cap = self.inputs.limits.output_cap;
         let (client, policy) = self.http.get_or_insert_with(|| {
-            let policy = Policy::from_settings(settings);
+            let policy = planned.clone();
             let client = Client::new(policy.network.clone(), output_cap);
             (Arc::new(client), policy)
         });

@@ -58,7 +58,7 @@ fn prepare(
         places: mcp::Places {
             project_dir: inputs.project_dir.to_path_buf(),
             user_file: mcp::Places::user_file_from(inputs.inherited_env),
-            trust_all: inputs.settings.trust_project,
+            trust_all: ctx.requests.trust_project,
         },
         inherited_env: inputs.inherited_env.to_vec(),
         hook_env: hook_env(&ctx.base_env, p, None).into_vars(),

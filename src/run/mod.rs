@@ -27,17 +27,15 @@ use crate::event::{Bytes, Event};
 use crate::exec::{Captured, JobReport, Limits, Supervisor};
 use crate::hookenv::{self, HookEnv};
 use crate::plan::{Plan, Planned, Runnable};
-use crate::select;
-use crate::settings::Settings;
 use crate::state::{self, StateDir};
 use crate::verdict::Verdict;
 
 use env_file::EnvFiles;
 
-/// What running reads besides the plan and the event.
+/// What running reads besides the plan and the event (never the
+/// settings: planning read what running needs from them).
 #[derive(Debug, Clone, Copy)]
 pub struct RunInputs<'a> {
-    pub settings: &'a Settings,
     pub project_dir: &'a Path,
     pub limits: &'a Limits,
     /// hookrun's own environment, the base of every hook's (secrets are
@@ -296,6 +294,7 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
         shared_env: OnceCell::new(),
         cwd,
         env_files: env_files.as_ref(),
+        requests: &plan.requests,
         http: None,
         deadline: plan.deadline,
     };
@@ -355,27 +354,17 @@ fn hook_environment(
     inputs: &RunInputs<'_>,
     out: &mut Executed,
 ) -> HookEnv {
-    let keep = inputs.settings.env_keep();
-    let (mut inherited, mut scrubbed) = hookenv::scrub(inputs.inherited_env.iter().cloned(), &keep);
-    // A prompt hook's API key never reaches a command hook.
-    crate::prompt::scrub_keys(inputs.settings, &keep, &mut inherited, &mut scrubbed);
-    if !scrubbed.is_empty() {
+    // Secret-looking names, and a prompt hook's API key variables, never
+    // reach a hook (the plan's `env` says which).
+    let policy = &plan.env;
+    let inherited = hookenv::without(inputs.inherited_env, &policy.scrubbed);
+    if !policy.scrubbed.is_empty() {
         out.notes.push(format!(
             "kept out of the hooks' environment: {}",
-            scrubbed.join(", ")
+            policy.scrubbed.join(", ")
         ));
         // Said (once a session) only for a name a hook of this fire uses.
-        let texts: Vec<&str> = plan
-            .hooks
-            .iter()
-            .flat_map(|p| {
-                let text = inputs.settings.hooks[p.hook].action.command_text();
-                text.into_iter().flat_map(|(command, args)| {
-                    std::iter::once(command).chain(args.into_iter().flatten().map(String::as_str))
-                })
-            })
-            .collect();
-        let names = hookenv::named_by(&scrubbed, &texts).join(", ");
+        let names = policy.named.join(", ");
         let key = format!("scrubbed:{names}");
         if !names.is_empty() && state::first_time(inputs.state, event.session_id(), "notice", &key)
         {
@@ -419,6 +408,8 @@ struct RunContext<'a> {
     shared_env: OnceCell<Arc<Vec<(OsString, OsString)>>>,
     cwd: PathBuf,
     env_files: Option<&'a EnvFiles>,
+    /// What the kinds' requests read (the plan's).
+    requests: &'a crate::plan::RequestPolicy,
     /// Built on the first http, prompt or agent hook of the fire, never
     /// otherwise (see `http::client`).
     http: Option<(Arc<crate::http::Client>, crate::http::Policy)>,
@@ -467,7 +458,6 @@ impl InFlight {
     /// Waits for the hook and reads what it did under `timeout`.
     fn finish(
         self,
-        ctx: &RunContext<'_>,
         event: &Event,
         p: &Planned,
         timeout: Duration,
@@ -475,7 +465,7 @@ impl InFlight {
     ) -> Ran {
         match self {
             InFlight::Command(report) => {
-                command::read(ctx, event, p, report, timeout, capped_by_deadline)
+                command::read(event, p, report, timeout, capped_by_deadline)
             }
             InFlight::Http(sending) => http::read(event, p, &sending.wait(), timeout),
             InFlight::Prompt {
@@ -542,7 +532,6 @@ fn run_parallel(
         for (i, report) in indices.into_iter().zip(reports) {
             let p = &plan.hooks[i];
             let ran = InFlight::Command(report).finish(
-                ctx,
                 event,
                 p,
                 p.timeout.effective,
@@ -559,7 +548,7 @@ fn run_parallel(
     for (i, flight) in flights {
         let p = &plan.hooks[i];
         let (timeout, capped) = (p.timeout.effective, p.timeout.capped_by_deadline);
-        hooks[i] = HookRun::Ran(Box::new(flight.finish(ctx, event, p, timeout, capped)));
+        hooks[i] = HookRun::Ran(Box::new(flight.finish(event, p, timeout, capped)));
     }
 }
 
@@ -611,7 +600,7 @@ fn run_sequential(
                 None => continue,
             },
         };
-        let result = flight.finish(ctx, event, p, timeout, capped);
+        let result = flight.finish(event, p, timeout, capped);
         if let Some(input) = &result.verdict.updated_input {
             if !result.verdict.blocks() && Some(input) != event.tool_input() {
                 event.set_tool_input(input.clone());
@@ -664,8 +653,8 @@ fn warnings_after(
             );
             // By design for a hook that starts a daemon: once per session
             // and hook in systemMessage, always in the report and the log.
-            let key = select::dedup_key(&inputs.settings.hooks[p.hook], &p.config_dir);
-            if state::first_time(inputs.state, event.session_id(), "leak", &key) {
+            let key = p.leak_key.as_deref().unwrap_or_default();
+            if state::first_time(inputs.state, event.session_id(), "leak", key) {
                 warnings.push(text);
             } else {
                 notes.push(text);

@@ -22,26 +22,26 @@ pub(super) fn start(
     stdin: &Arc<Bytes>,
     timeout: Duration,
 ) -> Started {
-    let inputs = ctx.inputs;
+    let (inputs, requests) = (ctx.inputs, ctx.requests);
     let (client, _) = ctx.http_client();
-    let config = prompt::Config::from_settings(inputs.settings);
+    let config = &requests.prompt;
     if agent {
         return prompt::agent::start(
             client,
             asks,
-            &config,
+            config,
             inputs.inherited_env,
             event,
             stdin,
             timeout,
             inputs.project_dir,
-            read_guard(inputs, event),
+            read_guard(requests.read_rules.as_ref(), inputs, event),
         );
     }
     prompt::start(
         client,
         asks,
-        &config,
+        config,
         inputs.inherited_env,
         event,
         stdin,
@@ -52,11 +52,14 @@ pub(super) fn start(
 /// What the fire's rules deny reading, for an agent hook's own tools (SPEC
 /// §9.5): the deny and ask rules about `Read` (nobody can be asked inside
 /// a hook), Claude Code's own files' included.
-fn read_guard(inputs: &super::RunInputs<'_>, event: &Event) -> prompt::agent::tools::ReadGuard {
-    let rules = crate::permissions::ReadRules::of(inputs.settings, inputs.project_dir);
-    if rules.is_empty() {
+fn read_guard(
+    rules: Option<&Arc<crate::permissions::ReadRules>>,
+    inputs: &super::RunInputs<'_>,
+    event: &Event,
+) -> prompt::agent::tools::ReadGuard {
+    let Some(rules) = rules.filter(|rules| !rules.is_empty()).map(Arc::clone) else {
         return prompt::agent::tools::ReadGuard::default();
-    }
+    };
     let cwd = event
         .cwd()
         .unwrap_or_else(|| inputs.project_dir.to_path_buf());
