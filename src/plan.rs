@@ -18,8 +18,8 @@ use crate::exec::Program;
 use crate::select::{self, Considered, Layer, Stage};
 use crate::settings::model::Policy;
 use crate::settings::{
-    CommandDef, HookAction, HookDef, HttpDef, McpToolDef, OnError, ProblemKind, PromptDef,
-    Settings, Severity, ShellKind,
+    CommandDef, HookAction, HookDef, HookKind, HttpDef, McpToolDef, OnError, ProblemKind,
+    PromptDef, Settings, Severity, ShellKind,
 };
 
 /// What planning reads besides the settings and the funnel's answer.
@@ -162,65 +162,16 @@ pub enum Runnable {
 }
 
 impl Runnable {
-    pub fn kind(&self) -> Kind {
+    /// Its row of the kinds' table: what running it implies (the grace
+    /// before the deadline, `async`, where its answer is read).
+    pub fn kind(&self) -> HookKind {
         match self {
-            Runnable::Command(_) => Kind::Command,
-            Runnable::Http(_) => Kind::Http,
-            Runnable::Prompt { .. } => Kind::Prompt,
-            Runnable::McpTool(_) => Kind::McpTool,
+            Runnable::Command(_) => HookKind::Command,
+            Runnable::Http(_) => HookKind::Http,
+            Runnable::Prompt { agent: false, .. } => HookKind::Prompt,
+            Runnable::Prompt { agent: true, .. } => HookKind::Agent,
+            Runnable::McpTool(_) => HookKind::McpTool,
         }
-    }
-}
-
-/// The kinds of hook hookrun runs, and what running one implies: the one
-/// place planning (its timeout), running (a sequential hook's share of the
-/// deadline) and the report read a kind's rules from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// A process in its own group, under the supervisor.
-    Command,
-    /// A request on its own thread.
-    Http,
-    /// A model asked over http (`prompt` and `agent` hooks).
-    Prompt,
-    /// A tool call to an MCP server hookrun starts as a process.
-    McpTool,
-}
-
-impl Kind {
-    /// The kind a hook type runs as; `None` for a type hookrun does not run.
-    pub fn of(action: &HookAction) -> Option<Kind> {
-        match action {
-            HookAction::Command(_) => Some(Kind::Command),
-            HookAction::Http(_) => Some(Kind::Http),
-            // An agent hook is a prompt hook with tools: the same endpoint,
-            // the same verdict (`crate::prompt::agent`).
-            HookAction::Prompt(_) | HookAction::Agent(_) => Some(Kind::Prompt),
-            HookAction::McpTool(_) => Some(Kind::McpTool),
-            HookAction::Unsupported(_) => None,
-        }
-    }
-
-    /// The SIGTERM → SIGKILL grace (`kill_grace`, from `--kill-grace`) a
-    /// hook of this kind needs before the deadline: only a kind that starts
-    /// a process has a group to kill; a request just ends at its timeout.
-    pub fn kill_grace(self, kill_grace: Duration) -> Duration {
-        match self {
-            Kind::Command | Kind::McpTool => kill_grace,
-            Kind::Http | Kind::Prompt => Duration::ZERO,
-        }
-    }
-
-    /// Whether `async` (started detached, not waited for) is supported.
-    pub fn runs_detached(self) -> bool {
-        self == Kind::Command
-    }
-
-    /// Whether its answer is read where it arrives, on the thread that
-    /// waits for it, so before anyone could check the JSON's depth (see
-    /// [`Plan::needs_big_stack`]).
-    pub fn read_where_it_arrives(self) -> bool {
-        matches!(self, Kind::Http | Kind::Prompt)
     }
 }
 
@@ -250,7 +201,7 @@ pub struct HookTimeout {
 /// The one timeout rule (SPEC §3.2, §5.7, §9.4): the hook's own or the
 /// event's default, at most managed `maxHookTimeout`, and early enough that
 /// the whole SIGTERM → SIGKILL sequence (the kind's share of `kill_grace`,
-/// [`Kind::kill_grace`]) ends by the deadline.
+/// [`HookKind::kill_grace`]) ends by the deadline.
 pub fn hook_timeout(
     hook: &HookDef,
     event: &EventId,
@@ -258,14 +209,15 @@ pub fn hook_timeout(
     deadline: Duration,
     kill_grace: Duration,
 ) -> HookTimeout {
+    let kind = hook.action.kind();
     let configured = hook
         .timeout
-        .or_else(|| crate::prompt::default_timeout(hook))
+        .or_else(|| kind.and_then(HookKind::default_timeout))
         .unwrap_or_else(|| event.default_hook_timeout());
     let policy_cap = policy.max_hook_timeout.filter(|max| configured > *max);
     let own = policy_cap.unwrap_or(configured);
     // A type hookrun does not run is given the grace of a process.
-    let grace = Kind::of(&hook.action).map_or(kill_grace, |kind| kind.kill_grace(kill_grace));
+    let grace = kind.map_or(kill_grace, |kind| kind.kill_grace(kill_grace));
     let (effective, capped_by_deadline) = crate::exec::fit_to_deadline(own, deadline, grace);
     HookTimeout {
         configured,
@@ -530,7 +482,7 @@ fn plan_one(
         ));
     }
     let config_dir = settings.file_of(hook).dir.clone();
-    let kind = Kind::of(&hook.action);
+    let kind = hook.action.kind();
     if hook.run_async && kind.is_some_and(|kind| !kind.runs_detached()) {
         warnings.push(format!(
             "hook {name}: `async` is not supported for {} hooks; it ran synchronously",
@@ -545,7 +497,7 @@ fn plan_one(
         }
     };
     let once_key = (hook.once && program.is_some()).then(|| select::dedup_key(hook, &config_dir));
-    let run_async = hook.run_async && kind.is_some_and(Kind::runs_detached);
+    let run_async = hook.run_async && kind.is_some_and(HookKind::runs_detached);
     // Only a command hook waited for can leave processes holding its output.
     let leak_key = match (&program, run_async) {
         (Some(Runnable::Command(_)), false) => Some(

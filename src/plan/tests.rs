@@ -363,35 +363,35 @@ fn a_powershell_hook_gets_claude_codes_script() {
 fn the_kill_grace_follows_the_kind() {
     let grace = Duration::from_secs(2);
     let cases = [
-        (json!({"command": "true"}), Some(Kind::Command), grace),
+        (json!({"command": "true"}), Some(HookKind::Command), grace),
         (
             json!({"type": "http", "url": "http://127.0.0.1:9/"}),
-            Some(Kind::Http),
+            Some(HookKind::Http),
             Duration::ZERO,
         ),
         (
             json!({"type": "prompt", "prompt": "ok?"}),
-            Some(Kind::Prompt),
+            Some(HookKind::Prompt),
             Duration::ZERO,
         ),
         (
             json!({"type": "agent", "prompt": "ok?"}),
-            Some(Kind::Prompt),
+            Some(HookKind::Agent),
             Duration::ZERO,
         ),
         (
             json!({"type": "mcp_tool", "server": "s", "tool": "t"}),
-            Some(Kind::McpTool),
+            Some(HookKind::McpTool),
             grace,
         ),
     ];
     let pre = EventId::resolve("PreToolUse");
     for (json, kind, kept) in cases {
         let hook = hook(&json);
-        assert_eq!(Kind::of(&hook.action), kind, "{json}");
+        assert_eq!(hook.action.kind(), kind, "{json}");
         let kind = kind.unwrap();
         assert_eq!(kind.kill_grace(grace), kept, "{json}");
-        assert_eq!(kind.runs_detached(), kind == Kind::Command, "{json}");
+        assert_eq!(kind.runs_detached(), kind == HookKind::Command, "{json}");
         // Planning leaves the kind's grace before a 20 s deadline (a
         // quarter of it at most).
         let t = hook_timeout(
@@ -415,8 +415,5 @@ fn the_kill_grace_follows_the_kind() {
         args: None,
         url: None,
     };
-    assert_eq!(
-        Kind::of(&HookAction::Unsupported(Box::new(unsupported))),
-        None
-    );
+    assert_eq!(HookAction::Unsupported(Box::new(unsupported)).kind(), None);
 }

@@ -27,9 +27,6 @@ use crate::event::Event;
 use crate::http;
 use crate::settings::PromptDef;
 
-/// An agent hook's timeout when it sets none (Claude Code's).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
-
 /// Model requests one agent hook may make. Claude Code's own bound could
 /// not be observed; 50 is far beyond what a check needs ("use as few
 /// steps as possible") and ends a model that calls tools forever long

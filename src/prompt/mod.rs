@@ -30,21 +30,8 @@ pub use endpoint::{endpoint, keys_to_scrub, scrub_keys};
 pub use crate::settings::prompt::{Config, Provider};
 
 use crate::catalog::{EventId, KnownEvent};
-use crate::settings::{HookAction, HookDef, OnError, PromptDef, Settings};
+use crate::settings::{HookKind, OnError, PromptDef, Settings};
 use crate::verdict::{self, Ending, HookOutput, Outcome, Verdict};
-
-/// A prompt hook's timeout when it sets none.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The timeout of `hook` when it sets none, if it is a prompt or agent
-/// hook.
-pub fn default_timeout(hook: &HookDef) -> Option<Duration> {
-    match hook.action {
-        HookAction::Prompt(_) => Some(DEFAULT_TIMEOUT),
-        HookAction::Agent(_) => Some(agent::DEFAULT_TIMEOUT),
-        _ => None,
-    }
-}
 
 /// What the verdict of a prompt or agent hook reads of it.
 #[derive(Debug, Clone, Copy)]
@@ -53,6 +40,17 @@ pub struct Asked<'a> {
     /// An agent hook: its `ok: false` never ends the turn.
     pub agent: bool,
     pub on_error: OnError,
+}
+
+impl Asked<'_> {
+    /// A prompt or an agent hook.
+    pub fn kind(&self) -> HookKind {
+        if self.agent {
+            HookKind::Agent
+        } else {
+            HookKind::Prompt
+        }
+    }
 }
 
 /// What a reply does on `event` (as Claude Code applies a prompt hook's
@@ -114,7 +112,7 @@ pub fn verdict(
     let reason = reason.unwrap_or_else(|| {
         format!(
             "{} hook {name} said no (it gave no reason)",
-            if hook.agent { "agent" } else { "prompt" }
+            hook.kind().word()
         )
     });
     verdict.outcome = Some(Outcome::Block);

@@ -2,9 +2,9 @@ use super::call::prepare;
 use super::endpoint::DEFAULT_MODEL;
 use super::*;
 use crate::event::Event;
-use crate::settings::SourceKind;
 use crate::settings::model::{PromptDef, PromptFileSettings};
 use crate::settings::prompt::{EVENTS, refusal};
+use crate::settings::{HookAction, HookDef, SourceKind};
 use serde_json::json;
 use std::sync::Arc;
 

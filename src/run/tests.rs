@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use super::*;
-use crate::plan::{Kind, PlanInput};
+use crate::plan::PlanInput;
 use crate::select::{self, SelectContext};
-use crate::settings::Settings;
 use crate::settings::load::load_bytes;
 use crate::settings::model::{Source, SourceKind};
+use crate::settings::{HookKind, Settings};
 
 pub(super) fn settings(json: &serde_json::Value) -> Settings {
     let mut settings = Settings::default();
@@ -211,5 +211,5 @@ fn a_sequential_hooks_share_of_the_deadline_follows_its_kind() {
             process.push(kind);
         }
     }
-    assert_eq!(process, [Kind::Command, Kind::McpTool]);
+    assert_eq!(process, [HookKind::Command, HookKind::McpTool]);
 }

@@ -8,6 +8,7 @@ mod action;
 mod file;
 mod hook;
 mod json_path;
+mod kind;
 mod problem;
 mod source;
 
@@ -21,6 +22,7 @@ pub use file::{
 };
 pub use hook::{HookDef, HookExtra, OnError};
 pub use json_path::JsonPath;
+pub use kind::HookKind;
 pub use problem::{Problem, ProblemKind, Severity};
 pub use source::{FileState, Source, SourceKind, Trust};
 
