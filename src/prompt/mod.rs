@@ -71,18 +71,10 @@ pub fn verdict(
     reply: &Reply,
     timeout: Duration,
 ) -> Verdict {
-    let judgement = match &reply.result {
-        Ended::Judged(judgement) => judgement,
-        Ended::Failed(why) => return failure(event, name, hook, &Ending::Failed(why.clone())),
-        Ended::TimedOut => {
-            return failure(
-                event,
-                name,
-                hook,
-                &Ending::TimedOut {
-                    seconds: timeout.as_secs_f64(),
-                },
-            );
+    let judgement = match &reply.ended {
+        Ended::Answered(judgement) => judgement,
+        Ended::Failed(_) | Ended::TimedOut => {
+            return failure(event, name, hook, &reply.ending(timeout).0);
         }
     };
     let reason = judgement.reason.clone().filter(|r| !r.trim().is_empty());

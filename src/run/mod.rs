@@ -11,6 +11,7 @@
 
 mod command;
 mod env_file;
+mod exchange;
 mod http;
 mod mcp;
 mod prompt;
@@ -467,7 +468,7 @@ impl InFlight {
             InFlight::Command(report) => {
                 command::read(event, p, report, timeout, capped_by_deadline)
             }
-            InFlight::Http(sending) => http::read(event, p, &sending.wait(), timeout),
+            InFlight::Http(sending) => http::read(event, p, sending.wait(), timeout),
             InFlight::Prompt {
                 started,
                 prompt,
@@ -478,11 +479,10 @@ impl InFlight {
                     agent,
                     on_error: p.on_error,
                 };
-                let reply = started.wait();
-                prompt::read(event, p, asked, &reply, timeout, capped_by_deadline)
+                prompt::read(event, p, asked, started.wait(), timeout, capped_by_deadline)
             }
             InFlight::Mcp(calling) => {
-                mcp::read(event, p, &calling.wait(), timeout, capped_by_deadline)
+                mcp::read(event, p, calling.wait(), timeout, capped_by_deadline)
             }
         }
     }

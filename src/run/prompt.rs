@@ -6,9 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Exchanged, Output, Peer, Ran, RunContext};
+use super::{Peer, Ran, RunContext, exchange};
 use crate::event::{Bytes, Event};
-use crate::exec::Captured;
 use crate::plan::Planned;
 use crate::prompt::{self, Asked, Reply, Started};
 use crate::settings::PromptDef;
@@ -71,38 +70,19 @@ fn read_guard(
     prompt::agent::tools::ReadGuard::new(move |path| rules.denies(path, &cwd, home.as_deref()))
 }
 
-/// A prompt hook's reply as the verdict of one hook.
+/// A prompt hook's reply as the verdict of one hook; the report shows the
+/// model's answer (or the response body when there was none).
 pub(super) fn read(
     event: &Event,
     p: &Planned,
     asked: Asked<'_>,
-    reply: &Reply,
+    reply: Reply,
     timeout: Duration,
     capped_by_deadline: bool,
 ) -> Ran {
-    let verdict = prompt::verdict(&event.id, &p.name, asked, reply, timeout);
-    Ran {
-        deep_answer: crate::stack::may_nest_deep(reply.text.as_bytes()),
-        output: Output::Exchange(exchanged(reply)),
-        verdict,
-        timeout,
-        capped_by_deadline,
-    }
-}
-
-/// What the report shows of a reply: the model's answer (or the response
-/// body when there was none).
-fn exchanged(reply: &Reply) -> Exchanged {
-    Exchanged {
-        with: Peer::Model {
-            status: reply.status,
-        },
-        answer: Captured {
-            total: reply.text.len() as u64,
-            bytes: reply.text.clone().into_bytes(),
-        },
-        stderr: Captured::default(),
-        timed_out: reply.result == prompt::Ended::TimedOut,
-        duration: reply.duration,
-    }
+    let verdict = prompt::verdict(&event.id, &p.name, asked, &reply, timeout);
+    let with = Peer::Model {
+        status: reply.status,
+    };
+    exchange::ran(reply, with, verdict, timeout, capped_by_deadline)
 }
