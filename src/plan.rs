@@ -5,7 +5,10 @@
 //! plan; `explain`, `list` and `doctor` show it, through the same
 //! [`hook_timeout`] and [`program_for`], so they can never give a second
 //! opinion. A `once` hook is only marked here ([`Planned::once_key`]): it is
-//! claimed when it really starts (see `run`).
+//! claimed when it really starts (see `run`). Whatever running needs of the
+//! settings beyond the hook's own entry is read here too ([`EnvPolicy`],
+//! [`RequestPolicy`], the keys and flags of [`Planned`]): `run` never sees
+//! the settings.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};

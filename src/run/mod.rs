@@ -7,7 +7,9 @@
 //! claims); each kind of hook has its own file that starts it and reads
 //! what it did: `command` (processes under the supervisor, `exec`, or
 //! detached, `asynchook`), `http`, `prompt` (prompt and agent hooks) and
-//! `mcp`, all meeting in [`InFlight`].
+//! `mcp`, all meeting in [`InFlight`]; the kinds that ask and are answered
+//! read their [`crate::exchange::Exchange`] in `exchange`. The settings
+//! are never read here: what a run needs of them is in the plan.
 
 mod command;
 mod env_file;

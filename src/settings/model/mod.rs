@@ -1,7 +1,7 @@
 //! Settings as loaded: files, hooks in load order, and every problem found.
 //! One file per concept: where a file comes from (`source`), one file and
 //! its non-hook settings (`file`), one hook (`hook`) and what it does
-//! (`action`), a hook's JSON path (`json_path`), the loader's problems
+//! (`action`), the table of hook kinds (`kind`), a hook's JSON path (`json_path`), the loader's problems
 //! (`problem`); this file holds what a run loaded as a whole ([`Settings`]).
 
 mod action;
