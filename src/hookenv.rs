@@ -372,6 +372,32 @@ impl HookEnv {
 mod tests {
     use super::*;
 
+    /// Planning's names are what scrubbing removes, plus the extra names
+    /// not kept, once each and sorted; `without` drops exactly those.
+    #[test]
+    fn scrubbed_names_are_what_scrub_removes_plus_the_extra_names() {
+        let env: Vec<(OsString, OsString)> = [
+            "PATH",
+            "GITHUB_TOKEN",
+            "A_PASSWORD",
+            "MODEL_VAR",
+            "MODEL_VAR",
+            "KEPT_SECRET",
+        ]
+        .iter()
+        .map(|name| (OsString::from(name), OsString::from("v")))
+        .collect();
+        let keep = ["KEPT_SECRET".to_owned()];
+        let (kept, removed) = scrub(env.iter().cloned(), &keep);
+        assert_eq!(scrubbed_names(&env, &keep, &[]), removed);
+        let also = ["MODEL_VAR".to_owned(), "KEPT_SECRET".to_owned()];
+        let names = scrubbed_names(&env, &keep, &also);
+        assert_eq!(names, ["A_PASSWORD", "GITHUB_TOKEN", "MODEL_VAR"]);
+        assert_eq!(without(&env, &removed), kept);
+        let left: Vec<_> = without(&env, &names).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(left, ["PATH", "KEPT_SECRET"]);
+    }
+
     /// The prefilter can rule a name out only if no secret word or pair
     /// could be in it: every word, and both halves of every pair, hold a
     /// piece (a word added to one list and not the other fails here).
