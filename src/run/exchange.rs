@@ -5,12 +5,12 @@
 
 use std::time::Duration;
 
-use super::{Exchanged, Output, Peer, Ran};
+use super::{Exchanged, Output, Ran};
 use crate::event::Event;
 use crate::exchange::Exchange;
 use crate::exec::Captured;
 use crate::plan::Planned;
-use crate::settings::OnError;
+use crate::settings::{HookKind, OnError};
 use crate::verdict::{self, HookOutput, Verdict};
 
 /// An exchange read as the protocol of one hook: an answer like a command
@@ -45,10 +45,10 @@ pub(super) fn verdict(
     verdict
 }
 
-/// A hook that ran as an exchange with `with`, and its verdict.
+/// A hook of `kind` that ran as an exchange, and its verdict.
 pub(super) fn ran<A>(
     exchange: Exchange<A>,
-    with: Peer,
+    kind: HookKind,
     verdict: Verdict,
     timeout: Duration,
     capped_by_deadline: bool,
@@ -56,7 +56,9 @@ pub(super) fn ran<A>(
     let timed_out = exchange.timed_out();
     let stderr_total = exchange.stderr.len() as u64;
     let exchanged = Exchanged {
-        with,
+        kind,
+        status: exchange.status,
+        killed: exchange.killed,
         answer: exchange.answer,
         stderr: Captured {
             bytes: exchange.stderr,

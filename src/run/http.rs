@@ -4,11 +4,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Peer, Ran, RunContext, exchange};
+use super::{Ran, RunContext, exchange};
 use crate::event::{Bytes, Event};
 use crate::http::{self, Client, Policy};
 use crate::plan::Planned;
-use crate::settings::HttpDef;
+use crate::settings::{HookKind, HttpDef};
 
 impl RunContext<'_> {
     /// The fire's http client and merged policy, made on first use (by an
@@ -60,8 +60,5 @@ pub(super) fn start(
 /// as cut by the deadline: the request simply ends at its timeout).
 pub(super) fn read(event: &Event, p: &Planned, exchange: http::Exchange, timeout: Duration) -> Ran {
     let verdict = exchange::verdict(event, p, &exchange, timeout);
-    let with = Peer::Http {
-        status: exchange.status,
-    };
-    exchange::ran(exchange, with, verdict, timeout, false)
+    exchange::ran(exchange, HookKind::Http, verdict, timeout, false)
 }

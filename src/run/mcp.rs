@@ -5,11 +5,11 @@
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::{Peer, Ran, RunContext, exchange, hook_env};
+use super::{Ran, RunContext, exchange, hook_env};
 use crate::event::Event;
 use crate::mcp;
 use crate::plan::Planned;
-use crate::settings::McpToolDef;
+use crate::settings::{HookKind, McpToolDef};
 
 /// A tool call on its thread.
 pub(super) struct Calling(std::io::Result<JoinHandle<mcp::Exchange>>);
@@ -79,8 +79,11 @@ pub(super) fn read(
     capped_by_deadline: bool,
 ) -> Ran {
     let verdict = exchange::verdict(event, p, &outcome, timeout);
-    let with = Peer::McpServer {
-        killed: outcome.killed,
-    };
-    exchange::ran(outcome, with, verdict, timeout, capped_by_deadline)
+    exchange::ran(
+        outcome,
+        HookKind::McpTool,
+        verdict,
+        timeout,
+        capped_by_deadline,
+    )
 }

@@ -30,6 +30,7 @@ use crate::event::{Bytes, Event};
 use crate::exec::{Captured, JobReport, Limits, Supervisor};
 use crate::hookenv::{self, HookEnv};
 use crate::plan::{Plan, Planned, Runnable};
+use crate::settings::HookKind;
 use crate::state::{self, StateDir};
 use crate::verdict::Verdict;
 
@@ -98,7 +99,14 @@ pub enum Output {
 /// What a request-and-answer hook exchanged.
 #[derive(Debug)]
 pub struct Exchanged {
-    pub with: Peer,
+    /// Whom it was with: an http hook's endpoint, a prompt or agent
+    /// hook's model, an `mcp_tool` hook's server.
+    pub kind: HookKind,
+    /// The (last) response status, if a response arrived (http, prompt
+    /// and agent hooks).
+    pub status: Option<u16>,
+    /// An MCP server had to be killed after SIGTERM.
+    pub killed: bool,
     /// The answer: the response body, the model's text (or the response
     /// body when there was none), the tool's text.
     pub answer: Captured,
@@ -108,28 +116,12 @@ pub struct Exchanged {
     pub duration: Duration,
 }
 
-/// Whom an exchange was with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Peer {
-    /// An http hook's endpoint; the status, if a response arrived.
-    Http { status: Option<u16> },
-    /// A prompt or agent hook's model endpoint; the last status, if a
-    /// response arrived.
-    Model { status: Option<u16> },
-    /// An `mcp_tool` hook's server; whether it had to be killed after
-    /// SIGTERM.
-    McpServer { killed: bool },
-}
-
 impl Exchanged {
     /// The exit code the report shows: none for a request; a tool call is
     /// shown as exit 0, as it has always been (its server's own exit is
     /// not what the hook answered).
     pub fn exit_code(&self) -> Option<i32> {
-        match self.with {
-            Peer::McpServer { .. } => Some(0),
-            Peer::Http { .. } | Peer::Model { .. } => None,
-        }
+        (self.kind == HookKind::McpTool).then_some(0)
     }
 }
 
@@ -177,9 +169,7 @@ impl Ran {
     pub fn killed(&self) -> bool {
         match &self.output {
             Output::Process(report) => report.killed,
-            Output::Exchange(exchanged) => {
-                matches!(exchanged.with, Peer::McpServer { killed: true })
-            }
+            Output::Exchange(exchanged) => exchanged.killed,
         }
     }
 
@@ -198,10 +188,7 @@ impl Ran {
 
     /// The response status of an http, prompt or agent hook.
     pub fn http_status(&self) -> Option<u16> {
-        match self.exchanged()?.with {
-            Peer::Http { status } | Peer::Model { status } => status,
-            Peer::McpServer { .. } => None,
-        }
+        self.exchanged()?.status
     }
 }
 

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Peer, Ran, RunContext, exchange};
+use super::{Ran, RunContext, exchange};
 use crate::event::{Bytes, Event};
 use crate::plan::Planned;
 use crate::prompt::{self, Asked, Reply, Started};
@@ -81,8 +81,5 @@ pub(super) fn read(
     capped_by_deadline: bool,
 ) -> Ran {
     let verdict = prompt::verdict(&event.id, &p.name, asked, &reply, timeout);
-    let with = Peer::Model {
-        status: reply.status,
-    };
-    exchange::ran(reply, with, verdict, timeout, capped_by_deadline)
+    exchange::ran(reply, asked.kind(), verdict, timeout, capped_by_deadline)
 }

@@ -161,10 +161,10 @@ fn only_a_command_hook_ran_as_a_process() {
     for (exchange, peer) in [(ran[1], "http"), (ran[2], "mcp")] {
         assert!(exchange.process().is_none(), "{peer}: {exchange:?}");
         let exchanged = exchange.exchanged().expect("an exchange");
-        let is_peer = match exchanged.with {
-            Peer::Http { .. } => peer == "http",
-            Peer::McpServer { .. } => peer == "mcp",
-            Peer::Model { .. } => false,
+        let is_peer = match exchanged.kind {
+            HookKind::Http => peer == "http",
+            HookKind::McpTool => peer == "mcp",
+            HookKind::Command | HookKind::Prompt | HookKind::Agent => false,
         };
         assert!(is_peer, "{peer}: {exchanged:?}");
         assert!(!exchange.leaked());
