@@ -122,22 +122,21 @@ fn drop_null(value: &mut Value) {
 }
 
 /// What the derive cannot say: unknown fields are flagged (the loader warns
-/// about them), and which field each type needs.
+/// about them), and which fields each kind needs (the kinds' table; a hook
+/// without `type` is of the default kind).
 fn finish_hook(hook: &mut Map<String, Value>) {
     hook.insert("additionalProperties".into(), json!(false));
-    hook.insert(
-        "allOf".into(),
-        json!([
-            {
-                "if": { "properties": { "type": { "const": "command" } } },
-                "then": { "required": ["command"] }
-            },
-            {
-                "if": { "properties": { "type": { "const": "http" } }, "required": ["type"] },
-                "then": { "required": ["url"] }
+    let needs: Vec<Value> = HookKind::ALL
+        .iter()
+        .map(|kind| {
+            let mut condition = json!({ "properties": { "type": { "const": kind.word() } } });
+            if *kind != HookKind::DEFAULT {
+                condition["required"] = json!(["type"]);
             }
-        ]),
-    );
+            json!({ "if": condition, "then": { "required": kind.required() } })
+        })
+        .collect();
+    hook.insert("allOf".into(), Value::Array(needs));
 }
 
 fn matcher_group(hook_name: &str) -> Value {
@@ -440,7 +439,7 @@ field_schema!(
     HookTypeSchema,
     {
         "type": "string",
-        "default": "command",
+        "default": HookKind::DEFAULT.word(),
         "anyOf": hook_type_choices()
     }
 );

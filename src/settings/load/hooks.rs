@@ -565,7 +565,7 @@ pub(super) fn finish_hook(
     let path = &json_path;
     // `None`: a type hookrun does not run (it loads, and is reported).
     let kind = match raw.hook_type.as_deref() {
-        None => Some(HookKind::Command),
+        None => Some(HookKind::DEFAULT),
         Some(word) => HookKind::from_word(word),
     };
     if !has_what_its_type_needs(&raw, kind, path, ctx.event, report) {

@@ -191,6 +191,9 @@ hook_kinds! {
 }
 
 impl HookKind {
+    /// The kind of a hook without `type`.
+    pub const DEFAULT: HookKind = HookKind::Command;
+
     /// The SIGTERM → SIGKILL grace (`kill_grace`, from `--kill-grace`) a
     /// hook of this kind needs before the deadline: only a kind that
     /// starts a process has a group to kill; a request just ends at its
