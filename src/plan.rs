@@ -499,15 +499,17 @@ fn plan_one(
             (None, Some(why))
         }
     };
-    let once_key = (hook.once && program.is_some()).then(|| select::dedup_key(hook, &config_dir));
+    // The funnel's key, made when it let the hook through.
+    let key = || {
+        c.dedup_key
+            .clone()
+            .unwrap_or_else(|| select::dedup_key(hook, &config_dir))
+    };
+    let once_key = (hook.once && program.is_some()).then(key);
     let run_async = hook.run_async && kind.is_some_and(HookKind::runs_detached);
     // Only a command hook waited for can leave processes holding its output.
     let leak_key = match (&program, run_async) {
-        (Some(Runnable::Command(_)), false) => Some(
-            once_key
-                .clone()
-                .unwrap_or_else(|| select::dedup_key(hook, &config_dir)),
-        ),
+        (Some(Runnable::Command(_)), false) => Some(key()),
         _ => None,
     };
     Planned {

@@ -88,6 +88,9 @@ pub struct Considered {
     pub warnings: Vec<String>,
     /// Report only.
     pub notes: Vec<String>,
+    /// Its [`dedup_key`], for a hook the funnel let through (planning keeps
+    /// it for `once` claims and leak notices instead of making it again).
+    pub dedup_key: Option<String>,
 }
 
 impl Considered {
@@ -187,6 +190,7 @@ pub fn select_until(
             cause: Cause::Said,
             warnings: Vec::new(),
             notes: Vec::new(),
+            dedup_key: None,
         };
         if let Some((layer, reason)) = funnel(
             settings,
@@ -212,6 +216,7 @@ pub fn select_until(
                     kept.json_path
                 );
             } else {
+                considered.dedup_key = Some(key.clone());
                 seen.insert(key, out.len());
             }
         }
