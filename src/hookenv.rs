@@ -126,6 +126,52 @@ pub fn scrub(
     (kept, removed)
 }
 
+/// The names [`scrub`] would remove from `vars`, plus those of `also`
+/// (a prompt hook's key variables) that `keep` does not list: sorted, as
+/// [`scrub`] followed by `prompt::scrub_keys` words them. Planning decides
+/// them; running drops them with [`without`].
+pub fn scrubbed_names(
+    vars: &[(OsString, OsString)],
+    keep: &[String],
+    also: &[String],
+) -> Vec<String> {
+    let kept = |name: &str| keep.iter().any(|k| *k == name);
+    let mut removed: Vec<String> = Vec::new();
+    let mut extra: Vec<String> = Vec::new();
+    for (key, _) in vars {
+        let name = key.to_string_lossy();
+        if kept(&name) {
+            continue;
+        }
+        if is_secret_name(&name) {
+            removed.push(name.into_owned());
+        } else if also.iter().any(|v| *v == name) && !extra.iter().any(|v| *v == name) {
+            extra.push(name.into_owned());
+        }
+    }
+    for name in extra {
+        if !removed.contains(&name) {
+            removed.push(name);
+        }
+    }
+    removed.sort();
+    removed
+}
+
+/// `vars` without the names of `scrubbed` (see [`scrubbed_names`]).
+pub fn without(vars: &[(OsString, OsString)], scrubbed: &[String]) -> Vec<(OsString, OsString)> {
+    if scrubbed.is_empty() {
+        return vars.to_vec();
+    }
+    vars.iter()
+        .filter(|(key, _)| {
+            let name = key.to_string_lossy();
+            !scrubbed.iter().any(|s| *s == name)
+        })
+        .cloned()
+        .collect()
+}
+
 /// The scrubbed names a hook could need: those its command (or exec-form
 /// arguments) names as a whole word (`$GEMINI_API_KEY`, `${NAME}`,
 /// `printenv NAME`). Every host has its own key in the environment, so a
@@ -325,6 +371,32 @@ impl HookEnv {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Planning's names are what scrubbing removes, plus the extra names
+    /// not kept, once each and sorted; `without` drops exactly those.
+    #[test]
+    fn scrubbed_names_are_what_scrub_removes_plus_the_extra_names() {
+        let env: Vec<(OsString, OsString)> = [
+            "PATH",
+            "GITHUB_TOKEN",
+            "A_PASSWORD",
+            "MODEL_VAR",
+            "MODEL_VAR",
+            "KEPT_SECRET",
+        ]
+        .iter()
+        .map(|name| (OsString::from(name), OsString::from("v")))
+        .collect();
+        let keep = ["KEPT_SECRET".to_owned()];
+        let (kept, removed) = scrub(env.iter().cloned(), &keep);
+        assert_eq!(scrubbed_names(&env, &keep, &[]), removed);
+        let also = ["MODEL_VAR".to_owned(), "KEPT_SECRET".to_owned()];
+        let names = scrubbed_names(&env, &keep, &also);
+        assert_eq!(names, ["A_PASSWORD", "GITHUB_TOKEN", "MODEL_VAR"]);
+        assert_eq!(without(&env, &removed), kept);
+        let left: Vec<_> = without(&env, &names).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(left, ["PATH", "KEPT_SECRET"]);
+    }
 
     /// The prefilter can rule a name out only if no secret word or pair
     /// could be in it: every word, and both halves of every pair, hold a

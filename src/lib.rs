@@ -49,6 +49,7 @@ pub mod diagnose;
 pub(crate) mod display;
 pub(crate) mod escape;
 pub mod event;
+pub(crate) mod exchange;
 pub(crate) mod exec;
 pub(crate) mod exit;
 pub(crate) mod fire;

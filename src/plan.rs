@@ -5,7 +5,10 @@
 //! plan; `explain`, `list` and `doctor` show it, through the same
 //! [`hook_timeout`] and [`program_for`], so they can never give a second
 //! opinion. A `once` hook is only marked here ([`Planned::once_key`]): it is
-//! claimed when it really starts (see `run`).
+//! claimed when it really starts (see `run`). Whatever running needs of the
+//! settings beyond the hook's own entry is read here too ([`EnvPolicy`],
+//! [`RequestPolicy`], the keys and flags of [`Planned`]): `run` never sees
+//! the settings.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -20,8 +23,8 @@ use crate::notices::Notices;
 use crate::select::{self, Considered, Layer, Stage};
 use crate::settings::model::Policy;
 use crate::settings::{
-    CommandDef, HookAction, HookDef, HttpDef, McpToolDef, OnError, ProblemKind, PromptDef,
-    Settings, Severity, ShellKind,
+    CommandDef, HookAction, HookDef, HookKind, HttpDef, McpToolDef, OnError, ProblemKind,
+    PromptDef, Settings, Severity, ShellKind,
 };
 
 /// What planning reads besides the settings and the funnel's answer.
@@ -66,6 +69,38 @@ pub struct Plan {
     /// trusted, or changed since): `decide`, which has the state, makes
     /// each a warning the first time and a note afterwards.
     pub per_session: Vec<String>,
+    /// What the hooks' environment leaves out (SPEC §9.2).
+    pub env: EnvPolicy,
+    /// What the planned kinds' requests and calls read from the settings.
+    pub requests: RequestPolicy,
+}
+
+/// The hooks' environment policy (SPEC §9.2), decided here from `env.keep`
+/// and hookrun's own environment; empty when nothing runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EnvPolicy {
+    /// The variables kept out of every hook's environment, sorted:
+    /// secret-looking names and a prompt hook's key variables that
+    /// `env.keep` does not let through.
+    pub scrubbed: Vec<String>,
+    /// Those of `scrubbed` a planned hook's command names (the notice).
+    pub named: Vec<String>,
+}
+
+/// What http, prompt, agent and `mcp_tool` hooks read from the settings
+/// when they run, merged here (the defaults when nothing runs).
+#[derive(Debug, Default)]
+pub struct RequestPolicy {
+    /// The http client's policy (http, prompt and agent hooks).
+    pub http: crate::http::Policy,
+    /// Where prompts go (prompt and agent hooks).
+    pub prompt: crate::settings::prompt::Config,
+    /// The deny and ask rules about `Read`, for an agent hook's own tools
+    /// (SPEC §9.5); read only when an agent hook is planned.
+    pub read_rules: Option<Arc<crate::permissions::ReadRules>>,
+    /// `mcp_tool` hooks may start servers of a project's `.mcp.json`
+    /// without asking (`--trust-project`).
+    pub trust_project: bool,
 }
 
 impl Plan {
@@ -110,10 +145,16 @@ pub struct Planned {
     pub config_dir: PathBuf,
     /// Started detached, not waited for (`async` command hooks).
     pub run_async: bool,
+    /// `asyncRewake` (with `run_async`): only an exit 2 speaks, later.
+    pub async_rewake: bool,
     /// `onError`: what a failure of the hook means.
     pub on_error: OnError,
     /// `once`: the key claimed in the session's state when it starts.
     pub once_key: Option<String>,
+    /// The hook's dedup key (see `select::dedup_key`) for a command hook
+    /// that may leave processes behind: its leak notice is said once a
+    /// session under it.
+    pub leak_key: Option<String>,
     /// Planning's own findings about this hook (after the funnel's).
     pub notices: Notices,
 }
@@ -136,65 +177,16 @@ pub enum Runnable {
 }
 
 impl Runnable {
-    pub fn kind(&self) -> Kind {
+    /// Its row of the kinds' table: what running it implies (the grace
+    /// before the deadline, `async`, where its answer is read).
+    pub fn kind(&self) -> HookKind {
         match self {
-            Runnable::Command(_) => Kind::Command,
-            Runnable::Http(_) => Kind::Http,
-            Runnable::Prompt { .. } => Kind::Prompt,
-            Runnable::McpTool(_) => Kind::McpTool,
+            Runnable::Command(_) => HookKind::Command,
+            Runnable::Http(_) => HookKind::Http,
+            Runnable::Prompt { agent: false, .. } => HookKind::Prompt,
+            Runnable::Prompt { agent: true, .. } => HookKind::Agent,
+            Runnable::McpTool(_) => HookKind::McpTool,
         }
-    }
-}
-
-/// The kinds of hook hookrun runs, and what running one implies: the one
-/// place planning (its timeout), running (a sequential hook's share of the
-/// deadline) and the report read a kind's rules from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// A process in its own group, under the supervisor.
-    Command,
-    /// A request on its own thread.
-    Http,
-    /// A model asked over http (`prompt` and `agent` hooks).
-    Prompt,
-    /// A tool call to an MCP server hookrun starts as a process.
-    McpTool,
-}
-
-impl Kind {
-    /// The kind a hook type runs as; `None` for a type hookrun does not run.
-    pub fn of(action: &HookAction) -> Option<Kind> {
-        match action {
-            HookAction::Command(_) => Some(Kind::Command),
-            HookAction::Http(_) => Some(Kind::Http),
-            // An agent hook is a prompt hook with tools: the same endpoint,
-            // the same verdict (`crate::prompt::agent`).
-            HookAction::Prompt(_) | HookAction::Agent(_) => Some(Kind::Prompt),
-            HookAction::McpTool(_) => Some(Kind::McpTool),
-            HookAction::Unsupported(_) => None,
-        }
-    }
-
-    /// The SIGTERM → SIGKILL grace (`kill_grace`, from `--kill-grace`) a
-    /// hook of this kind needs before the deadline: only a kind that starts
-    /// a process has a group to kill; a request just ends at its timeout.
-    pub fn kill_grace(self, kill_grace: Duration) -> Duration {
-        match self {
-            Kind::Command | Kind::McpTool => kill_grace,
-            Kind::Http | Kind::Prompt => Duration::ZERO,
-        }
-    }
-
-    /// Whether `async` (started detached, not waited for) is supported.
-    pub fn runs_detached(self) -> bool {
-        self == Kind::Command
-    }
-
-    /// Whether its answer is read where it arrives, on the thread that
-    /// waits for it, so before anyone could check the JSON's depth (see
-    /// [`Plan::needs_big_stack`]).
-    pub fn read_where_it_arrives(self) -> bool {
-        matches!(self, Kind::Http | Kind::Prompt)
     }
 }
 
@@ -224,7 +216,7 @@ pub struct HookTimeout {
 /// The one timeout rule (SPEC §3.2, §5.7, §9.4): the hook's own or the
 /// event's default, at most managed `maxHookTimeout`, and early enough that
 /// the whole SIGTERM → SIGKILL sequence (the kind's share of `kill_grace`,
-/// [`Kind::kill_grace`]) ends by the deadline.
+/// [`HookKind::kill_grace`]) ends by the deadline.
 pub fn hook_timeout(
     hook: &HookDef,
     event: &EventId,
@@ -232,14 +224,15 @@ pub fn hook_timeout(
     deadline: Duration,
     kill_grace: Duration,
 ) -> HookTimeout {
+    let kind = hook.action.kind();
     let configured = hook
         .timeout
-        .or_else(|| crate::prompt::default_timeout(hook))
+        .or_else(|| kind.and_then(HookKind::default_timeout))
         .unwrap_or_else(|| event.default_hook_timeout());
     let policy_cap = policy.max_hook_timeout.filter(|max| configured > *max);
     let own = policy_cap.unwrap_or(configured);
     // A type hookrun does not run is given the grace of a process.
-    let grace = Kind::of(&hook.action).map_or(kill_grace, |kind| kind.kill_grace(kill_grace));
+    let grace = kind.map_or(kill_grace, |kind| kind.kill_grace(kill_grace));
     let (effective, capped_by_deadline) = crate::exec::fit_to_deadline(own, deadline, grace);
     HookTimeout {
         configured,
@@ -413,12 +406,66 @@ pub fn plan(settings: &Settings, considered: &[Considered], input: &PlanInput<'_
     let sequential = hooks
         .iter()
         .any(|p| p.program.is_some() && !p.run_async && settings.hooks[p.hook].sequential);
+    let runs = hooks.iter().any(|p| p.program.is_some());
+    let (env, requests) = if runs {
+        (
+            env_policy(settings, &hooks, input),
+            request_policy(settings, &hooks, input),
+        )
+    } else {
+        Default::default()
+    };
     Plan {
         hooks,
         sequential,
         deadline: input.deadline,
         notices: Notices::new(warnings, notes),
         per_session,
+        env,
+        requests,
+    }
+}
+
+/// Which variables the hooks do not see, and which of those a planned
+/// hook's command names.
+fn env_policy(settings: &Settings, hooks: &[Planned], input: &PlanInput<'_>) -> EnvPolicy {
+    let keep = settings.env_keep();
+    let keys = crate::prompt::keys_to_scrub(settings);
+    let scrubbed = crate::hookenv::scrubbed_names(input.env, &keep, &keys);
+    if scrubbed.is_empty() {
+        return EnvPolicy::default();
+    }
+    let texts: Vec<&str> = hooks
+        .iter()
+        .flat_map(|p| {
+            let text = settings.hooks[p.hook].action.command_text();
+            text.into_iter().flat_map(|(command, args)| {
+                std::iter::once(command).chain(args.into_iter().flatten().map(String::as_str))
+            })
+        })
+        .collect();
+    let named = crate::hookenv::named_by(&scrubbed, &texts)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    EnvPolicy { scrubbed, named }
+}
+
+/// The settings the planned kinds read when they run, for those planned.
+fn request_policy(settings: &Settings, hooks: &[Planned], input: &PlanInput<'_>) -> RequestPolicy {
+    let agent = hooks
+        .iter()
+        .any(|p| matches!(p.program, Some(Runnable::Prompt { agent: true, .. })));
+    RequestPolicy {
+        http: crate::http::Policy::from_settings(settings),
+        prompt: crate::settings::prompt::Config::from_settings(settings),
+        read_rules: agent.then(|| {
+            Arc::new(crate::permissions::ReadRules::of(
+                settings,
+                input.project_dir,
+            ))
+        }),
+        trust_project: settings.trust_project,
     }
 }
 
@@ -449,7 +496,7 @@ fn plan_one(
         ));
     }
     let config_dir = settings.file_of(hook).dir.clone();
-    let kind = Kind::of(&hook.action);
+    let kind = hook.action.kind();
     if hook.run_async && kind.is_some_and(|kind| !kind.runs_detached()) {
         warnings.push(format!(
             "hook {name}: `async` is not supported for {} hooks; it ran synchronously",
@@ -463,7 +510,19 @@ fn plan_one(
             (None, Some(why))
         }
     };
-    let once_key = (hook.once && program.is_some()).then(|| select::dedup_key(hook, &config_dir));
+    // The funnel's key, made when it let the hook through.
+    let key = || {
+        c.dedup_key
+            .clone()
+            .unwrap_or_else(|| select::dedup_key(hook, &config_dir))
+    };
+    let once_key = (hook.once && program.is_some()).then(key);
+    let run_async = hook.run_async && kind.is_some_and(HookKind::runs_detached);
+    // Only a command hook waited for can leave processes holding its output.
+    let leak_key = match (&program, run_async) {
+        (Some(Runnable::Command(_)), false) => Some(key()),
+        _ => None,
+    };
     Planned {
         slot,
         hook: c.hook,
@@ -472,9 +531,11 @@ fn plan_one(
         program,
         unrunnable,
         config_dir,
-        run_async: hook.run_async && kind.is_some_and(Kind::runs_detached),
+        run_async,
+        async_rewake: hook.async_rewake(),
         on_error: hook.on_error,
         once_key,
+        leak_key,
         notices: Notices::new(warnings, notes),
     }
 }

@@ -11,8 +11,8 @@ use schemars::{Schema, SchemaGenerator, json_schema};
 use serde_json::{Map, Value, json};
 
 use crate::catalog::CATALOG;
-use crate::settings::SourceKind;
 use crate::settings::load::RawHook;
+use crate::settings::{HookKind, SourceKind};
 
 use super::protocol;
 
@@ -122,22 +122,21 @@ fn drop_null(value: &mut Value) {
 }
 
 /// What the derive cannot say: unknown fields are flagged (the loader warns
-/// about them), and which field each type needs.
+/// about them), and which fields each kind needs (the kinds' table; a hook
+/// without `type` is of the default kind).
 fn finish_hook(hook: &mut Map<String, Value>) {
     hook.insert("additionalProperties".into(), json!(false));
-    hook.insert(
-        "allOf".into(),
-        json!([
-            {
-                "if": { "properties": { "type": { "const": "command" } } },
-                "then": { "required": ["command"] }
-            },
-            {
-                "if": { "properties": { "type": { "const": "http" } }, "required": ["type"] },
-                "then": { "required": ["url"] }
+    let needs: Vec<Value> = HookKind::ALL
+        .iter()
+        .map(|kind| {
+            let mut condition = json!({ "properties": { "type": { "const": kind.word() } } });
+            if *kind != HookKind::DEFAULT {
+                condition["required"] = json!(["type"]);
             }
-        ]),
-    );
+            json!({ "if": condition, "then": { "required": kind.required() } })
+        })
+        .collect();
+    hook.insert("allOf".into(), Value::Array(needs));
 }
 
 fn matcher_group(hook_name: &str) -> Value {
@@ -440,17 +439,20 @@ field_schema!(
     HookTypeSchema,
     {
         "type": "string",
-        "default": "command",
-        "anyOf": [
-            { "const": "command", "description": "Run a program: `command` (shell form), or `command` + `args` (exec form)." },
-            { "const": "http", "description": "POST the event JSON to `url`." },
-            { "const": "prompt", "description": "Ask a model (`prompt`, `model`) whether the event may proceed; the model answers {\"ok\": true|false, \"reason\": …}. PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop, SubagentStop and TaskCompleted only." },
-            { "const": "agent", "description": "Let a model look around the project with read-only tools (Read, Grep, Glob) before it answers {\"ok\": true|false, \"reason\": …} on the prompt hooks' endpoint. PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStop and TaskCompleted only." },
-            { "const": "mcp_tool", "description": "Call `tool` on the MCP server `server` (from `.mcp.json` or ~/.claude.json) with `input`; the tool's text is read like a command hook's stdout. stdio servers only." },
-            { "description": "Any other type (typos…) loads, but hookrun does not run it and says so on every fire." }
-        ]
+        "default": HookKind::DEFAULT.word(),
+        "anyOf": hook_type_choices()
     }
 );
+
+/// `type`'s choices: one per row of the kinds' table, then any other word.
+fn hook_type_choices() -> Vec<Value> {
+    let mut choices: Vec<Value> = HookKind::ALL
+        .iter()
+        .map(|kind| json!({ "const": kind.word(), "description": kind.schema_text() }))
+        .collect();
+    choices.push(json!({ "description": "Any other type (typos…) loads, but hookrun does not run it and says so on every fire." }));
+    choices
+}
 
 field_schema!(
     /// `shell`: `sh` or `bash`; other values load and are reported

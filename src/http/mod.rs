@@ -34,9 +34,9 @@ pub use lint::lint;
 pub use redact::Secrets;
 
 use crate::event::Bytes;
+use crate::exec::Captured;
 use crate::settings::model::FileState;
 use crate::settings::{HttpDef, Settings};
-use crate::verdict::Ending;
 use resolver::{GuardedResolver, Lookup, ResolveError};
 
 /// The http settings of one fire, merged from every loaded file (each file
@@ -165,64 +165,13 @@ pub fn request(
     })
 }
 
-/// How an exchange ended, as the protocol will see it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
-    /// 2xx with an empty body or a JSON object: the body is the hook's
-    /// output (SPEC §6.2).
-    Output,
-    /// Anything else that reached no usable answer: refused, unreachable,
-    /// non-2xx, a 2xx body that is not a JSON object. The words say which.
-    Failed(String),
-    TimedOut,
-}
+/// How a request ended ([`Ended::Answered`]: a 2xx with an empty body or
+/// a JSON object, the body being the hook's output, SPEC §6.2), and what
+/// came back: the exchange every kind that asks returns.
+pub use crate::exchange::{Ended, Exchange};
 
-/// What became of one request.
-#[derive(Debug, Clone)]
-pub struct Exchange {
-    pub answer: Answer,
-    /// The response status, when a response arrived.
-    pub status: Option<u16>,
-    /// The start of the response body (at most the capture cap).
-    pub body: Vec<u8>,
-    /// Bytes of body received.
-    pub body_total: u64,
-    pub duration: Duration,
-}
-
-impl Exchange {
-    fn failed(why: String, duration: Duration) -> Exchange {
-        Exchange {
-            answer: Answer::Failed(why),
-            status: None,
-            body: Vec::new(),
-            body_total: 0,
-            duration,
-        }
-    }
-
-    fn timed_out(duration: Duration) -> Exchange {
-        Exchange {
-            answer: Answer::TimedOut,
-            ..Exchange::failed(String::new(), duration)
-        }
-    }
-
-    /// The hook's ending for [`crate::verdict::read`], with the bytes to
-    /// read as its stdout: a usable answer is `Exited(0)` with the body, so
-    /// a JSON body is read exactly as a command hook's JSON stdout.
-    pub fn protocol(&self, timeout: Duration) -> (Ending, &[u8]) {
-        match &self.answer {
-            Answer::Output => (Ending::Exited(0), &self.body),
-            Answer::Failed(why) => (Ending::Failed(why.clone()), &[]),
-            Answer::TimedOut => (
-                Ending::TimedOut {
-                    seconds: timeout.as_secs_f64(),
-                },
-                &[],
-            ),
-        }
-    }
+fn timed_out(duration: Duration) -> Exchange {
+    Exchange::ended(Ended::TimedOut, duration)
 }
 
 /// The HTTP client of one fire: built only when an http hook was selected.
@@ -270,8 +219,8 @@ impl Client {
     pub fn send(&self, request: &Request) -> Exchange {
         let mut exchange = self.send_unredacted(request);
         if !request.secrets.is_empty() {
-            request.secrets.redact_bytes(&mut exchange.body);
-            if let Answer::Failed(why) = &mut exchange.answer {
+            request.secrets.redact_bytes(&mut exchange.answer.bytes);
+            if let Ended::Failed(why) = &mut exchange.ended {
                 request.secrets.redact_string(why);
             }
         }
@@ -333,13 +282,14 @@ impl Client {
                 };
             }
         };
-        let answer = judge(status, location.as_deref(), &body);
+        let ended = judge(status, location.as_deref(), &body);
         Exchange {
-            answer,
             status: Some(status.as_u16()),
-            body_total: body.len() as u64,
-            body,
-            duration: started.elapsed(),
+            answer: Captured {
+                total: body.len() as u64,
+                bytes: body,
+            },
+            ..Exchange::ended(ended, started.elapsed())
         }
     }
 }
@@ -347,30 +297,30 @@ impl Client {
 /// A response, judged (SPEC §8): 2xx with an empty body or a JSON object is
 /// the hook's output; everything else is a failure. A status alone never
 /// blocks.
-fn judge(status: ureq::http::StatusCode, location: Option<&str>, body: &[u8]) -> Answer {
+fn judge(status: ureq::http::StatusCode, location: Option<&str>, body: &[u8]) -> Ended {
     let text = String::from_utf8_lossy(body);
     let trimmed = text.trim();
     if status.is_success() {
         if trimmed.is_empty() {
-            return Answer::Output;
+            return Ended::Answered(());
         }
         return match crate::event::parse_json(trimmed.as_bytes()) {
-            Ok(serde_json::Value::Object(_)) => Answer::Output,
-            Ok(other) => Answer::Failed(format!(
+            Ok(serde_json::Value::Object(_)) => Ended::Answered(()),
+            Ok(other) => Ended::Failed(format!(
                 "HTTP {status} with a JSON {} body; an http hook answers with a JSON object or nothing",
                 crate::event::json_type_name(&other)
             )),
-            Err(err) if trimmed.starts_with('{') => Answer::Failed(format!(
+            Err(err) if trimmed.starts_with('{') => Ended::Failed(format!(
                 "HTTP {status} with a body that is not valid JSON ({err})"
             )),
-            Err(_) => Answer::Failed(format!(
+            Err(_) => Ended::Failed(format!(
                 "HTTP {status} with a body that is not JSON: {}",
                 excerpt(trimmed)
             )),
         };
     }
     if status.is_redirection() {
-        return Answer::Failed(match location {
+        return Ended::Failed(match location {
             Some(to) => format!(
                 "HTTP {status}: redirect to {} not followed (http hooks follow no redirects)",
                 excerpt(to)
@@ -379,9 +329,9 @@ fn judge(status: ureq::http::StatusCode, location: Option<&str>, body: &[u8]) ->
         });
     }
     if trimmed.is_empty() {
-        Answer::Failed(format!("HTTP {status}"))
+        Ended::Failed(format!("HTTP {status}"))
     } else {
-        Answer::Failed(format!("HTTP {status}: {}", excerpt(trimmed)))
+        Ended::Failed(format!("HTTP {status}: {}", excerpt(trimmed)))
     }
 }
 
@@ -394,15 +344,13 @@ fn excerpt(text: &str) -> String {
 /// when it was the guard.
 fn exchange_error(err: &ureq::Error, duration: Duration) -> Exchange {
     match err {
-        ureq::Error::Timeout(_) => Exchange::timed_out(duration),
+        ureq::Error::Timeout(_) => timed_out(duration),
         ureq::Error::Other(inner) => match inner.downcast_ref::<ResolveError>() {
-            Some(ResolveError::TimedOut) => Exchange::timed_out(duration),
+            Some(ResolveError::TimedOut) => timed_out(duration),
             Some(resolve) => Exchange::failed(resolve.to_string(), duration),
             None => Exchange::failed(inner.to_string(), duration),
         },
-        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => {
-            Exchange::timed_out(duration)
-        }
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => timed_out(duration),
         ureq::Error::Io(io) => Exchange::failed(format!("connection failed: {io}"), duration),
         ureq::Error::HostNotFound => Exchange::failed("host not found".to_owned(), duration),
         other => Exchange::failed(other.to_string(), duration),
@@ -429,7 +377,7 @@ impl Pending {
         let limit = (self.timeout + GIVE_UP_AFTER_TIMEOUT).saturating_sub(self.started.elapsed());
         self.rx
             .recv_timeout(limit)
-            .unwrap_or_else(|_| Exchange::timed_out(self.started.elapsed()))
+            .unwrap_or_else(|_| timed_out(self.started.elapsed()))
     }
 }
 
@@ -617,9 +565,15 @@ mod tests {
     fn judging_responses() {
         use ureq::http::StatusCode;
         let ok = StatusCode::OK;
-        assert_eq!(judge(ok, None, b""), Answer::Output);
-        assert_eq!(judge(StatusCode::NO_CONTENT, None, b" \n"), Answer::Output);
-        assert_eq!(judge(ok, None, br#"{"decision":"block"}"#), Answer::Output);
+        assert_eq!(judge(ok, None, b""), Ended::Answered(()));
+        assert_eq!(
+            judge(StatusCode::NO_CONTENT, None, b" \n"),
+            Ended::Answered(())
+        );
+        assert_eq!(
+            judge(ok, None, br#"{"decision":"block"}"#),
+            Ended::Answered(())
+        );
         for (status, body, words) in [
             (ok, &b"[1]"[..], "JSON an array body"),
             (ok, b"{nope", "not valid JSON"),
@@ -641,11 +595,11 @@ mod tests {
             ),
         ] {
             match judge(status, None, body) {
-                Answer::Failed(why) => assert!(why.contains(words), "{why}"),
+                Ended::Failed(why) => assert!(why.contains(words), "{why}"),
                 other => panic!("{status}: {other:?}"),
             }
         }
-        let Answer::Failed(why) = judge(StatusCode::FOUND, Some("/elsewhere"), b"") else {
+        let Ended::Failed(why) = judge(StatusCode::FOUND, Some("/elsewhere"), b"") else {
             panic!()
         };
         assert!(why.contains("redirect to /elsewhere not followed"), "{why}");
@@ -693,8 +647,8 @@ mod tests {
             secrets: Secrets::default(),
         });
         assert_eq!(
-            exchange.answer,
-            Answer::Failed("test connector: a connect to [127.0.0.1:8080] was attempted".into())
+            exchange.ended,
+            Ended::Failed("test connector: a connect to [127.0.0.1:8080] was attempted".into())
         );
     }
 
@@ -713,8 +667,8 @@ mod tests {
             secrets,
         });
         assert_eq!(
-            exchange.answer,
-            Answer::Failed("test connector: a connect to [[redacted]] was attempted".into())
+            exchange.ended,
+            Ended::Failed("test connector: a connect to [[redacted]] was attempted".into())
         );
     }
 
@@ -732,8 +686,8 @@ mod tests {
         let started = Instant::now();
         let exchange = client.send(&req);
         assert!(started.elapsed() < Duration::from_millis(500));
-        match exchange.answer {
-            Answer::Failed(why) => assert!(
+        match exchange.ended {
+            Ended::Failed(why) => assert!(
                 why.starts_with("refused by hookrun's SSRF guard: 169.254.169.254"),
                 "{why}"
             ),
@@ -749,8 +703,8 @@ mod tests {
             ..req
         });
         assert_eq!(
-            exchange.answer,
-            Answer::Failed("refused by hookrun's SSRF guard: example.internal resolves to 10.0.0.5 (private network 10.0.0.0/8); allowPrivateNetworkHooks or allowedHookNetworks in user or managed settings can allow it".into())
+            exchange.ended,
+            Ended::Failed("refused by hookrun's SSRF guard: example.internal resolves to 10.0.0.5 (private network 10.0.0.0/8); allowPrivateNetworkHooks or allowedHookNetworks in user or managed settings can allow it".into())
         );
     }
 }

@@ -25,57 +25,26 @@ use crate::settings::McpToolDef;
 
 pub use config::Places;
 
-/// How a call ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
-    /// The tool answered; its text is the hook's stdout.
-    Output,
-    /// The words say what failed (they name the server).
-    Failed(String),
-    TimedOut,
+/// How a call ended ([`Ended::Answered`]: the tool answered, its text
+/// is the hook's stdout; a failure's words name the server) and what came
+/// back: the exchange every kind that asks returns.
+pub use crate::exchange::{Ended, Exchange};
+
+/// The call's thread panicked (a bug): a failure of the hook.
+pub fn panicked() -> Exchange {
+    Exchange::failed(
+        "hookrun's MCP client failed unexpectedly".to_owned(),
+        Duration::ZERO,
+    )
 }
 
-/// One call's result.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    pub answer: Answer,
-    /// The text content of the tool's result, blocks joined by newlines,
-    /// at most the output cap.
-    pub text: Vec<u8>,
-    /// How long the text was before the cap.
-    pub text_total: u64,
-    /// What the server wrote on stderr (capped).
-    pub stderr: Vec<u8>,
-    pub duration: Duration,
-    /// A warning besides the answer (an untrusted `.mcp.json` was passed over).
-    pub warning: Option<String>,
-    /// The server had to be killed after SIGTERM.
-    pub killed: bool,
-}
-
-impl Outcome {
-    /// The call's thread panicked (a bug): a failure of the hook.
-    pub fn panicked() -> Outcome {
-        Outcome::failed("hookrun's MCP client failed unexpectedly".to_owned())
-    }
-
-    /// No thread could be started for the call (a hook exhausting the
-    /// user's processes): a failure of the hook, with that reason.
-    pub fn not_started(err: &std::io::Error) -> Outcome {
-        Outcome::failed(format!("cannot start a thread for the call: {err}"))
-    }
-
-    fn failed(why: String) -> Outcome {
-        Outcome {
-            answer: Answer::Failed(why),
-            text: Vec::new(),
-            text_total: 0,
-            stderr: Vec::new(),
-            duration: Duration::ZERO,
-            warning: None,
-            killed: false,
-        }
-    }
+/// No thread could be started for the call (a hook exhausting the user's
+/// processes): a failure of the hook, with that reason.
+pub fn not_started(err: &std::io::Error) -> Exchange {
+    Exchange::failed(
+        format!("cannot start a thread for the call: {err}"),
+        Duration::ZERO,
+    )
 }
 
 /// Everything one call needs.
@@ -115,17 +84,9 @@ fn trust_store() -> Option<crate::settings::trust::TrustStore> {
 }
 
 /// Runs one call to the end, within `timeout` and `kill_by`.
-pub fn call(call: &Call) -> Outcome {
+pub fn call(call: &Call) -> Exchange {
     let started = Instant::now();
-    let mut outcome = Outcome {
-        answer: Answer::Output,
-        text: Vec::new(),
-        text_total: 0,
-        stderr: Vec::new(),
-        duration: Duration::ZERO,
-        warning: None,
-        killed: false,
-    };
+    let mut outcome = Exchange::ended(Ended::Answered(()), Duration::ZERO);
     let server = &call.server_name;
     let def = match config::find(server, &call.places, &call.inherited_env) {
         Ok((def, warning)) => {
@@ -133,7 +94,7 @@ pub fn call(call: &Call) -> Outcome {
             def
         }
         Err(why) => {
-            outcome.answer = Answer::Failed(format!("MCP server {server}: {why}"));
+            outcome.ended = Ended::Failed(format!("MCP server {server}: {why}"));
             return outcome;
         }
     };
@@ -148,7 +109,7 @@ pub fn call(call: &Call) -> Outcome {
     let mut process = match Interactive::start(program, env, call.cwd.clone()) {
         Ok(process) => process,
         Err(why) => {
-            outcome.answer = Answer::Failed(format!(
+            outcome.ended = Ended::Failed(format!(
                 "MCP server {server} ({}) could not start: {why}",
                 def.defined_at
             ));
@@ -167,13 +128,13 @@ pub fn call(call: &Call) -> Outcome {
     outcome.duration = started.elapsed();
     match result {
         Ok(Ok((mut text, false))) => {
-            outcome.text_total = text.len() as u64;
+            outcome.answer.total = text.len() as u64;
             text.truncate(call.output_cap);
-            outcome.text = text;
+            outcome.answer.bytes = text;
         }
         Ok(Ok((text, true))) => {
             let said = String::from_utf8_lossy(&text);
-            outcome.answer = Answer::Failed(format!(
+            outcome.ended = Ended::Failed(format!(
                 "MCP server {server}: tool {} answered with an error: {}",
                 call.tool,
                 crate::text::shorten(said.trim(), 200)
@@ -182,7 +143,7 @@ pub fn call(call: &Call) -> Outcome {
         Ok(Err(why)) => {
             let last = String::from_utf8_lossy(&outcome.stderr);
             let last = last.lines().rev().find(|l| !l.trim().is_empty());
-            outcome.answer = Answer::Failed(match last {
+            outcome.ended = Ended::Failed(match last {
                 Some(line) => format!(
                     "MCP server {server}: {why} (its stderr: {})",
                     crate::text::shorten(line.trim(), 200)
@@ -190,7 +151,7 @@ pub fn call(call: &Call) -> Outcome {
                 None => format!("MCP server {server}: {why}"),
             });
         }
-        Err(()) => outcome.answer = Answer::TimedOut,
+        Err(()) => outcome.ended = Ended::TimedOut,
     }
     outcome
 }

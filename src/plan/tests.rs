@@ -368,35 +368,35 @@ fn a_powershell_hook_gets_claude_codes_script() {
 fn the_kill_grace_follows_the_kind() {
     let grace = Duration::from_secs(2);
     let cases = [
-        (json!({"command": "true"}), Some(Kind::Command), grace),
+        (json!({"command": "true"}), Some(HookKind::Command), grace),
         (
             json!({"type": "http", "url": "http://127.0.0.1:9/"}),
-            Some(Kind::Http),
+            Some(HookKind::Http),
             Duration::ZERO,
         ),
         (
             json!({"type": "prompt", "prompt": "ok?"}),
-            Some(Kind::Prompt),
+            Some(HookKind::Prompt),
             Duration::ZERO,
         ),
         (
             json!({"type": "agent", "prompt": "ok?"}),
-            Some(Kind::Prompt),
+            Some(HookKind::Agent),
             Duration::ZERO,
         ),
         (
             json!({"type": "mcp_tool", "server": "s", "tool": "t"}),
-            Some(Kind::McpTool),
+            Some(HookKind::McpTool),
             grace,
         ),
     ];
     let pre = EventId::resolve("PreToolUse");
     for (json, kind, kept) in cases {
         let hook = hook(&json);
-        assert_eq!(Kind::of(&hook.action), kind, "{json}");
+        assert_eq!(hook.action.kind(), kind, "{json}");
         let kind = kind.unwrap();
         assert_eq!(kind.kill_grace(grace), kept, "{json}");
-        assert_eq!(kind.runs_detached(), kind == Kind::Command, "{json}");
+        assert_eq!(kind.runs_detached(), kind == HookKind::Command, "{json}");
         // Planning leaves the kind's grace before a 20 s deadline (a
         // quarter of it at most).
         let t = hook_timeout(
@@ -420,8 +420,63 @@ fn the_kill_grace_follows_the_kind() {
         args: None,
         url: None,
     };
+    assert_eq!(HookAction::Unsupported(Box::new(unsupported)).kind(), None);
+}
+
+/// What running reads of the settings is decided here: the variables the
+/// hooks do not see (secret-looking names and a prompt hook's key, unless
+/// `env.keep` lets them through), those a hook's command names, the
+/// policies of the kinds that ask, the leak key and `asyncRewake`.
+#[test]
+fn the_plan_holds_what_running_reads_of_the_settings() {
+    let settings = user(&json!({
+        "env": {"keep": ["KEPT_TOKEN"]},
+        "promptHooks": {"apiKeyEnv": "MY_MODEL_VAR"},
+        "hooks": {"PreToolUse": [
+            {"command": "echo $GITHUB_TOKEN"},
+            {"command": "sleep 1", "async": true, "asyncRewake": true},
+            {"type": "agent", "prompt": "ok?"}
+        ]}
+    }));
+    assert!(settings.problems.is_empty(), "{:?}", settings.problems);
+    let env: Vec<(OsString, OsString)> = [
+        "PATH",
+        "GITHUB_TOKEN",
+        "KEPT_TOKEN",
+        "MY_MODEL_VAR",
+        "AWS_SECRET_ACCESS_KEY",
+    ]
+    .iter()
+    .map(|name| (OsString::from(name), OsString::from("v")))
+    .collect();
+    let pre = event("PreToolUse", &json!({"tool_name": "Bash"}));
+    let plan = plan_for(&settings, &pre, MINUTE, &env);
     assert_eq!(
-        Kind::of(&HookAction::Unsupported(Box::new(unsupported))),
-        None
+        plan.env.scrubbed,
+        ["AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "MY_MODEL_VAR"]
     );
+    assert_eq!(plan.env.named, ["GITHUB_TOKEN"]);
+    assert!(
+        plan.requests.read_rules.is_some(),
+        "an agent hook is planned"
+    );
+    assert_eq!(
+        plan.requests.prompt.api_key_env.as_deref(),
+        Some("MY_MODEL_VAR")
+    );
+    let [echo, sleep, agent] = &plan.hooks[..] else {
+        panic!("{:?}", plan.hooks)
+    };
+    let key = crate::select::dedup_key(&settings.hooks[echo.hook], &echo.config_dir);
+    assert_eq!(echo.leak_key.as_deref(), Some(key.as_str()));
+    assert!(!echo.async_rewake);
+    assert!(sleep.run_async && sleep.async_rewake);
+    assert_eq!(sleep.leak_key, None, "a detached hook is not read");
+    assert_eq!(agent.leak_key, None, "only a process can leak");
+    // Nothing to run: nothing is read for running.
+    let stop = event("Stop", &json!({}));
+    let idle = plan_for(&settings, &stop, MINUTE, &env);
+    assert!(!idle.runnable());
+    assert_eq!(idle.env, EnvPolicy::default());
+    assert!(idle.requests.read_rules.is_none());
 }

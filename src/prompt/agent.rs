@@ -21,15 +21,13 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::call::{MAX_ATTEMPTS, excerpt, headers, key_value, retryable, transcript_path};
+use super::call::{failed, finished};
 use super::endpoint::var;
 use super::{Config, Ended, PrepareError, Provider, Reply, Started, answer, request};
 use crate::catalog::{EventId, KnownEvent};
 use crate::event::Event;
 use crate::http;
 use crate::settings::PromptDef;
-
-/// An agent hook's timeout when it sets none (Claude Code's).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Model requests one agent hook may make. Claude Code's own bound could
 /// not be observed; 50 is far beyond what a check needs ("use as few
@@ -411,29 +409,30 @@ impl Run {
                 Ok(sent) => sent,
                 Err(ended) => {
                     let text = self.clean(trail.join("\n"));
-                    return Reply::finished(ended, status, text, started);
+                    return finished(ended, status, text, started);
                 }
             };
             status = exchange.status;
             let turn = match self.conversation.provider {
-                Provider::Anthropic => anthropic_turn(&exchange.body),
-                Provider::OpenAi => openai_turn(&exchange.body),
+                Provider::Anthropic => anthropic_turn(&exchange.answer.bytes),
+                Provider::OpenAi => openai_turn(&exchange.answer.bytes),
             };
             let turn = match turn {
                 Ok(turn) => turn,
                 Err(why) => {
-                    let body = self.clean(String::from_utf8_lossy(&exchange.body).into_owned());
-                    return Reply::finished(Ended::Failed(why.to_string()), status, body, started);
+                    let body =
+                        self.clean(String::from_utf8_lossy(&exchange.answer.bytes).into_owned());
+                    return finished(Ended::Failed(why.to_string()), status, body, started);
                 }
             };
             if let Some(call) = turn.calls.iter().find(|c| c.name == ANSWER_TOOL) {
                 let result = self.answer(call, &mut trail);
-                return Reply::finished(result, status, trail.join("\n"), started);
+                return finished(result, status, trail.join("\n"), started);
             }
             if turn.calls.is_empty() {
                 if enforced {
                     let said = self.clean(turn.text);
-                    return Reply::finished(
+                    return finished(
                         Ended::Failed(format!(
                             "no usable answer: the model answered without calling {ANSWER_TOOL}; it said: {}",
                             excerpt(&said)
@@ -453,7 +452,7 @@ impl Run {
             self.conversation.results(results);
         }
         let text = self.clean(trail.join("\n"));
-        Reply::finished(
+        finished(
             Ended::Failed(format!(
                 "no usable answer: the model made {MAX_TURNS} requests without calling {ANSWER_TOOL} (the most an agent hook may make)"
             )),
@@ -473,7 +472,7 @@ impl Run {
         let text = self.clean(text);
         let result = match answer::judge(&text) {
             // The answer tool has no `impossible`.
-            Ok(judgement) => Ended::Judged(super::Judgement {
+            Ok(judgement) => Ended::Answered(super::Judgement {
                 impossible: false,
                 ..judgement
             }),
@@ -550,10 +549,10 @@ impl Run {
             }
             self.request.timeout = left;
             let exchange = client.send(&self.request);
-            match &exchange.answer {
-                http::Answer::Output => return Ok(exchange),
-                http::Answer::TimedOut => return Err(Ended::TimedOut),
-                http::Answer::Failed(why) => {
+            match &exchange.ended {
+                http::Ended::Answered(()) => return Ok(exchange),
+                http::Ended::TimedOut => return Err(Ended::TimedOut),
+                http::Ended::Failed(why) => {
                     let backoff = Duration::from_millis(500 * (1 << (tries - 1)));
                     let left = timeout.saturating_sub(started.elapsed());
                     if retryable(exchange.status) && tries < MAX_ATTEMPTS && backoff < left {
@@ -591,7 +590,7 @@ pub fn start(
 ) -> Started {
     let run = match prepare(prompt, config, env, event, stdin, timeout, project, reads) {
         Ok(run) => run,
-        Err(why) => return Started::NotSent(Reply::failed(why.to_string())),
+        Err(why) => return Started::NotSent(failed(why.to_string())),
     };
     let client = Arc::clone(client);
     Started::on_thread(move || run.run(&client), timeout)

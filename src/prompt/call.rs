@@ -12,6 +12,7 @@ use super::endpoint::{Endpoint, EndpointError, endpoint, var};
 use super::{Config, Judgement, Provider, answer, request};
 use crate::catalog::KnownEvent;
 use crate::event::Event;
+use crate::exec::Captured;
 use crate::http;
 use crate::settings::PromptDef;
 
@@ -173,67 +174,46 @@ pub(super) fn transcript_path(event: &Event) -> Option<PathBuf> {
     pick("transcript_path")
 }
 
-/// How a call ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ended {
-    Judged(Judgement),
-    /// No usable answer, in words (what came back, or why nothing did).
-    Failed(String),
-    TimedOut,
-}
+/// How a call ended ([`Ended::Answered`] with the model's judgement).
+pub type Ended = crate::exchange::Ended<Judgement>;
 
-/// What became of one call.
-#[derive(Debug, Clone)]
-pub struct Reply {
-    pub result: Ended,
-    /// The last response status, when one arrived.
-    pub status: Option<u16>,
-    /// The model's answer text (or the response body when there was no
-    /// answer), for the report.
-    pub text: String,
-    pub duration: Duration,
-}
+/// What became of one call: the exchange every kind that asks returns,
+/// its answer being the model's text (or the response body when there was
+/// no answer), for the report.
+pub type Reply = crate::exchange::Exchange<Judgement>;
 
-impl Reply {
-    /// A call (or an agent's loop) that began at `started` ended so.
-    pub(crate) fn finished(
-        result: Ended,
-        status: Option<u16>,
-        text: String,
-        started: Instant,
-    ) -> Reply {
-        Reply {
-            result,
-            status,
-            text,
-            duration: started.elapsed(),
-        }
+/// A call (or an agent's loop) that began at `started` ended so.
+pub(super) fn finished(ended: Ended, status: Option<u16>, text: String, started: Instant) -> Reply {
+    Reply {
+        status,
+        answer: Captured {
+            total: text.len() as u64,
+            bytes: text.into_bytes(),
+        },
+        ..Reply::ended(ended, started.elapsed())
     }
+}
 
-    fn redact(&mut self, secrets: &http::Secrets) {
-        if secrets.is_empty() {
-            return;
-        }
-        secrets.redact_string(&mut self.text);
-        match &mut self.result {
-            Ended::Failed(why) => secrets.redact_string(why),
-            Ended::Judged(judgement) => {
-                if let Some(reason) = &mut judgement.reason {
-                    secrets.redact_string(reason);
-                }
+fn redact(reply: &mut Reply, secrets: &http::Secrets) {
+    if secrets.is_empty() {
+        return;
+    }
+    secrets.redact_bytes(&mut reply.answer.bytes);
+    reply.answer.total = reply.answer.bytes.len() as u64;
+    match &mut reply.ended {
+        Ended::Failed(why) => secrets.redact_string(why),
+        Ended::Answered(judgement) => {
+            if let Some(reason) = &mut judgement.reason {
+                secrets.redact_string(reason);
             }
-            Ended::TimedOut => {}
         }
+        Ended::TimedOut => {}
     }
+}
 
-    pub(super) fn failed(why: String) -> Reply {
-        Reply {
-            result: Ended::Failed(why),
-            status: None,
-            text: String::new(),
-            duration: Duration::ZERO,
-        }
-    }
+/// No usable answer, known before anything was sent.
+pub(super) fn failed(why: String) -> Reply {
+    Reply::failed(why, Duration::ZERO)
 }
 
 /// Statuses worth another try: overloaded, rate-limited, a server error.
@@ -251,7 +231,7 @@ impl Call {
     pub fn send(self, client: &http::Client) -> Reply {
         let secrets = self.request.secrets.clone();
         let mut reply = self.send_unredacted(client);
-        reply.redact(&secrets);
+        redact(&mut reply, &secrets);
         reply
     }
 
@@ -263,16 +243,16 @@ impl Call {
             attempts += 1;
             let left = timeout.saturating_sub(started.elapsed());
             if left.is_zero() {
-                return Reply::finished(Ended::TimedOut, None, String::new(), started);
+                return finished(Ended::TimedOut, None, String::new(), started);
             }
             self.request.timeout = left;
             let exchange = client.send(&self.request);
-            let body = String::from_utf8_lossy(&exchange.body).into_owned();
-            match exchange.answer {
-                http::Answer::TimedOut => {
-                    return Reply::finished(Ended::TimedOut, exchange.status, body, started);
+            let body = String::from_utf8_lossy(&exchange.answer.bytes).into_owned();
+            match exchange.ended {
+                http::Ended::TimedOut => {
+                    return finished(Ended::TimedOut, exchange.status, body, started);
                 }
-                http::Answer::Failed(why) => {
+                http::Ended::Failed(why) => {
                     let backoff = Duration::from_millis(500 * (1 << (attempts - 1)));
                     let left = timeout.saturating_sub(started.elapsed());
                     if retryable(exchange.status) && attempts < MAX_ATTEMPTS && backoff < left {
@@ -287,17 +267,17 @@ impl Call {
                     if let (Some(401 | 403), Some(var)) = (exchange.status, &self.missing_key) {
                         why = format!("{why}; {var} is not set, so no key was sent");
                     }
-                    return Reply::finished(Ended::Failed(why), exchange.status, body, started);
+                    return finished(Ended::Failed(why), exchange.status, body, started);
                 }
-                http::Answer::Output => {
+                http::Ended::Answered(()) => {
                     let text = match self.provider {
-                        Provider::Anthropic => answer::anthropic_text(&exchange.body),
-                        Provider::OpenAi => answer::openai_text(&exchange.body),
+                        Provider::Anthropic => answer::anthropic_text(&exchange.answer.bytes),
+                        Provider::OpenAi => answer::openai_text(&exchange.answer.bytes),
                     };
                     let (result, shown) = match text {
                         Err(why) => (Ended::Failed(why.to_string()), body),
                         Ok(text) => match answer::judge(&text) {
-                            Ok(judgement) => (Ended::Judged(judgement), text),
+                            Ok(judgement) => (Ended::Answered(judgement), text),
                             Err(why) => (
                                 Ended::Failed(format!(
                                     "no usable answer: {why}; the model said: {}",
@@ -307,7 +287,7 @@ impl Call {
                             ),
                         },
                     };
-                    return Reply::finished(result, exchange.status, shown, started);
+                    return finished(result, exchange.status, shown, started);
                 }
             }
         }
@@ -338,12 +318,9 @@ impl Pending {
     /// than the timeout plus a small margin.
     pub fn wait(self) -> Reply {
         let limit = (self.timeout + GIVE_UP_AFTER_TIMEOUT).saturating_sub(self.started.elapsed());
-        self.rx.recv_timeout(limit).unwrap_or_else(|_| Reply {
-            result: Ended::TimedOut,
-            status: None,
-            text: String::new(),
-            duration: self.started.elapsed(),
-        })
+        self.rx
+            .recv_timeout(limit)
+            .unwrap_or_else(|_| Reply::ended(Ended::TimedOut, self.started.elapsed()))
     }
 }
 
@@ -372,9 +349,9 @@ impl Started {
                 started: Instant::now(),
                 timeout,
             }),
-            Err(err) => Started::NotSent(Reply::failed(format!(
-                "cannot start a thread for the call: {err}"
-            ))),
+            Err(err) => {
+                Started::NotSent(failed(format!("cannot start a thread for the call: {err}")))
+            }
         }
     }
 
@@ -399,7 +376,7 @@ pub fn start(
 ) -> Started {
     let call = match prepare(prompt, config, env, event, stdin, timeout) {
         Ok(call) => call,
-        Err(why) => return Started::NotSent(Reply::failed(why.to_string())),
+        Err(why) => return Started::NotSent(failed(why.to_string())),
     };
     let client = Arc::clone(client);
     Started::on_thread(move || call.send(&client), timeout)

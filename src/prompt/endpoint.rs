@@ -179,6 +179,15 @@ pub fn key_vars(settings: &Settings) -> Vec<String> {
     vars
 }
 
+/// The key variables of [`key_vars`] when a loaded hook is a prompt or
+/// agent hook; else none.
+pub fn keys_to_scrub(settings: &Settings) -> Vec<String> {
+    if !settings.hooks.iter().any(|h| h.action.prompt().is_some()) {
+        return Vec::new();
+    }
+    key_vars(settings)
+}
+
 /// Removes the key variables of [`key_vars`] from `env` (unless `keep`
 /// lists them), adding their names to `scrubbed`.
 pub fn scrub_keys(
@@ -187,10 +196,10 @@ pub fn scrub_keys(
     env: &mut Vec<(OsString, OsString)>,
     scrubbed: &mut Vec<String>,
 ) {
-    if !settings.hooks.iter().any(|h| h.action.prompt().is_some()) {
+    let vars = keys_to_scrub(settings);
+    if vars.is_empty() {
         return;
     }
-    let vars = key_vars(settings);
     env.retain(|(k, _)| {
         let name = k.to_string_lossy();
         let drop = vars.iter().any(|v| *v == name) && !keep.iter().any(|v| *v == name);

@@ -24,27 +24,14 @@ use std::time::Duration;
 
 pub use answer::Judgement;
 pub use call::{Ended, PrepareError, Reply, Started, start};
-pub use endpoint::{endpoint, scrub_keys};
+pub use endpoint::{endpoint, keys_to_scrub, scrub_keys};
 // The settings keys are parsed with the rest of the settings; this module
 // only reads them.
 use crate::settings::prompt::{Config, Provider};
 
 use crate::catalog::{EventId, KnownEvent};
-use crate::settings::{HookAction, HookDef, OnError, PromptDef, Settings};
+use crate::settings::{HookKind, OnError, PromptDef, Settings};
 use crate::verdict::{self, Ending, HookOutput, Outcome, Verdict};
-
-/// A prompt hook's timeout when it sets none.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The timeout of `hook` when it sets none, if it is a prompt or agent
-/// hook.
-pub fn default_timeout(hook: &HookDef) -> Option<Duration> {
-    match hook.action {
-        HookAction::Prompt(_) => Some(DEFAULT_TIMEOUT),
-        HookAction::Agent(_) => Some(agent::DEFAULT_TIMEOUT),
-        _ => None,
-    }
-}
 
 /// What the verdict of a prompt or agent hook reads of it.
 #[derive(Debug, Clone, Copy)]
@@ -53,6 +40,17 @@ pub struct Asked<'a> {
     /// An agent hook: its `ok: false` never ends the turn.
     pub agent: bool,
     pub on_error: OnError,
+}
+
+impl Asked<'_> {
+    /// A prompt or an agent hook.
+    pub fn kind(&self) -> HookKind {
+        if self.agent {
+            HookKind::Agent
+        } else {
+            HookKind::Prompt
+        }
+    }
 }
 
 /// What a reply does on `event` (as Claude Code applies a prompt hook's
@@ -73,18 +71,10 @@ pub fn verdict(
     reply: &Reply,
     timeout: Duration,
 ) -> Verdict {
-    let judgement = match &reply.result {
-        Ended::Judged(judgement) => judgement,
-        Ended::Failed(why) => return failure(event, name, hook, &Ending::Failed(why.clone())),
-        Ended::TimedOut => {
-            return failure(
-                event,
-                name,
-                hook,
-                &Ending::TimedOut {
-                    seconds: timeout.as_secs_f64(),
-                },
-            );
+    let judgement = match &reply.ended {
+        Ended::Answered(judgement) => judgement,
+        Ended::Failed(_) | Ended::TimedOut => {
+            return failure(event, name, hook, &reply.ending(timeout).0);
         }
     };
     let reason = judgement.reason.clone().filter(|r| !r.trim().is_empty());
@@ -114,7 +104,7 @@ pub fn verdict(
     let reason = reason.unwrap_or_else(|| {
         format!(
             "{} hook {name} said no (it gave no reason)",
-            if hook.agent { "agent" } else { "prompt" }
+            hook.kind().word()
         )
     });
     verdict.outcome = Some(Outcome::Block);

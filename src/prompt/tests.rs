@@ -2,9 +2,9 @@ use super::call::prepare;
 use super::endpoint::DEFAULT_MODEL;
 use super::*;
 use crate::event::Event;
-use crate::settings::SourceKind;
 use crate::settings::model::{PromptDef, PromptFileSettings};
 use crate::settings::prompt::{EVENTS, refusal};
+use crate::settings::{HookAction, HookDef, SourceKind};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -68,14 +68,15 @@ fn env(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
 
 fn judged(ok: bool, reason: Option<&str>, impossible: bool) -> Reply {
     Reply {
-        result: Ended::Judged(Judgement {
-            ok,
-            reason: reason.map(str::to_owned),
-            impossible,
-        }),
         status: Some(200),
-        text: String::new(),
-        duration: Duration::ZERO,
+        ..Reply::ended(
+            Ended::Answered(Judgement {
+                ok,
+                reason: reason.map(str::to_owned),
+                impossible,
+            }),
+            Duration::ZERO,
+        )
     }
 }
 
@@ -150,7 +151,10 @@ fn ok_true_never_grants_a_permission_and_impossible_lets_stop() {
 #[test]
 fn failures_fail_open_with_a_warning_or_block_with_on_error() {
     let mut h = hook("PreToolUse", "p");
-    let failed = Reply::failed("no usable answer: x; the model said: hello".into());
+    let failed = Reply::failed(
+        "no usable answer: x; the model said: hello".into(),
+        Duration::ZERO,
+    );
     let v = verdict(&h.event, "guard", asked(&h).unwrap(), &failed, T);
     assert!(!v.blocks());
     assert_eq!(v.outcome, Some(Outcome::Failure));
@@ -158,10 +162,7 @@ fn failures_fail_open_with_a_warning_or_block_with_on_error() {
         v.notices.warnings,
         ["hook guard failed (no usable answer: x; the model said: hello)"]
     );
-    let timed_out = Reply {
-        result: Ended::TimedOut,
-        ..Reply::failed(String::new())
-    };
+    let timed_out = Reply::ended(Ended::TimedOut, Duration::ZERO);
     let v = verdict(
         &h.event,
         "guard",

@@ -55,14 +55,12 @@ impl RunContext<'_> {
 
 /// A command hook's process report read as the protocol of one hook.
 pub(super) fn read(
-    ctx: &RunContext<'_>,
     event: &Event,
     p: &Planned,
     report: JobReport,
     timeout: Duration,
     capped_by_deadline: bool,
 ) -> Ran {
-    let hook = &ctx.inputs.settings.hooks[p.hook];
     // Only an answer can merge into `tool_input` (the legacy form):
     // a hook that printed nothing has it left undecoded, if it was.
     let tool_input = if report.stdout.bytes.is_empty() {
@@ -82,7 +80,7 @@ pub(super) fn read(
                 stdout: &report.stdout.bytes,
                 stdout_truncated: report.stdout.truncated(),
                 stderr: &report.stderr.bytes,
-                fail_closed: hook.on_error == OnError::Block,
+                fail_closed: p.on_error == OnError::Block,
                 tool_input,
             },
         )
@@ -117,7 +115,7 @@ pub(super) fn start_async_hooks(
         let env = hook_env(base_env, p, None);
         let mut job =
             asynchook::AsyncJob::new(p, event, program.clone(), env, cwd, stdin, inputs.limits);
-        job.rewake = inputs.settings.hooks[p.hook].async_rewake();
+        job.rewake = p.async_rewake;
         if let (Some(key), Some(state), Some(session)) =
             (&p.once_key, inputs.state, event.session_id())
         {
@@ -169,13 +167,13 @@ mod tests {
         ]}}));
         let (_, plan) = stop_plan(&settings);
         let limits = Limits::default();
-        let inputs = inputs(&settings, &limits, None);
+        let inputs = inputs(&limits, None);
         let mut base = HookEnv::default();
         // Inherited values of the names each hook gets its own of.
         base.set("HOOKRUN_HOOK_NAME", "inherited");
         base.set("HOOKRUN_CONFIG_DIR", "/elsewhere");
         base.set("PATH", "/usr/bin:/bin");
-        let ctx = context(&inputs, base.clone());
+        let ctx = context(&inputs, &plan, base.clone());
         let stdin: Arc<Bytes> = Arc::new(b"{}\n".to_vec().into());
         let seen = |env: &JobEnv| -> BTreeMap<OsString, OsString> {
             env.iter()

@@ -4,22 +4,20 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Exchanged, Output, Peer, Ran, RunContext};
+use super::{Ran, RunContext, exchange};
 use crate::event::{Bytes, Event};
-use crate::exec::Captured;
 use crate::http::{self, Client, Policy};
 use crate::plan::Planned;
-use crate::settings::{HttpDef, OnError};
-use crate::verdict::{self, HookOutput};
+use crate::settings::{HookKind, HttpDef};
 
 impl RunContext<'_> {
     /// The fire's http client and merged policy, made on first use (by an
     /// http, prompt or agent hook).
     pub(super) fn http_client(&mut self) -> (&Arc<Client>, &Policy) {
-        let settings = self.inputs.settings;
+        let planned = &self.requests.http;
         let output_cap = self.inputs.limits.output_cap;
         let (client, policy) = self.http.get_or_insert_with(|| {
-            let policy = Policy::from_settings(settings);
+            let policy = planned.clone();
             let client = Client::new(policy.network.clone(), output_cap);
             (Arc::new(client), policy)
         });
@@ -58,46 +56,9 @@ pub(super) fn start(
     }
 }
 
-/// An http hook's exchange read as the protocol of one hook: a usable
-/// answer is read like a command hook's stdout on exit 0, a failure goes
-/// through `onError` like a failed command. (Never counted as cut by the
-/// deadline: the request simply ends at its timeout.)
-pub(super) fn read(
-    event: &Event,
-    p: &Planned,
-    exchange: &http::Exchange,
-    timeout: Duration,
-) -> Ran {
-    let (ending, stdout) = exchange.protocol(timeout);
-    let verdict = verdict::read(
-        &event.id,
-        &HookOutput {
-            name: &p.name,
-            ending: &ending,
-            stdout,
-            stdout_truncated: false,
-            stderr: &[],
-            fail_closed: p.on_error == OnError::Block,
-            tool_input: event.tool_input(),
-        },
-    );
-    let exchanged = Exchanged {
-        with: Peer::Http {
-            status: exchange.status,
-        },
-        answer: Captured {
-            bytes: exchange.body.clone(),
-            total: exchange.body_total,
-        },
-        stderr: Captured::default(),
-        timed_out: exchange.answer == http::Answer::TimedOut,
-        duration: exchange.duration,
-    };
-    Ran {
-        deep_answer: crate::stack::may_nest_deep(&exchanged.answer.bytes),
-        output: Output::Exchange(exchanged),
-        verdict,
-        timeout,
-        capped_by_deadline: false,
-    }
+/// An http hook's exchange read as the protocol of one hook (never counted
+/// as cut by the deadline: the request simply ends at its timeout).
+pub(super) fn read(event: &Event, p: &Planned, exchange: http::Exchange, timeout: Duration) -> Ran {
+    let verdict = exchange::verdict(event, p, &exchange, timeout);
+    exchange::ran(exchange, HookKind::Http, verdict, timeout, false)
 }

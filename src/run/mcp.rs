@@ -5,23 +5,21 @@
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::{Exchanged, Output, Peer, Ran, RunContext, hook_env};
+use super::{Ran, RunContext, exchange, hook_env};
 use crate::event::Event;
-use crate::exec::Captured;
-use crate::mcp::{self, Answer, Outcome};
+use crate::mcp;
 use crate::plan::Planned;
-use crate::settings::{McpToolDef, OnError};
-use crate::verdict::{self, Ending, HookOutput};
+use crate::settings::{HookKind, McpToolDef};
 
 /// A tool call on its thread.
-pub(super) struct Calling(std::io::Result<JoinHandle<Outcome>>);
+pub(super) struct Calling(std::io::Result<JoinHandle<mcp::Exchange>>);
 
 impl Calling {
-    pub(super) fn wait(self) -> Outcome {
+    pub(super) fn wait(self) -> mcp::Exchange {
         // The call bounds itself by its timeout and `kill_by`.
         match self.0 {
-            Ok(thread) => thread.join().unwrap_or_else(|_| Outcome::panicked()),
-            Err(err) => Outcome::not_started(&err),
+            Ok(thread) => thread.join().unwrap_or_else(|_| mcp::panicked()),
+            Err(err) => mcp::not_started(&err),
         }
     }
 }
@@ -58,7 +56,7 @@ fn prepare(
         places: mcp::Places {
             project_dir: inputs.project_dir.to_path_buf(),
             user_file: mcp::Places::user_file_from(inputs.inherited_env),
-            trust_all: inputs.settings.trust_project,
+            trust_all: ctx.requests.trust_project,
         },
         inherited_env: inputs.inherited_env.to_vec(),
         hook_env: hook_env(&ctx.base_env, p, None).into_vars(),
@@ -76,60 +74,16 @@ fn prepare(
 pub(super) fn read(
     event: &Event,
     p: &Planned,
-    outcome: &Outcome,
+    outcome: mcp::Exchange,
     timeout: Duration,
     capped_by_deadline: bool,
 ) -> Ran {
-    let ending = match &outcome.answer {
-        Answer::Output => Ending::Exited(0),
-        Answer::Failed(why) => Ending::Failed(why.clone()),
-        Answer::TimedOut => Ending::TimedOut {
-            seconds: timeout.as_secs_f64(),
-        },
-    };
-    let answered = outcome.answer == Answer::Output;
-    let stdout: &[u8] = if answered { &outcome.text } else { &[] };
-    let deep = crate::stack::may_nest_deep(stdout);
-    let mut verdict = crate::stack::on_big_stack_if(deep, || {
-        verdict::read(
-            &event.id,
-            &HookOutput {
-                name: &p.name,
-                ending: &ending,
-                stdout,
-                stdout_truncated: outcome.text_total > outcome.text.len() as u64,
-                stderr: &outcome.stderr,
-                fail_closed: p.on_error == OnError::Block,
-                tool_input: event.tool_input().filter(|_| !stdout.is_empty()),
-            },
-        )
-    });
-    if let Some(warning) = &outcome.warning {
-        verdict
-            .notices
-            .warnings
-            .push(format!("hook {}: {warning}", p.name));
-    }
-    let exchanged = Exchanged {
-        with: Peer::McpServer {
-            killed: outcome.killed,
-        },
-        answer: Captured {
-            bytes: outcome.text.clone(),
-            total: outcome.text_total,
-        },
-        stderr: Captured {
-            bytes: outcome.stderr.clone(),
-            total: outcome.stderr.len() as u64,
-        },
-        timed_out: outcome.answer == Answer::TimedOut,
-        duration: outcome.duration,
-    };
-    Ran {
-        output: Output::Exchange(exchanged),
+    let verdict = exchange::verdict(event, p, &outcome, timeout);
+    exchange::ran(
+        outcome,
+        HookKind::McpTool,
         verdict,
         timeout,
         capped_by_deadline,
-        deep_answer: deep,
-    }
+    )
 }

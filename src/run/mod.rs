@@ -7,10 +7,13 @@
 //! claims); each kind of hook has its own file that starts it and reads
 //! what it did: `command` (processes under the supervisor, `exec`, or
 //! detached, `asynchook`), `http`, `prompt` (prompt and agent hooks) and
-//! `mcp`, all meeting in [`InFlight`].
+//! `mcp`, all meeting in [`InFlight`]; the kinds that ask and are answered
+//! read their [`crate::exchange::Exchange`] in `exchange`. The settings
+//! are never read here: what a run needs of them is in the plan.
 
 mod command;
 mod env_file;
+mod exchange;
 mod http;
 mod mcp;
 mod prompt;
@@ -29,17 +32,16 @@ use crate::exec::{Captured, JobReport, Limits, Supervisor};
 use crate::hookenv::{self, HookEnv};
 use crate::notices::Notices;
 use crate::plan::{Plan, Planned, Runnable};
-use crate::select;
-use crate::settings::Settings;
+use crate::settings::HookKind;
 use crate::state::{self, StateDir};
 use crate::verdict::Verdict;
 
 use env_file::EnvFiles;
 
-/// What running reads besides the plan and the event.
+/// What running reads besides the plan and the event (never the
+/// settings: planning read what running needs from them).
 #[derive(Debug, Clone, Copy)]
 pub struct RunInputs<'a> {
-    pub settings: &'a Settings,
     pub project_dir: &'a Path,
     pub limits: &'a Limits,
     /// hookrun's own environment, the base of every hook's (secrets are
@@ -55,7 +57,6 @@ impl<'a> RunInputs<'a> {
     /// What running reads of the fire's context.
     pub(crate) fn new(cx: &'a FireContext<'_>) -> RunInputs<'a> {
         RunInputs {
-            settings: cx.settings,
             project_dir: cx.project_dir,
             limits: &cx.options.limits,
             inherited_env: cx.env(),
@@ -113,7 +114,14 @@ pub enum Output {
 /// What a request-and-answer hook exchanged.
 #[derive(Debug)]
 pub struct Exchanged {
-    pub with: Peer,
+    /// Whom it was with: an http hook's endpoint, a prompt or agent
+    /// hook's model, an `mcp_tool` hook's server.
+    pub kind: HookKind,
+    /// The (last) response status, if a response arrived (http, prompt
+    /// and agent hooks).
+    pub status: Option<u16>,
+    /// An MCP server had to be killed after SIGTERM.
+    pub killed: bool,
     /// The answer: the response body, the model's text (or the response
     /// body when there was none), the tool's text.
     pub answer: Captured,
@@ -123,28 +131,12 @@ pub struct Exchanged {
     pub duration: Duration,
 }
 
-/// Whom an exchange was with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Peer {
-    /// An http hook's endpoint; the status, if a response arrived.
-    Http { status: Option<u16> },
-    /// A prompt or agent hook's model endpoint; the last status, if a
-    /// response arrived.
-    Model { status: Option<u16> },
-    /// An `mcp_tool` hook's server; whether it had to be killed after
-    /// SIGTERM.
-    McpServer { killed: bool },
-}
-
 impl Exchanged {
     /// The exit code the report shows: none for a request; a tool call is
     /// shown as exit 0, as it has always been (its server's own exit is
     /// not what the hook answered).
     pub fn exit_code(&self) -> Option<i32> {
-        match self.with {
-            Peer::McpServer { .. } => Some(0),
-            Peer::Http { .. } | Peer::Model { .. } => None,
-        }
+        (self.kind == HookKind::McpTool).then_some(0)
     }
 }
 
@@ -192,9 +184,7 @@ impl Ran {
     pub fn killed(&self) -> bool {
         match &self.output {
             Output::Process(report) => report.killed,
-            Output::Exchange(exchanged) => {
-                matches!(exchanged.with, Peer::McpServer { killed: true })
-            }
+            Output::Exchange(exchanged) => exchanged.killed,
         }
     }
 
@@ -213,10 +203,7 @@ impl Ran {
 
     /// The response status of an http, prompt or agent hook.
     pub fn http_status(&self) -> Option<u16> {
-        match self.exchanged()?.with {
-            Peer::Http { status } | Peer::Model { status } => status,
-            Peer::McpServer { .. } => None,
-        }
+        self.exchanged()?.status
     }
 }
 
@@ -301,6 +288,7 @@ pub fn run(plan: &Plan, event: &mut Event, inputs: &RunInputs<'_>) -> Executed {
         shared_env: OnceCell::new(),
         cwd,
         env_files: env_files.as_ref(),
+        requests: &plan.requests,
         http: None,
         deadline: plan.deadline,
     };
@@ -360,27 +348,17 @@ fn hook_environment(
     inputs: &RunInputs<'_>,
     out: &mut Executed,
 ) -> HookEnv {
-    let keep = inputs.settings.env_keep();
-    let (mut inherited, mut scrubbed) = hookenv::scrub(inputs.inherited_env.iter().cloned(), &keep);
-    // A prompt hook's API key never reaches a command hook.
-    crate::prompt::scrub_keys(inputs.settings, &keep, &mut inherited, &mut scrubbed);
-    if !scrubbed.is_empty() {
+    // Secret-looking names, and a prompt hook's API key variables, never
+    // reach a hook (the plan's `env` says which).
+    let policy = &plan.env;
+    let inherited = hookenv::without(inputs.inherited_env, &policy.scrubbed);
+    if !policy.scrubbed.is_empty() {
         out.notices.notes.push(format!(
             "kept out of the hooks' environment: {}",
-            scrubbed.join(", ")
+            policy.scrubbed.join(", ")
         ));
         // Said (once a session) only for a name a hook of this fire uses.
-        let texts: Vec<&str> = plan
-            .hooks
-            .iter()
-            .flat_map(|p| {
-                let text = inputs.settings.hooks[p.hook].action.command_text();
-                text.into_iter().flat_map(|(command, args)| {
-                    std::iter::once(command).chain(args.into_iter().flatten().map(String::as_str))
-                })
-            })
-            .collect();
-        let names = hookenv::named_by(&scrubbed, &texts).join(", ");
+        let names = policy.named.join(", ");
         let key = format!("scrubbed:{names}");
         if !names.is_empty() && state::first_time(inputs.state, event.session_id(), "notice", &key)
         {
@@ -424,6 +402,8 @@ struct RunContext<'a> {
     shared_env: OnceCell<Arc<Vec<(OsString, OsString)>>>,
     cwd: PathBuf,
     env_files: Option<&'a EnvFiles>,
+    /// What the kinds' requests read (the plan's).
+    requests: &'a crate::plan::RequestPolicy,
     /// Built on the first http, prompt or agent hook of the fire, never
     /// otherwise (see `http::client`).
     http: Option<(Arc<crate::http::Client>, crate::http::Policy)>,
@@ -472,7 +452,6 @@ impl InFlight {
     /// Waits for the hook and reads what it did under `timeout`.
     fn finish(
         self,
-        ctx: &RunContext<'_>,
         event: &Event,
         p: &Planned,
         timeout: Duration,
@@ -480,9 +459,9 @@ impl InFlight {
     ) -> Ran {
         match self {
             InFlight::Command(report) => {
-                command::read(ctx, event, p, report, timeout, capped_by_deadline)
+                command::read(event, p, report, timeout, capped_by_deadline)
             }
-            InFlight::Http(sending) => http::read(event, p, &sending.wait(), timeout),
+            InFlight::Http(sending) => http::read(event, p, sending.wait(), timeout),
             InFlight::Prompt {
                 started,
                 prompt,
@@ -493,11 +472,10 @@ impl InFlight {
                     agent,
                     on_error: p.on_error,
                 };
-                let reply = started.wait();
-                prompt::read(event, p, asked, &reply, timeout, capped_by_deadline)
+                prompt::read(event, p, asked, started.wait(), timeout, capped_by_deadline)
             }
             InFlight::Mcp(calling) => {
-                mcp::read(event, p, &calling.wait(), timeout, capped_by_deadline)
+                mcp::read(event, p, calling.wait(), timeout, capped_by_deadline)
             }
         }
     }
@@ -547,7 +525,6 @@ fn run_parallel(
         for (i, report) in indices.into_iter().zip(reports) {
             let p = &plan.hooks[i];
             let ran = InFlight::Command(report).finish(
-                ctx,
                 event,
                 p,
                 p.timeout.effective,
@@ -564,7 +541,7 @@ fn run_parallel(
     for (i, flight) in flights {
         let p = &plan.hooks[i];
         let (timeout, capped) = (p.timeout.effective, p.timeout.capped_by_deadline);
-        hooks[i] = HookRun::Ran(Box::new(flight.finish(ctx, event, p, timeout, capped)));
+        hooks[i] = HookRun::Ran(Box::new(flight.finish(event, p, timeout, capped)));
     }
 }
 
@@ -616,7 +593,7 @@ fn run_sequential(
                 None => continue,
             },
         };
-        let result = flight.finish(ctx, event, p, timeout, capped);
+        let result = flight.finish(event, p, timeout, capped);
         if let Some(input) = &result.verdict.updated_input {
             if !result.verdict.blocks() && Some(input) != event.tool_input() {
                 event.set_tool_input(input.clone());
@@ -669,8 +646,8 @@ fn warnings_after(
             );
             // By design for a hook that starts a daemon: once per session
             // and hook in systemMessage, always in the report and the log.
-            let key = select::dedup_key(&inputs.settings.hooks[p.hook], &p.config_dir);
-            if state::first_time(inputs.state, event.session_id(), "leak", &key) {
+            let key = p.leak_key.as_deref().unwrap_or_default();
+            if state::first_time(inputs.state, event.session_id(), "leak", key) {
                 warnings.push(text);
             } else {
                 notes.push(text);

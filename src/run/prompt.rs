@@ -6,9 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Exchanged, Output, Peer, Ran, RunContext};
+use super::{Ran, RunContext, exchange};
 use crate::event::{Bytes, Event};
-use crate::exec::Captured;
 use crate::plan::Planned;
 use crate::prompt::{self, Asked, Reply, Started};
 use crate::settings::PromptDef;
@@ -22,26 +21,26 @@ pub(super) fn start(
     stdin: &Arc<Bytes>,
     timeout: Duration,
 ) -> Started {
-    let inputs = ctx.inputs;
+    let (inputs, requests) = (ctx.inputs, ctx.requests);
     let (client, _) = ctx.http_client();
-    let config = crate::settings::prompt::Config::from_settings(inputs.settings);
+    let config = &requests.prompt;
     if agent {
         return prompt::agent::start(
             client,
             asks,
-            &config,
+            config,
             inputs.inherited_env,
             event,
             stdin,
             timeout,
             inputs.project_dir,
-            read_guard(inputs, event),
+            read_guard(requests.read_rules.as_ref(), inputs, event),
         );
     }
     prompt::start(
         client,
         asks,
-        &config,
+        config,
         inputs.inherited_env,
         event,
         stdin,
@@ -52,11 +51,14 @@ pub(super) fn start(
 /// What the fire's rules deny reading, for an agent hook's own tools (SPEC
 /// §9.5): the deny and ask rules about `Read` (nobody can be asked inside
 /// a hook), Claude Code's own files' included.
-fn read_guard(inputs: &super::RunInputs<'_>, event: &Event) -> prompt::agent::tools::ReadGuard {
-    let rules = crate::permissions::ReadRules::of(inputs.settings, inputs.project_dir);
-    if rules.is_empty() {
+fn read_guard(
+    rules: Option<&Arc<crate::permissions::ReadRules>>,
+    inputs: &super::RunInputs<'_>,
+    event: &Event,
+) -> prompt::agent::tools::ReadGuard {
+    let Some(rules) = rules.filter(|rules| !rules.is_empty()).map(Arc::clone) else {
         return prompt::agent::tools::ReadGuard::default();
-    }
+    };
     let cwd = event
         .cwd()
         .unwrap_or_else(|| inputs.project_dir.to_path_buf());
@@ -68,38 +70,16 @@ fn read_guard(inputs: &super::RunInputs<'_>, event: &Event) -> prompt::agent::to
     prompt::agent::tools::ReadGuard::new(move |path| rules.denies(path, &cwd, home.as_deref()))
 }
 
-/// A prompt hook's reply as the verdict of one hook.
+/// A prompt hook's reply as the verdict of one hook; the report shows the
+/// model's answer (or the response body when there was none).
 pub(super) fn read(
     event: &Event,
     p: &Planned,
     asked: Asked<'_>,
-    reply: &Reply,
+    reply: Reply,
     timeout: Duration,
     capped_by_deadline: bool,
 ) -> Ran {
-    let verdict = prompt::verdict(&event.id, &p.name, asked, reply, timeout);
-    Ran {
-        deep_answer: crate::stack::may_nest_deep(reply.text.as_bytes()),
-        output: Output::Exchange(exchanged(reply)),
-        verdict,
-        timeout,
-        capped_by_deadline,
-    }
-}
-
-/// What the report shows of a reply: the model's answer (or the response
-/// body when there was none).
-fn exchanged(reply: &Reply) -> Exchanged {
-    Exchanged {
-        with: Peer::Model {
-            status: reply.status,
-        },
-        answer: Captured {
-            total: reply.text.len() as u64,
-            bytes: reply.text.clone().into_bytes(),
-        },
-        stderr: Captured::default(),
-        timed_out: reply.result == prompt::Ended::TimedOut,
-        duration: reply.duration,
-    }
+    let verdict = prompt::verdict(&event.id, &p.name, asked, &reply, timeout);
+    exchange::ran(reply, asked.kind(), verdict, timeout, capped_by_deadline)
 }

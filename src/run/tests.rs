@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use super::*;
-use crate::plan::{Kind, PlanInput};
-use crate::select::SelectContext;
+use crate::plan::PlanInput;
+use crate::select::{self, SelectContext};
 use crate::settings::load::load_bytes;
 use crate::settings::model::{Source, SourceKind};
+use crate::settings::{HookKind, Settings};
 
 pub(super) fn settings(json: &serde_json::Value) -> Settings {
     let mut settings = Settings::default();
@@ -61,13 +62,8 @@ pub(super) fn stop_plan(settings: &Settings) -> (Event, Plan) {
     (event, plan)
 }
 
-pub(super) fn inputs<'a>(
-    settings: &'a Settings,
-    limits: &'a Limits,
-    state: Option<&'a StateDir>,
-) -> RunInputs<'a> {
+pub(super) fn inputs<'a>(limits: &'a Limits, state: Option<&'a StateDir>) -> RunInputs<'a> {
     RunInputs {
-        settings,
         project_dir: Path::new("/"),
         limits,
         inherited_env: &[],
@@ -76,13 +72,18 @@ pub(super) fn inputs<'a>(
     }
 }
 
-pub(super) fn context<'a>(inputs: &'a RunInputs<'a>, base_env: HookEnv) -> RunContext<'a> {
+pub(super) fn context<'a>(
+    inputs: &'a RunInputs<'a>,
+    plan: &'a Plan,
+    base_env: HookEnv,
+) -> RunContext<'a> {
     RunContext {
         inputs,
         base_env,
         shared_env: OnceCell::new(),
         cwd: PathBuf::from("/"),
         env_files: None,
+        requests: &plan.requests,
         http: None,
         deadline: Duration::from_secs(5),
     }
@@ -96,8 +97,8 @@ fn a_once_hook_is_claimed_only_when_a_supervisor_runs_it() {
     let settings = settings(&json!({"hooks": {"Stop": [{"command": "true", "once": true}]}}));
     let (event, plan) = stop_plan(&settings);
     let limits = Limits::default();
-    let inputs = inputs(&settings, &limits, Some(&state));
-    let mut ctx = context(&inputs, HookEnv::default());
+    let inputs = inputs(&limits, Some(&state));
+    let mut ctx = context(&inputs, &plan, HookEnv::default());
     let stdin: Arc<Bytes> = Arc::new(b"{}\n".to_vec().into());
     let mut hooks: Vec<HookRun> = plan.hooks.iter().map(|_| HookRun::NotRun).collect();
     // No supervisor (signal handling could not be set up): nothing ran,
@@ -150,7 +151,7 @@ fn only_a_command_hook_ran_as_a_process() {
     assert!(settings.problems.is_empty(), "{:?}", settings.problems);
     let (mut event, plan) = stop_plan(&settings);
     let limits = Limits::default();
-    let inputs = inputs(&settings, &limits, None);
+    let inputs = inputs(&limits, None);
     let executed = run(&plan, &mut event, &inputs);
     let ran: Vec<&Ran> = executed.hooks.iter().filter_map(HookRun::ran).collect();
     assert_eq!(ran.len(), 3, "{:?}", executed.hooks);
@@ -160,10 +161,10 @@ fn only_a_command_hook_ran_as_a_process() {
     for (exchange, peer) in [(ran[1], "http"), (ran[2], "mcp")] {
         assert!(exchange.process().is_none(), "{peer}: {exchange:?}");
         let exchanged = exchange.exchanged().expect("an exchange");
-        let is_peer = match exchanged.with {
-            Peer::Http { .. } => peer == "http",
-            Peer::McpServer { .. } => peer == "mcp",
-            Peer::Model { .. } => false,
+        let is_peer = match exchanged.kind {
+            HookKind::Http => peer == "http",
+            HookKind::McpTool => peer == "mcp",
+            HookKind::Command | HookKind::Prompt | HookKind::Agent => false,
         };
         assert!(is_peer, "{peer}: {exchanged:?}");
         assert!(!exchange.leaked());
@@ -191,8 +192,8 @@ fn a_sequential_hooks_share_of_the_deadline_follows_its_kind() {
         kill_grace: Duration::from_millis(800),
         ..Limits::default()
     };
-    let inputs = inputs(&settings, &limits, None);
-    let ctx = context(&inputs, HookEnv::default());
+    let inputs = inputs(&limits, None);
+    let ctx = context(&inputs, &plan, HookEnv::default());
     let mut process = Vec::new();
     for p in &plan.hooks {
         let runnable = p.program.as_ref().expect("runnable");
@@ -210,5 +211,5 @@ fn a_sequential_hooks_share_of_the_deadline_follows_its_kind() {
             process.push(kind);
         }
     }
-    assert_eq!(process, [Kind::Command, Kind::McpTool]);
+    assert_eq!(process, [HookKind::Command, HookKind::McpTool]);
 }

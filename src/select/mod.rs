@@ -91,6 +91,9 @@ pub struct Considered {
     /// What the funnel found about this hook: warnings (shown to the
     /// person at the host and in the report), notes (report only).
     pub notices: Notices,
+    /// Its [`dedup_key`], for a hook the funnel let through (planning keeps
+    /// it for `once` claims and leak notices instead of making it again).
+    pub dedup_key: Option<String>,
 }
 
 impl Considered {
@@ -203,6 +206,7 @@ pub fn select_until(
             detail: String::new(),
             cause: Cause::Said,
             notices: Notices::default(),
+            dedup_key: None,
         };
         if let Some((layer, reason)) = funnel(
             settings,
@@ -228,6 +232,7 @@ pub fn select_until(
                     kept.json_path
                 );
             } else {
+                considered.dedup_key = Some(key.clone());
                 seen.insert(key, out.len());
             }
         }

@@ -10,8 +10,8 @@ pub mod trust;
 
 pub use discover::{Environment, SourceOptions};
 pub use model::{
-    CommandDef, HookAction, HookDef, HookExtra, HttpDef, McpToolDef, OnError, Problem, ProblemKind,
-    PromptDef, Settings, SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
+    CommandDef, HookAction, HookDef, HookExtra, HookKind, HttpDef, McpToolDef, OnError, Problem,
+    ProblemKind, PromptDef, Settings, SettingsFile, Severity, ShellKind, Source, SourceKind, Trust,
     UnsupportedDef,
 };
 

@@ -13,7 +13,7 @@ use super::Reporter;
 use crate::catalog::{self, EventId, KnownEvent};
 use crate::event::json_type_name;
 use crate::settings::model::{
-    CommandDef, HookAction, HookDef, HookExtra, HttpDef, JsonPath, McpToolDef, OnError,
+    CommandDef, HookAction, HookDef, HookExtra, HookKind, HttpDef, JsonPath, McpToolDef, OnError,
     ProblemKind, PromptDef, Severity, ShellKind, UnsupportedDef,
 };
 
@@ -160,6 +160,21 @@ pub(crate) struct RawHook {
     /// Claude Code internal (where a hook may run for a cloud session): ignored.
     #[schemars(with = "Option<String>")]
     pub(super) cloud: Option<Value>,
+}
+
+impl RawHook {
+    /// The value of a field a kind may require ([`HookKind::required`]).
+    fn required_field(&self, field: &str) -> Option<&str> {
+        match field {
+            "command" => self.command.as_deref(),
+            "url" => self.url.as_deref(),
+            "prompt" => self.prompt.as_deref(),
+            "server" => self.server.as_deref(),
+            "tool" => self.tool.as_deref(),
+            // A field no kind requires is never there.
+            _ => None,
+        }
+    }
 }
 
 /// What a failure of the hook itself means.
@@ -553,18 +568,15 @@ pub(super) fn finish_hook(
 ) -> Option<HookDef> {
     // Written out only if a problem is reported.
     let path = &json_path;
-    let hook_type = match raw.hook_type.as_deref() {
-        None | Some("command") => HookType::Command,
-        Some("http") => HookType::Http,
-        Some("prompt") => HookType::Prompt,
-        Some("agent") => HookType::Agent,
-        Some("mcp_tool") => HookType::McpTool,
-        Some(other) => HookType::Unsupported(other.to_owned()),
+    // `None`: a type hookrun does not run (it loads, and is reported).
+    let kind = match raw.hook_type.as_deref() {
+        None => Some(HookKind::DEFAULT),
+        Some(word) => HookKind::from_word(word),
     };
-    if !has_what_its_type_needs(&raw, &hook_type, path, ctx.event, report) {
+    if !has_what_its_type_needs(&raw, kind, path, ctx.event, report) {
         return None;
     }
-    warn_of_unused_fields(&raw, &hook_type, path, report);
+    warn_of_unused_fields(&raw, kind, path, report);
     internal_fields_noted(&raw, path, report);
     let on_error = on_error_of(&raw, ctx.event, path, report);
     let matcher = matcher_of(raw.matcher, matcher_from, path, report)
@@ -584,13 +596,13 @@ pub(super) fn finish_hook(
             continue_on_block: raw.continue_on_block.unwrap_or(false),
         })
     };
-    let action = match hook_type {
-        HookType::Command => HookAction::Command(CommandDef {
+    let action = match kind {
+        Some(HookKind::Command) => HookAction::Command(CommandDef {
             shell: shell(),
             command: raw.command.unwrap_or_default(),
             args: raw.args,
         }),
-        HookType::Http => HookAction::Http(Arc::new(HttpDef {
+        Some(HookKind::Http) => HookAction::Http(Arc::new(HttpDef {
             url: raw.url.unwrap_or_default(),
             headers: raw
                 .headers
@@ -598,15 +610,15 @@ pub(super) fn finish_hook(
                 .unwrap_or_default(),
             allowed_env_vars: raw.allowed_env_vars.unwrap_or_default(),
         })),
-        HookType::Prompt => HookAction::Prompt(prompt()),
-        HookType::Agent => HookAction::Agent(prompt()),
-        HookType::McpTool => HookAction::McpTool(Arc::new(McpToolDef {
+        Some(HookKind::Prompt) => HookAction::Prompt(prompt()),
+        Some(HookKind::Agent) => HookAction::Agent(prompt()),
+        Some(HookKind::McpTool) => HookAction::McpTool(Arc::new(McpToolDef {
             server: raw.server.unwrap_or_default(),
             tool: raw.tool.unwrap_or_default(),
             input: raw.input.map(|input| *input).unwrap_or_default(),
         })),
-        HookType::Unsupported(type_name) => HookAction::Unsupported(Box::new(UnsupportedDef {
-            type_name,
+        None => HookAction::Unsupported(Box::new(UnsupportedDef {
+            type_name: raw.hook_type.unwrap_or_default(),
             command: raw.command,
             args: raw.args,
             url: raw.url,
@@ -630,70 +642,50 @@ pub(super) fn finish_hook(
     })
 }
 
-/// `type`, read before the hook's fields are taken apart.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum HookType {
-    Command,
-    Http,
-    Prompt,
-    Agent,
-    McpTool,
-    Unsupported(String),
-}
-
-/// The fields a hook of its type needs, and the events it may run on: a
-/// problem (and `false`, the hook is skipped) when one is missing.
+/// The fields a hook of its kind needs ([`HookKind::required`]), and the
+/// events it may run on: a problem (and `false`, the hook is skipped) when
+/// one is missing.
 fn has_what_its_type_needs(
     raw: &RawHook,
-    hook_type: &HookType,
+    kind: Option<HookKind>,
     path: &JsonPath,
     event: &EventId,
     report: &mut Reporter<'_>,
 ) -> bool {
-    match hook_type {
-        HookType::Command => match raw.command.as_deref() {
-            // `trim().is_empty()`, without trimming both ends first.
-            Some(command) if !command.chars().all(char::is_whitespace) => {}
-            Some(_) => {
+    let Some(kind) = kind else { return true };
+    for field in kind.required() {
+        // `trim().is_empty()`, without trimming both ends first.
+        match raw.required_field(field) {
+            Some(value) if !value.chars().all(char::is_whitespace) => continue,
+            // Only a command is told apart when it is there but empty.
+            Some(_) if kind == HookKind::Command => report.push(
+                Severity::Error,
+                ProblemKind::CommandEmpty,
+                format!("{path}.{field}"),
+                "is empty; this hook is skipped",
+            ),
+            _ => {
+                let gloss = if *field == "prompt" {
+                    " (what the model is asked)"
+                } else {
+                    ""
+                };
                 report.push(
                     Severity::Error,
-                    ProblemKind::CommandEmpty,
-                    format!("{path}.command"),
-                    "is empty; this hook is skipped",
-                );
-                return false;
-            }
-            None => {
-                report.push(
-                    Severity::Error,
-                    ProblemKind::CommandMissing,
+                    kind.missing(),
                     path,
-                    "a command hook needs `command`; this hook is skipped",
+                    format!(
+                        "{} needs `{field}`{gloss}; this hook is skipped",
+                        kind.called()
+                    ),
                 );
-                return false;
-            }
-        },
-        HookType::Http => {
-            if raw.url.as_deref().is_none_or(|u| u.trim().is_empty()) {
-                report.push(
-                    Severity::Error,
-                    ProblemKind::UrlMissing,
-                    path,
-                    "an http hook needs `url`; this hook is skipped",
-                );
-                return false;
             }
         }
-        HookType::Prompt => {
-            if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
-                report.push(
-                    Severity::Error,
-                    ProblemKind::PromptHookWithoutPrompt,
-                    path,
-                    "a prompt hook needs `prompt` (what the model is asked); this hook is skipped",
-                );
-                return false;
-            }
+        return false;
+    }
+    match kind {
+        HookKind::Command | HookKind::Http | HookKind::McpTool => {}
+        HookKind::Prompt => {
             if let Some(why) = crate::settings::prompt::refusal(event) {
                 report.push(
                     Severity::Warning,
@@ -704,16 +696,7 @@ fn has_what_its_type_needs(
                 return false;
             }
         }
-        HookType::Agent => {
-            if raw.prompt.as_deref().is_none_or(|p| p.trim().is_empty()) {
-                report.push(
-                    Severity::Error,
-                    ProblemKind::AgentHookWithoutPrompt,
-                    path,
-                    "an agent hook needs `prompt` (what the model is asked); this hook is skipped",
-                );
-                return false;
-            }
+        HookKind::Agent => {
             if let Some(why) = crate::settings::prompt::agent_refusal(event) {
                 report.push(
                     Severity::Warning,
@@ -732,20 +715,6 @@ fn has_what_its_type_needs(
                 );
             }
         }
-        HookType::McpTool => {
-            for (field, value) in [("server", &raw.server), ("tool", &raw.tool)] {
-                if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
-                    report.push(
-                        Severity::Error,
-                        ProblemKind::McpToolIncomplete,
-                        path,
-                        format!("an mcp_tool hook needs `{field}`; this hook is skipped"),
-                    );
-                    return false;
-                }
-            }
-        }
-        HookType::Unsupported(_) => {}
     }
     true
 }
@@ -753,12 +722,12 @@ fn has_what_its_type_needs(
 /// Fields set that the hook's type does not use: a warning each.
 fn warn_of_unused_fields(
     raw: &RawHook,
-    hook_type: &HookType,
+    kind: Option<HookKind>,
     path: &JsonPath,
     report: &mut Reporter<'_>,
 ) {
     // Checked field by field only when one is set: most hooks set none.
-    if *hook_type != HookType::McpTool
+    if kind != Some(HookKind::McpTool)
         && (raw.server.is_some() || raw.tool.is_some() || raw.input.is_some())
     {
         for (field, set) in [
@@ -776,7 +745,7 @@ fn warn_of_unused_fields(
             }
         }
     }
-    if matches!(*hook_type, HookType::Command | HookType::Http) {
+    if matches!(kind, Some(HookKind::Command | HookKind::Http)) {
         for (field, set) in [
             ("prompt", raw.prompt.is_some()),
             ("model", raw.model.is_some()),
@@ -792,7 +761,7 @@ fn warn_of_unused_fields(
             }
         }
     }
-    if raw.args.is_some() && *hook_type != HookType::Command {
+    if raw.args.is_some() && kind != Some(HookKind::Command) {
         report.push(
             Severity::Warning,
             ProblemKind::OnlyForCommandHooks,
@@ -802,8 +771,8 @@ fn warn_of_unused_fields(
     }
     // A type hookrun does not run keeps what it was given (for its name
     // and `blockedCommands`); a known type drops another type's fields.
-    let known = !matches!(hook_type, HookType::Unsupported(_));
-    if known && *hook_type != HookType::Command && (raw.command.is_some() || raw.shell.is_some()) {
+    let known = kind.is_some();
+    if known && kind != Some(HookKind::Command) && (raw.command.is_some() || raw.shell.is_some()) {
         for (field, set) in [
             ("command", raw.command.is_some()),
             ("shell", raw.shell.is_some()),
@@ -819,7 +788,7 @@ fn warn_of_unused_fields(
         }
     }
     if known
-        && *hook_type != HookType::Http
+        && kind != Some(HookKind::Http)
         && (raw.url.is_some() || raw.headers.is_some() || raw.allowed_env_vars.is_some())
     {
         for (field, set) in [
@@ -1036,6 +1005,34 @@ mod tests {
     use super::super::test_util::{load, messages};
     use crate::catalog::KnownEvent;
     use crate::settings::model::{CommandDef, HookAction, Severity, ShellKind};
+
+    /// Every field the kinds' table requires is read by the loader: a
+    /// hook of each kind with its required fields loads, and one without
+    /// any of them is skipped with the kind's problem.
+    #[test]
+    fn every_required_field_of_the_table_is_read() {
+        for kind in crate::settings::HookKind::ALL {
+            let mut hook = serde_json::Map::new();
+            hook.insert("type".into(), kind.word().into());
+            for field in kind.required() {
+                let raw: super::RawHook =
+                    serde_json::from_value(serde_json::json!({ *field: "x" })).unwrap();
+                assert_eq!(raw.required_field(field), Some("x"), "{kind:?} {field}");
+                hook.insert((*field).into(), "x".into());
+            }
+            let settings = load(&serde_json::json!({"hooks": {"Stop": [hook]}}).to_string());
+            assert_eq!(settings.hooks.len(), 1, "{kind:?}: {:?}", settings.problems);
+            assert_eq!(settings.hooks[0].action.kind(), Some(*kind));
+            let bare = serde_json::json!({"hooks": {"Stop": [{"type": kind.word()}]}});
+            let settings = load(&bare.to_string());
+            assert!(settings.hooks.is_empty(), "{kind:?}");
+            assert!(
+                settings.problems.iter().any(|p| p.kind == kind.missing()),
+                "{kind:?}: {:?}",
+                settings.problems
+            );
+        }
+    }
 
     #[test]
     fn flat_and_nested_shapes_mix_in_load_order() {

@@ -1,7 +1,9 @@
-//! What a hook does: one [`HookAction`] per kind of hook (`type`), each
-//! holding only the fields of its kind.
+//! What a hook does: one [`HookAction`] per kind of hook (`type`, see
+//! [`HookKind`]'s table), each holding only the fields of its kind.
 
 use std::sync::Arc;
+
+use super::HookKind;
 
 /// What a hook does, with the fields of its kind (`type`): a hook's
 /// fields can only exist for its kind. A command hook, by far the most
@@ -26,15 +28,23 @@ pub enum HookAction {
 }
 
 impl HookAction {
+    /// Its kind; `None` for a type hookrun does not run.
+    pub fn kind(&self) -> Option<HookKind> {
+        match self {
+            HookAction::Command(_) => Some(HookKind::Command),
+            HookAction::Http(_) => Some(HookKind::Http),
+            HookAction::Prompt(_) => Some(HookKind::Prompt),
+            HookAction::Agent(_) => Some(HookKind::Agent),
+            HookAction::McpTool(_) => Some(HookKind::McpTool),
+            HookAction::Unsupported(_) => None,
+        }
+    }
+
     /// The `type` word, for messages.
     pub fn kind_name(&self) -> &str {
         match self {
-            HookAction::Command(_) => "command",
-            HookAction::Http(_) => "http",
-            HookAction::Prompt(_) => "prompt",
-            HookAction::Agent(_) => "agent",
-            HookAction::McpTool(_) => "mcp_tool",
             HookAction::Unsupported(def) => &def.type_name,
+            known => known.kind().map_or("", HookKind::word),
         }
     }
 

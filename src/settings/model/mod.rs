@@ -1,13 +1,14 @@
 //! Settings as loaded: files, hooks in load order, and every problem found.
 //! One file per concept: where a file comes from (`source`), one file and
 //! its non-hook settings (`file`), one hook (`hook`) and what it does
-//! (`action`), a hook's JSON path (`json_path`), the loader's problems
+//! (`action`), the table of hook kinds (`kind`), a hook's JSON path (`json_path`), the loader's problems
 //! (`problem`); this file holds what a run loaded as a whole ([`Settings`]).
 
 mod action;
 mod file;
 mod hook;
 mod json_path;
+mod kind;
 mod problem;
 mod source;
 
@@ -21,6 +22,7 @@ pub use file::{
 };
 pub use hook::{HookDef, HookExtra, OnError};
 pub use json_path::JsonPath;
+pub use kind::HookKind;
 pub use problem::{Problem, ProblemKind, Severity};
 pub use source::{FileState, Source, SourceKind, Trust};
 
