@@ -169,6 +169,7 @@ fuzz_target!(|data: &[u8]| {
         cwd: Path::new("/p"),
         home: Some(Path::new("/home/u")),
         anchor: Path::new("/p"),
+        style: hookrun::select::path_style::PathStyle::Posix,
     };
     let call = ToolCall {
         tool_name: "Bash",

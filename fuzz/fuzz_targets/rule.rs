@@ -23,6 +23,7 @@ fuzz_target!(|data: &[u8]| {
         cwd: Path::new("/p/src"),
         home: Some(Path::new("/home/u")),
         anchor: Path::new("/p"),
+        style: hookrun::select::path_style::PathStyle::Posix,
     };
     for input in [
         serde_json::json!({ "command": command }),

@@ -167,8 +167,9 @@ pub(crate) use os::descriptor_path;
 
 /// The variable naming the per-user application data folder, if any.
 pub(crate) use family::LOCAL_DATA_VAR;
-/// How this system spells paths, for the path rules (`select::path_style`).
-pub(crate) use family::PATH_STYLE;
+/// Whether this system spells paths as Windows does, for the path rules
+/// (`select::path_style`).
+pub(crate) use family::WINDOWS_PATHS;
 /// A canonical path as users write it (no `\\?\` on Windows).
 pub(crate) use family::plain_path;
 /// Whether shell-form hooks need Git for Windows' bash, and where it is.

@@ -809,9 +809,8 @@ pub(crate) fn strip_home_prefix(text: &str) -> Option<&str> {
 /// and the home are asked).
 pub(crate) const LOCAL_DATA_VAR: Option<&str> = None;
 
-/// Paths are compared as written: `/` only, case matters.
-pub(crate) const PATH_STYLE: crate::select::path_style::PathStyle =
-    crate::select::path_style::PathStyle::Posix;
+/// Paths are spelt one way: `/` only, case matters.
+pub(crate) const WINDOWS_PATHS: bool = false;
 
 #[cfg(test)]
 mod tests {

@@ -1299,10 +1299,9 @@ pub(crate) fn strip_home_prefix(text: &str) -> Option<&str> {
 /// profile's ACL keeps to the user).
 pub(crate) const LOCAL_DATA_VAR: Option<&str> = Some("LOCALAPPDATA");
 
-/// Paths are compared in one form whatever their spelling: either
-/// separator, the drive as a folder, case ignored.
-pub(crate) const PATH_STYLE: crate::select::path_style::PathStyle =
-    crate::select::path_style::PathStyle::Windows;
+/// Paths have many spellings of one file: either separator, drive
+/// letters, case ignored.
+pub(crate) const WINDOWS_PATHS: bool = true;
 
 // ---- the machine -------------------------------------------------------------
 

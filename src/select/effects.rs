@@ -1452,7 +1452,7 @@ mod tests {
             .reads
             .into_iter()
             .map(|r| {
-                let path = crate::select::file_pattern::normalize(&r.dir.join(&r.path))
+                let path = crate::select::path_style::normalize(&r.dir.join(&r.path))
                     .display()
                     .to_string();
                 (path, r.tree, r.dynamic)

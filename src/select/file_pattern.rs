@@ -11,12 +11,12 @@
 //! `*` must not turn into glob syntax) and compiles each glob once.
 
 use std::borrow::Cow;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
-pub use super::path_style::PathStyle;
+use super::path_style::{PathStyle, normalize};
 
 /// Where relative path patterns are anchored (SPEC §4.3 "File tools").
 #[derive(Debug, Clone, Copy)]
@@ -484,26 +484,6 @@ pub(crate) fn holds_match(
     Some(false)
 }
 
-/// Resolve `.` and `..` by text. `..` above the root stays at the root, as
-/// the kernel does.
-pub(crate) fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                let popped =
-                    matches!(out.components().next_back(), Some(Component::Normal(_))) && out.pop();
-                if !popped && !out.has_root() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -636,18 +616,5 @@ mod tests {
     fn invalid_glob_is_a_parse_error() {
         let error = PathPattern::parse("/src/[a").unwrap_err().to_string();
         assert!(error.contains("invalid glob"), "{error}");
-    }
-
-    #[test]
-    fn normalize_is_lexical() {
-        let cases = [
-            ("/a/b/../c/./d", "/a/c/d"),
-            ("/../x", "/x"),
-            ("a/../../b", "../b"),
-            ("/", "/"),
-        ];
-        for (input, expected) in cases {
-            assert_eq!(normalize(Path::new(input)), Path::new(expected), "{input}");
-        }
     }
 }

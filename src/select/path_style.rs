@@ -14,11 +14,11 @@
 //! case.
 //!
 //! Everything here is pure: the style is a value (chosen for the running
-//! system by `platform::PATH_STYLE`), so the Windows forms are tested on
+//! system by `platform::WINDOWS_PATHS`), so the Windows forms are tested on
 //! every system.
 
 use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// How the system hookrun runs on spells paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +32,11 @@ pub enum PathStyle {
 impl PathStyle {
     /// The style of the running system.
     pub fn native() -> PathStyle {
-        crate::platform::PATH_STYLE
+        if crate::platform::WINDOWS_PATHS {
+            PathStyle::Windows
+        } else {
+            PathStyle::Posix
+        }
     }
 
     /// An absolute path of this system (the event's cwd, a resolved file)
@@ -51,7 +55,7 @@ impl PathStyle {
     /// here.
     pub(crate) fn absolute(self, dir: &Path, path: &str) -> PathBuf {
         match self {
-            PathStyle::Posix => super::file_pattern::normalize(&dir.join(path)),
+            PathStyle::Posix => normalize(&dir.join(path)),
             PathStyle::Windows => {
                 let base = windows_key(&dir.to_string_lossy(), "/");
                 PathBuf::from(windows_key(path, &base))
@@ -212,9 +216,42 @@ fn windows_native(key: &str) -> String {
     }
 }
 
+/// Resolve `.` and `..` by text. `..` above the root stays at the root, as
+/// the kernel does.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let popped =
+                    matches!(out.components().next_back(), Some(Component::Normal(_))) && out.pop();
+                if !popped && !out.has_root() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn normalize_is_lexical() {
+        let cases = [
+            ("/a/b/../c/./d", "/a/c/d"),
+            ("/../x", "/x"),
+            ("a/../../b", "../b"),
+            ("/", "/"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(normalize(Path::new(input)), Path::new(expected), "{input}");
+        }
+    }
 
     #[test]
     fn every_spelling_of_a_windows_path_has_one_compare_form() {

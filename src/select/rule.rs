@@ -46,10 +46,11 @@ use super::effects::{self, Effects};
 use super::reading::{MAX_RUN_DEPTH, ToolCall, split_shared};
 use super::shell::{CommandPart, HOLE, SplitCommand, cmdlet_named, is_inert_variable, not_plain};
 // Imports run one way: the rule engine uses path patterns, never the reverse.
+pub use super::file_pattern::PathContext;
 use super::file_pattern::{
     OnDisk, PathMatch, PathPattern, WALK_BUDGET, holds_match, resolve_on_disk,
 };
-pub use super::file_pattern::{PathContext, PathStyle};
+use super::path_style::PathStyle;
 
 /// A parsed rule.
 #[derive(Debug, Clone)]

@@ -35,8 +35,9 @@ use std::path::{Path, PathBuf};
 use effects::{Effects, Site, Write, WriteKind};
 use hostfiles::HostFiles;
 
+use crate::select::path_style::PathStyle;
 use crate::select::reading::ToolCall;
-use crate::select::rule::{PathContext, PathStyle};
+use crate::select::rule::PathContext;
 use crate::select::shell::HOLE;
 
 use crate::settings::Settings;
@@ -840,7 +841,7 @@ fn fold(style: PathStyle, text: &str) -> Cow<'_, str> {
 }
 
 fn normalize(path: &Path) -> PathBuf {
-    crate::select::file_pattern::normalize(path)
+    crate::select::path_style::normalize(path)
 }
 
 /// `place` with its symbolic links resolved, as far as it exists (the

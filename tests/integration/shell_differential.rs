@@ -439,7 +439,7 @@ fn reported(program: &str, command: &str) -> bool {
         cwd: Path::new("/"),
         home: None,
         anchor: Path::new("/"),
-        style: hookrun::select::rule::PathStyle::Posix,
+        style: hookrun::select::path_style::PathStyle::Posix,
     };
     rule.matches_any(call, &paths).matched()
 }
@@ -606,7 +606,7 @@ fn every_command_an_allow_rule_approves_starts_only_what_it_names() {
         cwd: Path::new("/"),
         home: None,
         anchor: Path::new("/"),
-        style: hookrun::select::rule::PathStyle::Posix,
+        style: hookrun::select::path_style::PathStyle::Posix,
     };
     let with_paths: Vec<(&Rule, PathContext<'_>)> = rules.iter().map(|r| (r, paths())).collect();
     let approved: Vec<&String> = commands

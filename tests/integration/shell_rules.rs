@@ -543,7 +543,7 @@ fn ordinary_commands_keep_their_decisions() {
         cwd: std::path::Path::new("/"),
         home: None,
         anchor: std::path::Path::new("/"),
-        style: hookrun::select::rule::PathStyle::Posix,
+        style: hookrun::select::path_style::PathStyle::Posix,
     };
     let with_paths: Vec<(&Rule, PathContext<'_>)> = rules.iter().map(|r| (r, paths())).collect();
     let wrong: Vec<String> = ORDINARY
