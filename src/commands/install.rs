@@ -908,21 +908,8 @@ fn shared_or_local(args: &InstallArgs, w: &Wiring, place: &Place<'_>, out: &mut 
 /// The command a host entry runs: `BINARY fire --host HOST` (also what
 /// `hookrun init` prints).
 pub fn fire_command(binary: &Path, host: HostId) -> anyhow::Result<String> {
-    fire_command_on(binary, host, crate::host::launch::System::current())
-}
-
-/// [`fire_command`] for a host that runs its entries on `system`: the
-/// program word in the form of the shell the host runs them with there
-/// (`& 'C:\…\hookrun.exe'` for PowerShell).
-pub fn fire_command_on(
-    binary: &Path,
-    host: HostId,
-    system: crate::host::launch::System,
-) -> anyhow::Result<String> {
-    use crate::host::launch;
-    let program = launch::program_word(&binary.to_string_lossy(), launch::launcher(host, system))
-        .map_err(|why| anyhow!(why))?;
-    Ok(format!("{program} fire --host {}", host.name()))
+    crate::host::launch::fire_command(binary, host, crate::host::launch::System::current())
+        .map_err(|why| anyhow!(why))
 }
 
 fn binary(args: &InstallArgs) -> anyhow::Result<PathBuf> {

@@ -14,8 +14,9 @@
 //! | Cursor, Droid | `sh -c` | taken to be bash, as Claude Code's (unverified) |
 //! | Cline | hook files run directly | `<Event>.ps1` run by PowerShell |
 
+use std::path::Path;
+
 use super::HostId;
-use crate::select::path_style::PathStyle;
 
 /// The system install writes entries for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,9 +28,10 @@ pub enum System {
 impl System {
     /// The running system.
     pub fn current() -> System {
-        match PathStyle::native() {
-            PathStyle::Posix => System::Unix,
-            PathStyle::Windows => System::Windows,
+        if crate::platform::WINDOWS_PATHS {
+            System::Windows
+        } else {
+            System::Unix
         }
     }
 }
@@ -70,6 +72,14 @@ pub const POWERSHELL_EXIT: &str = "; exit $LASTEXITCODE";
 const CMD_SPECIAL: &[char] = &[
     ' ', '\t', '"', '&', '|', '<', '>', '^', '%', '!', '(', ')', ',', ';', '=',
 ];
+
+/// The command a host entry runs on `system`: `BINARY fire --host HOST`,
+/// the program word in the form of the shell the host runs entries with
+/// there (`& 'C:\…\hookrun.exe'` for PowerShell).
+pub fn fire_command(binary: &Path, host: HostId, system: System) -> Result<String, String> {
+    let program = program_word(&binary.to_string_lossy(), launcher(host, system))?;
+    Ok(format!("{program} fire --host {}", host.name()))
+}
 
 /// hookrun's program, written for `launcher` (the arguments follow it
 /// plainly: they are words no shell changes).
@@ -256,8 +266,7 @@ mod tests {
     fn clines_windows_hook_file_is_a_powershell_script_read_back_as_ours() {
         use crate::host::cline;
         let exe = std::path::Path::new(r"C:\Users\Me\bin\hookrun.exe");
-        let base =
-            crate::commands::install::fire_command_on(exe, HostId::Cline, System::Windows).unwrap();
+        let base = crate::host::launch::fire_command(exe, HostId::Cline, System::Windows).unwrap();
         let launcher = launcher(HostId::Cline, System::Windows);
         let command = finish(&format!("{base} PreToolUse"), launcher);
         let text = cline::hook_file_on(&command, System::Windows);

@@ -897,15 +897,13 @@ mod tests {
         let exe = std::path::Path::new(r"C:\Users\Ann O'Neil\bin\hookrun.exe");
         for w in all().filter(|w| w.shape != Shape::Files) {
             let claude = w.events[0].0;
-            let Ok(fire) = crate::commands::install::fire_command_on(exe, w.host, System::Windows)
-            else {
+            let Ok(fire) = crate::host::launch::fire_command(exe, w.host, System::Windows) else {
                 // cmd.exe (Codex) cannot take a path with a space: a
                 // plain one instead.
                 assert_eq!(w.host, HostId::Codex);
                 let plain = std::path::Path::new(r"C:\tools\hookrun.exe");
                 let fire =
-                    crate::commands::install::fire_command_on(plain, w.host, System::Windows)
-                        .unwrap();
+                    crate::host::launch::fire_command(plain, w.host, System::Windows).unwrap();
                 let route = w.route_on(claude, &fire, Some(9), None, System::Windows);
                 assert_eq!(
                     route.command,
@@ -984,7 +982,7 @@ mod tests {
         // Windows would remove them; here (another system) they count as
         // the user's own hookrun entries and stay.
         let w = wiring(HostId::Gemini);
-        let fire = crate::commands::install::fire_command_on(
+        let fire = crate::host::launch::fire_command(
             std::path::Path::new(r"C:\h\hookrun.exe"),
             HostId::Gemini,
             System::Windows,
