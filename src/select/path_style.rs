@@ -81,17 +81,24 @@ impl PathStyle {
             PathStyle::Posix => Cow::Borrowed(word),
             PathStyle::Windows => {
                 let text = word.replace('\\', "/");
+                // A share keeps its leading backslashes when its server's
+                // name is one letter: `//c/x` alone reads as the drive.
+                let share = |rest: &str| match rest.split('/').next() {
+                    Some(server) if is_drive(server) => format!(r"\\{rest}"),
+                    _ => format!("//{rest}"),
+                };
                 for verbatim in ["//?/", "//./"] {
                     if let Some(rest) = text.strip_prefix(verbatim) {
                         return Cow::Owned(match rest.get(..4) {
-                            Some(unc) if unc.eq_ignore_ascii_case("unc/") => {
-                                format!("//{}", &rest[4..])
-                            }
+                            Some(unc) if unc.eq_ignore_ascii_case("unc/") => share(&rest[4..]),
                             _ => rest.to_owned(),
                         });
                     }
                 }
-                Cow::Owned(text)
+                match text.strip_prefix("//") {
+                    Some(rest) if word.starts_with(r"\\") => Cow::Owned(share(rest)),
+                    _ => Cow::Owned(text),
+                }
             }
         }
     }
@@ -102,7 +109,15 @@ impl PathStyle {
         match self {
             PathStyle::Posix => Cow::Borrowed(spec),
             PathStyle::Windows => {
+                let unc = spec.starts_with(r"\\");
                 let spec = spec.replace('\\', "/");
+                // `\\c\share\**`: the machine `c`, as in a call's path.
+                let spec = match spec.strip_prefix("//").and_then(|s| s.split_once('/')) {
+                    Some((server, shared)) if unc && is_drive(server) => {
+                        format!("//{}/{shared}", one_letter_server(server))
+                    }
+                    _ => spec,
+                };
                 let spec = match drive_of(&spec) {
                     Some((drive, rest)) if rest.is_empty() || rest.starts_with('/') => {
                         format!("//{drive}/{}", rest.trim_start_matches('/'))
@@ -122,6 +137,14 @@ fn drive_of(path: &str) -> Option<(char, &str)> {
         .then(|| (char::from(bytes[0].to_ascii_lowercase()), &path[2..]))
 }
 
+/// The compare-form component of a share server whose name is one letter
+/// (`\\c\share`): `c:`, which no drive (`c`) and no other server name (a
+/// name holds no `:`) can be, so a rule naming the drive `C:` never
+/// matches a file of the machine `c`, and the reverse.
+fn one_letter_server(server: &str) -> String {
+    format!("{}:", server.to_lowercase())
+}
+
 /// Whether a compare-form component is a drive (`c`).
 fn is_drive(component: &str) -> bool {
     component.len() == 1 && component.as_bytes()[0].is_ascii_alphabetic()
@@ -131,12 +154,17 @@ fn is_drive(component: &str) -> bool {
 /// folder a relative path starts from.
 pub(crate) fn windows_key(path: &str, base: &str) -> String {
     let mut text = path.replace('\\', "/");
+    // Written with backslashes, `\\c\share` is a share of the machine `c`,
+    // never the drive `C:` (see [`one_letter_server`]).
+    let mut unc = path.starts_with(r"\\");
     // `\\?\C:\x`, `\\.\C:\x`, `\\?\UNC\server\share\x`.
     for verbatim in ["//?/", "//./"] {
         if let Some(rest) = text.strip_prefix(verbatim) {
-            text = match rest.get(..4) {
-                Some(unc) if unc.eq_ignore_ascii_case("unc/") => format!("//{}", &rest[4..]),
-                _ => rest.to_owned(),
+            (text, unc) = match rest.get(..4) {
+                Some(prefix) if prefix.eq_ignore_ascii_case("unc/") => {
+                    (format!("//{}", &rest[4..]), true)
+                }
+                _ => (rest.to_owned(), false),
             };
             break;
         }
@@ -163,7 +191,17 @@ pub(crate) fn windows_key(path: &str, base: &str) -> String {
         }
     } else if let Some(after) = text.strip_prefix("//") {
         // `//c/x` (a drive, as rules write it) or `\\server\share\x`.
-        rest = after;
+        rest = match after.split_once('/') {
+            Some((server, shared)) if unc && is_drive(server) => {
+                parts.push(one_letter_server(server));
+                shared
+            }
+            None if unc && is_drive(after) => {
+                parts.push(one_letter_server(after));
+                ""
+            }
+            _ => after,
+        };
     } else if let Some(after) = text.strip_prefix('/') {
         // `/c/x` is Git for Windows' bash's spelling of `C:\x`; another
         // rooted path is on the base's drive.
@@ -211,6 +249,8 @@ fn windows_native(key: &str) -> String {
     let (first, after) = rest.split_once('/').unwrap_or((rest, ""));
     if is_drive(first) {
         format!("{first}:/{after}")
+    } else if let Some(server) = first.strip_suffix(':').filter(|s| is_drive(s)) {
+        format!("//{server}/{after}")
     } else {
         format!("//{rest}")
     }
@@ -289,6 +329,12 @@ mod tests {
             windows_key(r"\\?\UNC\server\share\x", base),
             "/server/share/x"
         );
+        // A one-letter machine's share is not the drive of that letter.
+        assert_eq!(windows_key(r"\\c\share\x", base), "/c:/share/x");
+        assert_eq!(windows_key(r"\\?\UNC\C\share\x", base), "/c:/share/x");
+        assert_eq!(windows_key(r"\\c", base), "/c:");
+        assert_eq!(windows_native("/c:/share/x"), "//c/share/x");
+        assert_eq!(PathStyle::Windows.pattern(r"\\C\Share\**"), "//c:/share/**");
         // `..` never climbs above the drive.
         assert_eq!(windows_key(r"C:\..\..\x", base), "/c/x");
         assert_eq!(windows_key("x", base), "/c/work/x");

@@ -2088,6 +2088,27 @@ mod tests {
     }
 
     #[test]
+    fn a_share_of_a_one_letter_machine_is_not_the_drive_of_that_letter() {
+        // `\\c\share` is the machine `c`: an allow rule on `C:` does not
+        // cover it, a deny rule naming the share does.
+        for path in [r"\\c\share\x.txt", r"\\?\UNC\c\share\x.txt"] {
+            let read = json!({"file_path": path});
+            assert!(
+                !windows_allows(&[r"Read(C:\share\**)"], "Read", &read),
+                "{path}"
+            );
+            assert_eq!(
+                windows_any(r"Read(\\c\share\**)", "Read", &read),
+                RuleMatch::Match,
+                "{path}"
+            );
+        }
+        // The drive itself is still the drive.
+        let drive = json!({"file_path": r"C:\share\x.txt"});
+        assert!(windows_allows(&[r"Read(C:\share\**)"], "Read", &drive));
+    }
+
+    #[test]
     fn windows_paths_meet_deny_rules_in_every_spelling() {
         use Want::{M, N};
         let ssh = [
